@@ -1,0 +1,5 @@
+"""``python -m l2tpgen``."""
+
+from l2tpgen.cli import main
+
+main()

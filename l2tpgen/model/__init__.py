@@ -1,0 +1,33 @@
+"""Site models, YAML loading with line numbers, and fleet cross-validation."""
+
+from l2tpgen.model.fleet import Fleet, Pseudowire, load_fleet, resolve_site
+from l2tpgen.model.problems import Location, Problem
+from l2tpgen.model.site import (
+    HoldQueue,
+    L2tpClass,
+    Lan,
+    Loopback,
+    Management,
+    PseudowireClass,
+    Site,
+    Vlan,
+    Wan,
+)
+
+__all__ = [
+    "Fleet",
+    "HoldQueue",
+    "L2tpClass",
+    "Lan",
+    "Location",
+    "Loopback",
+    "Management",
+    "Problem",
+    "Pseudowire",
+    "PseudowireClass",
+    "Site",
+    "Vlan",
+    "Wan",
+    "load_fleet",
+    "resolve_site",
+]

@@ -1,0 +1,314 @@
+"""Rules that relate fields of one site, or sites to each other.
+
+Each check yields ``Problem`` values pointing at the field to change. Messages name both files where
+two sites disagree; the loader adds line and column. No message ever contains a secret.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from l2tpgen.ifname import is_ethernet, is_loopback, is_subinterface
+from l2tpgen.model.problems import Problem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from l2tpgen.model.site import Site
+
+MIN_HOST_PREFIX = 31  # /31 and /32 have no network or broadcast address to avoid
+
+
+def check_site(site: Site) -> Iterator[Problem]:
+    """Every rule that needs only this site."""
+    yield from _check_wan(site)
+    yield from _check_interfaces(site)
+    yield from _check_classes(site)
+    yield from _check_peers(site)
+    yield from _check_vlans(site)
+
+
+def _check_wan(site: Site) -> Iterator[Problem]:
+    wan = site.wan
+    network = wan.address.network
+    if wan.gateway not in network:
+        yield Problem(
+            site.name,
+            ("wan", "gateway"),
+            f"gateway {wan.gateway} is outside the WAN subnet {network}",
+            f"use a gateway inside {network}, or correct the prefix length of wan.address",
+        )
+    elif wan.gateway == wan.address.ip:
+        yield Problem(
+            site.name,
+            ("wan", "gateway"),
+            f"gateway {wan.gateway} is the router's own WAN address",
+            "the gateway is the next-hop router on the WAN subnet",
+        )
+    if network.prefixlen < MIN_HOST_PREFIX and wan.address.ip in (
+        network.network_address,
+        network.broadcast_address,
+    ):
+        yield Problem(
+            site.name,
+            ("wan", "address"),
+            f"{wan.address.ip} is the network or broadcast address of {network}",
+            "choose a host address of the subnet",
+        )
+    loopback = wan.loopback
+    if loopback is not None and not is_loopback(loopback.interface):
+        yield Problem(
+            site.name,
+            ("wan", "loopback", "interface"),
+            f"{loopback.interface} is not a loopback interface",
+            "name a LoopbackN interface, or leave wan.loopback out to source tunnels from the WAN",
+        )
+    if loopback is not None and loopback.address.ip in network:
+        yield Problem(
+            site.name,
+            ("wan", "loopback", "address"),
+            f"loopback address {loopback.address.ip} is inside the WAN subnet {network}",
+            "give the loopback an address of its own, routed to the peers",
+        )
+
+
+def _check_interfaces(site: Site) -> Iterator[Problem]:
+    lan = site.lan.interface
+    if lan == site.wan.interface:
+        yield Problem(
+            site.name,
+            ("lan", "interface"),
+            f"{lan} is both the LAN trunk and the WAN interface",
+            "the VLANs are stretched from a separate trunk port towards the local switch",
+        )
+    if is_subinterface(lan) or not is_ethernet(lan):
+        yield Problem(
+            site.name,
+            ("lan", "interface"),
+            f"{lan} cannot carry dot1Q subinterfaces",
+            "name the physical Ethernet trunk port (e.g. GigabitEthernet0/0); l2tpgen adds one "
+            "subinterface per VLAN",
+        )
+    for index, vlan in enumerate(site.vlans):
+        if site.wan.interface == f"{lan}.{vlan.id}":
+            yield Problem(
+                site.name,
+                ("vlans", index, "id"),
+                f"VLAN {vlan.id} would reuse the WAN subinterface {site.wan.interface}",
+                "stretch another VLAN, or move the WAN to another subinterface",
+            )
+
+
+def _check_classes(site: Site) -> Iterator[Problem]:
+    l2tp = site.l2tp_class
+    if l2tp.authentication != "none" and l2tp.secret_env is None:
+        yield Problem(
+            site.name,
+            ("l2tp_class", "authentication"),
+            f"authentication {l2tp.authentication} needs a secret, and no secret_env is set",
+            "add `secret_env: L2TPGEN_L2TP_SECRET` to l2tp_class and export that variable when "
+            "rendering with --reveal-secrets or pushing",
+        )
+    if l2tp.hash is not None and l2tp.authentication != "digest":
+        yield Problem(
+            site.name,
+            ("l2tp_class", "hash"),
+            f"hash applies only to digest authentication, not {l2tp.authentication}",
+            "remove hash, or set `authentication: digest`",
+        )
+    pw = site.pseudowire_class
+    if pw.signaling == "static" and pw.pmtu:
+        yield Problem(
+            site.name,
+            ("pseudowire_class", "pmtu"),
+            "ip pmtu is not supported with static signaling (protocol none)",
+            "remove `pmtu: true`; with static sessions lower the CE MTU to what `l2tpgen mtu` "
+            "prints instead",
+        )
+
+
+def _check_peers(site: Site) -> Iterator[Problem]:
+    seen: set[str] = set()
+    for index, peer in enumerate(site.peers):
+        if peer == site.name:
+            yield Problem(
+                site.name,
+                ("peers", index),
+                f"site {site.name} lists itself as a peer",
+                "a pseudowire joins two different sites; remove this entry",
+            )
+        elif peer in seen:
+            yield Problem(
+                site.name,
+                ("peers", index),
+                f"peer {peer} is listed twice",
+                "remove the duplicate entry",
+            )
+        seen.add(peer)
+
+
+def _check_vlans(site: Site) -> Iterator[Problem]:
+    first_vlan: dict[int, int] = {}
+    first_vc: dict[tuple[str, int], int] = {}
+    for index, vlan in enumerate(site.vlans):
+        if vlan.id in first_vlan:
+            yield Problem(
+                site.name,
+                ("vlans", index),
+                f"VLAN {vlan.id} is declared twice (first as vlans[{first_vlan[vlan.id]}])",
+                "a VLAN has one subinterface and one peer; remove one of the entries",
+            )
+        else:
+            first_vlan[vlan.id] = index
+        if vlan.peer not in site.peers and vlan.peer != site.name:
+            yield Problem(
+                site.name,
+                ("vlans", index, "peer"),
+                f"VLAN {vlan.id} names peer {vlan.peer}, which is not in this site's peers",
+                f"add {vlan.peer} to peers, or correct the peer name",
+            )
+        key = (vlan.peer, vlan.effective_vc_id)
+        if key in first_vc:
+            other = site.vlans[first_vc[key]]
+            yield Problem(
+                site.name,
+                ("vlans", index, "vc_id" if vlan.vc_id is not None else "id"),
+                f"VC ID {vlan.effective_vc_id} to peer {vlan.peer} is used by VLAN {other.id} "
+                f"and VLAN {vlan.id}",
+                "each (peer, VC ID) pair must be unique on a router; give one VLAN another vc_id "
+                "(left out, vc_id is the VLAN ID)",
+            )
+        else:
+            first_vc[key] = index
+
+
+def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator[Problem]:
+    """Every rule that relates sites to each other.
+
+    ``files`` maps site names to the file names used in messages. Sites missing from ``sites``
+    but present in ``files`` failed to load: their own errors are reported, and rules that would
+    need them are skipped rather than reported twice.
+    """
+    yield from _check_unique_across_fleet(sites, files)
+    for name in sorted(sites):
+        site = sites[name]
+        for index, peer in enumerate(site.peers):
+            if peer == name:
+                continue
+            if peer not in sites:
+                if peer not in files:
+                    known = ", ".join(sorted(sites)) or "none"
+                    yield Problem(
+                        name,
+                        ("peers", index),
+                        f"peer {peer} is not a site of this fleet (sites: {known})",
+                        f"create {peer}.yaml in the sites directory, or correct the name",
+                    )
+                continue
+            if name not in sites[peer].peers:
+                yield Problem(
+                    name,
+                    ("peers", index),
+                    f"peer {peer} ({files[peer]}) does not list {name} in its peers",
+                    f"add {name} to the peers of {peer}, or remove {peer} here",
+                )
+        yield from _check_vlan_pairs(site, sites, files)
+        yield from _check_class_pairs(site, sites, files)
+
+
+def _check_unique_across_fleet(
+    sites: Mapping[str, Site], files: Mapping[str, str]
+) -> Iterator[Problem]:
+    by_address: dict[str, list[str]] = defaultdict(list)
+    by_hostname: dict[str, list[str]] = defaultdict(list)
+    for name in sorted(sites):
+        by_address[str(sites[name].tunnel_address)].append(name)
+        by_hostname[sites[name].hostname.lower()].append(name)
+    for address, names in by_address.items():
+        for name in names[1:]:
+            site = sites[name]
+            path = ("wan", "loopback", "address") if site.wan.loopback else ("wan", "address")
+            yield Problem(
+                name,
+                path,
+                f"tunnel source address {address} is also used by {names[0]} ({files[names[0]]})",
+                "every router needs its own tunnel source address",
+            )
+    for names in by_hostname.values():
+        for name in names[1:]:
+            yield Problem(
+                name,
+                ("hostname",),
+                f"hostname {sites[name].hostname} is also used by {names[0]} ({files[names[0]]})",
+                "give every router its own hostname",
+            )
+
+
+def _check_vlan_pairs(
+    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
+) -> Iterator[Problem]:
+    for index, vlan in enumerate(site.vlans):
+        peer = sites.get(vlan.peer)
+        if peer is None or vlan.peer == site.name:
+            continue  # dangling peers are reported once, on the peers list
+        mirror = next((v for v in peer.vlans if v.id == vlan.id and v.peer == site.name), None)
+        if mirror is None:
+            elsewhere = next((v for v in peer.vlans if v.id == vlan.id), None)
+            detail = f" (it sends VLAN {vlan.id} to {elsewhere.peer})" if elsewhere else ""
+            yield Problem(
+                site.name,
+                ("vlans", index),
+                f"VLAN {vlan.id} is stretched to {vlan.peer}, but {files[vlan.peer]} declares no "
+                f"VLAN {vlan.id} with peer {site.name}{detail}",
+                f"add `- {{id: {vlan.id}, name: {vlan.name}, peer: {site.name}, "
+                f"vc_id: {vlan.effective_vc_id}}}` to the vlans of {files[vlan.peer]}, or remove "
+                f"VLAN {vlan.id} here",
+            )
+        elif mirror.effective_vc_id != vlan.effective_vc_id and site.name < vlan.peer:
+            yield Problem(
+                site.name,
+                ("vlans", index, "vc_id" if vlan.vc_id is not None else "id"),
+                f"VLAN {vlan.id} has VC ID {vlan.effective_vc_id} here but "
+                f"{mirror.effective_vc_id} in {files[vlan.peer]}",
+                "both ends of a pseudowire must use the same VC ID",
+            )
+
+
+def _check_class_pairs(
+    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
+) -> Iterator[Problem]:
+    for peer_name in sorted({v.peer for v in site.vlans}):
+        peer = sites.get(peer_name)
+        if peer is None or peer_name <= site.name:
+            continue  # each pair is compared once, from the site that sorts first
+        ours, theirs = site.pseudowire_class, peer.pseudowire_class
+        for field in ("signaling", "dialect"):
+            if getattr(ours, field) != getattr(theirs, field):
+                yield Problem(
+                    site.name,
+                    ("pseudowire_class", field),
+                    f"{field} is {getattr(ours, field)} here but {getattr(theirs, field)} in "
+                    f"{files[peer_name]}",
+                    "both ends of a pseudowire must use the same signaling",
+                )
+        a, b = site.l2tp_class, peer.l2tp_class
+        if ours.signaling == "dynamic" and (a.authentication, a.effective_hash) != (
+            b.authentication,
+            b.effective_hash,
+        ):
+            mine = _auth_label(site)
+            yield Problem(
+                site.name,
+                ("l2tp_class", "authentication"),
+                f"control-channel authentication is {mine} here but {_auth_label(peer)} in "
+                f"{files[peer_name]}",
+                "the tunnel will not come up unless both ends authenticate the same way",
+            )
+
+
+def _auth_label(site: Site) -> str:
+    l2tp = site.l2tp_class
+    if l2tp.authentication == "digest":
+        return f"digest (hash {l2tp.effective_hash})"
+    return l2tp.authentication

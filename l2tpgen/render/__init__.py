@@ -1,0 +1,37 @@
+"""Rendering: one Jinja environment, per-platform entry points."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from l2tpgen.errors import RenderError
+from l2tpgen.render.ios import render_ios
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.model import Fleet
+
+Platform = Literal["ios"]
+PLATFORMS: tuple[Platform, ...] = ("ios",)
+
+
+def render_site(
+    fleet: Fleet,
+    name: str,
+    platform: str = "ios",
+    *,
+    reveal_secrets: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> str:
+    """Render one site of a validated fleet for ``platform``.
+
+    Secrets are masked unless ``reveal_secrets``; then they are read from the environment
+    (or ``environ``) and written as type 7.
+    """
+    if platform == "ios":
+        return render_ios(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
+    raise RenderError(f"unknown platform {platform}; choose one of: {', '.join(PLATFORMS)}")
+
+
+__all__ = ["PLATFORMS", "render_site"]

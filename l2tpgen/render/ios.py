@@ -1,0 +1,213 @@
+"""Cisco IOS rendering: the site model turned into a view the template only lays out.
+
+Order follows ``show running-config``: l2tp-class, pseudowire-class, interfaces (virtual first,
+then by name, subinterfaces in numeric order), static routes, global CDP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import RenderError
+from l2tpgen.ifname import interface_sort_key
+from l2tpgen.render.env import environment
+from l2tpgen.secrets import masked, read_secret, type7_encode
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.model import Fleet, Site
+
+
+@dataclass(frozen=True)
+class Xconnect:
+    """An ``xconnect`` line's arguments."""
+
+    peer: str
+    vc_id: int
+    pw_class: str
+
+
+@dataclass(frozen=True)
+class Interface:
+    """One ``interface`` section; ``None`` or empty fields are not rendered."""
+
+    name: str
+    ip_address: str | None = None
+    no_ip_address: bool = False
+    dot1q: int | None = None
+    duplex: str | None = None
+    speed: str | None = None
+    no_cdp: bool = False
+    xconnect: Xconnect | None = None
+    hold_queue_in: int | None = None
+    hold_queue_out: int | None = None
+
+
+@dataclass(frozen=True)
+class L2tpClassView:
+    """An ``l2tp-class`` section."""
+
+    name: str
+    authentication: bool
+    password: str | None
+    digest: str | None
+    hello: int | None
+
+
+@dataclass(frozen=True)
+class PseudowireClassView:
+    """A ``pseudowire-class`` section."""
+
+    name: str
+    protocol: str
+    local_interface: str
+    pmtu: bool
+    df_bit: bool
+    tos_reflect: bool
+    sequencing: str | None
+
+
+@dataclass(frozen=True)
+class Route:
+    """An ``ip route`` line."""
+
+    network: str
+    mask: str
+    gateway: str
+
+
+@dataclass(frozen=True)
+class IosView:
+    """Everything the IOS template needs, computed."""
+
+    site: str
+    hostname: str
+    l2tp_class: L2tpClassView | None
+    pseudowire_class: PseudowireClassView
+    interfaces: tuple[Interface, ...]
+    routes: tuple[Route, ...]
+    cdp_run: bool
+
+
+def _secret_text(site: Site, *, reveal: bool, environ: Mapping[str, str] | None) -> str:
+    variable = site.l2tp_class.secret_env
+    if variable is None:  # validation requires secret_env whenever authentication is on
+        raise RenderError(f"{site.name}: l2tp_class has authentication but no secret_env")
+    if not reveal:
+        return masked(variable)
+    return type7_encode(read_secret(variable, environ))
+
+
+def _l2tp_class(
+    site: Site, *, reveal: bool, environ: Mapping[str, str] | None
+) -> L2tpClassView | None:
+    l2tp = site.l2tp_class
+    if site.pseudowire_class.signaling == "static":
+        return None
+    password = digest = None
+    if l2tp.authentication == "password":
+        password = f"7 {_secret_text(site, reveal=reveal, environ=environ)}"
+    elif l2tp.authentication == "digest":
+        secret = _secret_text(site, reveal=reveal, environ=environ)
+        digest = f"secret 7 {secret} hash {l2tp.effective_hash}"
+    return L2tpClassView(
+        name=l2tp.name,
+        authentication=l2tp.authentication == "password",
+        password=password,
+        digest=digest,
+        hello=l2tp.hello,
+    )
+
+
+def _optional(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def build_view(
+    fleet: Fleet,
+    name: str,
+    *,
+    reveal_secrets: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> IosView:
+    """Compute the IOS view of one site of a validated fleet."""
+    site = fleet.site(name)
+    pw = site.pseudowire_class
+    if pw.signaling == "static":
+        raise RenderError(
+            f"{site.name}: static signaling (manual sessions) is not supported by the IOS renderer "
+            "yet; use `signaling: dynamic`"
+        )
+    l2tp = _l2tp_class(site, reveal=reveal_secrets, environ=environ)
+    no_cdp = not site.cdp
+    interfaces = [
+        Interface(
+            name=site.lan.interface,
+            no_ip_address=True,
+            duplex=site.lan.duplex,
+            speed=_optional(site.lan.speed),
+            no_cdp=no_cdp,
+            hold_queue_in=site.lan.hold_queue.in_,
+            hold_queue_out=site.lan.hold_queue.out,
+        ),
+        Interface(
+            name=site.wan.interface,
+            ip_address=f"{site.wan.address.ip} {site.wan.address.netmask}",
+            duplex=site.wan.duplex,
+            speed=_optional(site.wan.speed),
+            no_cdp=no_cdp,
+            hold_queue_in=site.wan.hold_queue.in_,
+            hold_queue_out=site.wan.hold_queue.out,
+        ),
+    ]
+    if site.wan.loopback is not None:
+        loopback = site.wan.loopback
+        interfaces.append(
+            Interface(
+                name=loopback.interface,
+                ip_address=f"{loopback.address.ip} {loopback.address.netmask}",
+            )
+        )
+    interfaces.extend(
+        Interface(
+            name=f"{site.lan.interface}.{pw_end.vlan.id}",
+            dot1q=pw_end.vlan.id,
+            no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting
+            xconnect=Xconnect(str(pw_end.peer_address), pw_end.vc_id, pw.name),
+        )
+        for pw_end in fleet.pseudowires(name)
+    )
+    return IosView(
+        site=site.name,
+        hostname=site.hostname,
+        l2tp_class=l2tp,
+        pseudowire_class=PseudowireClassView(
+            name=pw.name,
+            protocol=f"{pw.dialect} {site.l2tp_class.name}",
+            local_interface=site.tunnel_interface,
+            pmtu=pw.effective_pmtu,
+            df_bit=pw.df_bit,
+            tos_reflect=pw.tos_reflect,
+            sequencing=None if pw.sequencing == "none" else pw.sequencing,
+        ),
+        interfaces=tuple(sorted(interfaces, key=lambda i: interface_sort_key(i.name))),
+        routes=tuple(
+            Route(str(net.network_address), str(net.netmask), str(site.wan.gateway))
+            for net in site.wan.routes
+        ),
+        cdp_run=site.cdp,
+    )
+
+
+def render_ios(
+    fleet: Fleet,
+    name: str,
+    *,
+    reveal_secrets: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> str:
+    """The IOS configuration of one site."""
+    view = build_view(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
+    return environment().get_template("ios/site.j2").render(view=view)
