@@ -86,7 +86,10 @@ def canonical_interface_name(name: str) -> str:
     word, port, sub = match.groups()
     full = _expand_type(word)
     if full is None:
-        raise ValueError(f"{name!r}: unknown interface type {word!r}")
+        raise ValueError(
+            f"{name!r}: unknown interface type {word!r}; write it as IOS does, e.g. "
+            "GigabitEthernet0/0"
+        )
     return f"{full}{port}" + (f".{sub}" if sub is not None else "")
 
 

@@ -248,10 +248,12 @@ def _check_unique_across_fleet(
 def _check_vlan_pairs(
     site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
 ) -> Iterator[Problem]:
+    seen: set[int] = set()
     for index, vlan in enumerate(site.vlans):
         peer = sites.get(vlan.peer)
-        if peer is None or vlan.peer == site.name:
-            continue  # dangling peers are reported once, on the peers list
+        if peer is None or vlan.peer == site.name or vlan.id in seen:
+            continue  # dangling peers and repeated VLANs are reported once, where they are
+        seen.add(vlan.id)
         mirror = next((v for v in peer.vlans if v.id == vlan.id and v.peer == site.name), None)
         if mirror is None:
             elsewhere = next((v for v in peer.vlans if v.id == vlan.id), None)

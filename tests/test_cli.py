@@ -1,0 +1,199 @@
+"""The command line as a user meets it: exit codes, messages, formats, help."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GOLDEN, SITES
+from typer.testing import CliRunner
+
+from l2tpgen import __version__
+from l2tpgen.cli import app
+from l2tpgen.secrets import type7_decode
+
+runner = CliRunner()
+
+
+def _line_of(path: Path, needle: str) -> int:
+    lines = path.read_text().splitlines()
+    return next(number for number, line in enumerate(lines, 1) if needle in line)
+
+
+@pytest.fixture
+def sites_without_vlan_2998_at_b(tmp_path: Path) -> Path:
+    copy = tmp_path / "sites"
+    shutil.copytree(SITES, copy)
+    site_b = copy / "site-b.yaml"
+    kept = [line for line in site_b.read_text().splitlines(keepends=True) if "2998" not in line]
+    site_b.write_text("".join(kept))
+    return copy
+
+
+def test_version_prints_the_package_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"l2tpgen {__version__}"
+
+
+def test_validate_accepts_the_example_sites() -> None:
+    result = runner.invoke(app, ["validate", "--sites", str(SITES)])
+    assert result.exit_code == 0, result.output
+    assert "ok: 2 sites, 4 pseudowires" in result.stdout
+
+
+def test_validate_names_both_files_and_the_vlan_line_when_a_peer_lacks_a_vlan(
+    sites_without_vlan_2998_at_b: Path,
+) -> None:
+    sites = sites_without_vlan_2998_at_b
+    result = runner.invoke(app, ["validate", "--sites", str(sites)])
+    assert result.exit_code == 1
+    line = _line_of(sites / "site-a.yaml", "id: 2998")
+    assert f"{sites / 'site-a.yaml'}:{line}:5: error: VLAN 2998 is stretched to site-b" in (
+        result.stderr
+    )
+    assert str(sites / "site-b.yaml") in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_validate_json_lists_problems_for_scripts(sites_without_vlan_2998_at_b: Path) -> None:
+    result = runner.invoke(
+        app, ["validate", "--sites", str(sites_without_vlan_2998_at_b), "--format", "json"]
+    )
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["ok"] is False
+    (problem,) = report["problems"]
+    assert problem["file"].endswith("site-a.yaml")
+    assert problem["path"] == ["vlans", 2]
+
+
+def test_validate_json_on_success() -> None:
+    result = runner.invoke(app, ["validate", "--sites", str(SITES), "--format", "json"])
+    assert json.loads(result.stdout) == {
+        "ok": True,
+        "sites": ["site-a", "site-b"],
+        "pseudowires": 4,
+        "problems": [],
+    }
+
+
+def test_validate_reports_a_missing_sites_directory(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["validate", "--sites", str(tmp_path / "nope")])
+    assert result.exit_code == 1
+    assert "does not exist; pass --sites DIR" in result.stderr
+
+
+def test_render_prints_the_golden_config() -> None:
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (GOLDEN / "render" / "site-a.ios.conf").read_text()
+
+
+def test_render_accepts_a_path_to_the_site_file() -> None:
+    result = runner.invoke(app, ["render", str(SITES / "site-b.yaml")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (GOLDEN / "render" / "site-b.ios.conf").read_text()
+
+
+def test_render_writes_the_output_file(tmp_path: Path) -> None:
+    target = tmp_path / "site-a.conf"
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES), "-o", str(target)])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert target.read_text() == (GOLDEN / "render" / "site-a.ios.conf").read_text()
+
+
+def test_render_refuses_a_fleet_with_errors(sites_without_vlan_2998_at_b: Path) -> None:
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(sites_without_vlan_2998_at_b)])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "VLAN 2998" in result.stderr
+
+
+def test_render_suggests_a_near_site_name() -> None:
+    result = runner.invoke(app, ["render", "site_a", "--sites", str(SITES)])
+    assert result.exit_code == 1
+    assert "no site named site_a (sites: site-a, site-b); did you mean site-a?" in result.stderr
+
+
+def test_render_reveal_secrets_needs_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("L2TPGEN_L2TP_SECRET", raising=False)
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES), "--reveal-secrets"])
+    assert result.exit_code == 1
+    assert "L2TPGEN_L2TP_SECRET is not set" in result.stderr
+    assert result.stdout == ""
+
+
+def test_render_reveal_secrets_writes_type_7(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", "s3cr3t-Value")
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES), "--reveal-secrets"])
+    assert result.exit_code == 0
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith(" password ")]
+    assert type7_decode(line.removeprefix(" password 7 ")) == "s3cr3t-Value"
+    assert "s3cr3t-Value" not in result.output
+
+
+def test_mtu_shows_the_budget_and_the_largest_ce_mtu() -> None:
+    result = runner.invoke(app, ["mtu"])
+    assert result.exit_code == 0
+    assert "1462" in result.stdout
+    assert "encap size" in result.stdout
+
+
+def test_mtu_json_for_scripts() -> None:
+    result = runner.invoke(app, ["mtu", "--encap", "udp", "--dot1q", "--format", "json"])
+    report = json.loads(result.stdout)
+    assert report["max_inner_mtu"] == 1442
+    assert report["sublayer"] is True
+
+
+def test_mtu_all_prints_the_comparison_table() -> None:
+    result = runner.invoke(app, ["mtu", "--all", "--format", "json"])
+    rows = json.loads(result.stdout)
+    assert [r["max_inner_mtu"] for r in rows] == [
+        1462,
+        1458,
+        1458,
+        1454,
+        1454,
+        1450,
+        1450,
+        1446,
+        1446,
+        1442,
+    ]
+
+
+def test_mtu_refuses_an_impossible_cookie_as_a_usage_error() -> None:
+    result = runner.invoke(app, ["mtu", "--cookie", "3"])
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("command", [[], ["validate"], ["render"], ["mtu"]])
+def test_every_command_has_help(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.stdout
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    assert runner.invoke(app, ["frobnicate"]).exit_code == 2
+
+
+def test_installed_console_script_renders_from_another_directory(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "l2tpgen"
+    assert script.exists(), "install the project into this environment (pip install .[test])"
+    result = subprocess.run(
+        [str(script), "render", "site-a", "--sites", str(SITES)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (GOLDEN / "render" / "site-a.ios.conf").read_text()
