@@ -44,3 +44,7 @@ class SecretError(RenderError):
 
     The message names the variable, never its value.
     """
+
+
+class LintConfigError(L2tpgenError):
+    """The linter was asked for something it cannot do: an unreadable file, an unknown rule code."""

@@ -1,0 +1,119 @@
+"""The lint engine: configs in, sorted findings out. Nothing here prints.
+
+Each config is normalized (``normalize``), parsed (the ciscoconfparse adapter), reduced to facts and
+checked by every selected device rule; when several configs are linted together, the cross-device
+rules check the two ends of every pseudowire. Inline comments switch rules off:
+``! l2tpgen: disable=L2T004`` for the next line, ``! l2tpgen: disable-file=L2T014`` for the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import LintConfigError
+from l2tpgen.lint.ccp import parse_tree
+from l2tpgen.lint.facts import DeviceFacts, extract
+from l2tpgen.lint.normalize import NormalizedConfig, normalize
+from l2tpgen.lint.pairing import pair
+from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from l2tpgen.lint.finding import Finding
+    from l2tpgen.lint.rules.base import Rule
+
+ALL = "ALL"
+
+
+@dataclass(frozen=True)
+class ConfigText:
+    """A config to lint and the name findings use for it."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which rules run: ``select`` and ``ignore`` hold codes or prefixes (``L2T1``)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        codes = [rule.code for rule in ALL_RULES]
+        for prefix in (*self.select, *self.ignore):
+            if prefix != ALL and not any(code.startswith(prefix) for code in codes):
+                raise LintConfigError(
+                    f"{prefix} matches no rule code; `l2tpgen rules` lists them (e.g. L2T001, "
+                    "or a prefix such as L2T1)"
+                )
+
+    def wants(self, code: str) -> bool:
+        """Whether the rule ``code`` runs."""
+        selected = not self.select or _matches(code, self.select)
+        return selected and not _matches(code, self.ignore)
+
+
+def _matches(code: str, prefixes: Iterable[str]) -> bool:
+    return any(p == ALL or code.startswith(p) for p in prefixes)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One config after normalization and fact extraction."""
+
+    normalized: NormalizedConfig
+    facts: DeviceFacts
+
+
+def parse_config(config: ConfigText) -> Parsed:
+    """Normalize, parse and extract one config."""
+    normalized = normalize(config.text)
+    return Parsed(normalized, extract(config.name, parse_tree(normalized)))
+
+
+def _suppressed(finding: Finding, normalized: NormalizedConfig) -> bool:
+    codes = normalized.disabled.get(finding.line, frozenset()) | normalized.disabled_file
+    return _matches(finding.code, codes)
+
+
+def _run(rules: Sequence[Rule], selection: Selection) -> list[Rule]:
+    return [rule for rule in rules if selection.wants(rule.code)]
+
+
+def lint_configs(
+    configs: Sequence[ConfigText], selection: Selection | None = None
+) -> list[Finding]:
+    """Lint configs, each alone and, if there are several, against each other."""
+    selection = selection or Selection()
+    parsed = {config.name: parse_config(config) for config in configs}
+    findings: list[Finding] = []
+    for item in parsed.values():
+        for rule in _run(DEVICE_RULES, selection):
+            findings.extend(rule.check(item.facts))  # type: ignore[attr-defined]
+    if len(parsed) > 1:
+        pairing = pair([item.facts for item in parsed.values()])
+        for rule in _run(FLEET_RULES, selection):
+            findings.extend(rule.check(pairing))  # type: ignore[attr-defined]
+    kept = (f for f in findings if not _suppressed(f, parsed[f.file].normalized))
+    return sorted(set(kept))
+
+
+def read_configs(paths: Sequence[str | Path]) -> list[ConfigText]:
+    """Read config files as given on the command line.
+
+    Raises:
+        LintConfigError: a file cannot be read (names the file and why).
+    """
+    configs = []
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise LintConfigError(f"cannot read {path}: {exc.strerror}") from exc
+        configs.append(ConfigText(str(path), text))
+    return configs

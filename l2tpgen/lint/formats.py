@@ -1,0 +1,117 @@
+"""Findings as text for people, JSON for scripts, SARIF for code scanning, GitHub annotations."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from l2tpgen.lint.finding import Severity
+from l2tpgen.lint.rules import ALL_RULES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from l2tpgen.lint.finding import Finding
+
+FORMATS = ("text", "json", "sarif", "github")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def text_line(finding: Finding) -> str:
+    """``file:line:col: CODE severity message`` (the ``text`` format, one finding)."""
+    return (
+        f"{finding.file}:{finding.line}:{finding.column}: {finding.code} {finding.severity} "
+        f"{finding.message}"
+    )
+
+
+def as_dict(finding: Finding) -> dict[str, object]:
+    """One finding as the ``json`` format writes it."""
+    return {
+        "file": finding.file,
+        "line": finding.line,
+        "column": finding.column,
+        "code": finding.code,
+        "rule": finding.rule,
+        "severity": str(finding.severity),
+        "message": finding.message,
+        "fix": finding.fix,
+    }
+
+
+def to_json(findings: Sequence[Finding]) -> str:
+    """A JSON list of findings."""
+    return json.dumps([as_dict(f) for f in findings], indent=2)
+
+
+def to_sarif(findings: Sequence[Finding], version: str) -> str:
+    """SARIF 2.1.0, as GitHub code scanning accepts it."""
+    index = {rule.code: n for n, rule in enumerate(ALL_RULES)}
+    rules = [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary()},
+            "fullDescription": {"text": rule.summary()},
+            "help": {"text": rule.doc(), "markdown": rule.doc()},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+            "properties": {"tags": ["l2tpv3", "cross-device" if rule.cross_device else "device"]},
+        }
+        for rule in ALL_RULES
+    ]
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": _SARIF_LEVEL[f.severity],
+            "message": {"text": f"{f.message}" + (f" (fix: {f.fix})" if f.fix else "")},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.file},
+                        "region": {"startLine": f.line, "startColumn": f.column},
+                    }
+                }
+            ],
+        }
+        for f in findings
+        if f.code in index
+    ]
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "l2tpgen",
+                        "version": version,
+                        "informationUri": "https://pypi.org/project/l2tpgen/",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(document, indent=2)
+
+
+def _escape(text: str, *, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def to_github(findings: Sequence[Finding]) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    lines = [
+        f"::{_GITHUB_LEVEL[f.severity]} file={_escape(f.file, property_value=True)},"
+        f"line={f.line},col={f.column},"
+        f"title={_escape(f'{f.code} {f.rule}', property_value=True)}::{_escape(f.message)}"
+        for f in findings
+    ]
+    return "\n".join(lines) + ("\n" if lines else "")

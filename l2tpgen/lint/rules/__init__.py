@@ -1,0 +1,61 @@
+"""Every lint rule, imported explicitly (no discovery), in code order."""
+
+from __future__ import annotations
+
+from l2tpgen.lint.rules.base import DeviceRule, FleetRule, Rule
+from l2tpgen.lint.rules.classes import (
+    CleartextSecret,
+    LocalInterfaceNotLoopback,
+    LocalInterfaceWithoutIp,
+    MissingDfBit,
+    MissingIpPmtu,
+    NoCef,
+    PmtuOnStatic,
+    UndefinedL2tpClass,
+    UndefinedPwClass,
+)
+from l2tpgen.lint.rules.pairs import (
+    PeerAddressMismatch,
+    PwClassAsymmetry,
+    StaticSessionNotMirrored,
+    VcIdMismatch,
+    VlanMismatch,
+)
+from l2tpgen.lint.rules.paths import DefaultHoldQueue, MtuBudget
+from l2tpgen.lint.rules.xconnect import (
+    AttachmentHasIp,
+    CdpOnAttachment,
+    DuplicateDot1q,
+    DuplicateVcId,
+    SingleTrunkXconnect,
+)
+
+DEVICE_RULES: tuple[DeviceRule, ...] = (
+    SingleTrunkXconnect(),
+    MissingIpPmtu(),
+    MissingDfBit(),
+    DefaultHoldQueue(),
+    CleartextSecret(),
+    UndefinedPwClass(),
+    UndefinedL2tpClass(),
+    DuplicateVcId(),
+    LocalInterfaceWithoutIp(),
+    PmtuOnStatic(),
+    AttachmentHasIp(),
+    CdpOnAttachment(),
+    MtuBudget(),
+    LocalInterfaceNotLoopback(),
+    DuplicateDot1q(),
+    NoCef(),
+)
+FLEET_RULES: tuple[FleetRule, ...] = (
+    PeerAddressMismatch(),
+    VcIdMismatch(),
+    PwClassAsymmetry(),
+    VlanMismatch(),
+    StaticSessionNotMirrored(),
+)
+ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *FLEET_RULES)
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
+
+__all__ = ["ALL_RULES", "BY_CODE", "DEVICE_RULES", "FLEET_RULES", "Rule"]

@@ -1,0 +1,297 @@
+"""Cross-device rules: the two ends of every pseudowire checked against each other.
+
+How ends are paired is documented in ``l2tpgen.lint.pairing``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.lint.finding import Severity
+from l2tpgen.lint.rules.base import FleetRule
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from l2tpgen.lint.facts import DeviceFacts, PseudowireClass
+    from l2tpgen.lint.finding import Finding
+    from l2tpgen.lint.pairing import End, Link, Pairing
+
+
+def _first_of_pair(link: Link) -> bool:
+    """Report a comparison once per pair: from the end in the file that sorts first."""
+    assert link.other is not None  # noqa: S101 - callers check
+    return (link.end.device.file, link.end.xconnect.at.line) <= (
+        link.other.file,
+        link.mirror.xconnect.at.line if link.mirror else 0,
+    )
+
+
+def _source_text(device: DeviceFacts) -> str:
+    sources = device.tunnel_sources()
+    if not sources:
+        return "no tunnel source address"
+    return ", ".join(f"{a} ({name})" for a, name in sorted(sources.items()))
+
+
+class PeerAddressMismatch(FleetRule):
+    """An xconnect points at an address that is not its other end's tunnel source.
+
+    ## What it does
+    For each xconnect, finds the device meant to be its other end (an address it owns, or the same
+    VC ID; see "pairing" in the docs) and flags the xconnect when its peer address is not that
+    device's `ip local interface` address.
+
+    ## Why is this bad?
+    The control channel (or, for static sessions, the data) goes to an address that does not
+    terminate the tunnel, so the pseudowire never comes up.
+
+    ## Example
+    ```
+    ! a.conf                                  ! b.conf: ip local interface Loopback0 = 10.255.0.2
+    xconnect 10.0.12.2 100 encapsulation ...  ! 10.0.12.2 is b's WAN address, not its loopback
+    ```
+
+    ## Use instead
+    Point the xconnect at the other end's `ip local interface` address (l2tpgen takes it from the
+    peer's own site file).
+    """
+
+    code = "L2T101"
+    name = "peer-address-mismatch"
+    severity = Severity.ERROR
+
+    def check(self, pairing: Pairing) -> Iterator[Finding]:
+        for link in pairing.links:
+            if link.other is None or link.how not in {"owned", "vc-id"}:
+                continue
+            xc = link.end.xconnect
+            yield self.finding(
+                link.end.device.file,
+                xc.at,
+                f"xconnect peer {xc.peer} (VC ID {xc.vc_id}) is not the tunnel source of its other "
+                f"end {link.other.file}, which sources from {_source_text(link.other)}",
+                "point the xconnect at the other end's `ip local interface` address",
+            )
+
+
+class VcIdMismatch(FleetRule):
+    """A VC ID on one end has no matching xconnect back on the other end.
+
+    ## What it does
+    Flags an xconnect whose peer is another device's tunnel source when that device has no xconnect
+    with the same VC ID pointing back. Error for dynamic sessions, warning for manual ones.
+
+    ## Why is this bad?
+    Dynamic signaling matches the two ends on the VC ID: a VC ID on one side only never comes up.
+    Static sessions do not put the VC ID on the wire, but differing VC IDs make the pair hard to
+    follow and usually mean something else differs too.
+
+    ## Example
+    ```
+    ! a.conf                                   ! b.conf
+    xconnect 10.0.0.2 128 pw-class pw          xconnect 10.0.0.1 129 pw-class pw
+    ```
+
+    ## Use instead
+    The same VC ID at both ends (l2tpgen derives both from one model).
+    """
+
+    code = "L2T102"
+    name = "vc-id-mismatch"
+    severity = Severity.ERROR
+
+    def check(self, pairing: Pairing) -> Iterator[Finding]:
+        for link in pairing.links:
+            if link.other is None or link.how not in {"address", "owned"} or link.mirror:
+                continue
+            xc = link.end.xconnect
+            back = sorted(
+                {
+                    e.xconnect.vc_id
+                    for e in (
+                        other.end
+                        for other in pairing.links
+                        if other.end.device is link.other and other.other is link.end.device
+                    )
+                    if e.xconnect.vc_id is not None
+                }
+            )
+            listed = ", ".join(map(str, back)) or "none"
+            yield self.finding(
+                link.end.device.file,
+                xc.at,
+                f"VC ID {xc.vc_id} to {xc.peer} has no xconnect back on {link.other.file} "
+                f"(its VC IDs towards this device: {listed})",
+                "use the same VC ID at both ends of the pseudowire",
+                Severity.WARNING if xc.manual else None,
+            )
+
+
+def _pw(end: End) -> PseudowireClass | None:
+    return end.device.pw_classes.get(end.xconnect.pw_class or "")
+
+
+def _class_view(end: End) -> dict[str, object]:
+    pw = _pw(end)
+    return {
+        "protocol": (pw.protocol if pw else None) or "l2tpv3",
+        "encapsulation": (pw.encapsulation if pw else None) or end.xconnect.encapsulation,
+        "ip pmtu": pw.pmtu if pw else False,
+        "ip dfbit set": pw.df_bit if pw else False,
+        "sequencing": (pw.sequencing if pw else None) or "off",
+    }
+
+
+class PwClassAsymmetry(FleetRule):
+    """The two ends of a pseudowire use pseudowire-classes that differ.
+
+    ## What it does
+    Compares protocol, encapsulation, `ip pmtu`, `ip dfbit set` and sequencing of the two ends'
+    pseudowire-classes. A protocol or encapsulation difference is an error (the session cannot come
+    up); the others are warnings.
+
+    ## Why is this bad?
+    Asymmetric settings give asymmetric behaviour: fragmentation in one direction only, sequencing
+    expected but never sent, or no session at all.
+
+    ## Example
+    ```
+    ! a.conf: pseudowire-class pw / ip pmtu / ip dfbit set
+    ! b.conf: pseudowire-class pw / (no ip pmtu, no ip dfbit set)
+    ```
+
+    ## Use instead
+    The same pseudowire-class settings at both ends.
+    """
+
+    code = "L2T103"
+    name = "pw-class-asymmetry"
+    severity = Severity.WARNING
+
+    def check(self, pairing: Pairing) -> Iterator[Finding]:
+        for link in pairing.links:
+            if link.mirror is None or link.other is None or not _first_of_pair(link):
+                continue
+            ours, theirs = _class_view(link.end), _class_view(link.mirror)
+            for key, value in ours.items():
+                if value == theirs[key]:
+                    continue
+                fatal = key in {"protocol", "encapsulation"}
+                yield self.finding(
+                    link.end.device.file,
+                    link.end.xconnect.at,
+                    f"VC ID {link.end.xconnect.vc_id}: {key} is {value} here but {theirs[key]} on "
+                    f"{link.other.file}",
+                    "make both ends' pseudowire-classes agree",
+                    Severity.ERROR if fatal else None,
+                )
+
+
+class VlanMismatch(FleetRule):
+    """The two ends of one VC attach different dot1Q VLANs.
+
+    ## What it does
+    Flags a pseudowire whose attachment circuits carry different `encapsulation dot1Q` VLANs (or a
+    VLAN at one end and a whole port at the other).
+
+    ## Why is this bad?
+    Usually a copy-paste slip that bridges two unrelated VLANs; when VLAN translation is intended
+    it should be explicit and documented.
+
+    ## Example
+    ```
+    ! a.conf: interface Gi0/0.2996 / encapsulation dot1Q 2996 / xconnect 10.0.0.2 126 ...
+    ! b.conf: interface Gi0/0.2997 / encapsulation dot1Q 2997 / xconnect 10.0.0.1 126 ...
+    ```
+
+    ## Use instead
+    The same VLAN at both ends of the VC.
+    """
+
+    code = "L2T104"
+    name = "vlan-mismatch"
+    severity = Severity.WARNING
+
+    def check(self, pairing: Pairing) -> Iterator[Finding]:
+        for link in pairing.links:
+            if link.mirror is None or link.other is None or not _first_of_pair(link):
+                continue
+            ours, theirs = link.end.interface.dot1q, link.mirror.interface.dot1q
+            if ours != theirs:
+                yield self.finding(
+                    link.end.device.file,
+                    link.end.xconnect.at,
+                    f"VC ID {link.end.xconnect.vc_id} attaches {_vlan(ours)} here but "
+                    f"{_vlan(theirs)} on {link.other.file}",
+                    "attach the same dot1Q VLAN at both ends",
+                )
+
+
+def _vlan(vlan: int | None) -> str:
+    return f"VLAN {vlan}" if vlan is not None else "a whole port"
+
+
+class StaticSessionNotMirrored(FleetRule):
+    """Static sessions whose session IDs or cookies are not mirror images.
+
+    ## What it does
+    For manual sessions, checks that A's `l2tp id L R` is B's `l2tp id R L`, and that A's
+    `l2tp cookie local` equals B's `l2tp cookie remote` (size and value) and the other way round.
+
+    ## Why is this bad?
+    Each end drops packets whose session ID or cookie it does not expect: traffic is silently lost
+    with both sessions looking up.
+
+    ## Example
+    ```
+    ! a.conf: l2tp id 100 200          ! b.conf: l2tp id 100 200
+    ```
+
+    ## Use instead
+    ```
+    ! a.conf: l2tp id 100 200          ! b.conf: l2tp id 200 100
+    ```
+    """
+
+    code = "L2T105"
+    name = "static-session-not-mirrored"
+    severity = Severity.ERROR
+
+    def check(self, pairing: Pairing) -> Iterator[Finding]:
+        for link in pairing.links:
+            mirror = link.mirror
+            if mirror is None or link.other is None or not _first_of_pair(link):
+                continue
+            a, b = link.end.xconnect, mirror.xconnect
+            if not (a.manual and b.manual):
+                continue
+            where = a.session_at or a.at
+            if a.session_ids is None or b.session_ids is None:
+                yield self.finding(
+                    link.end.device.file,
+                    where,
+                    f"VC ID {a.vc_id}: a manual session needs `l2tp id` at both ends",
+                    "add `l2tp id LOCAL REMOTE` under both xconnects, mirrored",
+                )
+            elif a.session_ids != b.session_ids[::-1]:
+                yield self.finding(
+                    link.end.device.file,
+                    where,
+                    f"VC ID {a.vc_id}: l2tp id {a.session_ids[0]} {a.session_ids[1]} here but "
+                    f"{b.session_ids[0]} {b.session_ids[1]} on {link.other.file}",
+                    f"set `l2tp id {b.session_ids[1]} {b.session_ids[0]}` here (mirror image)",
+                )
+            for ours, theirs, label in (
+                (a.cookie_local, b.cookie_remote, "local cookie here vs remote cookie there"),
+                (a.cookie_remote, b.cookie_local, "remote cookie here vs local cookie there"),
+            ):
+                mine = (ours.size, ours.value) if ours else None
+                other = (theirs.size, theirs.value) if theirs else None
+                if mine != other:
+                    yield self.finding(
+                        link.end.device.file,
+                        ours.at if ours else where,
+                        f"VC ID {a.vc_id}: {label} differ ({link.other.file})",
+                        "each end's local cookie is the other end's remote cookie, size included",
+                    )

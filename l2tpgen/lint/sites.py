@@ -1,0 +1,53 @@
+"""Linting sites: model problems as findings, and the rendered configs linted together."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.lint.engine import ConfigText, Selection, lint_configs
+from l2tpgen.lint.finding import Finding, Severity
+from l2tpgen.render import render_site
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from l2tpgen.model import Fleet, Problem
+
+MODEL_CODE = "L2T000"
+MODEL_RULE = "invalid-site-model"
+
+
+def rendered_name(site: str) -> str:
+    """The name findings in a rendered config carry (line numbers are those of `render SITE`)."""
+    return f"rendered:{site}"
+
+
+def problems_as_findings(problems: Sequence[Problem]) -> list[Finding]:
+    """Site-file validation problems as error findings (code L2T000)."""
+    return [
+        Finding(
+            file=p.location.file if p.location else p.site,
+            line=p.location.line if p.location else 1,
+            column=p.location.column if p.location else 1,
+            code=MODEL_CODE,
+            rule=MODEL_RULE,
+            severity=Severity.ERROR,
+            message=p.message,
+            fix=p.hint,
+        )
+        for p in problems
+    ]
+
+
+def lint_sites(
+    fleet: Fleet, names: Sequence[str] = (), selection: Selection | None = None
+) -> list[Finding]:
+    """Render every site (secrets masked), lint them together, keep findings of ``names``.
+
+    All sites are rendered so that the cross-device rules see both ends of every pseudowire.
+    """
+    wanted = {rendered_name(fleet.site(name).name) for name in names} or {
+        rendered_name(name) for name in fleet.sites
+    }
+    configs = [ConfigText(rendered_name(name), render_site(fleet, name)) for name in fleet.sites]
+    return [f for f in lint_configs(configs, selection) if f.file in wanted]
