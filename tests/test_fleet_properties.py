@@ -14,59 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
+from strategies import build, fleets
 
 from l2tpgen import FleetValidationError, render_site
-from l2tpgen.model import Fleet, Site, Vlan
+from l2tpgen.lint import Severity, lint_sites
+from l2tpgen.model import Vlan
 
 XCONNECT = re.compile(r"^interface \S+\.(\d+)\n(?: .*\n)*? xconnect (\S+) (\d+) ", re.MULTILINE)
-
-
-def _site(index: int, loopback: bool) -> dict[str, Any]:
-    wan: dict[str, Any] = {
-        "interface": "GigabitEthernet0/1",
-        "address": f"198.51.100.{8 * index + 1}/29",
-        "gateway": f"198.51.100.{8 * index + 6}",
-    }
-    if loopback:
-        wan["loopback"] = {"interface": "Loopback0", "address": f"203.0.113.{index + 1}/32"}
-    return {
-        "name": f"site-{index}",
-        "hostname": f"rtr-{index}",
-        "management": {"host": f"192.0.2.{index + 1}"},
-        "wan": wan,
-        "lan": {"interface": "GigabitEthernet0/0"},
-        "l2tp_class": {"secret_env": "L2TPGEN_L2TP_SECRET"},
-        "peers": [],
-        "vlans": [],
-    }
-
-
-@st.composite
-def fleets(draw: st.DrawFn) -> list[dict[str, Any]]:
-    """Raw site dicts of a valid fleet: 2-5 sites, random peerings, VLANs and VC IDs."""
-    count = draw(st.integers(2, 5))
-    sites = [_site(i, draw(st.booleans())) for i in range(count)]
-    edges = draw(
-        st.lists(st.sampled_from(list(combinations(range(count), 2))), min_size=1, unique=True)
-    )
-    vlan_ids = iter(draw(st.lists(st.integers(1, 4094), min_size=len(edges) * 4, unique=True)))
-    for a, b in edges:
-        sites[a]["peers"].append(f"site-{b}")
-        sites[b]["peers"].append(f"site-{a}")
-        explicit = draw(st.booleans())
-        vc_ids = draw(st.lists(st.integers(5000, 2**32 - 1), min_size=4, max_size=4, unique=True))
-        for vc_id in vc_ids[: draw(st.integers(1, 4))]:
-            vlan = next(vlan_ids)
-            for me, other in ((a, b), (b, a)):
-                entry: dict[str, Any] = {"id": vlan, "name": f"v{vlan}", "peer": f"site-{other}"}
-                if explicit:
-                    entry["vc_id"] = vc_id
-                sites[me]["vlans"].append(entry)
-    return sites
-
-
-def _build(raw: list[dict[str, Any]]) -> Fleet:
-    return Fleet.build(Site.model_validate(site) for site in raw)
 
 
 @given(fleets())
@@ -74,7 +28,7 @@ def _build(raw: list[dict[str, Any]]) -> Fleet:
 def test_any_valid_fleet_renders_and_both_ends_of_every_pseudowire_agree(
     raw: list[dict[str, Any]],
 ) -> None:
-    fleet = _build(raw)
+    fleet = build(raw)
     by_address = {str(site.tunnel_address): name for name, site in fleet.sites.items()}
     ends: dict[str, set[tuple[int, str, int]]] = {}
     for name in fleet.sites:
@@ -114,7 +68,7 @@ def test_a_duplicate_vc_id_to_the_same_peer_is_always_rejected(
     first = raw[s]["vlans"][i]
     raw[s]["vlans"][j]["vc_id"] = first.get("vc_id", first["id"])
     with pytest.raises(FleetValidationError) as caught:
-        _build(raw)
+        build(raw)
     assert any("must be unique on a router" in p.hint for p in caught.value.problems)
 
 
@@ -128,7 +82,16 @@ def test_a_dangling_peer_is_always_rejected(
     site = data.draw(st.sampled_from(raw))
     site["peers"].append(ghost)
     with pytest.raises(FleetValidationError) as caught:
-        _build(raw)
+        build(raw)
     assert any(
         f"peer {ghost} is not a site of this fleet" in p.message for p in caught.value.problems
     )
+
+
+@given(fleets())
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_every_valid_model_renders_to_a_config_without_errors_or_warnings(
+    raw: list[dict[str, Any]],
+) -> None:
+    findings = lint_sites(build(raw))
+    assert [f for f in findings if f.severity >= Severity.WARNING] == []

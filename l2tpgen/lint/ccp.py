@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 COMMENT = "!"
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """One config line: its text (stripped), 1-based line and column in the input, its children."""
 
@@ -39,15 +39,18 @@ class Node:
 def parse_tree(config: NormalizedConfig) -> list[Node]:
     """The top-level nodes of a normalized config, comments left out."""
     parsed = CiscoConfParse(config.lines, syntax="ios")
+    # Texts come from our own list by line number: ciscoconfparse's .text property is slow, and the
+    # normalized lines are exactly what it parsed.
+    texts = [line.strip() for line in config.lines]
 
     def convert(obj: Any) -> Node:  # noqa: ANN401 - ciscoconfparse objects are untyped
-        number = int(obj.linenum)
-        node = Node(str(obj.text).strip(), number + 1, config.columns[number])
-        node.children = [
-            convert(child) for child in obj.children if str(child.text).strip() != COMMENT
-        ]
+        number = obj.linenum
+        node = Node(texts[number], number + 1, config.columns[number])
+        node.children = [convert(c) for c in obj.children if texts[c.linenum] != COMMENT]
         return node
 
     return [
-        convert(obj) for obj in parsed.objs if obj.indent == 0 and str(obj.text).strip() != COMMENT
+        convert(obj)
+        for obj in parsed.objs
+        if not config.lines[obj.linenum].startswith(" ") and texts[obj.linenum] != COMMENT
     ]

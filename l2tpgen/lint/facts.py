@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING
 
@@ -164,6 +165,38 @@ class DeviceFacts:
         """Every IPv4 address configured on this device, with its interface."""
         return {a.ip: i.name for i in self.interfaces.values() for a in i.addresses}
 
+    @cached_property
+    def connected(self) -> tuple[tuple[IPv4Network, str], ...]:
+        """Connected subnets and their interfaces, indexed once: most interfaces have none."""
+        return tuple((a.network, i.name) for i in self.interfaces.values() for a in i.addresses)
+
+    @cached_property
+    def _routes_to(self) -> dict[IPv4Address, str | None]:
+        return {}
+
+    def route_interface(self, destination: IPv4Address) -> str | None:
+        """The interface this device would use towards ``destination`` (connected, then static).
+
+        Memoized per destination: a device has many xconnects but few peers.
+        """
+        if destination not in self._routes_to:
+            self._routes_to[destination] = self._lookup(destination)
+        return self._routes_to[destination]
+
+    def _lookup(self, destination: IPv4Address) -> str | None:
+        for network, name in self.connected:
+            if destination in network:
+                return name
+        candidates = [r for r in self.routes if destination in r.network]
+        if not candidates:
+            return None
+        best = max(candidates, key=lambda r: r.network.prefixlen)
+        if best.interface is not None:
+            return best.interface
+        if best.next_hop is None:
+            return None
+        return next((name for net, name in self.connected if best.next_hop in net), None)
+
     def xconnects(self) -> list[tuple[Interface, Xconnect]]:
         """Every attachment circuit with its xconnect, in file order."""
         pairs = [(i, i.xconnect) for i in self.interfaces.values() if i.xconnect is not None]
@@ -240,30 +273,39 @@ def _xconnect(node: Node) -> Xconnect:
     )
 
 
-def _interface(node: Node) -> Interface:
+def _interface(node: Node) -> Interface:  # noqa: C901, PLR0912 - one flat branch per command
     name = _canonical(node.text.split(maxsplit=1)[1])
     fields: dict[str, object] = {}
     addresses: list[IPv4Interface] = []
     for child in node.children:
-        words = child.text.split()
-        if words[:2] == ["ip", "address"] and "dhcp" not in words:
-            address = _address(words[2:4])
-            if address is not None:
-                addresses.append(address)
-                fields.setdefault("address_at", _at(child))
-        elif words[:2] == ["encapsulation", "dot1Q"] or words[:2] == ["encapsulation", "dot1q"]:
-            fields["dot1q"] = _int(words[2]) if len(words) > 2 else None  # noqa: PLR2004
-            fields["dot1q_at"] = _at(child)
-        elif words[:1] == ["xconnect"]:
+        text = child.text
+        head = text.split(" ", 1)[0]  # dispatch on the first word: this runs for every line
+        if head == "ip":
+            words = text.split()
+            if words[1] == "address" and "dhcp" not in words:
+                address = _address(words[2:4])
+                if address is not None:
+                    addresses.append(address)
+                    fields.setdefault("address_at", _at(child))
+            elif words[1] == "mtu" and len(words) == 3:  # noqa: PLR2004
+                fields["ip_mtu"] = _int(words[2])
+        elif head == "encapsulation":
+            words = text.split()
+            if len(words) > 2 and words[1].lower() == "dot1q":  # noqa: PLR2004
+                fields["dot1q"] = _int(words[2])
+                fields["dot1q_at"] = _at(child)
+        elif head == "xconnect":
             fields["xconnect"] = _xconnect(child)
-        elif words[:1] == ["hold-queue"] and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
-            fields[f"hold_queue_{words[2]}"] = _int(words[1])
-        elif words == ["no", "cdp", "enable"]:
+        elif head == "hold-queue":
+            words = text.split()
+            if len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
+                fields[f"hold_queue_{words[2]}"] = _int(words[1])
+        elif text == "no cdp enable":
             fields["no_cdp"] = True
-        elif words[:1] == ["mtu"] and len(words) == 2:  # noqa: PLR2004
-            fields["mtu"] = _int(words[1])
-        elif words[:2] == ["ip", "mtu"] and len(words) == 3:  # noqa: PLR2004
-            fields["ip_mtu"] = _int(words[2])
+        elif head == "mtu":
+            words = text.split()
+            if len(words) == 2:  # noqa: PLR2004
+                fields["mtu"] = _int(words[1])
     return Interface(name=name, at=_at(node), addresses=tuple(addresses), **fields)  # type: ignore[arg-type]
 
 
@@ -368,25 +410,3 @@ def extract(file: str, tree: list[Node]) -> DeviceFacts:
         cdp_run="no cdp run" not in top,
         cef="no ip cef" not in top,
     )
-
-
-def route_interface(facts: DeviceFacts, destination: IPv4Address) -> str | None:
-    """The interface this device would use towards ``destination`` (connected, then static)."""
-    for iface in facts.interfaces.values():
-        if any(destination in a.network for a in iface.addresses):
-            return iface.name
-    best: Route | None = None
-    for route in facts.routes:
-        if destination in route.network and (
-            best is None or route.network.prefixlen > best.network.prefixlen
-        ):
-            best = route
-    if best is None:
-        return None
-    if best.interface is not None:
-        return best.interface
-    if best.next_hop is not None:
-        for iface in facts.interfaces.values():
-            if any(best.next_hop in a.network for a in iface.addresses):
-                return iface.name
-    return None

@@ -59,6 +59,21 @@ _NOISE = re.compile(
     r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*)$",
     re.IGNORECASE,
 )
+_NOISE_STARTS = (
+    "Building",
+    "Current",
+    "Last",
+    "NVRAM",
+    "--More--",
+    "Load",
+    "Time",
+    "building",
+    "current",
+    "last",
+    "nvram",
+    "load",
+    "time",
+)
 _BANNER = re.compile(r"^banner\s+\S+\s+(\S)", re.IGNORECASE)
 _EXIT = re.compile(r"^exit(?:-[a-z-]+)?$", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"^!\s*l2tpgen:\s*(disable|disable-file)\s*=\s*([\w,\s]+)$", re.IGNORECASE)
@@ -140,13 +155,19 @@ class _Normalizer:
             if self.banner_end in stripped:
                 self.banner_end = None
             return
-        if not stripped or stripped.startswith(("!", "#")) or _NOISE.match(stripped):
+        # Cheap string tests guard each regex: this loop runs once per line of large configs.
+        first = stripped.split(" ", 1)[0]
+        if (
+            not stripped
+            or stripped[0] in "!#"
+            or (stripped.startswith(_NOISE_STARTS) and _NOISE.match(stripped))
+        ):
             self.comment(stripped, column)
             return
-        if _PROMPT.match(stripped) and "#" in stripped.split()[0]:
+        if "#" in first and _PROMPT.match(stripped):
             self.filler(column)
             return
-        if _EXIT.match(stripped):
+        if first.startswith(("exit", "Exit", "EXIT")) and _EXIT.match(stripped):
             if self.flattened:
                 self.depth = max(self.depth - 1, 0)
                 self.section = self.section and self.xconnect
@@ -156,16 +177,24 @@ class _Normalizer:
         if self.pending:
             self.out.disabled[number] = frozenset(self.pending)
             self.pending = set()
-        text = _expand_interface(re.sub(r"\s+", " ", stripped))
+        text = " ".join(stripped.split())
+        if first[:3].lower() == "int":
+            text = _expand_interface(text)
         depth = self.flat_depth(text) if self.flattened else self.indent_depth(line)
         self.depth = depth
-        banner = _BANNER.match(text)
-        if banner is not None and depth == 0:
-            delimiter = "^C" if text.split()[2].startswith("^C") else banner.group(1)
-            rest = text.split(maxsplit=2)[2]
-            if rest.count(delimiter) < 2:  # noqa: PLR2004 - opening and closing delimiter
-                self.banner_end = delimiter
+        if depth == 0 and first.lower() == "banner":
+            self.open_banner(text)
         self.emit(depth, text, column)
+
+    def open_banner(self, text: str) -> None:
+        """A banner whose closing delimiter is on a later line: its text is not config."""
+        banner = _BANNER.match(text)
+        if banner is None:
+            return
+        delimiter = "^C" if text.split()[2].startswith("^C") else banner.group(1)
+        rest = text.split(maxsplit=2)[2]
+        if rest.count(delimiter) < 2:  # noqa: PLR2004 - opening and closing delimiter
+            self.banner_end = delimiter
 
     def comment(self, stripped: str, column: int) -> None:
         directive = _DIRECTIVE.match(stripped)

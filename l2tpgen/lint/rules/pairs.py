@@ -132,13 +132,17 @@ def _pw(end: End) -> PseudowireClass | None:
     return end.device.pw_classes.get(end.xconnect.pw_class or "")
 
 
-def _class_view(end: End) -> dict[str, object]:
+def _on(flag: bool) -> str:  # noqa: FBT001 - a display helper
+    return "on" if flag else "off"
+
+
+def _class_view(end: End) -> dict[str, str]:
     pw = _pw(end)
     return {
         "protocol": (pw.protocol if pw else None) or "l2tpv3",
-        "encapsulation": (pw.encapsulation if pw else None) or end.xconnect.encapsulation,
-        "ip pmtu": pw.pmtu if pw else False,
-        "ip dfbit set": pw.df_bit if pw else False,
+        "encapsulation": (pw.encapsulation if pw else None) or end.xconnect.encapsulation or "-",
+        "ip pmtu": _on(pw.pmtu if pw else False),
+        "ip dfbit set": _on(pw.df_bit if pw else False),
         "sequencing": (pw.sequencing if pw else None) or "off",
     }
 
@@ -170,22 +174,35 @@ class PwClassAsymmetry(FleetRule):
     severity = Severity.WARNING
 
     def check(self, pairing: Pairing) -> Iterator[Finding]:
+        # One finding per differing setting of a pair of classes, listing the VCs affected.
+        groups: dict[tuple[str, str, str, str, str, str], list[Link]] = {}
         for link in pairing.links:
             if link.mirror is None or link.other is None or not _first_of_pair(link):
                 continue
             ours, theirs = _class_view(link.end), _class_view(link.mirror)
             for key, value in ours.items():
-                if value == theirs[key]:
-                    continue
-                fatal = key in {"protocol", "encapsulation"}
-                yield self.finding(
-                    link.end.device.file,
-                    link.end.xconnect.at,
-                    f"VC ID {link.end.xconnect.vc_id}: {key} is {value} here but {theirs[key]} on "
-                    f"{link.other.file}",
-                    "make both ends' pseudowire-classes agree",
-                    Severity.ERROR if fatal else None,
-                )
+                if value != theirs[key]:
+                    group = (
+                        link.end.device.file,
+                        link.end.xconnect.pw_class or "",
+                        link.other.file,
+                        key,
+                        value,
+                        theirs[key],
+                    )
+                    groups.setdefault(group, []).append(link)
+        for (_, pw_name, other_file, key, value, theirs_value), links in groups.items():
+            first = links[0]
+            pw = _pw(first.end)
+            vcs = ", ".join(str(link.end.xconnect.vc_id) for link in links)
+            yield self.finding(
+                first.end.device.file,
+                pw.at if pw else first.end.xconnect.at,
+                f"pseudowire-class {pw_name or '(none)'}: {key} {value} here but {theirs_value} "
+                f"on {other_file} (VC IDs {vcs})",
+                f"make `{key}` the same in both ends' pseudowire-classes",
+                Severity.ERROR if key in {"protocol", "encapsulation"} else None,
+            )
 
 
 class VlanMismatch(FleetRule):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.ifname import is_ethernet, is_loopback
-from l2tpgen.lint.facts import route_interface
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
 from l2tpgen.mtu import Encapsulation, overhead_budget
@@ -25,7 +24,7 @@ def _wan_interface(device: DeviceFacts, xc: Xconnect) -> str | None:
     local = pw.local_interface if pw else None
     if local is not None and not is_loopback(local):
         return local
-    return route_interface(device, xc.peer) if xc.peer is not None else None
+    return device.route_interface(xc.peer) if xc.peer is not None else None
 
 
 class DefaultHoldQueue(DeviceRule):
@@ -123,8 +122,8 @@ class MtuBudget(DeviceRule):
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         for iface, xc in device.xconnects():
             pw = device.pw_classes.get(xc.pw_class or "")
-            if pw is not None and pw.pmtu and not pw.static:
-                continue
+            if (pw is not None and pw.pmtu and not pw.static) or (xc.pw_class and pw is None):
+                continue  # handled by ip pmtu, or the class is undefined (L2T006 says so)
             cookie = max((c.size for c in (xc.cookie_local, xc.cookie_remote) if c), default=0)
             wan_name = _wan_interface(device, xc)
             wan = device.interfaces.get(wan_name or "")
@@ -139,13 +138,15 @@ class MtuBudget(DeviceRule):
             ac_mtu = _ip_mtu(iface, device.interfaces.get(iface.parent))
             if ac_mtu > budget.max_inner_mtu:
                 needed = ac_mtu + budget.total_overhead
+                lower = f"lower the CE MTU to {budget.max_inner_mtu} (TCP MSS {budget.tcp_mss})"
+                static = pw is not None and pw.static
                 yield self.finding(
                     device.file,
                     xc.at,
                     f"{ac_mtu}-byte packets from {iface.name} need {needed} bytes on the "
-                    f"{wan_mtu}-byte WAN and {pw.name if pw else 'the pseudowire'} has no ip pmtu",
-                    f"add `ip pmtu`, or lower the CE MTU to {budget.max_inner_mtu} "
-                    f"(TCP MSS {budget.tcp_mss})",
+                    f"{wan_mtu}-byte WAN, and "
+                    + ("static sessions cannot use ip pmtu" if static else "there is no ip pmtu"),
+                    lower if static else f"add `ip pmtu`, or {lower}",
                 )
 
 
