@@ -12,7 +12,7 @@ from conftest import TESTS, Golden
 
 from l2tpgen.errors import LintConfigError
 from l2tpgen.lint import ALL_RULES, ConfigText, Finding, Selection, Severity, lint_configs
-from l2tpgen.lint.formats import text_line
+from l2tpgen.lint.formats import rules_markdown, text_line
 
 LINT = TESTS / "lint"
 DEVICE_CODES = sorted(p.name for p in (LINT / "rules").iterdir())
@@ -113,3 +113,7 @@ def test_select_and_ignore_take_codes_and_prefixes() -> None:
 def test_unknown_code_in_a_selection_is_refused() -> None:
     with pytest.raises(LintConfigError, match="L2T999 matches no rule code"):
         Selection(select=("L2T999",))
+
+
+def test_rule_reference_in_docs_is_generated_from_the_docstrings(golden: Golden) -> None:
+    golden.check(TESTS.parent / "docs" / "rules.md", rules_markdown())

@@ -115,3 +115,26 @@ def to_github(findings: Sequence[Finding]) -> str:
         for f in findings
     ]
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def rules_markdown() -> str:
+    """The rule reference (docs/rules.md), generated from the rules' docstrings."""
+    parts = [
+        "# Lint rules\n",
+        (
+            "Generated from the rules' docstrings (`pytest --update-golden` rewrites this file). "
+            "`l2tpgen rule CODE` prints one.\n"
+        ),
+        "| code | name | severity | scope |",
+        "|---|---|---|---|",
+    ]
+    parts += [
+        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | "
+        f"{'cross-device' if r.cross_device else 'device'} |"
+        for r in ALL_RULES
+    ]
+    for rule in ALL_RULES:
+        body = rule.doc().replace("\n## ", "\n### ")
+        heading = f"\n## {rule.code} {rule.name}\n\nDefault severity: {rule.severity}.\n\n"
+        parts.append(heading + body)
+    return "\n".join(parts) + "\n"
