@@ -117,3 +117,13 @@ def test_unknown_code_in_a_selection_is_refused() -> None:
 
 def test_rule_reference_in_docs_is_generated_from_the_docstrings(golden: Golden) -> None:
     golden.check(TESTS.parent / "docs" / "rules.md", rules_markdown())
+
+
+@pytest.mark.parametrize("design", ["before", "after"])
+def test_shipped_flattened_reference_gives_the_same_findings_as_indented(design: str) -> None:
+    def essence(findings: list[Finding]) -> list[tuple[int, str, str]]:
+        return [(f.line, f.code, f.message) for f in findings]
+
+    flat = essence(_lint(f"reference/{design}.flat.conf"))
+    assert flat == essence(_lint(f"reference/{design}.conf"))
+    assert flat  # both designs have findings to compare
