@@ -48,3 +48,19 @@ class SecretError(RenderError):
 
 class LintConfigError(L2tpgenError):
     """The linter was asked for something it cannot do: an unreadable file, an unknown rule code."""
+
+
+class DeviceError(L2tpgenError):
+    """A router could not be reached, refused us, or answered unexpectedly."""
+
+
+class CredentialsError(DeviceError):
+    """Credentials are missing from the environment (checked before any connection)."""
+
+
+class HostKeyError(DeviceError):
+    """A router's SSH host key is unknown or changed: refused before credentials are sent."""
+
+
+class RollbackError(DeviceError):
+    """A failed change could not be rolled back: the router's state must be checked by hand."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.errors import RenderError
-from l2tpgen.render.ios import render_ios
+from l2tpgen.render.ios import render_base, render_ios
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -34,4 +34,4 @@ def render_site(
     raise RenderError(f"unknown platform {platform}; choose one of: {', '.join(PLATFORMS)}")
 
 
-__all__ = ["PLATFORMS", "render_site"]
+__all__ = ["PLATFORMS", "render_base", "render_site"]

@@ -201,6 +201,29 @@ def build_view(
     )
 
 
+def render_base(fleet: Fleet, name: str) -> str:
+    """The config a router has before l2tpgen: hostname, WAN addressing and routes, bare LAN port.
+
+    What ``l2tpgen sim up`` starts each simulated router with.
+    """
+    view = build_view(fleet, name)
+    physical = tuple(i for i in view.interfaces if i.xconnect is None)
+    bare = tuple(
+        Interface(name=i.name, ip_address=i.ip_address, duplex=i.duplex, speed=i.speed)
+        for i in physical
+    )
+    base = IosView(
+        site=view.site,
+        hostname=view.hostname,
+        l2tp_class=None,
+        pseudowire_class=view.pseudowire_class,
+        interfaces=bare,
+        routes=view.routes,
+        cdp_run=True,
+    )
+    return environment().get_template("ios/base.j2").render(view=base)
+
+
 def render_ios(
     fleet: Fleet,
     name: str,

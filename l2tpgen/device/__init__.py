@@ -1,0 +1,26 @@
+"""Talking to routers: connections with verified host keys, scoped change plans, push and verify."""
+
+from l2tpgen.device.connection import Credentials, connect, credentials_from_env
+from l2tpgen.device.inventory import Target, load_inventory, target_for
+from l2tpgen.device.plan import Plan, Scope, plan_change
+from l2tpgen.device.push import PushOptions, PushResult, Status, push_site
+from l2tpgen.device.verify import PseudowireState, parse, verify_site
+
+__all__ = [
+    "Credentials",
+    "Plan",
+    "PseudowireState",
+    "PushOptions",
+    "PushResult",
+    "Scope",
+    "Status",
+    "Target",
+    "connect",
+    "credentials_from_env",
+    "load_inventory",
+    "parse",
+    "plan_change",
+    "push_site",
+    "target_for",
+    "verify_site",
+]

@@ -1,0 +1,183 @@
+"""The change a push makes: the part of the config l2tpgen owns, running vs intended, as commands.
+
+l2tpgen owns the l2tp-class and pseudowire-class named in the site model, every dot1Q subinterface
+of the LAN trunk (stale ones are removed), and the hold-queue lines of the LAN and WAN interfaces.
+Nothing else is read into the comparison, so nothing else can change. The remediation comes from
+hier_config, then is put in a safe order: stale subinterfaces (and their xconnects) removed first,
+classes created or changed before the interfaces that use them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hier_config import Host
+
+from l2tpgen.ifname import interface_sort_key
+from l2tpgen.lint.ccp import parse_tree
+from l2tpgen.lint.normalize import normalize
+from l2tpgen.secrets import type7_decode
+
+if TYPE_CHECKING:
+    from l2tpgen.lint.ccp import Node
+    from l2tpgen.model import Site
+
+_SECRET = re.compile(r"^(\s*(?:password|digest secret) 7 )(\S+)(.*)$", re.MULTILINE)
+MASK = "<masked>"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The sections and lines of one router that l2tpgen manages."""
+
+    classes: frozenset[str]
+    lan: str
+    hold_queue_interfaces: frozenset[str]
+
+    @classmethod
+    def of(cls, site: Site) -> Scope:
+        """The scope of a site's router."""
+        classes = {f"pseudowire-class {site.pseudowire_class.name}"}
+        if site.pseudowire_class.signaling == "dynamic":
+            classes.add(f"l2tp-class {site.l2tp_class.name}")
+        return cls(
+            frozenset(classes),
+            site.lan.interface,
+            frozenset({site.lan.interface, site.wan.interface}),
+        )
+
+    def select(self, config: str) -> str:
+        """The managed part of a config, as indented IOS text in running-config order."""
+        out: list[str] = []
+        for node in sorted(parse_tree(normalize(config)), key=_order):
+            text = node.text
+            if text in self.classes or text.startswith(f"interface {self.lan}."):
+                out += _lines(node, 0)
+            elif text.removeprefix("interface ") in self.hold_queue_interfaces:
+                queues = [c for c in node.children if c.text.startswith("hold-queue ")]
+                if queues:
+                    out.append(text)
+                    out += [" " + c.text for c in queues]
+        return "".join(line + "\n" for line in out)
+
+
+def _order(node: Node) -> tuple[int, object]:
+    text = node.text
+    if text.startswith("l2tp-class "):
+        return (0, text)
+    if text.startswith("pseudowire-class "):
+        return (1, text)
+    if text.startswith("interface "):
+        return (2, interface_sort_key(text.split(" ", 1)[1]))
+    return (3, text)
+
+
+def _lines(node: Node, depth: int) -> list[str]:
+    out = [" " * depth + node.text]
+    for child in node.children:
+        out += _lines(child, depth + 1)
+    return out
+
+
+def _plain(secret: str) -> str | None:
+    try:
+        return type7_decode(secret)
+    except ValueError:
+        return None
+
+
+def align_secrets(intended: str, running: str) -> str:
+    """Use the router's own type 7 text where it encodes the same secret (any salt) or where the
+    intended secret is unknown (masked): an unchanged secret then makes no change."""
+    on_router = {m.group(1).strip(): m.group(2) for m in _SECRET.finditer(running)}
+
+    def keep(match: re.Match[str]) -> str:
+        head, value, tail = match.groups()
+        theirs = on_router.get(head.strip())
+        if theirs is None:
+            return match.group(0)
+        ours = _plain(value)
+        if ours is None or ours == _plain(theirs):
+            return f"{head}{theirs}{tail}"
+        return match.group(0)
+
+    return _SECRET.sub(keep, intended)
+
+
+def mask(text: str) -> str:
+    """Hide every type 7 secret (reversible, so as good as clear text)."""
+    return _SECRET.sub(lambda m: f"{m.group(1)}{MASK}{m.group(3)}", text)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a push would change on one router. Texts and commands are masked for display; the
+    commands to send are in ``send`` (which may hold secrets: never print it)."""
+
+    running: str
+    intended: str
+    send: tuple[str, ...]
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """The commands, secrets masked: for display and JSON."""
+        return tuple(mask(c) for c in self.send)
+
+    @property
+    def empty(self) -> bool:
+        """No change needed."""
+        return not self.send
+
+    def diff(self, name: str) -> str:
+        """Unified diff of the managed scope, secrets masked."""
+        return "".join(
+            difflib.unified_diff(
+                mask(self.running).splitlines(keepends=True),
+                mask(self.intended).splitlines(keepends=True),
+                fromfile=f"{name} (running, managed part)",
+                tofile=f"{name} (intended)",
+            )
+        )
+
+
+def _commands(remediation: Any) -> list[str]:  # noqa: ANN401 - hier_config's tree is untyped
+    removals: list[str] = []
+    classes: list[str] = []
+    interfaces: list[tuple[object, list[str]]] = []
+    for child in remediation.children:
+        text = child.text
+        block = [text, *(" " * depth + line for depth, line in _walk(child, 1))]
+        if text.startswith("no interface "):
+            removals.append(text)
+        elif text.startswith(("l2tp-class ", "pseudowire-class ")):
+            rank = 0 if text.startswith("l2tp-class ") else 1
+            classes[len(classes) :] = [f"{rank}\0{line}" for line in block]
+        elif text.startswith("interface "):
+            interfaces.append((interface_sort_key(text.split(" ", 1)[1]), block))
+        else:
+            removals.append(text)
+    ordered_classes = [line.split("\0", 1)[1] for line in sorted(classes, key=lambda x: x[0])]
+    ordered_interfaces = [line for _, block in sorted(interfaces, key=lambda x: x[0]) for line in block]  # type: ignore[arg-type, return-value]
+    return removals + ordered_classes + ordered_interfaces
+
+
+def _walk(node: Any, depth: int) -> list[tuple[int, str]]:  # noqa: ANN401
+    out = []
+    for child in node.children:
+        out.append((depth, child.text))
+        out += _walk(child, depth + 1)
+    return out
+
+
+def plan_change(site: Site, running_config: str, intended_config: str) -> Plan:
+    """The change that takes the router's managed part from running to intended."""
+    scope = Scope.of(site)
+    running = scope.select(running_config)
+    intended = align_secrets(scope.select(intended_config), running)
+    host = Host(site.hostname, "ios")
+    host.load_running_config(running)
+    host.load_generated_config(intended)
+    return Plan(running, intended, tuple(_commands(host.remediation_config())))

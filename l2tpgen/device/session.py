@@ -1,0 +1,90 @@
+"""What push says to a router beyond netmiko's basics: a change in one batch, flash copies, replace.
+
+A batch is written in one go (``configure terminal``, every line, ``end``) and read back once, so a
+change costs one round trip instead of one per line; IOS errors are still found and attributed to the
+line whose echo they follow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.errors import DeviceError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_CONFIG_PROMPT = r"\(config[^)]*\)#"
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A configuration line the router refused, and what it said."""
+
+    line: str
+    error: str
+
+
+def _exec_prompt(connection: Any) -> str:  # noqa: ANN401 - netmiko's connection is untyped
+    return rf"{re.escape(connection.base_prompt)}#\s*$"
+
+
+def send_batch(connection: Any, commands: Sequence[str], *, timeout: float = 60) -> list[LineError]:  # noqa: ANN401
+    """Send ``commands`` in configuration mode as one write; return the lines the router refused.
+
+    Raises:
+        DeviceError: the connection dropped or the router stopped answering mid-change.
+    """
+    payload = "".join(f"{line}\n" for line in ("configure terminal", *commands, "end"))
+    try:
+        connection.write_channel(payload)
+        output = connection.read_until_pattern(pattern=_exec_prompt(connection), read_timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - netmiko/paramiko raise many kinds; all mean "lost"
+        raise DeviceError(f"the router stopped answering mid-change ({type(exc).__name__})") from exc
+    return parse_errors(output, connection.base_prompt)
+
+
+def parse_errors(output: str, base_prompt: str) -> list[LineError]:
+    """IOS error lines (``% ...``) attributed to the command echoed before them."""
+    echo = re.compile(rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}(.*)$")
+    errors: list[LineError] = []
+    last = ""
+    for raw in output.splitlines():
+        line = raw.rstrip()
+        found = echo.match(line)
+        if found:
+            last = found.group(1).strip()
+        elif line.startswith("%"):
+            errors.append(LineError(last, line))
+    return errors
+
+
+def answer_prompts(connection: Any, command: str, *, timeout: float = 30) -> str:  # noqa: ANN401
+    """Run an exec command that may ask ``Destination filename [...]?`` and accept the default."""
+    prompt = _exec_prompt(connection)
+    try:
+        connection.write_channel(command + "\n")
+        output = str(connection.read_until_pattern(pattern=rf"(\]\?\s*$)|({prompt})", read_timeout=timeout))
+        if output.rstrip().endswith("?"):
+            connection.write_channel("\n")
+            output += str(connection.read_until_pattern(pattern=prompt, read_timeout=timeout))
+    except Exception as exc:  # noqa: BLE001 - see send_batch
+        raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
+    return output
+
+
+def show(connection: Any, command: str, *, timeout: float = 30) -> str:  # noqa: ANN401
+    """A show command's output."""
+    try:
+        return str(connection.send_command(command, read_timeout=timeout))
+    except Exception as exc:  # noqa: BLE001 - see send_batch
+        raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
+
+
+def config_body(show_running: str) -> str:
+    """A ``show running-config`` without its header lines, for comparing two of them."""
+    lines = show_running.splitlines()
+    skip = ("Building configuration", "Current configuration", "! Last configuration change")
+    return "\n".join(line.rstrip() for line in lines if line.strip() and not line.startswith(skip))

@@ -1,0 +1,179 @@
+"""What the simulated router accepts in each configuration mode.
+
+Each command has a pattern (see ``grammar``), a key (which stored line it replaces: the indices of
+the words that identify the setting; ``None`` means every distinct line is its own setting), what
+``no`` does, and the sub-mode it enters. The table covers what l2tpgen renders plus what a typical
+branch router's running config holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    """One configuration command of one mode.
+
+    ``default_on``: the setting is on unless negated, so ``no X`` is stored as a line (``no cdp
+    enable``) and ``X`` removes that line. ``negation_stored``: ``no X`` removes the setting and is
+    itself shown (``no ip address``).
+    """
+
+    pattern: str
+    key: tuple[int, ...] | None = (0,)
+    enters: str | None = None
+    default_on: bool = False
+    negation_stored: bool = False
+
+
+def _c(pattern: str, key: tuple[int, ...] | None = (0,), **kwargs: object) -> Command:
+    return Command(pattern, key, **kwargs)  # type: ignore[arg-type]
+
+
+GLOBAL: tuple[Command, ...] = (
+    _c("interface IFNAME", None, enters="interface"),
+    _c("l2tp-class WORD", None, enters="l2tp-class"),
+    _c("pseudowire-class WORD", None, enters="pw-class"),
+    _c("line (vty|console|con|aux) <0-1000> [<0-1000>]", None, enters="line"),
+    _c("router (ospf|eigrp|bgp) <1-65535>", None, enters="router"),
+    _c("ip access-list (standard|extended) WORD", None, enters="acl"),
+    _c("hostname WORD"),
+    _c("version WORD"),
+    _c("service LINE", None),
+    _c("boot-start-marker", None),
+    _c("boot-end-marker", None),
+    _c("enable secret [<0-9>] WORD", (0, 1)),
+    _c("username WORD [privilege <0-15>] (password|secret) [<0-9>] WORD", (0, 1)),
+    _c("aaa LINE", None),
+    _c("clock LINE", None),
+    _c("ip cef", (0, 1), default_on=True),
+    _c("ip domain lookup", (0, 1, 2), default_on=True),
+    _c("ip domain name WORD", (0, 1, 2)),
+    _c("ip domain-name WORD", (0, 1)),
+    _c("ip name-server A.B.C.D", None),
+    _c("ip ssh LINE", None),
+    _c("ip http server", (0, 1, 2), default_on=True),
+    _c("ip http secure-server", (0, 1, 2), default_on=True),
+    _c("ip forward-protocol nd", (0, 1)),
+    _c("ip route A.B.C.D A.B.C.D (A.B.C.D|IFNAME) [A.B.C.D] [<1-255>]", None),
+    _c("ipv6 unicast-routing", (0,)),
+    _c("cdp run", (0, 1), default_on=True),
+    _c("lldp run", (0, 1)),
+    _c("logging LINE", None),
+    _c("ntp server A.B.C.D", None),
+    _c("snmp-server LINE", None),
+    _c("access-list <1-2699> (permit|deny) LINE", None),
+    _c("banner (motd|login|exec) LINE", (0, 1)),
+    _c("license LINE", None),
+    _c("spanning-tree LINE", None),
+    _c("vtp LINE", None),
+    _c("crypto key LINE", None),
+    _c("multilink bundle-name authenticated", (0,)),
+    _c("memory-size LINE", None),
+    _c("control-plane", None),
+    _c("default interface IFNAME", None),
+)
+
+INTERFACE: tuple[Command, ...] = (
+    _c("description LINE"),
+    _c("ip address A.B.C.D A.B.C.D [secondary]", (0, 1), negation_stored=True),
+    _c("ip address dhcp", (0, 1), negation_stored=True),
+    _c("encapsulation dot1Q <1-4094> [native]"),
+    _c(
+        "xconnect A.B.C.D <1-4294967295> [encapsulation (l2tpv3|mpls)] [manual] pw-class WORD",
+        enters="xconnect",
+    ),
+    _c("xconnect A.B.C.D <1-4294967295> encapsulation (l2tpv3|mpls) [manual]", enters="xconnect"),
+    _c("duplex (auto|full|half)"),
+    _c("speed (auto|10|100|1000|10000)"),
+    _c("cdp enable", (0, 1), default_on=True),
+    _c("hold-queue <0-65535> (in|out)", (0, 2)),
+    _c("shutdown"),
+    _c("mtu <64-9216>"),
+    _c("ip mtu <68-9216>", (0, 1)),
+    _c("ip tcp adjust-mss <500-1460>", (0, 1, 2)),
+    _c("ip nat (inside|outside)", (0, 1)),
+    _c("ip access-group WORD (in|out)", (0, 1, 3)),
+    _c("ip helper-address A.B.C.D", None),
+    _c("ip ospf LINE", None),
+    _c("ip redirects", (0, 1), default_on=True),
+    _c("ip unreachables", (0, 1), default_on=True),
+    _c("ip proxy-arp", (0, 1), default_on=True),
+    _c("negotiation auto", (0,)),
+    _c("bandwidth <1-100000000>"),
+    _c("load-interval <30-600>"),
+    _c("keepalive [<0-32767>]", (0,), default_on=True),
+    _c("media-type WORD"),
+    _c("service-policy (input|output) WORD", (0, 1)),
+)
+
+XCONNECT: tuple[Command, ...] = (
+    _c("l2tp id <1-4294967295> <1-4294967295>", (0, 1)),
+    _c("l2tp cookie local (4|8) <0-4294967295> [<0-4294967295>]", (0, 1, 2)),
+    _c("l2tp cookie remote (4|8) <0-4294967295> [<0-4294967295>]", (0, 1, 2)),
+    _c("l2tp hello WORD", (0, 1)),
+    _c("backup peer A.B.C.D <1-4294967295>", (0, 1)),
+)
+
+L2TP_CLASS: tuple[Command, ...] = (
+    _c("authentication", (0,)),
+    _c("password [(0|7)] WORD"),
+    _c("digest [secret [(0|7)] WORD] [hash (md5|sha)]"),
+    _c("hello <0-1000>"),
+    _c("hostname WORD"),
+    _c("hidden"),
+    _c("receive-window <1-5000>"),
+    _c("retransmit LINE", None),
+    _c("timeout setup <60-6000>", (0, 1)),
+    _c("cookie size (4|8)", (0, 1)),
+)
+
+PW_CLASS: tuple[Command, ...] = (
+    _c("encapsulation (l2tpv3|mpls)"),
+    _c("protocol (l2tpv3|l2tpv3ietf|none) [WORD]"),
+    _c("ip local interface IFNAME", (0, 1, 2)),
+    _c("ip pmtu", (0, 1)),
+    _c("ip dfbit set", (0, 1)),
+    _c("ip tos (reflect|value) [<0-255>]", (0, 1)),
+    _c("ip ttl <1-255>", (0, 1)),
+    _c("ip protocol WORD", (0, 1)),
+    _c("sequencing (transmit|receive|both)"),
+)
+
+LINE: tuple[Command, ...] = (
+    _c("login [local]"),
+    _c("password [(0|7)] WORD"),
+    _c("transport input LINE", (0, 1)),
+    _c("transport output LINE", (0, 1)),
+    _c("exec-timeout <0-35791> [<0-2147483>]"),
+    _c("logging synchronous", (0, 1)),
+    _c("privilege level <0-15>", (0, 1)),
+    _c("stopbits <1-2>"),
+    _c("access-class WORD (in|out)", (0, 2)),
+)
+
+GENERIC: tuple[Command, ...] = (_c("LINE", None),)
+
+MODES: dict[str, tuple[Command, ...]] = {
+    "config": GLOBAL,
+    "interface": INTERFACE,
+    "xconnect": XCONNECT,
+    "l2tp-class": L2TP_CLASS,
+    "pw-class": PW_CLASS,
+    "line": LINE,
+    "router": GENERIC,
+    "acl": GENERIC,
+}
+
+PROMPTS: dict[str, str] = {
+    "config": "(config)",
+    "interface": "(config-if)",
+    "subinterface": "(config-subif)",
+    "xconnect": "(config-if-xconn)",
+    "l2tp-class": "(config-l2tp-class)",
+    "pw-class": "(config-pw-class)",
+    "line": "(config-line)",
+    "router": "(config-router)",
+    "acl": "(config-ext-nacl)",
+}

@@ -1,0 +1,79 @@
+"""A fleet of simulated routers: one per site, pseudowire state shared, inventory written out."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from l2tpgen.sim.pseudowires import show_factory
+from l2tpgen.sim.router import Router
+from l2tpgen.sim.server import Credentials, Faults, SimDevice, SimServers
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What to simulate: a site name, its router's hostname and initial config."""
+
+    name: str
+    hostname: str
+    config: str
+    enable_secret: str | None = None
+
+
+class SimFleet:
+    """Simulated routers that see each other's pseudowires, served over SSH on 127.0.0.1."""
+
+    def __init__(self, credentials: Credentials) -> None:
+        self.servers = SimServers(credentials)
+        self.devices: dict[str, SimDevice] = {}
+
+    def add(self, spec: SimSpec, faults: Faults | None = None, port: int = 0) -> SimDevice:
+        """Start one router with its initial config."""
+        router = Router(
+            spec.hostname,
+            enable_secret=spec.enable_secret,
+            show_pseudowires=show_factory(lambda: [d.router for d in self.devices.values()]),
+        )
+        refused = router.load(spec.config)
+        if refused:
+            raise ValueError(f"{spec.name}: the simulator refused: {refused[0]}")
+        router.startup = router.running.copy()
+        device = SimDevice(spec.name, router, faults=faults or Faults())
+        self.devices[spec.name] = device
+        return self.servers.add(device, port)
+
+    def add_all(self, specs: Iterable[SimSpec], faults: Faults | None = None) -> None:
+        """Start several routers."""
+        for spec in specs:
+            self.add(spec, faults)
+
+    def write_inventory(self, path: Path, device_type: str = "cisco_ios") -> Path:
+        """Write ``path`` (JSON: site -> host, port, device_type, known_hosts) and its known_hosts.
+
+        The known_hosts file sits next to the inventory, named ``<inventory>.known_hosts``.
+        """
+        known = path.with_name(path.name + ".known_hosts")
+        known.write_text(self.servers.known_hosts(), encoding="utf-8")
+        inventory = {
+            "sites": {
+                name: {
+                    "host": self.servers.host,
+                    "port": device.port,
+                    "device_type": device_type,
+                    "known_hosts": os.fspath(known.resolve()),
+                }
+                for name, device in self.devices.items()
+            }
+        }
+        path.write_text(json.dumps(inventory, indent=2) + "\n", encoding="utf-8")
+        return known
+
+    def close(self) -> None:
+        """Stop every simulated router."""
+        self.servers.close()

@@ -1,0 +1,189 @@
+"""Pseudowire state across simulated routers, and the show outputs that report it.
+
+A pseudowire is UP when another router of the same fleet has the mirror xconnect: the same VC ID,
+pointing at our tunnel source, from the tunnel source we point at, with a compatible
+pseudowire-class (same signaling, same encapsulation) and, for dynamic sessions, the same
+control-channel secret. Otherwise it is DOWN. Formats follow the brief (section 5) and the samples.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from l2tpgen.secrets import type7_decode
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from l2tpgen.sim.config import Line
+    from l2tpgen.sim.router import Router
+
+
+@dataclass(frozen=True)
+class Xc:
+    """One xconnect as the simulator sees it."""
+
+    interface: str
+    vlan: int | None
+    peer: str
+    vc_id: int
+    pw_class: str
+    static: bool
+    source: str | None
+    secret: str | None
+    shutdown: bool
+
+
+def _children(line: Line | None) -> list[Line]:
+    return line.children if line is not None else []
+
+
+def _section(router: Router, text: str) -> Line | None:
+    return router.running.find(text)
+
+
+def _address(router: Router, interface: str | None) -> str | None:
+    line = _section(router, f"interface {interface}") if interface else None
+    return next((c.text.split()[2] for c in _children(line) if c.text.startswith("ip address ")), None)
+
+
+def xconnects(router: Router) -> list[Xc]:
+    """Every xconnect of the running config, with what decides its state."""
+    found = []
+    for line in router.running.lines:
+        if not line.text.startswith("interface "):
+            continue
+        xc = next((c for c in line.children if c.text.startswith("xconnect ")), None)
+        if xc is None:
+            continue
+        words = xc.text.split()
+        pw_name = words[words.index("pw-class") + 1] if "pw-class" in words else ""
+        pw = _section(router, f"pseudowire-class {pw_name}")
+        protocol = next((c.text.split() for c in _children(pw) if c.text.startswith("protocol ")), [])
+        local = next(
+            (c.text.split()[3] for c in _children(pw) if c.text.startswith("ip local interface ")),
+            None,
+        )
+        l2tp = _section(router, f"l2tp-class {protocol[2]}") if len(protocol) > 2 else None  # noqa: PLR2004
+        secret = next(
+            (c.text.split()[2] for c in _children(l2tp) if c.text.startswith(("password 7 ", "digest secret 7 "))),
+            None,
+        )
+        dot1q = next((c.text.split()[2] for c in line.children if c.text.startswith("encapsulation dot1Q ")), None)
+        found.append(
+            Xc(
+                interface=line.text.split()[1],
+                vlan=int(dot1q) if dot1q else None,
+                peer=words[1],
+                vc_id=int(words[2]),
+                pw_class=pw_name,
+                static="manual" in words or protocol[1:2] == ["none"],
+                source=_address(router, local),
+                secret=_plain(secret),
+                shutdown=any(c.text == "shutdown" for c in line.children),
+            )
+        )
+    return found
+
+
+def _plain(secret: str | None) -> str | None:
+    if secret is None:
+        return None
+    try:
+        return type7_decode(secret)
+    except ValueError:
+        return None
+
+
+def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> bool:
+    """Whether some other router holds the mirror of ``xc``."""
+    if xc.shutdown or xc.source is None:
+        return False
+    for _, theirs in others:
+        for other in theirs:
+            if (
+                other.vc_id == xc.vc_id
+                and other.peer == xc.source
+                and other.source == xc.peer
+                and other.static == xc.static
+                and not other.shutdown
+                and (xc.static or other.secret == xc.secret)
+            ):
+                return True
+    return False
+
+
+def _short(interface: str) -> str:
+    for long, short in (("GigabitEthernet", "Gi"), ("FastEthernet", "Fa"), ("Ethernet", "Et")):
+        if interface.startswith(long):
+            return short + interface.removeprefix(long)
+    return interface
+
+
+def show_xconnect(rows: list[tuple[Xc, bool]]) -> str:
+    """``show xconnect all``."""
+    out = [
+        "Legend: XC ST=Xconnect State, S1=Segment1 State, S2=Segment2 State",
+        "  UP=Up, DN=Down, AD=Admin Down, IA=Inactive, NH=No Hardware",
+        "XC ST  Segment 1                         S1 Segment 2                         S2",
+        "------+---------------------------------+--+---------------------------------+--",
+    ]
+    for xc, up in rows:
+        circuit = f"{_short(xc.interface)}:{xc.vlan}(Eth VLAN)" if xc.vlan else f"{_short(xc.interface)}(Ethernet)"
+        state = "UP" if up else "DN"
+        ac = "AD" if xc.shutdown else "UP"
+        out.append(f"{state:<2} pri   ac {circuit:<30} {ac:<2} l2tp {xc.peer}:{xc.vc_id:<19} {state}")
+    return "\n".join(out)
+
+
+def _session_id(router: Router, xc: Xc) -> int:
+    return zlib.crc32(f"{router.current_hostname()}/{xc.peer}/{xc.vc_id}".encode()) % 60000 + 1000
+
+
+def show_l2tun(router: Router, rows: list[tuple[Xc, bool]]) -> str:
+    """``show l2tun session all``."""
+    out = [f"L2TP Session Information Total tunnels {len({x.peer for x, _ in rows})} sessions {len(rows)}", ""]
+    for xc, up in rows:
+        session = _session_id(router, xc)
+        out += [
+            f"Session id {session} is {'up' if up else 'down'}, tunnel id {session // 7 + 1}",
+            f"Remote session id is {session + 17 if up else 0}, remote tunnel id {session // 7 + 3 if up else 0}",
+            "  Locally initiated session",
+            f"Call serial number is {session * 3}",
+            "Remote tunnel name is peer" if up else "Remote tunnel name is ",
+            f"  Internet address is {xc.peer}",
+            f"Local tunnel name is {router.current_hostname()}",
+            f"  Internet address is {xc.source or '0.0.0.0'}",
+            "IP protocol 115",
+            f"  Session is {'manually' if xc.static else 'L2TP'} signaled",
+            f"  Session state is {'established' if up else 'wait-for-tunnel'}, time since change 00:01:00",
+            "    0 Packets sent, 0 received",
+            "    0 Bytes sent, 0 received",
+            "  DF bit on, ToS reflect disabled, ToS value 0, TTL value 255",
+            "  UDP checksums are disabled",
+            "  No session cookie information available",
+            "  FS cached header information:",
+            "    encap size = 24 bytes",
+            "    00000000 00000000 00000000 00000000",
+            "    00000000 00000000",
+            "  Sequencing is off",
+            f"  Session vcid is {xc.vc_id}",
+            f"  Session Layer 2 circuit, type is {'Ethernet Vlan' if xc.vlan else 'Ethernet'}, name is "
+            f"{xc.interface}" + (f":{xc.vlan}" if xc.vlan else ""),
+            f"  Circuit state is {'UP' if up else 'DOWN'}",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def show_factory(routers: Callable[[], Sequence[Router]]) -> Callable[[Router, str], str]:
+    """The ``show_pseudowires`` hook for routers of one fleet."""
+
+    def show(router: Router, what: str) -> str:
+        others = [(r, xconnects(r)) for r in routers() if r is not router]
+        rows = [(xc, is_up(xc, others)) for xc in xconnects(router)]
+        return show_xconnect(rows) if what == "xconnect" else show_l2tun(router, rows)
+
+    return show

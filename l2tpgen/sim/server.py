@@ -1,0 +1,209 @@
+"""SSH servers for simulated routers (asyncssh), run on 127.0.0.1 in a background thread.
+
+Every input line is echoed, the prompt is printed at start and after every line, as IOS does;
+netmiko's unmodified ``cisco_ios`` driver drives it. Latency delays every response (responses to
+lines sent together overlap, as on a real link). Faults for tests: a refused command, a connection
+that drops after N configuration lines, a host key that changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from l2tpgen.sim.router import Router
+
+
+@dataclass
+class Faults:
+    """Misbehaviour to inject: all off by default."""
+
+    latency_ms: float = 0.0
+    drop_after_config_lines: int | None = None
+    refuse: str | None = None
+
+
+@dataclass
+class Credentials:
+    """The one username and password the simulators accept."""
+
+    username: str
+    password: str
+
+
+@dataclass
+class SimDevice:
+    """One simulated router and its SSH endpoint."""
+
+    name: str
+    router: Router
+    port: int = 0
+    faults: Faults = field(default_factory=Faults)
+    host_key: asyncssh.SSHKey = field(default_factory=lambda: asyncssh.generate_private_key("ssh-ed25519"))
+    auth_attempts: int = 0
+    config_lines: int = 0
+    server: Any = None
+
+    def public_key_line(self, host: str = "127.0.0.1") -> str:
+        """The known_hosts line for this device."""
+        key = self.host_key.export_public_key("openssh").decode().split()
+        return f"[{host}]:{self.port} {key[0]} {key[1]}"
+
+
+class _Server(asyncssh.SSHServer):
+    def __init__(self, device: SimDevice, credentials: Credentials) -> None:
+        self.device = device
+        self.credentials = credentials
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def validate_password(self, username: str, password: str) -> bool:
+        self.device.auth_attempts += 1
+        return (username, password) == (self.credentials.username, self.credentials.password)
+
+
+class _Writer:
+    """Writes responses after the configured latency, in order, without blocking input."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess[str], latency: float) -> None:
+        self.process = process
+        self.latency = latency
+        self.queue: asyncio.Queue[tuple[float, str | None]] = asyncio.Queue()
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def send(self, text: str | None) -> None:
+        self.queue.put_nowait((time.monotonic() + self.latency, text))
+
+    async def run(self) -> None:
+        while True:
+            due, text = await self.queue.get()
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if text is None:
+                self.process.exit(0)
+                return
+            self.process.stdout.write(text)
+
+
+async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -> None:
+    router = device.router
+    router.stack, router.pending = [], None
+    router.privileged = router.enable_secret is None
+    writer = _Writer(process, device.faults.latency_ms / 1000)
+    refuse = device.faults.refuse
+    router.refuse = re.compile(refuse) if refuse else None
+    writer.send(f"\r\n{router.prompt()}")
+    buffer = ""
+    try:
+        while not process.stdin.at_eof():
+            data = await process.stdin.read(65536)
+            if not data:
+                break
+            buffer += data
+            while True:
+                cut = re.search(r"\r\n|\r|\n", buffer)
+                if cut is None:
+                    break
+                line, buffer = buffer[: cut.start()], buffer[cut.end() :]
+                in_config = router.in_config
+                output = router.handle(line)
+                echo = line if router.pending is None or "Password" not in router.pending_prompt else ""
+                if in_config:
+                    device.config_lines += 1
+                    limit = device.faults.drop_after_config_lines
+                    if limit is not None and device.config_lines >= limit:
+                        process.channel.get_connection().abort()
+                        return
+                text = echo + "\r\n" + (output.replace("\n", "\r\n") + "\r\n" if output else "")
+                writer.send(text + router.prompt())
+                if router.closed:
+                    router.closed = False
+                    writer.send(None)
+                    return
+    except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, asyncssh.DisconnectError, ConnectionError):
+        return
+
+
+class SimServers:
+    """Runs simulated routers' SSH servers on 127.0.0.1 in one background event loop."""
+
+    def __init__(self, credentials: Credentials, host: str = "127.0.0.1") -> None:
+        self.credentials = credentials
+        self.host = host
+        self.devices: dict[str, SimDevice] = {}
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="l2tpgen-sim", daemon=True)
+        self.thread.start()
+
+    def _run(self, coroutine: Any) -> Any:  # noqa: ANN401 - whatever the coroutine returns
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=30)
+
+    def add(self, device: SimDevice, port: int = 0) -> SimDevice:
+        """Start serving ``device`` (on a free port unless ``port`` is given)."""
+        self.devices[device.name] = device
+        self._run(self._start(device, port))
+        return device
+
+    async def _start(self, device: SimDevice, port: int) -> None:
+        def handler(process: asyncssh.SSHServerProcess[str]) -> Any:  # noqa: ANN401
+            return _session(device, process)
+
+        device.server = await asyncssh.create_server(
+            lambda: _Server(device, self.credentials),
+            self.host,
+            port,
+            server_host_keys=[device.host_key],
+            process_factory=handler,
+            line_editor=False,
+            encoding="utf-8",
+            keepalive_interval=0,
+        )
+        device.port = device.server.sockets[0].getsockname()[1]
+
+    def change_host_key(self, name: str) -> None:
+        """Restart one device on the same port with a new host key (a replaced router)."""
+        device = self.devices[name]
+        port = device.port
+        self._run(self._stop(device))
+        device.host_key = asyncssh.generate_private_key("ssh-ed25519")
+        self._run(self._start(device, port))
+
+    async def _stop(self, device: SimDevice) -> None:
+        if device.server is not None:
+            device.server.close()
+            await device.server.wait_closed()
+
+    def close(self) -> None:
+        """Stop every server and the event loop."""
+        for device in self.devices.values():
+            self._run(self._stop(device))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+
+    def known_hosts(self) -> str:
+        """known_hosts lines for every device."""
+        return "".join(d.public_key_line(self.host) + "\n" for d in self.devices.values())
+
+    def wait_idle(self, seconds: float = 0.2) -> None:
+        """Give in-flight responses time to drain (tests)."""
+        time.sleep(seconds)
+
+
+def run_forever(stop: Callable[[], bool]) -> None:
+    """Block until ``stop()`` is true (for `l2tpgen sim up`)."""
+    while not stop():
+        time.sleep(0.2)
