@@ -12,8 +12,8 @@ import pytest
 from conftest import SITES, TESTS
 from typer.testing import CliRunner
 
-from l2tpgen import cli
 from l2tpgen.cli import app
+from l2tpgen.cli import sites as cli_sites
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -129,7 +129,7 @@ def test_lint_invalid_sites_reports_model_problems_as_l2t000(tmp_path: Path) -> 
 
 def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyPatch) -> None:
     broken = (LINT / "rules" / "L2T006" / "fail.conf").read_text()
-    monkeypatch.setattr(cli, "render_site", lambda *_args, **_kwargs: broken)
+    monkeypatch.setattr(cli_sites, "render_site", lambda *_args, **_kwargs: broken)
     result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES)])
     assert result.exit_code == 1
     assert result.stdout == ""

@@ -7,8 +7,9 @@ unknown or changed key refuses the connection before credentials are sent.
 
 from __future__ import annotations
 
+import logging
 import os
-import socket
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,39 @@ PASSWORD = "L2TPGEN_PASSWORD"  # noqa: S105 - the name of a variable, not a pass
 ENABLE_SECRET = "L2TPGEN_ENABLE_SECRET"  # noqa: S105 - same
 # IOS error lines start with "% " (Invalid input, Incomplete command, Ambiguous command, ...).
 ERROR_PATTERN = r"^% "
+
+
+_TYPE7 = re.compile(r"((?:password|digest secret) 7 )\S+")
+
+
+class RedactingFilter(logging.Filter):
+    """Masks secrets in netmiko's and paramiko's log records (netmiko logs every byte it sends)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record with secrets masked; never drops it."""
+        message = record.getMessage()
+        masked = _TYPE7.sub(r"\1<masked>", message)
+        for secret in self.secrets:
+            masked = masked.replace(secret, "<masked>")
+        if masked != message:
+            record.msg, record.args = masked, ()
+        return True
+
+
+_REDACTION = RedactingFilter()
+
+
+def install_redaction(*secrets: str) -> None:
+    """Mask these (and every type 7 secret) in netmiko's and paramiko's logs from now on."""
+    _REDACTION.secrets.update(s for s in secrets if s)
+    for name in ("netmiko", "paramiko"):
+        logger = logging.getLogger(name)
+        if _REDACTION not in logger.filters:
+            logger.addFilter(_REDACTION)
 
 
 @dataclass(frozen=True)
@@ -85,26 +119,41 @@ def connect(target: Target, credentials: Credentials, *, timeout: float = 10) ->
         "banner_timeout": timeout,
         "fast_cli": False,
     }
+    install_redaction(credentials.password, credentials.enable_secret)
     try:
         connection = ConnectHandler(**params)
         if credentials.enable_secret and not connection.check_enable_mode():
             connection.enable()
-    except paramiko.BadHostKeyException as exc:
-        raise HostKeyError(
-            f"{target}: the SSH host key CHANGED since it was trusted; refusing to connect "
-            f"(credentials were not sent). {_trust_hint(target)}"
-        ) from exc
     except NetmikoAuthenticationException as exc:
-        raise DeviceError(f"{target}: authentication failed for user {credentials.username}") from exc
-    except NetmikoTimeoutException as exc:
-        raise DeviceError(f"{target}: no answer within {timeout:g} s") from exc
-    except paramiko.SSHException as exc:
-        if "not found in known_hosts" in str(exc):
-            raise HostKeyError(
+        message = f"{target}: authentication failed for user {credentials.username}"
+        raise DeviceError(message) from exc
+    except (NetmikoTimeoutException, paramiko.SSHException, OSError) as exc:
+        raise _explain(target, exc, timeout) from exc
+    return connection
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """An exception and the ones it was raised from (netmiko wraps paramiko's)."""
+    found: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in found:
+        found.append(current)
+        current = current.__cause__ or current.__context__
+    return found
+
+
+def _explain(target: Target, exc: BaseException, timeout: float) -> DeviceError:
+    for cause in _chain(exc):
+        if isinstance(cause, paramiko.BadHostKeyException):
+            return HostKeyError(
+                f"{target}: the SSH host key CHANGED since it was trusted; refusing to connect "
+                f"(credentials were not sent). {_trust_hint(target)}"
+            )
+        if isinstance(cause, paramiko.SSHException) and "not found in known_hosts" in str(cause):
+            return HostKeyError(
                 f"{target}: unknown SSH host key; refusing to connect (credentials were not "
                 f"sent). {_trust_hint(target)}"
-            ) from exc
-        raise DeviceError(f"{target}: SSH failed: {exc}") from exc
-    except (OSError, socket.error) as exc:
-        raise DeviceError(f"{target}: cannot connect: {exc}") from exc
-    return connection
+            )
+    if isinstance(exc, NetmikoTimeoutException):
+        return DeviceError(f"{target}: no answer within {timeout:g} s")
+    return DeviceError(f"{target}: cannot connect: {exc}")

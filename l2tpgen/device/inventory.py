@@ -1,4 +1,4 @@
-"""Where routers are: the site files' management addresses, or an inventory file that overrides them.
+"""Where routers are: the site files' management addresses, or an inventory that overrides them.
 
 An inventory is YAML or JSON: ``{"sites": {"site-a": {"host": ..., "port": ..., "device_type": ...,
 "known_hosts": ...}}}`` (``l2tpgen sim up`` writes one). ``known_hosts`` is the file of trusted host
@@ -7,7 +7,6 @@ keys for that router; without it, the user's ``~/.ssh/known_hosts`` is used.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +17,8 @@ from ruamel.yaml.error import YAMLError
 from l2tpgen.errors import DeviceError, L2tpgenError
 
 if TYPE_CHECKING:
+    import os
+
     from l2tpgen.model import Site
 
 USER_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
@@ -81,4 +82,6 @@ def target_for(site: Site, inventory: Inventory | None) -> Target:
             Path(str(entry.get("known_hosts", USER_KNOWN_HOSTS))).expanduser(),
         )
     except (KeyError, ValueError) as exc:
-        raise InventoryError(f"inventory entry of {site.name} needs host and a numeric port") from exc
+        raise InventoryError(
+            f"inventory entry of {site.name} needs host and a numeric port"
+        ) from exc

@@ -90,8 +90,12 @@ def _plain(secret: str) -> str | None:
 
 
 def align_secrets(intended: str, running: str) -> str:
-    """Use the router's own type 7 text where it encodes the same secret (any salt) or where the
-    intended secret is unknown (masked): an unchanged secret then makes no change."""
+    """Keep the router's type 7 text where the secret is unchanged or unknown.
+
+    Type 7 has a random salt, so the same secret has many spellings: where the intended secret
+    decodes to the router's (or is masked, i.e. unknown), the router's text is used, and an
+    unchanged secret makes no change.
+    """
     on_router = {m.group(1).strip(): m.group(2) for m in _SECRET.finditer(running)}
 
     def keep(match: re.Match[str]) -> str:
@@ -114,8 +118,11 @@ def mask(text: str) -> str:
 
 @dataclass(frozen=True)
 class Plan:
-    """What a push would change on one router. Texts and commands are masked for display; the
-    commands to send are in ``send`` (which may hold secrets: never print it)."""
+    """What a push would change on one router.
+
+    Texts and ``commands`` are masked for display; the commands to send are in ``send``, which may
+    hold secrets: never print it.
+    """
 
     running: str
     intended: str
@@ -145,27 +152,24 @@ class Plan:
 
 def _commands(remediation: Any) -> list[str]:  # noqa: ANN401 - hier_config's tree is untyped
     removals: list[str] = []
-    classes: list[str] = []
-    interfaces: list[tuple[object, list[str]]] = []
+    blocks: list[tuple[tuple[int, tuple[int, str, tuple[int, ...], int]], list[str]]] = []
+    no_interface = (0, "", (), 0)
     for child in remediation.children:
         text = child.text
         block = [text, *(" " * depth + line for depth, line in _walk(child, 1))]
-        if text.startswith("no interface "):
-            removals.append(text)
-        elif text.startswith(("l2tp-class ", "pseudowire-class ")):
-            rank = 0 if text.startswith("l2tp-class ") else 1
-            classes[len(classes) :] = [f"{rank}\0{line}" for line in block]
+        if text.startswith("l2tp-class "):
+            blocks.append(((0, no_interface), block))
+        elif text.startswith("pseudowire-class "):
+            blocks.append(((1, no_interface), block))
         elif text.startswith("interface "):
-            interfaces.append((interface_sort_key(text.split(" ", 1)[1]), block))
+            blocks.append(((2, interface_sort_key(text.split(" ", 1)[1])), block))
         else:
-            removals.append(text)
-    ordered_classes = [line.split("\0", 1)[1] for line in sorted(classes, key=lambda x: x[0])]
-    ordered_interfaces = [line for _, block in sorted(interfaces, key=lambda x: x[0]) for line in block]  # type: ignore[arg-type, return-value]
-    return removals + ordered_classes + ordered_interfaces
+            removals.append(text)  # `no interface X.Y`: stale xconnects go before anything changes
+    return removals + [line for _, block in sorted(blocks, key=lambda b: b[0]) for line in block]
 
 
 def _walk(node: Any, depth: int) -> list[tuple[int, str]]:  # noqa: ANN401
-    out = []
+    out: list[tuple[int, str]] = []
     for child in node.children:
         out.append((depth, child.text))
         out += _walk(child, depth + 1)

@@ -10,6 +10,7 @@ pre-push config (exit 3), or say exactly what may be left (exit 4).
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import time
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.connection import connect
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.session import answer_prompts, config_body, send_batch, show
+from l2tpgen.device.session import alive, answer_prompts, config_body, send_batch, show
 from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.render import render_site
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
+    from l2tpgen.device.plan import Plan
     from l2tpgen.model import Fleet
 
 
@@ -100,6 +102,35 @@ def _lint_gate(fleet: Fleet, name: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Clock:
+    """Builds results that carry the site name and the time since the push started."""
+
+    site: str
+    started: float = field(default_factory=time.monotonic)
+
+    def result(self, status: Status, message: str = "", **kwargs: Any) -> PushResult:  # noqa: ANN401
+        return PushResult(
+            self.site, status, message, seconds=time.monotonic() - self.started, **kwargs
+        )
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    before: str
+    plan: Plan
+    rollback: str
+
+
+@dataclass(frozen=True)
+class _Link:
+    """How to reach the router again (for a rollback after a lost connection)."""
+
+    target: Target
+    credentials: Credentials
+    connector: Callable[[Target, Credentials], Any]
+
+
 def push_site(
     fleet: Fleet,
     name: str,
@@ -110,71 +141,105 @@ def push_site(
     connector: Callable[[Target, Credentials], Any] = connect,
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
-    started = time.monotonic()
-
-    def result(status: Status, message: str = "", **kwargs: Any) -> PushResult:  # noqa: ANN401
-        return PushResult(name, status, message, seconds=time.monotonic() - started, **kwargs)
-
+    clock = _Clock(name)
     blocked = _lint_gate(fleet, name)
     if blocked:
-        return result(Status.REFUSED, f"not pushed: {blocked}")
+        return clock.result(Status.REFUSED, f"not pushed: {blocked}")
     try:
         intended = _intended(fleet, name, options)
         connection = connector(target, credentials)
     except L2tpgenError as exc:
-        return result(Status.REFUSED, str(exc))
+        return clock.result(Status.REFUSED, str(exc))
+    prepared = _prepare(fleet, name, connection, intended=intended, options=options, clock=clock)
+    if isinstance(prepared, PushResult):
+        _close(connection)
+        return prepared
+    link = _Link(target, credentials, connector)
+    return _apply(
+        fleet,
+        name,
+        connection,
+        intended=intended,
+        prepared=prepared,
+        options=options,
+        link=link,
+        clock=clock,
+    )
+
+
+def _prepare(
+    fleet: Fleet,
+    name: str,
+    connection: Any,  # noqa: ANN401 - netmiko
+    *,
+    intended: str,
+    options: PushOptions,
+    clock: _Clock,
+) -> _Prepared | PushResult:
+    """Read the router, plan; stop here for no change or a dry run; else save a rollback copy."""
     try:
         before = show(connection, "show running-config")
         plan = plan_change(fleet.site(name), before, intended)
         shown = {"diff": plan.diff(name), "commands": plan.commands}
         if plan.empty:
-            return result(Status.UNCHANGED, "no change needed", **shown)
+            return clock.result(Status.UNCHANGED, "no change needed", **shown)
         if options.dry_run:
-            return result(Status.WOULD_CHANGE, f"{len(plan.send)} lines would be sent", **shown)
-        rollback = _save_rollback(connection, name, before, options)
+            return clock.result(
+                Status.WOULD_CHANGE, f"{len(plan.send)} lines would be sent", **shown
+            )
+        return _Prepared(before, plan, _save_rollback(connection, name, before, options))
     except L2tpgenError as exc:
-        _close(connection)
-        return result(Status.FAILED, f"nothing was changed: {exc}")
-    sent = len(plan.send)
+        return clock.result(Status.FAILED, f"nothing was changed: {exc}")
+
+
+def _apply(
+    fleet: Fleet,
+    name: str,
+    connection: Any,  # noqa: ANN401 - netmiko
+    *,
+    intended: str,
+    prepared: _Prepared,
+    options: PushOptions,
+    link: _Link,
+    clock: _Clock,
+) -> PushResult:
+    """Send the change, check it, save it; roll back if anything goes wrong."""
+    plan = prepared.plan
+    details: dict[str, Any] = {
+        "diff": plan.diff(name),
+        "commands": plan.commands,
+        "lines_sent": len(plan.send),
+        "rollback_file": prepared.rollback,
+    }
+    problem: str | None
+    refused: tuple[str, ...] = ()
     try:
         errors = send_batch(connection, plan.send)
+        refused = tuple(f"{e.line}: {e.error}" for e in errors)
         if errors:
-            raise _Refused(errors)
-        after = show(connection, "show running-config")
-        remaining = plan_change(fleet.site(name), after, intended)
-        if not remaining.empty:
-            raise DeviceError(
-                f"the router does not show the intended config; still different: "
-                f"{'; '.join(remaining.commands[:3])}"
-            )
-        if options.save:
+            problem = f"the router refused `{errors[0].line}`: {errors[0].error}"
+        else:
+            problem = _leftover(fleet, name, connection, intended)
+        if problem is None and options.save:
             answer_prompts(connection, "write memory")
-    except (L2tpgenError, _Refused) as exc:
-        rolled = _roll_back(connection, target, credentials, connector, rollback, before)
-        problem = exc.describe() if isinstance(exc, _Refused) else str(exc)
-        return result(
-            rolled[0],
-            f"{problem}; {rolled[1]}",
-            lines_sent=sent,
-            rollback_file=rollback,
-            errors=tuple(exc.lines()) if isinstance(exc, _Refused) else (),
-            **shown,
-        )
+    except L2tpgenError as exc:
+        problem = str(exc)
+    if problem is not None:
+        status, outcome = _roll_back(connection, link, prepared.rollback, prepared.before)
+        return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     _close(connection)
     saved = "saved" if options.save else "not saved (--no-save)"
-    return result(Status.CHANGED, f"{sent} lines applied, verified, {saved}", lines_sent=sent, rollback_file=rollback, **shown)
+    message = f"{len(plan.send)} lines applied, verified, {saved}"
+    return clock.result(Status.CHANGED, message, **details)
 
 
-class _Refused(Exception):  # noqa: N818 - internal signal, never leaves this module
-    def __init__(self, errors: list[Any]) -> None:
-        self.errors = errors
-
-    def describe(self) -> str:
-        first = self.errors[0]
-        return f"the router refused `{first.line}`: {first.error}"
-
-    def lines(self) -> list[str]:
-        return [f"{e.line}: {e.error}" for e in self.errors]
+def _leftover(fleet: Fleet, name: str, connection: Any, intended: str) -> str | None:  # noqa: ANN401
+    """What the router still lacks after the change (None: it holds the intended config)."""
+    after = show(connection, "show running-config")
+    remaining = plan_change(fleet.site(name), after, intended)
+    if remaining.empty:
+        return None
+    return f"the router does not hold the intended config; still to do: {remaining.commands[0]}"
 
 
 def _save_rollback(connection: Any, name: str, running: str, options: PushOptions) -> str:  # noqa: ANN401
@@ -182,31 +247,23 @@ def _save_rollback(connection: Any, name: str, running: str, options: PushOption
     file = f"l2tpgen-rollback-{name}-{stamp}.cfg"
     output = answer_prompts(connection, f"copy running-config flash:{file}")
     if "%" in output or "bytes copied" not in output:
-        raise DeviceError(f"could not save a rollback copy to flash:{file}; nothing was changed")
+        raise DeviceError(f"could not save a rollback copy to flash:{file}")
     local = options.state_dir.expanduser()
     local.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = local / file
     # The copy holds the router's type 7 secrets: readable by the user only.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(local / file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(running)
     return file
 
 
-def _roll_back(
-    connection: Any,  # noqa: ANN401
-    target: Target,
-    credentials: Credentials,
-    connector: Callable[[Target, Credentials], Any],
-    rollback: str,
-    before: str,
-) -> tuple[Status, str]:
-    """Replace the running config with the flash copy and check it took."""
+def _roll_back(connection: Any, link: _Link, rollback: str, before: str) -> tuple[Status, str]:  # noqa: ANN401
+    """Replace the running config with the flash copy (reconnecting if needed) and check it took."""
     for attempt in range(2):
         try:
-            if attempt or not connection.is_alive():
+            if attempt or not alive(connection):
                 _close(connection)
-                connection = connector(target, credentials)
+                connection = link.connector(link.target, link.credentials)
             output = show(connection, f"configure replace flash:{rollback} force", timeout=60)
             after = show(connection, "show running-config")
         except L2tpgenError:
@@ -216,18 +273,22 @@ def _roll_back(
             return Status.ROLLED_BACK, f"rolled back to flash:{rollback}; the router is as before"
         return (
             Status.ROLLBACK_FAILED,
-            f"rollback from flash:{rollback} did not restore the pre-push config; check the router "
-            f"by hand (the pre-push config is in flash:{rollback} and in the local state directory)",
+            (
+                f"rollback from flash:{rollback} did not restore the pre-push config; check the "
+                f"router by hand (the pre-push config is in flash:{rollback} and in the local "
+                "state directory)"
+            ),
         )
     return (
         Status.ROLLBACK_FAILED,
-        f"could not reconnect to roll back; the router may hold part of the change. Restore it "
-        f"with `configure replace flash:{rollback} force` (a local copy is in the state directory)",
+        (
+            "could not reconnect to roll back; the router may hold part of the change. Restore "
+            f"it with `configure replace flash:{rollback} force` (a local copy is in the state "
+            "directory)"
+        ),
     )
 
 
 def _close(connection: Any) -> None:  # noqa: ANN401
-    try:
+    with contextlib.suppress(Exception):  # closing a dead connection is not an error
         connection.disconnect()
-    except Exception:  # noqa: BLE001, S110 - closing a dead connection is not an error
-        pass

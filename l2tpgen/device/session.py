@@ -1,13 +1,14 @@
 """What push says to a router beyond netmiko's basics: a change in one batch, flash copies, replace.
 
-A batch is written in one go (``configure terminal``, every line, ``end``) and read back once, so a
-change costs one round trip instead of one per line; IOS errors are still found and attributed to the
-line whose echo they follow.
+A batch is written in one go (``configure terminal``, every line, ``end``) and read back once,
+so a change costs one round trip instead of one per line; IOS errors are still found and
+attributed to the line whose echo they follow.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ class LineError:
 
 
 def _exec_prompt(connection: Any) -> str:  # noqa: ANN401 - netmiko's connection is untyped
+    # No capturing groups: netmiko's read_until_pattern adds its own around the pattern.
     return rf"{re.escape(connection.base_prompt)}#\s*$"
 
 
@@ -40,10 +42,42 @@ def send_batch(connection: Any, commands: Sequence[str], *, timeout: float = 60)
     payload = "".join(f"{line}\n" for line in ("configure terminal", *commands, "end"))
     try:
         connection.write_channel(payload)
-        output = connection.read_until_pattern(pattern=_exec_prompt(connection), read_timeout=timeout)
-    except Exception as exc:  # noqa: BLE001 - netmiko/paramiko raise many kinds; all mean "lost"
-        raise DeviceError(f"the router stopped answering mid-change ({type(exc).__name__})") from exc
+        output = _read_until(connection, re.compile(_exec_prompt(connection)), timeout)
+    except DeviceError:
+        raise
+    except Exception as exc:
+        message = f"the router stopped answering mid-change ({type(exc).__name__})"
+        raise DeviceError(message) from exc
     return parse_errors(output, connection.base_prompt)
+
+
+def alive(connection: Any) -> bool:  # noqa: ANN401
+    """Whether the SSH channel is open, found without writing to it.
+
+    (netmiko's ``is_alive`` writes a NUL byte into the session, which a router in the middle of
+    a CLI exchange would receive.)
+    """
+    channel = getattr(connection, "remote_conn", None)
+    if channel is None or channel.closed or channel.eof_received:
+        return False
+    transport = channel.get_transport()
+    return transport is not None and bool(transport.is_active())
+
+
+def _read_until(connection: Any, prompt: re.Pattern[str], timeout: float) -> str:  # noqa: ANN401
+    """Read until ``prompt``; fail at once when the channel dies instead of at the timeout."""
+    deadline = time.monotonic() + timeout
+    output = ""
+    while time.monotonic() < deadline:
+        chunk = connection.read_channel()
+        output += chunk
+        if prompt.search(output):
+            return str(output)
+        if not chunk:
+            if not alive(connection):
+                raise DeviceError("the router stopped answering mid-change (connection lost)")
+            time.sleep(0.02)
+    raise DeviceError(f"the router stopped answering mid-change (no prompt within {timeout:g} s)")
 
 
 def parse_errors(output: str, base_prompt: str) -> list[LineError]:
@@ -66,21 +100,33 @@ def answer_prompts(connection: Any, command: str, *, timeout: float = 30) -> str
     prompt = _exec_prompt(connection)
     try:
         connection.write_channel(command + "\n")
-        output = str(connection.read_until_pattern(pattern=rf"(\]\?\s*$)|({prompt})", read_timeout=timeout))
+        output = str(
+            connection.read_until_pattern(
+                pattern=rf"(?:\]\?\s*$)|(?:{prompt})", read_timeout=timeout
+            )
+        )
         if output.rstrip().endswith("?"):
             connection.write_channel("\n")
             output += str(connection.read_until_pattern(pattern=prompt, read_timeout=timeout))
-    except Exception as exc:  # noqa: BLE001 - see send_batch
+    except Exception as exc:
         raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
     return output
 
 
 def show(connection: Any, command: str, *, timeout: float = 30) -> str:  # noqa: ANN401
-    """A show command's output."""
+    """A show command's output, read up to the exec prompt at its end.
+
+    netmiko's default end-of-output pattern is the bare hostname, which ``show running-config``
+    contains near its top (``hostname lab-a-rtr1``): waiting for ``hostname#`` at the very end
+    keeps a fast router's output from being cut short.
+    """
     try:
-        return str(connection.send_command(command, read_timeout=timeout))
-    except Exception as exc:  # noqa: BLE001 - see send_batch
+        output = connection.send_command(
+            command, expect_string=_exec_prompt(connection), read_timeout=timeout
+        )
+    except Exception as exc:
         raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
+    return str(output)
 
 
 def config_body(show_running: str) -> str:

@@ -64,7 +64,7 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
     site = fleet.site(name)
     for pw in fleet.pseudowires(name):
         peer = str(pw.peer_address)
-        row = by_segment.get(f"{peer}:{pw.vc_id}")
+        found = by_segment.get(f"{peer}:{pw.vc_id}")
         session = by_session.get((peer, str(pw.vc_id)), {})
         states.append(
             PseudowireState(
@@ -73,7 +73,7 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
                 interface=f"{site.lan.interface}.{pw.vlan.id}",
                 peer=peer,
                 vc_id=pw.vc_id,
-                state=row["XC_STATE"] if row else "MISSING",
+                state=found["XC_STATE"] if found else "MISSING",
                 session=session.get("STATE", "-"),
             )
         )

@@ -104,7 +104,9 @@ class Config:
     def show(self) -> str:
         """``show running-config`` output."""
         body = "!\n" + self.body()
-        return f"Building configuration...\n\nCurrent configuration : {len(body)} bytes\n{body}end\n"
+        return (
+            f"Building configuration...\n\nCurrent configuration : {len(body)} bytes\n{body}end\n"
+        )
 
 
 def _children(line: Line, depth: int) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.sim.pseudowires import show_factory
@@ -14,6 +13,7 @@ from l2tpgen.sim.server import Credentials, Faults, SimDevice, SimServers
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from pathlib import Path
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
-"""A small IOS command grammar: patterns, abbreviation-aware matching, and where input goes wrong.
+"""A small IOS command grammar: patterns, abbreviation-aware matching, where input goes wrong.
 
-Patterns read like IOS help: ``xconnect A.B.C.D <1-4294967295> [encapsulation (l2tpv3|mpls)] [manual]
-pw-class WORD``. Literal keywords match any prefix of at least two letters (IOS accepts unambiguous
-abbreviations) and are stored in their full spelling; ``WORD`` is one token, ``LINE`` the rest of the
-line, ``A.B.C.D`` an IPv4 address, ``<a-b>`` a whole number in range, ``IFNAME`` an interface name
-(``gi0/0`` or ``GigabitEthernet 0/0``), ``(a|b)`` one of, ``[...]`` optional.
+Patterns read like IOS help: ``xconnect A.B.C.D <1-4294967295> [encapsulation (l2tpv3|mpls)]
+[manual] pw-class WORD``. Literal keywords match any prefix of at least two letters (IOS accepts
+unambiguous abbreviations) and are stored in their full spelling. ``WORD`` is one token, ``LINE``
+the rest of the line, ``A.B.C.D`` an IPv4 address, ``<a-b>`` a whole number in range, ``IFNAME``
+an interface name (``gi0/0`` or ``GigabitEthernet 0/0``), ``(a|b)`` one of, ``[...]`` optional.
 """
 
 from __future__ import annotations
@@ -68,10 +68,10 @@ def _parse(tokens: list[str], pos: int, closing: str | None) -> tuple[tuple[Elem
         token = tokens[pos]
         if token == closing:
             return tuple(out), pos + 1
-        if token == "[":
+        if token == "[":  # noqa: S105
             body, pos = _parse(tokens, pos + 1, "]")
             out.append(Opt(body))
-        elif token == "(":
+        elif token == "(":  # noqa: S105
             end = tokens.index(")", pos)
             options = [t for t in tokens[pos + 1 : end] if t != "|"]
             out.append(Alt(tuple(_atom(o) for o in options)))
@@ -94,10 +94,10 @@ def compile_pattern(pattern: str) -> tuple[Element, ...]:
 class Match:
     """How far a line matched a pattern.
 
-    ``complete``: every token matched and the pattern needs nothing more. ``exhausted``: every token
-    matched but the pattern wanted more (IOS: "% Incomplete command."). ``progress``: the index of the
-    first token that did not match. ``words``: the tokens in their stored spelling (for an
-    incomplete match, the longest prefix that matched).
+    ``complete``: every token matched and the pattern needs nothing more. ``exhausted``: every
+    token matched but the pattern wanted more (IOS: "% Incomplete command."). ``progress``: the
+    index of the first token that did not match. ``words``: the tokens in their stored spelling
+    (for an incomplete match, the longest prefix that matched).
     """
 
     complete: bool
@@ -109,7 +109,7 @@ class Match:
 State = tuple[int, tuple[str, ...]]
 
 
-def _accept(atom: Lit | Arg, tokens: list[str], pos: int) -> list[tuple[int, tuple[str, ...]]]:
+def _accept(atom: Lit | Arg, tokens: list[str], pos: int) -> list[tuple[int, tuple[str, ...]]]:  # noqa: PLR0911 - one return per argument kind
     """The ways ``atom`` can consume tokens at ``pos``: (tokens used, stored spelling)."""
     if pos >= len(tokens):
         return []
@@ -138,7 +138,7 @@ def _accept(atom: Lit | Arg, tokens: list[str], pos: int) -> list[tuple[int, tup
 
 
 def _interface(tokens: list[str], pos: int) -> list[tuple[int, tuple[str, ...]]]:
-    found = []
+    found: list[tuple[int, tuple[str, ...]]] = []
     for used in (1, 2):
         text = "".join(tokens[pos : pos + used])
         if pos + used > len(tokens) or (used == 2 and not _NUMBER.match(tokens[pos + 1])):  # noqa: PLR2004
@@ -159,7 +159,14 @@ def _step(element: Element, tokens: list[str], states: set[State], best: list[in
         return states | inner
     atoms = element.options if isinstance(element, Alt) else (element,)
     for pos, words in states:
+        # As in IOS, a keyword typed in full wins over keywords it abbreviates
+        # (`protocol l2tpv3` is l2tpv3, not l2tpv3ietf).
+        exact = pos < len(tokens) and any(
+            isinstance(a, Lit) and a.word.lower() == tokens[pos].lower() for a in atoms
+        )
         for atom in atoms:
+            if exact and isinstance(atom, Lit) and atom.word.lower() != tokens[pos].lower():
+                continue
             for used, spelled in _accept(atom, tokens, pos):
                 out.add((pos + used, words + spelled))
                 best[0] = max(best[0], pos + used)
@@ -176,8 +183,18 @@ def match(pattern: str, tokens: list[str]) -> Match:
             break
     finals = [words for pos, words in states if pos == len(tokens)]
     if finals:
-        return Match(True, False, len(tokens), max(finals, key=len))
-    return Match(False, bool(tokens) and best[0] == len(tokens), best[0], _prefix(pattern, tokens))
+        return Match(
+            complete=True,
+            exhausted=False,
+            progress=len(tokens),
+            words=max(finals, key=lambda w: (len(w), w)),  # deterministic: never set order
+        )
+    return Match(
+        complete=False,
+        exhausted=bool(tokens) and best[0] == len(tokens),
+        progress=best[0],
+        words=_prefix(pattern, tokens),
+    )
 
 
 def _prefix(pattern: str, tokens: list[str]) -> tuple[str, ...]:
@@ -188,7 +205,7 @@ def _prefix(pattern: str, tokens: list[str]) -> tuple[str, ...]:
         for element in compile_pattern(pattern):
             states = _step(element, tokens[:cut], states, best)
             if any(pos == cut for pos, _ in states):
-                return max((w for p, w in states if p == cut), key=len)
+                return max((w for p, w in states if p == cut), key=lambda w: (len(w), w))
             if not states:
                 break
     return ()

@@ -46,7 +46,9 @@ def _section(router: Router, text: str) -> Line | None:
 
 def _address(router: Router, interface: str | None) -> str | None:
     line = _section(router, f"interface {interface}") if interface else None
-    return next((c.text.split()[2] for c in _children(line) if c.text.startswith("ip address ")), None)
+    return next(
+        (c.text.split()[2] for c in _children(line) if c.text.startswith("ip address ")), None
+    )
 
 
 def xconnects(router: Router) -> list[Xc]:
@@ -61,17 +63,26 @@ def xconnects(router: Router) -> list[Xc]:
         words = xc.text.split()
         pw_name = words[words.index("pw-class") + 1] if "pw-class" in words else ""
         pw = _section(router, f"pseudowire-class {pw_name}")
-        protocol = next((c.text.split() for c in _children(pw) if c.text.startswith("protocol ")), [])
+        protocol = next(
+            (c.text.split() for c in _children(pw) if c.text.startswith("protocol ")), []
+        )
         local = next(
             (c.text.split()[3] for c in _children(pw) if c.text.startswith("ip local interface ")),
             None,
         )
         l2tp = _section(router, f"l2tp-class {protocol[2]}") if len(protocol) > 2 else None  # noqa: PLR2004
         secret = next(
-            (c.text.split()[2] for c in _children(l2tp) if c.text.startswith(("password 7 ", "digest secret 7 "))),
+            (
+                c.text.split()[2]
+                for c in _children(l2tp)
+                if c.text.startswith(("password 7 ", "digest secret 7 "))
+            ),
             None,
         )
-        dot1q = next((c.text.split()[2] for c in line.children if c.text.startswith("encapsulation dot1Q ")), None)
+        dot1q = next(
+            (c.text.split()[2] for c in line.children if c.text.startswith("encapsulation dot1Q ")),
+            None,
+        )
         found.append(
             Xc(
                 interface=line.text.split()[1],
@@ -131,10 +142,16 @@ def show_xconnect(rows: list[tuple[Xc, bool]]) -> str:
         "------+---------------------------------+--+---------------------------------+--",
     ]
     for xc, up in rows:
-        circuit = f"{_short(xc.interface)}:{xc.vlan}(Eth VLAN)" if xc.vlan else f"{_short(xc.interface)}(Ethernet)"
+        circuit = (
+            f"{_short(xc.interface)}:{xc.vlan}(Eth VLAN)"
+            if xc.vlan
+            else f"{_short(xc.interface)}(Ethernet)"
+        )
         state = "UP" if up else "DN"
         ac = "AD" if xc.shutdown else "UP"
-        out.append(f"{state:<2} pri   ac {circuit:<30} {ac:<2} l2tp {xc.peer}:{xc.vc_id:<19} {state}")
+        out.append(
+            f"{state:<2} pri   ac {circuit:<30} {ac:<2} l2tp {xc.peer}:{xc.vc_id:<19} {state}"
+        )
     return "\n".join(out)
 
 
@@ -144,21 +161,26 @@ def _session_id(router: Router, xc: Xc) -> int:
 
 def show_l2tun(router: Router, rows: list[tuple[Xc, bool]]) -> str:
     """``show l2tun session all``."""
-    out = [f"L2TP Session Information Total tunnels {len({x.peer for x, _ in rows})} sessions {len(rows)}", ""]
+    tunnels = len({x.peer for x, _ in rows})
+    out = [f"L2TP Session Information Total tunnels {tunnels} sessions {len(rows)}", ""]
     for xc, up in rows:
         session = _session_id(router, xc)
+        remote = (session + 17, session // 7 + 3) if up else (0, 0)
+        state = "established" if up else "wait-for-tunnel"
+        kind = "Ethernet Vlan" if xc.vlan else "Ethernet"
+        circuit = xc.interface + (f":{xc.vlan}" if xc.vlan else "")
         out += [
             f"Session id {session} is {'up' if up else 'down'}, tunnel id {session // 7 + 1}",
-            f"Remote session id is {session + 17 if up else 0}, remote tunnel id {session // 7 + 3 if up else 0}",
+            f"Remote session id is {remote[0]}, remote tunnel id {remote[1]}",
             "  Locally initiated session",
             f"Call serial number is {session * 3}",
             "Remote tunnel name is peer" if up else "Remote tunnel name is ",
             f"  Internet address is {xc.peer}",
             f"Local tunnel name is {router.current_hostname()}",
-            f"  Internet address is {xc.source or '0.0.0.0'}",
+            f"  Internet address is {xc.source or 'unassigned'}",
             "IP protocol 115",
             f"  Session is {'manually' if xc.static else 'L2TP'} signaled",
-            f"  Session state is {'established' if up else 'wait-for-tunnel'}, time since change 00:01:00",
+            f"  Session state is {state}, time since change 00:01:00",
             "    0 Packets sent, 0 received",
             "    0 Bytes sent, 0 received",
             "  DF bit on, ToS reflect disabled, ToS value 0, TTL value 255",
@@ -170,8 +192,7 @@ def show_l2tun(router: Router, rows: list[tuple[Xc, bool]]) -> str:
             "    00000000 00000000",
             "  Sequencing is off",
             f"  Session vcid is {xc.vc_id}",
-            f"  Session Layer 2 circuit, type is {'Ethernet Vlan' if xc.vlan else 'Ethernet'}, name is "
-            f"{xc.interface}" + (f":{xc.vlan}" if xc.vlan else ""),
+            f"  Session Layer 2 circuit, type is {kind}, name is {circuit}",
             f"  Circuit state is {'UP' if up else 'DOWN'}",
             "",
         ]

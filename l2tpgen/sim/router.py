@@ -1,21 +1,24 @@
 """The simulated IOS router's command line, without the SSH around it.
 
-``Router.handle(line)`` takes one line as a user typed it and returns what IOS would print before the
-next prompt; ``Router.prompt()`` is that prompt. Configuration is checked against the grammar of each
-mode (``commands``); what is refused is never applied.
+``Router.handle(line)`` takes one line as a user typed it and returns what IOS would print
+before the next prompt; ``Router.prompt()`` is that prompt. Configuration is checked against the
+grammar of each mode (``commands``); what is refused is never applied.
 """
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from l2tpgen.secrets import DEFAULT_SALT, type7_decode, type7_encode
 from l2tpgen.sim.commands import MODES, PROMPTS, Command
 from l2tpgen.sim.config import Config, Line
 from l2tpgen.sim.grammar import Match, match
+
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
 
 INVALID = "% Invalid input detected at '^' marker."
 INCOMPLETE = "% Incomplete command."
@@ -54,7 +57,7 @@ def _secret_line(words: list[str], at: int) -> str | None:
     kind = words[at] if at < len(words) else ""
     if kind in {"0", "7"} and at + 1 < len(words):
         secret, rest = words[at + 1], words[at + 2 :]
-    elif kind and kind not in {"hash"}:
+    elif kind and kind != "hash":
         secret, rest, kind = kind, words[at + 1 :], "0"
     else:
         return " ".join(words)
@@ -67,6 +70,13 @@ def _secret_line(words: list[str], at: int) -> str | None:
     else:
         encoded = type7_encode(secret, DEFAULT_SALT)
     return " ".join([*words[:at], "7", encoded, *rest])
+
+
+def _key(command: Command, words: list[str] | tuple[str, ...]) -> tuple[str, ...] | None:
+    """The words that identify the setting a line holds (None: every line is its own)."""
+    if command.key is None:
+        return None
+    return tuple(words[i] for i in command.key if i < len(words))
 
 
 @dataclass
@@ -117,6 +127,10 @@ class Router:
         mode = "subinterface" if frame.subinterface and frame.mode == "interface" else frame.mode
         return f"{name}{PROMPTS[mode]}#"
 
+    def hides_input(self) -> bool:
+        """Whether the router is asking for a password (typed input is not echoed)."""
+        return self.pending is not None and "Password" in self.pending_prompt
+
     def current_hostname(self) -> str:
         """The hostname of the running config."""
         line = next((x for x in self.running.lines if x.text.startswith("hostname ")), None)
@@ -158,7 +172,12 @@ class Router:
         for pattern, action in EXEC_COMMANDS:
             found = match(pattern, tokens)
             if found.complete:
-                if not self.privileged and action not in {"enable", "logout", "show_version", "noop"}:
+                if not self.privileged and action not in {
+                    "enable",
+                    "logout",
+                    "show_version",
+                    "noop",
+                }:
                     return self._error(text, 0, incomplete=False)
                 handler: Callable[[list[str]], str] = getattr(self, f"do_{action}")
                 return handler(list(found.words))
@@ -196,7 +215,7 @@ class Router:
             "RELEASE SOFTWARE (fc2)\n"
             "Technical Support: http://www.cisco.com/techsupport\n"
             f"{self.current_hostname()} uptime is 1 hour, 2 minutes\n"
-            "System image file is \"flash:c2900-universalk9-mz.SPA.157-3.M8.bin\"\n"
+            'System image file is "flash:c2900-universalk9-mz.SPA.157-3.M8.bin"\n'
             "Cisco CISCO2911/K9 (revision 1.0) with 487424K/36864K bytes of memory.\n"
             "3 Gigabit Ethernet interfaces\n"
             "Configuration register is 0x2102\n"
@@ -227,7 +246,9 @@ class Router:
                 down = any(c.text == "shutdown" for c in line.children)
                 status = "administratively down" if down else "up"
                 name = line.text.split()[1]
-                rows.append(f"{name:<22} {address:<15} YES manual {status:<21} {'down' if down else 'up'}")
+                rows.append(
+                    f"{name:<22} {address:<15} YES manual {status:<21} {'down' if down else 'up'}"
+                )
         return "\n".join(rows)
 
     def do_show_clock(self, _words: list[str]) -> str:
@@ -274,7 +295,9 @@ class Router:
     def do_dir(self, _words: list[str]) -> str:
         rows = ["Directory of flash:/", ""]
         for number, (name, config) in enumerate(sorted(self.flash.items()), start=1):
-            rows.append(f"{number:>4}  -rw-  {len(config.body()):>10}  Nov 21 2026 00:00:00 +00:00  {name}")
+            rows.append(
+                f"{number:>4}  -rw-  {len(config.body()):>10}  Nov 21 2026 00:00:00 +00:00  {name}"
+            )
         rows.append("")
         rows.append("256487424 bytes total (255000000 bytes free)")
         return "\n".join(rows)
@@ -287,7 +310,7 @@ class Router:
 
     # -- configuration modes ---------------------------------------------------------------------
 
-    def config_line(self, text: str) -> str:
+    def config_line(self, text: str) -> str:  # noqa: PLR0911 - one return per keyword, flat
         """A line in a configuration mode: applied, or refused like IOS."""
         words = text.split()
         if words[0] == "end" and len(words) == 1:
@@ -339,7 +362,9 @@ class Router:
                 return "% Invalid encrypted password"
             words = secret.split()
         text = " ".join(words)
-        key = None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
+        key = (
+            None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
+        )
         container = self._container()
         if command.enters is not None:
             return self._enter(command, text, key, container)
@@ -354,7 +379,9 @@ class Router:
         container.append(Line(text, key))
         return ""
 
-    def _enter(self, command: Command, text: str, key: tuple[str, ...] | None, container: list[Line]) -> str:
+    def _enter(
+        self, command: Command, text: str, key: tuple[str, ...] | None, container: list[Line]
+    ) -> str:
         existing = next((x for x in container if x.text == text), None)
         if existing is None and key is not None:
             existing = next((x for x in container if x.key == key), None)

@@ -48,10 +48,13 @@ class SimDevice:
     router: Router
     port: int = 0
     faults: Faults = field(default_factory=Faults)
-    host_key: asyncssh.SSHKey = field(default_factory=lambda: asyncssh.generate_private_key("ssh-ed25519"))
+    host_key: asyncssh.SSHKey = field(
+        default_factory=lambda: asyncssh.generate_private_key("ssh-ed25519")
+    )
     auth_attempts: int = 0
     config_lines: int = 0
     server: Any = None
+    connections: set[Any] = field(default_factory=set)
 
     def public_key_line(self, host: str = "127.0.0.1") -> str:
         """The known_hosts line for this device."""
@@ -63,8 +66,16 @@ class _Server(asyncssh.SSHServer):
     def __init__(self, device: SimDevice, credentials: Credentials) -> None:
         self.device = device
         self.credentials = credentials
+        self.connection: asyncssh.SSHServerConnection | None = None
 
-    def begin_auth(self, username: str) -> bool:
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.connection = conn
+        self.device.connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:  # noqa: ARG002 - asyncssh's signature
+        self.device.connections.discard(self.connection)
+
+    def begin_auth(self, username: str) -> bool:  # noqa: ARG002 - asyncssh's signature
         return True
 
     def password_auth_supported(self) -> bool:
@@ -113,7 +124,7 @@ async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -
             data = await process.stdin.read(65536)
             if not data:
                 break
-            buffer += data
+            buffer += data.replace("\x00", "")  # IOS ignores NUL (netmiko's keepalive)
             while True:
                 cut = re.search(r"\r\n|\r|\n", buffer)
                 if cut is None:
@@ -121,11 +132,12 @@ async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -
                 line, buffer = buffer[: cut.start()], buffer[cut.end() :]
                 in_config = router.in_config
                 output = router.handle(line)
-                echo = line if router.pending is None or "Password" not in router.pending_prompt else ""
+                echo = "" if router.hides_input() else line
                 if in_config:
                     device.config_lines += 1
                     limit = device.faults.drop_after_config_lines
                     if limit is not None and device.config_lines >= limit:
+                        device.faults.drop_after_config_lines = None  # one drop per fault
                         process.channel.get_connection().abort()
                         return
                 text = echo + "\r\n" + (output.replace("\n", "\r\n") + "\r\n" if output else "")
@@ -134,7 +146,7 @@ async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -
                     router.closed = False
                     writer.send(None)
                     return
-    except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, asyncssh.DisconnectError, ConnectionError):
+    except (asyncssh.BreakReceived, asyncssh.DisconnectError, ConnectionError):
         return
 
 
@@ -146,7 +158,9 @@ class SimServers:
         self.host = host
         self.devices: dict[str, SimDevice] = {}
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="l2tpgen-sim", daemon=True)
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="l2tpgen-sim", daemon=True
+        )
         self.thread.start()
 
     def _run(self, coroutine: Any) -> Any:  # noqa: ANN401 - whatever the coroutine returns
@@ -186,13 +200,26 @@ class SimServers:
         if device.server is not None:
             device.server.close()
             await device.server.wait_closed()
+        for connection in list(device.connections):
+            connection.close()
+            await connection.wait_closed()
+        device.connections.clear()
 
     def close(self) -> None:
-        """Stop every server and the event loop."""
-        for device in self.devices.values():
-            self._run(self._stop(device))
+        """Stop every server, end open sessions, stop the event loop."""
+        self._run(self._shutdown())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
+        self.loop.close()
+
+    async def _shutdown(self) -> None:
+        for device in self.devices.values():
+            await self._stop(device)
+        current = asyncio.current_task()
+        pending = [task for task in asyncio.all_tasks() if task is not current]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     def known_hosts(self) -> str:
         """known_hosts lines for every device."""

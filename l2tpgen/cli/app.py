@@ -1,0 +1,111 @@
+"""Shared pieces of the command line: the app, consoles, common options, error reporting.
+
+Exit codes: 0 success; 1 the input has errors or findings (nothing was changed); 2 usage error;
+push adds 3 (refused and rolled back) and 4 (rollback failed: check the router by hand).
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from l2tpgen import __version__
+from l2tpgen.errors import FleetValidationError, L2tpgenError
+from l2tpgen.model import load_fleet
+
+if TYPE_CHECKING:
+    from l2tpgen.model import Fleet, Problem
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+app = typer.Typer(
+    name="l2tpgen",
+    help="Build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class OutputFormat(str, Enum):
+    """Output for people or for scripts."""
+
+    text = "text"
+    json = "json"
+
+
+def fail(message: str) -> NoReturn:
+    """Print an error and exit 1."""
+    err.print(f"[bold red]error:[/] {message}", markup=True)
+    raise typer.Exit(EXIT_FINDINGS)
+
+
+def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
+    """Print every site-file problem and exit 1."""
+    if fmt is OutputFormat.json:
+        out.print_json(
+            json.dumps({"ok": False, "problems": [problem_dict(p) for p in exc.problems]})
+        )
+        raise typer.Exit(EXIT_FINDINGS)
+    for problem in exc.problems:
+        err.print(f"[bold]{problem.where}:[/] [red]error:[/] {problem.message}", markup=True)
+        if problem.hint:
+            err.print(f"  [cyan]hint:[/] {problem.hint}", markup=True)
+    err.print(str(exc), markup=False)
+    raise typer.Exit(EXIT_FINDINGS)
+
+
+def problem_dict(problem: Problem) -> dict[str, object]:
+    """A problem as JSON."""
+    loc = problem.location
+    return {
+        "file": loc.file if loc else None,
+        "line": loc.line if loc else None,
+        "column": loc.column if loc else None,
+        "site": problem.site,
+        "path": list(problem.path),
+        "message": problem.message,
+        "hint": problem.hint,
+    }
+
+
+def load(sites: Path, fmt: OutputFormat = OutputFormat.text) -> Fleet:
+    """Load the fleet or exit 1 with every problem."""
+    try:
+        return load_fleet(sites)
+    except FleetValidationError as exc:
+        report_problems(exc, fmt)
+    except L2tpgenError as exc:
+        fail(str(exc))
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"l2tpgen {__version__}")
+        raise typer.Exit
+
+
+@app.callback()
+def main_callback(
+    _version_flag: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites."""
+
+
+SitesOption = Annotated[
+    Path,
+    typer.Option("--sites", help="Directory of site files.", show_default=True),
+]

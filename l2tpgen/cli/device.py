@@ -1,0 +1,258 @@
+"""Commands that talk to routers: push, diff, verify."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, app, err, fail, load, out
+from l2tpgen.device import (
+    PushOptions,
+    PushResult,
+    Status,
+    connect,
+    credentials_from_env,
+    load_inventory,
+    push_site,
+    target_for,
+    verify_site,
+)
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.model import resolve_site
+
+if TYPE_CHECKING:
+    from l2tpgen.device import PseudowireState
+    from l2tpgen.device.inventory import Inventory
+    from l2tpgen.model import Fleet
+
+
+# Where push keeps local rollback copies (they hold the router's type 7 secrets; mode 0600).
+STATE_DIR = "L2TPGEN_STATE_DIR"
+
+
+class DeviceFormat(str, Enum):
+    """Output for people or for scripts."""
+
+    text = "text"
+    json = "json"
+
+
+SitesArg = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="[SITE]...", help="Sites (names or site files)."),
+]
+AllOption = Annotated[bool, typer.Option("--all", help="Every site of the fleet.")]
+InventoryOption = Annotated[
+    Path | None,
+    typer.Option("--inventory", help="Inventory file overriding the site files' management."),
+]
+FormatOption = Annotated[DeviceFormat, typer.Option("--format", help="Output format.")]
+
+
+def _select(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fleet, list[str]]:
+    names = list(sites_args or [])
+    if not names and not every:
+        raise typer.BadParameter("name at least one site, or use --all", param_hint="SITE")
+    directory = sites
+    if names:
+        resolved = [resolve_site(n, sites) for n in names]
+        directory, names = resolved[0][0], [name for _, name in resolved]
+    fleet = load(directory)
+    for name in names:
+        try:
+            fleet.site(name)
+        except L2tpgenError as exc:
+            fail(str(exc))
+    return fleet, names or list(fleet.sites)
+
+
+def _inventory(path: Path | None) -> Inventory | None:
+    if path is None:
+        return None
+    try:
+        return load_inventory(path)
+    except L2tpgenError as exc:
+        fail(str(exc))
+
+
+def _print_diff(diff: str) -> None:
+    styles = {"+": "green", "-": "red", "@": "cyan"}
+    for line in diff.splitlines():
+        out.print(Text(line, style=styles.get(line[:1], "")))
+
+
+def _result_dict(result: PushResult) -> dict[str, object]:
+    return {
+        "site": result.site,
+        "status": result.status.value,
+        "exit_code": result.status.exit_code,
+        "message": result.message,
+        "lines_sent": result.lines_sent,
+        "seconds": round(result.seconds, 3),
+        "commands": list(result.commands),
+        "diff": result.diff,
+        "rollback_file": result.rollback_file,
+        "errors": list(result.errors),
+    }
+
+
+_STATUS_STYLE = {
+    Status.UNCHANGED: "green",
+    Status.WOULD_CHANGE: "yellow",
+    Status.CHANGED: "green",
+    Status.REFUSED: "red",
+    Status.FAILED: "red",
+    Status.ROLLED_BACK: "red",
+    Status.ROLLBACK_FAILED: "bold red",
+}
+
+
+def _print_result(result: PushResult) -> None:
+    if result.diff:
+        _print_diff(result.diff)
+    if result.commands and result.status is not Status.UNCHANGED:
+        out.print(f"commands for {result.site}:", style="bold")
+        for command in result.commands:
+            out.print(f"  {command}", markup=False, highlight=False)
+    for error in result.errors:
+        err.print(f"  refused: {error}", style="red", markup=False)
+    out.print(
+        Text.assemble(
+            (f"{result.site}: {result.status.value}", _STATUS_STYLE[result.status]),
+            f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
+        )
+    )
+
+
+def _run_push(
+    sites_args: list[str] | None,
+    every: bool,
+    sites: Path,
+    inventory: Path | None,
+    *,
+    dry_run: bool,
+    save: bool,
+    yes: bool,
+    fmt: DeviceFormat,
+) -> None:
+    try:
+        credentials = credentials_from_env()
+    except L2tpgenError as exc:
+        fail(str(exc))
+    fleet, names = _select(sites_args, every, sites)
+    table = _inventory(inventory)
+    try:
+        targets = {name: target_for(fleet.site(name), table) for name in names}
+    except L2tpgenError as exc:
+        fail(str(exc))
+    if not dry_run and not yes:
+        if not sys.stdin.isatty():
+            raise typer.BadParameter("pushing without a terminal needs --yes", param_hint="--yes")
+        typer.confirm(f"Apply the change to {', '.join(names)}?", abort=True)
+    state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen")) / "rollback"
+    options = PushOptions(dry_run=dry_run, save=save, state_dir=state)
+    results = [push_site(fleet, n, targets[n], credentials, options) for n in names]
+    if fmt is DeviceFormat.json:
+        sys.stdout.write(json.dumps([_result_dict(r) for r in results], indent=2) + "\n")
+    else:
+        for result in results:
+            _print_result(result)
+    worst = max((r.status.exit_code for r in results), default=0)
+    if worst:
+        raise typer.Exit(worst)
+
+
+@app.command()
+def push(
+    sites_args: SitesArg = None,
+    every: AllOption = False,
+    sites: SitesOption = Path("sites"),
+    inventory: InventoryOption = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the diff and commands; never enter config mode.")
+    ] = False,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not `write memory`.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="Apply without asking.")] = False,
+    fmt: FormatOption = DeviceFormat.text,
+) -> None:
+    """Push sites to their routers: diff, apply in one batch, verify, save; roll back on failure.
+
+    Only the l2tp-class and pseudowire-class of the model, the LAN trunk's subinterfaces and the
+    hold-queue lines are touched. Credentials come from L2TPGEN_USERNAME, L2TPGEN_PASSWORD
+    (and L2TPGEN_ENABLE_SECRET); the L2TP secret from the site's secret_env. Exit 3: a line was
+    refused and the router was rolled back; exit 4: the rollback failed too.
+    """
+    _run_push(
+        sites_args, every, sites, inventory, dry_run=dry_run, save=not no_save, yes=yes, fmt=fmt
+    )
+
+
+@app.command()
+def diff(
+    sites_args: SitesArg = None,
+    every: AllOption = False,
+    sites: SitesOption = Path("sites"),
+    inventory: InventoryOption = None,
+    fmt: FormatOption = DeviceFormat.text,
+) -> None:
+    """Show what `push` would change (the same as `push --dry-run`)."""
+    _run_push(sites_args, every, sites, inventory, dry_run=True, save=False, yes=True, fmt=fmt)
+
+
+@app.command()
+def verify(
+    sites_args: SitesArg = None,
+    every: AllOption = False,
+    sites: SitesOption = Path("sites"),
+    inventory: InventoryOption = None,
+    fmt: FormatOption = DeviceFormat.text,
+) -> None:
+    """Read pseudowire state from the routers; exit 1 if any expected pseudowire is not up."""
+    try:
+        credentials = credentials_from_env()
+    except L2tpgenError as exc:
+        fail(str(exc))
+    fleet, names = _select(sites_args, every, sites)
+    table = _inventory(inventory)
+    states: list[PseudowireState] = []
+    problems: list[str] = []
+    for name in names:
+        try:
+            connection = connect(target_for(fleet.site(name), table), credentials)
+            try:
+                states += verify_site(fleet, name, connection)
+            finally:
+                connection.disconnect()
+        except L2tpgenError as exc:
+            problems.append(f"{name}: {exc}")
+    if fmt is DeviceFormat.json:
+        rows = [s.__dict__ | {"up": s.up} for s in states]
+        sys.stdout.write(json.dumps({"pseudowires": rows, "errors": problems}, indent=2) + "\n")
+    else:
+        view = Table(title="pseudowires", title_justify="left")
+        for column in ("site", "VLAN", "interface", "peer", "VC ID", "state", "session"):
+            view.add_column(column)
+        for s in states:
+            style = "green" if s.up else "red"
+            view.add_row(
+                s.site,
+                str(s.vlan),
+                s.interface,
+                s.peer,
+                str(s.vc_id),
+                Text(s.state, style),
+                s.session,
+            )
+        out.print(view)
+        for problem in problems:
+            err.print(f"error: {problem}", style="red", markup=False)
+    if problems or not all(s.up for s in states):
+        raise typer.Exit(EXIT_FINDINGS)

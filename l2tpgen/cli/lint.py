@@ -1,0 +1,179 @@
+"""Lint commands: lint, rules, rule."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from l2tpgen import __version__
+from l2tpgen.cli.app import (
+    EXIT_FINDINGS,
+    OutputFormat,
+    SitesOption,
+    app,
+    err,
+    fail,
+    out,
+)
+from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
+from l2tpgen.lint import (
+    BY_CODE,
+    Finding,
+    Selection,
+    Severity,
+    lint_configs,
+    lint_sites,
+    problems_as_findings,
+    read_configs,
+)
+from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif
+from l2tpgen.lint.rules import ALL_RULES
+from l2tpgen.model import load_fleet, resolve_site
+
+
+class LintFormat(str, Enum):
+    """Lint output formats."""
+
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+class FailOn(str, Enum):
+    """The lowest severity that makes lint exit 1."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+def _codes(values: list[str] | None) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for v in values or [] for c in v.split(",") if c.strip())
+
+
+_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
+    if fmt is LintFormat.json:
+        sys.stdout.write(to_json(findings) + "\n")
+    elif fmt is LintFormat.sarif:
+        sys.stdout.write(to_sarif(findings, __version__) + "\n")
+    elif fmt is LintFormat.github:
+        sys.stdout.write(to_github(findings))
+    else:
+        for finding in findings:
+            out.print(text_line(finding), style=_STYLE[finding.severity], markup=False)
+            if finding.fix:
+                out.print(f"  fix: {finding.fix}", style="dim", markup=False)
+        counts = {s: sum(f.severity is s for f in findings) for s in Severity}
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), reverse=True) if n)
+        err.print(f"{len(findings)} findings" + (f" ({summary})" if summary else ""))
+
+
+@app.command()
+def lint(
+    sites_args: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[SITE]...", help="Sites to lint (default: all), or site files."),
+    ] = None,
+    config: Annotated[
+        list[Path] | None,
+        typer.Option("--config", "-c", help="Lint raw IOS config files instead (repeatable)."),
+    ] = None,
+    sites: SitesOption = Path("sites"),
+    fmt: Annotated[LintFormat, typer.Option("--format", help="Output format.")] = LintFormat.text,
+    select: Annotated[
+        list[str] | None,
+        typer.Option("--select", help="Run only these codes or prefixes (comma-separated)."),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option("--ignore", help="Skip these codes or prefixes (comma-separated)."),
+    ] = None,
+    fail_on: Annotated[
+        FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")
+    ] = FailOn.warning,
+) -> None:
+    """Lint sites (model and rendered configs) or raw IOS config files.
+
+    Several configs are also checked against each other (both ends of every pseudowire).
+    Exit 1 if any finding is at or above --fail-on.
+    """
+    try:
+        selection = Selection(_codes(select), _codes(ignore))
+    except LintConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--select/--ignore") from None
+    if config and sites_args:
+        raise typer.BadParameter("give sites or --config files, not both", param_hint="SITE")
+    try:
+        if config:
+            findings = lint_configs(read_configs(config), selection)
+        else:
+            directory, names = sites, list(sites_args or [])
+            if names:
+                resolved = [resolve_site(n, sites) for n in names]
+                directory, names = resolved[0][0], [name for _, name in resolved]
+            try:
+                fleet = load_fleet(directory)
+            except FleetValidationError as exc:
+                findings = problems_as_findings(exc.problems)
+            else:
+                findings = lint_sites(fleet, names, selection)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    _print_findings(findings, fmt)
+    threshold = Severity.parse(fail_on.value)
+    if any(f.severity >= threshold for f in findings):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command("rules")
+def rules_command(
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
+        OutputFormat.text
+    ),
+) -> None:
+    """List every lint rule: code, name, severity, scope."""
+    if fmt is OutputFormat.json:
+        rows = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "severity": str(r.severity),
+                "scope": "cross-device" if r.cross_device else "device",
+                "summary": r.summary(),
+            }
+            for r in ALL_RULES
+        ]
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    table = Table(
+        title="l2tpgen lint rules (`l2tpgen rule CODE` explains one)", title_justify="left"
+    )
+    for column in ("code", "name", "severity", "scope", "what it catches"):
+        table.add_column(column)
+    for r in ALL_RULES:
+        scope = "cross-device" if r.cross_device else "device"
+        table.add_row(r.code, r.name, str(r.severity), scope, r.summary())
+    out.print(table)
+
+
+@app.command("rule")
+def rule_command(
+    code: Annotated[str, typer.Argument(help="A rule code (L2T001) or name.")],
+) -> None:
+    """Explain one lint rule: what it does, why it matters, an example and the fix."""
+    wanted = code.strip()
+    rule = BY_CODE.get(wanted.upper()) or next((r for r in ALL_RULES if r.name == wanted), None)
+    if rule is None:
+        raise typer.BadParameter(f"no rule {code}; `l2tpgen rules` lists them", param_hint="CODE")
+    out.print(f"{rule.code} {rule.name} ({rule.severity})", style="bold", markup=False)
+    out.print(rule.doc(), markup=False)

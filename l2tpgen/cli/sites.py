@@ -1,0 +1,205 @@
+"""Commands on site files: validate, render, mtu."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from l2tpgen.cli.app import (
+    OutputFormat,
+    SitesOption,
+    app,
+    err,
+    fail,
+    load,
+    out,
+)
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.lint import ConfigText, Severity, lint_configs
+from l2tpgen.lint.formats import text_line
+from l2tpgen.model import resolve_site
+from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, budget_matrix, overhead_budget
+from l2tpgen.render import render_site
+
+if TYPE_CHECKING:
+    from l2tpgen.mtu import OverheadBudget
+
+
+class PlatformChoice(str, Enum):
+    """Platforms the renderer knows."""
+
+    ios = "ios"
+
+
+class EncapChoice(str, Enum):
+    """L2TPv3 data encapsulation."""
+
+    ip = "ip"
+    udp = "udp"
+
+
+@app.command()
+def validate(
+    sites: SitesOption = Path("sites"),
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
+        OutputFormat.text
+    ),
+) -> None:
+    """Load every site file and check the fleet as a whole.
+
+    Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
+    """
+    fleet = load(sites, fmt)
+    count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
+    if fmt is OutputFormat.json:
+        summary = {"ok": True, "sites": list(fleet.sites), "pseudowires": count, "problems": []}
+        out.print_json(json.dumps(summary))
+        return
+    out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems")
+
+
+@app.command()
+def render(
+    site: Annotated[str, typer.Argument(help="Site name (site-a) or path to its site file.")],
+    sites: SitesOption = Path("sites"),
+    platform: Annotated[
+        PlatformChoice, typer.Option("--platform", help="Target platform.")
+    ] = PlatformChoice.ios,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE instead of stdout.")
+    ] = None,
+    reveal_secrets: Annotated[
+        bool,
+        typer.Option(
+            "--reveal-secrets",
+            help="Write secrets (type 7) from their environment variables instead of masking.",
+        ),
+    ] = False,
+) -> None:
+    """Print (or write) the router configuration of one site.
+
+    The whole fleet is validated first: peer addresses come from the peers' own files.
+    """
+    try:
+        directory, name = resolve_site(site, sites)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    fleet = load(directory)
+    try:
+        text = render_site(fleet, name, platform.value, reveal_secrets=reveal_secrets)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    errors = [
+        f
+        for f in lint_configs([ConfigText(f"rendered:{name}", text)])
+        if f.severity is Severity.ERROR
+    ]
+    if errors:
+        for finding in errors:
+            err.print(text_line(finding), markup=False, style="red")
+        fail(f"the rendered config of {name} has error-level findings; nothing was written")
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror}")
+    err.print(f"wrote {output}")
+
+
+def _budget_table(budget: OverheadBudget) -> Table:
+    table = Table(title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte WAN", title_justify="left")
+    table.add_column("part")
+    table.add_column("bytes", justify="right")
+    for name, size in budget.items:
+        table.add_row(name, str(size))
+    table.add_section()
+    table.add_row("encapsulation overhead (encap size)", str(budget.encap_overhead))
+    table.add_row("largest inner Ethernet frame (no FCS)", str(budget.max_frame))
+    table.add_row("[bold]largest inner IP MTU (CE MTU)[/]", f"[bold]{budget.max_inner_mtu}[/]")
+    table.add_row("TCP MSS to clamp to", str(budget.tcp_mss))
+    return table
+
+
+def _matrix_table(wan_mtu: int) -> Table:
+    table = Table(title=f"Largest inner IP MTU on a {wan_mtu}-byte WAN", title_justify="left")
+    for column in ("encapsulation", "cookie", "sublayer", "untagged", "dot1Q carried"):
+        table.add_column(column, justify="right" if column != "encapsulation" else "left")
+    rows = budget_matrix(wan_mtu)
+    for untagged, tagged in zip(rows[::2], rows[1::2], strict=True):
+        table.add_row(
+            untagged.encapsulation.value.upper(),
+            str(untagged.cookie),
+            "yes" if untagged.sublayer else "no",
+            str(untagged.max_inner_mtu),
+            str(tagged.max_inner_mtu),
+        )
+    return table
+
+
+def _budget_dict(budget: OverheadBudget) -> dict[str, object]:
+    return {
+        "wan_mtu": budget.wan_mtu,
+        "encapsulation": budget.encapsulation.value,
+        "cookie": budget.cookie,
+        "sublayer": budget.sublayer,
+        "dot1q": budget.dot1q,
+        "items": [{"part": name, "bytes": size} for name, size in budget.items],
+        "encap_overhead": budget.encap_overhead,
+        "max_frame": budget.max_frame,
+        "max_inner_mtu": budget.max_inner_mtu,
+        "tcp_mss": budget.tcp_mss,
+    }
+
+
+@app.command()
+def mtu(
+    wan_mtu: Annotated[
+        int, typer.Option("--wan-mtu", min=576, max=65535, help="IP MTU of the path between PEs.")
+    ] = 1500,
+    encap: Annotated[EncapChoice, typer.Option("--encap", help="Data encapsulation.")] = (
+        EncapChoice.ip
+    ),
+    cookie: Annotated[int, typer.Option("--cookie", help="Cookie size: 0, 4 or 8 bytes.")] = 0,
+    sublayer: Annotated[
+        bool | None,
+        typer.Option(
+            "--sublayer/--no-sublayer",
+            help="L2-specific sublayer (default: off for ip, on for udp).",
+            show_default=False,
+        ),
+    ] = None,
+    dot1q: Annotated[
+        bool, typer.Option("--dot1q/--no-dot1q", help="The dot1Q tag travels in the pseudowire.")
+    ] = False,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Compare every encapsulation, cookie and tagging.")
+    ] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
+        OutputFormat.text
+    ),
+) -> None:
+    """Show the L2TPv3 overhead budget: the largest CE MTU that crosses without fragmentation."""
+    if cookie not in COOKIE_SIZES:
+        raise typer.BadParameter("must be 0, 4 or 8", param_hint="--cookie")
+    if show_all:
+        rows = budget_matrix(wan_mtu)
+        if fmt is OutputFormat.json:
+            out.print_json(json.dumps([_budget_dict(b) for b in rows]))
+        else:
+            out.print(_matrix_table(wan_mtu))
+        return
+    budget = overhead_budget(
+        wan_mtu, Encapsulation(encap.value), cookie, sublayer=sublayer, dot1q=dot1q
+    )
+    if fmt is OutputFormat.json:
+        out.print_json(json.dumps(_budget_dict(budget)))
+    else:
+        out.print(_budget_table(budget))

@@ -1,0 +1,64 @@
+"""A lab of simulated routers for end-to-end tests: real SSH on 127.0.0.1, netmiko unmodified."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import SITES
+
+from l2tpgen import load_fleet
+from l2tpgen.model import Fleet
+from l2tpgen.render import render_base
+from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
+
+# Unique per run, so a test can search every output for them.
+USERNAME = "l2tpgen-test"
+PASSWORD = "pw-" + secrets.token_hex(8)
+L2TP_SECRET = "l2tp-" + secrets.token_hex(8)
+
+
+@dataclass
+class Lab:
+    """Simulated routers for the example fleet, and the inventory that reaches them."""
+
+    fleet: Fleet
+    sim: SimFleet
+    inventory: Path
+    directory: Path
+
+    def device(self, name: str) -> SimDevice:
+        return self.sim.devices[name]
+
+    def running(self, name: str) -> str:
+        return self.device(name).router.running.body()
+
+
+def start_lab(directory: Path, faults: dict[str, Faults] | None = None) -> Lab:
+    fleet = load_fleet(SITES)
+    sim = SimFleet(Credentials(USERNAME, PASSWORD))
+    for name, site in fleet.sites.items():
+        spec = SimSpec(name, site.hostname, render_base(fleet, name))
+        sim.add(spec, (faults or {}).get(name))
+    inventory = directory / "inventory.json"
+    sim.write_inventory(inventory)
+    return Lab(fleet, sim, inventory, directory)
+
+
+@pytest.fixture
+def lab_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("L2TPGEN_USERNAME", USERNAME)
+    monkeypatch.setenv("L2TPGEN_PASSWORD", PASSWORD)
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", L2TP_SECRET)
+    monkeypatch.setenv("L2TPGEN_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("L2TPGEN_ENABLE_SECRET", raising=False)
+
+
+@pytest.fixture
+def lab(tmp_path: Path, lab_env: None) -> Iterator[Lab]:
+    started = start_lab(tmp_path)
+    yield started
+    started.sim.close()

@@ -1,0 +1,199 @@
+"""push, diff and verify over real SSH against simulated routers (netmiko unmodified, no mocks)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import SITES
+from conftest_sim import L2TP_SECRET, PASSWORD, Lab, start_lab
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+from l2tpgen.secrets import type7_encode
+from l2tpgen.sim import Faults
+
+runner = CliRunner()
+
+
+def _push(lab: Lab, *args: str, sites: Path = SITES) -> tuple[int, list[dict[str, object]]]:
+    result = runner.invoke(
+        app,
+        [
+            "push",
+            *args,
+            "--sites",
+            str(sites),
+            "--inventory",
+            str(lab.inventory),
+            "--yes",
+            "--format",
+            "json",
+        ],
+    )
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else []
+
+
+def _config_lines(lab: Lab, name: str) -> list[str]:
+    return [text for kind, text in lab.device(name).router.events if kind == "config"]
+
+
+def _entered_config_mode(lab: Lab, name: str) -> bool:
+    events = lab.device(name).router.events
+    return any(kind == "exec" and text.startswith("conf") for kind, text in events)
+
+
+def test_fresh_router_gets_the_four_subinterfaces_and_a_second_push_changes_nothing(
+    lab: Lab,
+) -> None:
+    code, (result,) = _push(lab, "site-a")
+    assert code == 0, result
+    assert result["status"] == "changed"
+    running = lab.running("site-a")
+    for vlan, vc in ((2996, 126), (2997, 127), (2998, 128), (2999, 125)):
+        assert f"interface GigabitEthernet0/0.{vlan}\n encapsulation dot1Q {vlan}\n" in running
+        assert f" xconnect 10.216.44.47 {vc} encapsulation l2tpv3 pw-class ethernet\n" in running
+    assert lab.device("site-a").router.startup.body() == running  # saved
+    lab.device("site-a").router.events.clear()
+    code, (again,) = _push(lab, "site-a")
+    assert (code, again["status"], again["lines_sent"]) == (0, "unchanged", 0)
+    assert not _entered_config_mode(lab, "site-a")
+
+
+def test_verify_shows_all_up_after_both_ends_and_a_vlan_removed_by_hand_down(lab: Lab) -> None:
+    code, results = _push(lab, "site-a", "site-b")
+    assert code == 0, results
+    verified = runner.invoke(
+        app, ["verify", "site-a", "site-b", "--inventory", str(lab.inventory), "--format", "json"]
+    )
+    assert verified.exit_code == 0, verified.output
+    rows = json.loads(verified.stdout)["pseudowires"]
+    assert len(rows) == 8
+    assert all(row["state"] == "UP" for row in rows)
+    lab.device("site-b").router.load("no interface GigabitEthernet0/0.2998")
+    verified = runner.invoke(
+        app, ["verify", "site-a", "--inventory", str(lab.inventory), "--format", "json"]
+    )
+    assert verified.exit_code == 1
+    states = {row["vlan"]: row["state"] for row in json.loads(verified.stdout)["pseudowires"]}
+    assert states == {2996: "UP", 2997: "UP", 2998: "DN", 2999: "UP"}
+
+
+def test_removing_a_vlan_from_the_model_removes_exactly_its_subinterface(
+    lab: Lab, tmp_path: Path
+) -> None:
+    assert _push(lab, "site-a")[0] == 0
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    for name in ("site-a", "site-b"):
+        path = sites / f"{name}.yaml"
+        path.write_text("".join(l for l in path.read_text().splitlines(True) if "2998" not in l))
+    lab.device("site-a").router.events.clear()
+    code, (result,) = _push(lab, "site-a", sites=sites)
+    assert code == 0, result
+    assert result["commands"] == ["no interface GigabitEthernet0/0.2998"]
+    assert _config_lines(lab, "site-a") == ["no interface GigabitEthernet0/0.2998", "end"]
+    assert "GigabitEthernet0/0.2998" not in lab.running("site-a")
+
+
+def test_dry_run_shows_the_diff_and_never_enters_config_mode(lab: Lab) -> None:
+    before = lab.running("site-a")
+    result = runner.invoke(app, ["diff", "site-a", "--inventory", str(lab.inventory)])
+    assert result.exit_code == 0, result.output
+    assert "+interface GigabitEthernet0/0.2996" in result.stdout
+    assert "xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class ethernet" in result.stdout
+    assert "site-a: would-change" in result.stdout
+    assert not _entered_config_mode(lab, "site-a")
+    assert lab.running("site-a") == before
+
+
+def test_a_refused_line_rolls_back_to_the_exact_previous_config(
+    tmp_path: Path, lab_env: None
+) -> None:
+    lab = start_lab(tmp_path, {"site-a": Faults(refuse=r"^xconnect 10\.216\.44\.47 127 ")})
+    try:
+        before = lab.running("site-a")
+        code, (result,) = _push(lab, "site-a")
+        assert code == 3
+        assert result["status"] == "rolled-back"
+        assert "xconnect 10.216.44.47 127" in result["errors"][0]
+        assert lab.running("site-a") == before
+        assert lab.device("site-a").router.startup.body() == before  # nothing saved
+    finally:
+        lab.sim.close()
+
+
+def test_a_connection_dropped_mid_change_is_rolled_back_after_reconnecting(
+    tmp_path: Path, lab_env: None
+) -> None:
+    lab = start_lab(tmp_path, {"site-a": Faults(drop_after_config_lines=6)})
+    try:
+        before = lab.running("site-a")
+        code, (result,) = _push(lab, "site-a")
+        assert code == 3, result
+        assert result["status"] == "rolled-back"
+        assert "stopped answering mid-change" in str(result["message"])
+        assert lab.running("site-a") == before
+        replaced = [t for k, t in lab.device("site-a").router.events if k == "replace"]
+        assert replaced == [result["rollback_file"]]
+    finally:
+        lab.sim.close()
+
+
+def test_a_changed_host_key_is_refused_before_authentication(lab: Lab) -> None:
+    lab.sim.servers.change_host_key("site-a")
+    attempts = lab.device("site-a").auth_attempts
+    code, (result,) = _push(lab, "site-a")
+    assert code == 1
+    assert result["status"] == "refused"
+    assert "host key CHANGED" in str(result["message"])
+    assert "ssh-keygen -R" in str(result["message"])
+    assert lab.device("site-a").auth_attempts == attempts
+
+
+def test_an_unknown_host_key_is_refused_before_authentication(lab: Lab) -> None:
+    known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
+    known.write_text("")
+    code, (result,) = _push(lab, "site-a")
+    assert (code, result["status"]) == (1, "refused")
+    assert "unknown SSH host key" in str(result["message"])
+    assert lab.device("site-a").auth_attempts == 0
+
+
+def test_missing_credentials_fail_clearly_before_any_connection(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("L2TPGEN_PASSWORD")
+    result = runner.invoke(app, ["push", "site-a", "--inventory", str(lab.inventory), "--yes"])
+    assert result.exit_code == 1
+    assert "set L2TPGEN_PASSWORD in the environment (nothing was contacted)" in result.stderr
+    assert lab.device("site-a").auth_attempts == 0
+    assert lab.device("site-a").router.events == []
+
+
+def test_pushing_without_a_terminal_needs_yes(lab: Lab) -> None:
+    result = runner.invoke(app, ["push", "site-a", "--inventory", str(lab.inventory)])
+    assert result.exit_code == 2
+    assert lab.device("site-a").router.events == []
+
+
+def test_secrets_never_appear_in_any_output(lab: Lab, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("DEBUG")
+    printed = []
+    for args in (
+        ["diff", "site-a"],
+        ["push", "site-a", "--yes"],
+        ["push", "site-b", "--yes", "--format", "json"],
+        ["diff", "site-a", "--format", "json"],
+        ["verify", "site-a"],
+    ):
+        result = runner.invoke(app, [*args, "--inventory", str(lab.inventory)])
+        printed.append(result.output)
+    everything = "\n".join(printed) + caplog.text
+    forbidden = [L2TP_SECRET, PASSWORD, *(type7_encode(L2TP_SECRET, s) for s in range(16))]
+    assert not [s for s in forbidden if s in everything]
+    assert re.search(r"password 7 <masked>", everything)
+    assert "site-a: changed" in everything
