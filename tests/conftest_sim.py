@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
 
 from l2tpgen import load_fleet
-from l2tpgen.model import Fleet
 from l2tpgen.render import render_base
 from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from l2tpgen.model import Fleet
 
 # Unique per run, so a test can search every output for them.
 USERNAME = "l2tpgen-test"
@@ -58,7 +62,7 @@ def lab_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def lab(tmp_path: Path, lab_env: None) -> Iterator[Lab]:
+def lab(tmp_path: Path, lab_env: None) -> Iterator[Lab]:  # noqa: ARG001 - needs the environment
     started = start_lab(tmp_path)
     yield started
     started.sim.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
@@ -15,6 +15,9 @@ from typer.testing import CliRunner
 from l2tpgen.cli import app
 from l2tpgen.secrets import type7_encode
 from l2tpgen.sim import Faults
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 runner = CliRunner()
 
@@ -90,7 +93,8 @@ def test_removing_a_vlan_from_the_model_removes_exactly_its_subinterface(
     shutil.copytree(SITES, sites)
     for name in ("site-a", "site-b"):
         path = sites / f"{name}.yaml"
-        path.write_text("".join(l for l in path.read_text().splitlines(True) if "2998" not in l))
+        kept = [line for line in path.read_text().splitlines(keepends=True) if "2998" not in line]
+        path.write_text("".join(kept))
     lab.device("site-a").router.events.clear()
     code, (result,) = _push(lab, "site-a", sites=sites)
     assert code == 0, result
@@ -110,25 +114,25 @@ def test_dry_run_shows_the_diff_and_never_enters_config_mode(lab: Lab) -> None:
     assert lab.running("site-a") == before
 
 
-def test_a_refused_line_rolls_back_to_the_exact_previous_config(
-    tmp_path: Path, lab_env: None
-) -> None:
+@pytest.mark.usefixtures("lab_env")
+def test_a_refused_line_rolls_back_to_the_exact_previous_config(tmp_path: Path) -> None:
     lab = start_lab(tmp_path, {"site-a": Faults(refuse=r"^xconnect 10\.216\.44\.47 127 ")})
     try:
         before = lab.running("site-a")
         code, (result,) = _push(lab, "site-a")
         assert code == 3
         assert result["status"] == "rolled-back"
-        assert "xconnect 10.216.44.47 127" in result["errors"][0]
+        errors = result["errors"]
+        assert isinstance(errors, list)
+        assert "xconnect 10.216.44.47 127" in errors[0]
         assert lab.running("site-a") == before
         assert lab.device("site-a").router.startup.body() == before  # nothing saved
     finally:
         lab.sim.close()
 
 
-def test_a_connection_dropped_mid_change_is_rolled_back_after_reconnecting(
-    tmp_path: Path, lab_env: None
-) -> None:
+@pytest.mark.usefixtures("lab_env")
+def test_a_connection_dropped_mid_change_is_rolled_back_after_reconnecting(tmp_path: Path) -> None:
     lab = start_lab(tmp_path, {"site-a": Faults(drop_after_config_lines=6)})
     try:
         before = lab.running("site-a")

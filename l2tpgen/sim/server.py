@@ -104,10 +104,13 @@ class _Writer:
             delay = due - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if text is None:
-                self.process.exit(0)
-                return
-            self.process.stdout.write(text)
+            try:
+                if text is None:
+                    self.process.exit(0)
+                    return
+                self.process.stdout.write(text)
+            except (BrokenPipeError, ConnectionError):
+                return  # the client went away with responses still queued
 
 
 async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -> None:

@@ -1,0 +1,165 @@
+"""The simulated router behaves like IOS where l2tpgen and netmiko touch it (no SSH here)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import GOLDEN
+
+from l2tpgen.secrets import type7_decode
+from l2tpgen.sim.grammar import match
+from l2tpgen.sim.router import INCOMPLETE, INVALID, Router
+
+RENDERED = (
+    (GOLDEN / "render" / "site-a.ios.conf")
+    .read_text()
+    .replace("password 7 <L2TPGEN_L2TP_SECRET>", "password 0 s3cret")
+)
+
+
+@pytest.fixture
+def router() -> Router:
+    r = Router("lab-a-rtr1")
+    assert r.load(RENDERED) == []
+    return r
+
+
+def _config(router: Router, *lines: str) -> list[str]:
+    router.handle("configure terminal")
+    return [router.handle(line) for line in lines]
+
+
+def test_an_exact_keyword_wins_over_a_longer_keyword_it_abbreviates() -> None:
+    pattern = "protocol (l2tpv3|l2tpv3ietf|none) [WORD]"
+    assert match(pattern, ["protocol", "l2tpv3", "c1"]).words == ("protocol", "l2tpv3", "c1")
+    assert match(pattern, ["pro", "l2tpv3i", "c1"]).words == ("protocol", "l2tpv3ietf", "c1")
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "2", "3", "4", "5"])
+def test_grammar_choice_is_the_same_under_every_hash_seed(seed: str) -> None:
+    # Set iteration order changes with PYTHONHASHSEED: a fresh interpreter per seed proves the
+    # simulator never picks between matches by that order (it once stored l2tpv3ietf this way).
+    code = (
+        "from l2tpgen.sim.grammar import match;"
+        "print(match('protocol (l2tpv3|l2tpv3ietf|none) [WORD]', ['protocol','l2tpv3','c']).words)"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "('protocol', 'l2tpv3', 'c')"
+
+
+def test_rendered_config_loads_and_prints_back_in_running_config_form(router: Router) -> None:
+    shown = router.handle("show running-config")
+    assert shown.startswith("Building configuration...\n\nCurrent configuration : ")
+    assert shown.endswith("end\n")
+    assert "interface GigabitEthernet0/0.2996\n encapsulation dot1Q 2996\n" in shown
+
+
+def test_secrets_are_stored_as_type_7(router: Router) -> None:
+    (line,) = [x for x in router.running.body().splitlines() if x.startswith(" password")]
+    assert line.startswith(" password 7 ")
+    assert type7_decode(line.split()[2]) == "s3cret"
+
+
+def test_a_masked_secret_is_refused_as_an_invalid_encrypted_password(router: Router) -> None:
+    out = _config(router, "l2tp-class class1", "password 7 <L2TPGEN_L2TP_SECRET>")
+    assert out[-1] == "% Invalid encrypted password"
+
+
+def test_invalid_input_gets_a_caret_under_the_first_bad_word(router: Router) -> None:
+    router.handle("configure terminal")
+    prompt = router.prompt()
+    output = router.handle("interface Gi0/0 bogus")
+    caret_line, message = output.split("\n")
+    assert message == INVALID
+    assert caret_line.index("^") == len(prompt) + len("interface Gi0/0 ")
+
+
+def test_incomplete_commands_are_refused_and_not_applied(router: Router) -> None:
+    before = router.running.body()
+    assert _config(router, "interface Gi0/0.2996", "xconnect 10.0.0.1") == ["", INCOMPLETE]
+    assert router.running.body() == before
+
+
+def test_prompts_follow_the_mode(router: Router) -> None:
+    assert router.prompt() == "lab-a-rtr1#"
+    prompts = []
+    for line in (
+        "configure terminal",
+        "interface Gi0/0",
+        "interface Gi0/0.10",
+        "xconnect 10.0.0.9 10 encapsulation l2tpv3 pw-class ethernet",
+        "l2tp-class c2",
+        "pseudowire-class p2",
+        "end",
+    ):
+        router.handle(line)
+        prompts.append(router.prompt())
+    assert prompts == [
+        "lab-a-rtr1(config)#",
+        "lab-a-rtr1(config-if)#",
+        "lab-a-rtr1(config-subif)#",
+        "lab-a-rtr1(config-if-xconn)#",
+        "lab-a-rtr1(config-l2tp-class)#",
+        "lab-a-rtr1(config-pw-class)#",
+        "lab-a-rtr1#",
+    ]
+
+
+def test_no_removes_a_subinterface_but_not_a_physical_port(router: Router) -> None:
+    out = _config(router, "no interface GigabitEthernet0/0.2997", "no interface GigabitEthernet0/0")
+    assert out == ["", "% Removal of physical interfaces is not permitted"]
+    body = router.running.body()
+    assert "GigabitEthernet0/0.2997" not in body
+    assert "interface GigabitEthernet0/0\n" in body
+
+
+def test_no_and_default_forms_edit_single_settings(router: Router) -> None:
+    _config(
+        router,
+        "interface Gi0/0",
+        "no hold-queue 2048 in",
+        "no cdp enable",
+        "exit",
+        "default interface Gi0/0.2996",
+    )
+    body = router.running.body()
+    assert (
+        "interface GigabitEthernet0/0\n no ip address\n duplex full\n speed auto\n"
+        " hold-queue 2048 out\n" in body
+    )
+    assert "interface GigabitEthernet0/0.2996\n!" in body
+
+
+def test_flash_copy_and_configure_replace_restore_the_config(router: Router) -> None:
+    before = router.running.body()
+    router.handle("copy running-config flash:rb.cfg")
+    assert router.prompt() == "Destination filename [rb.cfg]? "
+    assert "bytes copied" in router.handle("")
+    _config(router, "no interface GigabitEthernet0/0.2996", "end")
+    assert router.running.body() != before
+    assert router.handle("configure replace flash:rb.cfg force").endswith("Rollback Done")
+    assert router.running.body() == before
+    assert "rb.cfg" in router.handle("dir flash:")
+
+
+def test_write_memory_copies_running_to_startup(router: Router) -> None:
+    assert router.handle("show startup-config") == "startup-config is not present"
+    assert router.handle("write memory").endswith("[OK]")
+    assert router.handle("show startup-config") == router.handle("show running-config")
+
+
+def test_enable_secret_gates_privileged_commands() -> None:
+    router = Router("r1", enable_secret="en-secret")  # noqa: S106 - a test router's secret
+    assert router.prompt() == "r1>"
+    assert INVALID in router.handle("configure terminal")
+    router.handle("enable")
+    assert router.prompt() == "Password: "
+    assert router.hides_input()
+    router.handle("en-secret")
+    assert router.prompt() == "r1#"
