@@ -123,3 +123,22 @@ def is_ethernet(name: str) -> bool:
     """Whether the interface is a physical Ethernet port that can carry dot1Q subinterfaces."""
     match = _NAME_RE.match(name)
     return match is not None and match.group(1).lower() in _PHYSICAL
+
+
+_SHORT = {
+    "GigabitEthernet": "Gi",
+    "FastEthernet": "Fa",
+    "TenGigabitEthernet": "Te",
+    "Ethernet": "Et",
+    "Loopback": "Lo",
+    "Port-channel": "Po",
+}
+
+
+def short_interface_name(name: str) -> str:
+    """The short form IOS prints in show outputs: ``GigabitEthernet0/0.10`` -> ``Gi0/0.10``."""
+    match = _NAME_RE.match(name)
+    if match is None:
+        return name
+    word = match.group(1)
+    return _SHORT.get(word, word) + name.strip()[len(word) :].lstrip()

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from l2tpgen.ifname import canonical_interface_name, interface_sort_key
+from l2tpgen.ifname import canonical_interface_name, interface_sort_key, short_interface_name
 from l2tpgen.secrets import type7_decode, type7_encode
 
 
@@ -60,3 +60,16 @@ def test_interfaces_sort_as_running_config_lists_them() -> None:
         "GigabitEthernet0/0.10",
         "GigabitEthernet0/1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [
+        ("GigabitEthernet0/0.2996", "Gi0/0.2996"),
+        ("TenGigabitEthernet1/0/1", "Te1/0/1"),
+        ("Loopback0", "Lo0"),
+        ("Serial0/0/0", "Serial0/0/0"),
+    ],
+)
+def test_show_outputs_use_the_short_interface_names_ios_prints(name: str, short: str) -> None:
+    assert short_interface_name(name) == short

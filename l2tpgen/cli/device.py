@@ -26,6 +26,7 @@ from l2tpgen.device import (
     verify_site,
 )
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.ifname import short_interface_name
 from l2tpgen.model import resolve_site
 
 if TYPE_CHECKING:
@@ -245,7 +246,7 @@ def verify(
             view.add_row(
                 s.site,
                 str(s.vlan),
-                s.interface,
+                short_interface_name(s.interface),
                 s.peer,
                 str(s.vc_id),
                 Text(s.state, style),

@@ -12,6 +12,7 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.ifname import short_interface_name
 from l2tpgen.secrets import type7_decode
 
 if TYPE_CHECKING:
@@ -126,13 +127,6 @@ def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> bool:
     return False
 
 
-def _short(interface: str) -> str:
-    for long, short in (("GigabitEthernet", "Gi"), ("FastEthernet", "Fa"), ("Ethernet", "Et")):
-        if interface.startswith(long):
-            return short + interface.removeprefix(long)
-    return interface
-
-
 def show_xconnect(rows: list[tuple[Xc, bool]]) -> str:
     """``show xconnect all``."""
     out = [
@@ -143,9 +137,9 @@ def show_xconnect(rows: list[tuple[Xc, bool]]) -> str:
     ]
     for xc, up in rows:
         circuit = (
-            f"{_short(xc.interface)}:{xc.vlan}(Eth VLAN)"
+            f"{short_interface_name(xc.interface)}:{xc.vlan}(Eth VLAN)"
             if xc.vlan
-            else f"{_short(xc.interface)}(Ethernet)"
+            else f"{short_interface_name(xc.interface)}(Ethernet)"
         )
         state = "UP" if up else "DN"
         ac = "AD" if xc.shutdown else "UP"
