@@ -201,3 +201,32 @@ def test_secrets_never_appear_in_any_output(lab: Lab, caplog: pytest.LogCaptureF
     assert not [s for s in forbidden if s in everything]
     assert re.search(r"password 7 <masked>", everything)
     assert "site-a: changed" in everything
+
+
+@pytest.mark.usefixtures("lab_env")
+def test_a_rollback_that_fails_too_exits_4_and_says_what_to_do(tmp_path: Path) -> None:
+    refuse = r"^xconnect 10\.216\.44\.47 127 |^configure replace"
+    lab = start_lab(tmp_path, {"site-a": Faults(refuse=refuse)})
+    try:
+        code, (result,) = _push(lab, "site-a")
+        assert code == 4
+        assert result["status"] == "rollback-failed"
+        message = str(result["message"])
+        assert "check the router by hand" in message
+        assert f"flash:{result['rollback_file']}" in message
+    finally:
+        lab.sim.close()
+
+
+def test_a_site_with_error_findings_is_not_pushed(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from l2tpgen.device import push as push_module  # noqa: PLC0415 - the module whose gate we trip
+    from l2tpgen.lint import Finding, Severity  # noqa: PLC0415
+
+    bad = Finding("rendered:site-a", 1, 1, "L2T006", "undefined-pw-class", Severity.ERROR, "x")
+    monkeypatch.setattr(push_module, "lint_sites", lambda *_a, **_k: [bad])
+    code, (result,) = _push(lab, "site-a")
+    assert (code, result["status"]) == (1, "refused")
+    assert "error-level lint findings" in str(result["message"])
+    assert lab.device("site-a").router.events == []

@@ -150,6 +150,8 @@ class Router:
             self.events.append(("config", text))
             return self.config_line(text)
         self.events.append(("exec", text))
+        if self.refuse is not None and self.refuse.search(text):
+            return self._error(text, 0, incomplete=False)
         return self.exec_line(text)
 
     def _error(self, text: str, progress: int, *, incomplete: bool) -> str:

@@ -29,7 +29,7 @@ class Faults:
 
     latency_ms: float = 0.0
     drop_after_config_lines: int | None = None
-    refuse: str | None = None
+    refuse: str | None = None  # a regex: matching commands (config or exec) are refused
 
 
 @dataclass
