@@ -55,51 +55,66 @@ class Pairing:
     links: tuple[Link, ...]
 
 
+@dataclass(frozen=True)
+class _Index:
+    """Lookups built once, so pairing stays linear in the number of xconnects."""
+
+    sources: dict[IPv4Address, DeviceFacts]
+    owned: dict[IPv4Address, DeviceFacts]
+    by_vc: dict[int, list[End]]
+    owned_by: dict[int, set[IPv4Address]]
+
+    @classmethod
+    def of(cls, devices: Sequence[DeviceFacts], ends: list[End]) -> _Index:
+        sources: dict[IPv4Address, DeviceFacts] = {}
+        owned: dict[IPv4Address, DeviceFacts] = {}
+        for device in devices:
+            for address in device.tunnel_sources():
+                sources.setdefault(address, device)
+            for address in device.owned_addresses():
+                owned.setdefault(address, device)
+        by_vc: dict[int, list[End]] = {}
+        for end in ends:
+            if end.xconnect.vc_id is not None:
+                by_vc.setdefault(end.xconnect.vc_id, []).append(end)
+        owned_by = {id(d): set(d.owned_addresses()) for d in devices}
+        return cls(sources, owned, by_vc, owned_by)
+
+
 def pair(devices: Sequence[DeviceFacts]) -> Pairing:
     """Pair every xconnect of ``devices`` with its other end (see the module docstring)."""
-    ends = {id(d): [End(d, i, x) for i, x in d.xconnects()] for d in devices}
-    sources = {id(d): set(d.tunnel_sources()) for d in devices}
-    owned = {id(d): set(d.owned_addresses()) for d in devices}
+    ends = [End(d, i, x) for d in devices for i, x in d.xconnects()]
+    index = _Index.of(devices, ends)
     links: list[Link] = []
-    for device in devices:
-        others = [d for d in devices if d is not device]
-        for end in ends[id(device)]:
-            other, how = _find_other(end, others, sources, owned, ends)
-            mirror = None
-            if other is not None:
-                mirror = next(
-                    (
-                        e
-                        for e in ends[id(other)]
-                        if e.xconnect.vc_id == end.xconnect.vc_id
-                        and e.xconnect.peer in owned[id(device)]
-                    ),
-                    None,
-                )
-            links.append(Link(end, other, how, mirror))
+    for end in ends:
+        other, how = _find_other(end, index)
+        mirror = None
+        if other is not None and end.xconnect.vc_id is not None:
+            here = index.owned_by[id(end.device)]
+            mirror = next(
+                (
+                    e
+                    for e in index.by_vc.get(end.xconnect.vc_id, ())
+                    if e.device is other and e.xconnect.peer in here
+                ),
+                None,
+            )
+        links.append(Link(end, other, how, mirror))
     return Pairing(tuple(devices), tuple(links))
 
 
-def _find_other(
-    end: End,
-    others: list[DeviceFacts],
-    sources: dict[int, set[IPv4Address]],
-    owned: dict[int, set[IPv4Address]],
-    ends: dict[int, list[End]],
-) -> tuple[DeviceFacts | None, How | None]:
+def _find_other(end: End, index: _Index) -> tuple[DeviceFacts | None, How | None]:
     peer = end.xconnect.peer
-    for table, how in ((sources, "address"), (owned, "owned")):
-        match = next((d for d in others if peer in table[id(d)]), None)
-        if match is not None:
-            return match, how  # type: ignore[return-value]
-    here = owned[id(end.device)]
-    same_vc = [
-        (e.xconnect.peer in here, d)
-        for d in others
-        for e in ends[id(d)]
-        if e.xconnect.vc_id is not None and e.xconnect.vc_id == end.xconnect.vc_id
-    ]
-    if not same_vc:
+    if peer is not None:
+        for table, how in ((index.sources, "address"), (index.owned, "owned")):
+            match = table.get(peer)
+            if match is not None and match is not end.device:
+                return match, how  # type: ignore[return-value]
+    if end.xconnect.vc_id is None:
         return None, None
-    same_vc.sort(key=lambda pair: not pair[0])
-    return same_vc[0][1], "vc-id"
+    here = index.owned_by[id(end.device)]
+    candidates = [e for e in index.by_vc.get(end.xconnect.vc_id, ()) if e.device is not end.device]
+    if not candidates:
+        return None, None
+    pointing_back = [e for e in candidates if e.xconnect.peer in here]
+    return (pointing_back or candidates)[0].device, "vc-id"

@@ -5,6 +5,7 @@ How ends are paired is documented in ``l2tpgen.lint.pairing``.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from l2tpgen.lint.finding import Severity
@@ -102,21 +103,16 @@ class VcIdMismatch(FleetRule):
     severity = Severity.ERROR
 
     def check(self, pairing: Pairing) -> Iterator[Finding]:
+        # VC IDs each device sends towards each other device, gathered once.
+        towards: dict[tuple[int, int], set[int]] = defaultdict(set)
+        for link in pairing.links:
+            if link.other is not None and link.end.xconnect.vc_id is not None:
+                towards[id(link.end.device), id(link.other)].add(link.end.xconnect.vc_id)
         for link in pairing.links:
             if link.other is None or link.how not in {"address", "owned"} or link.mirror:
                 continue
             xc = link.end.xconnect
-            back = sorted(
-                {
-                    e.xconnect.vc_id
-                    for e in (
-                        other.end
-                        for other in pairing.links
-                        if other.end.device is link.other and other.other is link.end.device
-                    )
-                    if e.xconnect.vc_id is not None
-                }
-            )
+            back = sorted(towards[id(link.other), id(link.end.device)])
             listed = ", ".join(map(str, back)) or "none"
             yield self.finding(
                 link.end.device.file,
