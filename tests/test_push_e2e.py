@@ -37,7 +37,8 @@ def _push(lab: Lab, *args: str, sites: Path = SITES) -> tuple[int, list[dict[str
             "json",
         ],
     )
-    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else []
+    document = json.loads(result.stdout) if result.stdout.strip() else {"results": []}
+    return result.exit_code, document["results"]
 
 
 def _config_lines(lab: Lab, name: str) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -18,20 +19,17 @@ from l2tpgen.device import (
     PushOptions,
     PushResult,
     Status,
-    connect,
     credentials_from_env,
     load_inventory,
-    push_site,
     target_for,
-    verify_site,
 )
+from l2tpgen.device.fleet import DEFAULT_WORKERS, FleetReport, PairState, push_fleet, verify_fleet
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ifname import short_interface_name
 from l2tpgen.model import resolve_site
 
 if TYPE_CHECKING:
-    from l2tpgen.device import PseudowireState
-    from l2tpgen.device.inventory import Inventory
+    from l2tpgen.device.inventory import Inventory, Target
     from l2tpgen.model import Fleet
 
 
@@ -133,6 +131,79 @@ def _print_result(result: PushResult) -> None:
     )
 
 
+class _Progress:
+    """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.live = err.is_terminal
+        self.rows: dict[str, TaskID] = {}
+        self.bar = Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err
+        )
+        if self.live:
+            self.rows = {name: self.bar.add_task(f"{name}: waiting", total=None) for name in names}
+
+    def __call__(self, site: str, phase: str) -> None:
+        if self.live:
+            self.bar.update(self.rows[site], description=f"{site}: {phase}")
+        else:
+            err.print(f"{site}: {phase}", markup=False, highlight=False)
+
+    def __enter__(self) -> _Progress:  # noqa: PYI034 - a final private class; Self needs 3.11
+        if self.live:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.live:
+            self.bar.stop()
+
+
+def _summary(report: FleetReport) -> None:
+    table = Table(title="push summary", title_justify="left")
+    for column in ("site", "result", "lines sent", "time", "detail"):
+        table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
+    for r in report.results:
+        status = Text(r.status.value, _STATUS_STYLE[r.status])
+        table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
+    out.print(table)
+    if report.pairs:
+        one_sided = [p for p in report.pairs if p.one_sided]
+        down = [p for p in report.pairs if not p.up_both and not p.one_sided]
+        up = len(report.pairs) - len(one_sided) - len(down)
+        out.print(f"pairs verified: {up} pseudowires up at both ends", markup=False)
+        for p in one_sided + down:
+            out.print(
+                f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
+                f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else ""),
+                style="red",
+                markup=False,
+            )
+    for error in report.verify_errors:
+        err.print(f"verify: {error}", style="red", markup=False)
+
+
+def _pair_dict(pair: PairState) -> dict[str, object]:
+    return {
+        "site": pair.site,
+        "peer": pair.peer,
+        "vlan": pair.vlan,
+        "vc_id": pair.vc_id,
+        "here": pair.here,
+        "there": pair.there,
+        "up_both": pair.up_both,
+        "one_sided": pair.one_sided,
+    }
+
+
+def _targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
+    table = _inventory(inventory)
+    try:
+        return {name: target_for(fleet.site(name), table) for name in names}
+    except L2tpgenError as exc:
+        fail(str(exc))
+
+
 def _run_push(
     sites_args: list[str] | None,
     every: bool,
@@ -143,32 +214,39 @@ def _run_push(
     save: bool,
     yes: bool,
     fmt: DeviceFormat,
+    workers: int,
 ) -> None:
     try:
         credentials = credentials_from_env()
     except L2tpgenError as exc:
         fail(str(exc))
     fleet, names = _select(sites_args, every, sites)
-    table = _inventory(inventory)
-    try:
-        targets = {name: target_for(fleet.site(name), table) for name in names}
-    except L2tpgenError as exc:
-        fail(str(exc))
+    targets = _targets(fleet, names, inventory)
     if not dry_run and not yes:
         if not sys.stdin.isatty():
             raise typer.BadParameter("pushing without a terminal needs --yes", param_hint="--yes")
         typer.confirm(f"Apply the change to {', '.join(names)}?", abort=True)
     state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen")) / "rollback"
-    options = PushOptions(dry_run=dry_run, save=save, state_dir=state)
-    results = [push_site(fleet, n, targets[n], credentials, options) for n in names]
+    with _Progress(names) as progress:
+        options = PushOptions(dry_run=dry_run, save=save, state_dir=state, progress=progress)
+        report = push_fleet(fleet, targets, credentials, options, workers)
     if fmt is DeviceFormat.json:
-        sys.stdout.write(json.dumps([_result_dict(r) for r in results], indent=2) + "\n")
+        document = {
+            "exit_code": report.exit_code,
+            "results": [_result_dict(r) for r in report.results],
+            "pairs": [_pair_dict(p) for p in report.pairs],
+            "verify_errors": list(report.verify_errors),
+        }
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
-        for result in results:
+        for result in report.results:
             _print_result(result)
-    worst = max((r.status.exit_code for r in results), default=0)
-    if worst:
-        raise typer.Exit(worst)
+        _summary(report)
+    if report.exit_code:
+        raise typer.Exit(report.exit_code)
+
+
+WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Routers worked on at once.")]
 
 
 @app.command()
@@ -183,6 +261,7 @@ def push(
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not `write memory`.")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="Apply without asking.")] = False,
     fmt: FormatOption = DeviceFormat.text,
+    workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
     """Push sites to their routers: diff, apply in one batch, verify, save; roll back on failure.
 
@@ -192,7 +271,15 @@ def push(
     refused and the router was rolled back; exit 4: the rollback failed too.
     """
     _run_push(
-        sites_args, every, sites, inventory, dry_run=dry_run, save=not no_save, yes=yes, fmt=fmt
+        sites_args,
+        every,
+        sites,
+        inventory,
+        dry_run=dry_run,
+        save=not no_save,
+        yes=yes,
+        fmt=fmt,
+        workers=workers,
     )
 
 
@@ -203,9 +290,20 @@ def diff(
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
     fmt: FormatOption = DeviceFormat.text,
+    workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
     """Show what `push` would change (the same as `push --dry-run`)."""
-    _run_push(sites_args, every, sites, inventory, dry_run=True, save=False, yes=True, fmt=fmt)
+    _run_push(
+        sites_args,
+        every,
+        sites,
+        inventory,
+        dry_run=True,
+        save=False,
+        yes=True,
+        fmt=fmt,
+        workers=workers,
+    )
 
 
 @app.command()
@@ -215,25 +313,17 @@ def verify(
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
     fmt: FormatOption = DeviceFormat.text,
+    workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
-    """Read pseudowire state from the routers; exit 1 if any expected pseudowire is not up."""
+    """Read pseudowire state from the routers (in parallel); exit 1 if any is not up."""
     try:
         credentials = credentials_from_env()
     except L2tpgenError as exc:
         fail(str(exc))
     fleet, names = _select(sites_args, every, sites)
-    table = _inventory(inventory)
-    states: list[PseudowireState] = []
-    problems: list[str] = []
-    for name in names:
-        try:
-            connection = connect(target_for(fleet.site(name), table), credentials)
-            try:
-                states += verify_site(fleet, name, connection)
-            finally:
-                connection.disconnect()
-        except L2tpgenError as exc:
-            problems.append(f"{name}: {exc}")
+    states, problems = verify_fleet(fleet, _targets(fleet, names, inventory), credentials, workers)
+    order = {name: index for index, name in enumerate(names)}
+    states.sort(key=lambda s: (order[s.site], s.vlan))
     if fmt is DeviceFormat.json:
         rows = [s.__dict__ | {"up": s.up} for s in states]
         sys.stdout.write(json.dumps({"pseudowires": rows, "errors": problems}, indent=2) + "\n")
@@ -242,14 +332,13 @@ def verify(
         for column in ("site", "VLAN", "interface", "peer", "VC ID", "state", "session"):
             view.add_column(column)
         for s in states:
-            style = "green" if s.up else "red"
             view.add_row(
                 s.site,
                 str(s.vlan),
                 short_interface_name(s.interface),
                 s.peer,
                 str(s.vc_id),
-                Text(s.state, style),
+                Text(s.state, "green" if s.up else "red"),
                 s.session,
             )
         out.print(view)

@@ -76,12 +76,18 @@ class PushResult:
 
 @dataclass(frozen=True)
 class PushOptions:
-    """How to push."""
+    """How to push. ``progress`` is told each phase of each site (from worker threads)."""
 
     dry_run: bool = False
     save: bool = True
     state_dir: Path = Path("~/.local/state/l2tpgen/rollback")
     environ: Mapping[str, str] | None = None
+    progress: Callable[[str, str], None] | None = None
+
+    def tell(self, site: str, phase: str) -> None:
+        """Report a phase, if anyone listens."""
+        if self.progress is not None:
+            self.progress(site, phase)
 
 
 def _intended(fleet: Fleet, name: str, options: PushOptions) -> str:
@@ -142,11 +148,13 @@ def push_site(
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
     clock = _Clock(name)
+    options.tell(name, "linting")
     blocked = _lint_gate(fleet, name)
     if blocked:
         return clock.result(Status.REFUSED, f"not pushed: {blocked}")
     try:
         intended = _intended(fleet, name, options)
+        options.tell(name, "connecting")
         connection = connector(target, credentials)
     except L2tpgenError as exc:
         return clock.result(Status.REFUSED, str(exc))
@@ -178,6 +186,7 @@ def _prepare(
 ) -> _Prepared | PushResult:
     """Read the router, plan; stop here for no change or a dry run; else save a rollback copy."""
     try:
+        options.tell(name, "reading the running config")
         before = show(connection, "show running-config")
         plan = plan_change(fleet.site(name), before, intended)
         shown = {"diff": plan.diff(name), "commands": plan.commands}
@@ -187,6 +196,7 @@ def _prepare(
             return clock.result(
                 Status.WOULD_CHANGE, f"{len(plan.send)} lines would be sent", **shown
             )
+        options.tell(name, "saving a rollback copy")
         return _Prepared(before, plan, _save_rollback(connection, name, before, options))
     except L2tpgenError as exc:
         return clock.result(Status.FAILED, f"nothing was changed: {exc}")
@@ -214,17 +224,21 @@ def _apply(
     problem: str | None
     refused: tuple[str, ...] = ()
     try:
+        options.tell(name, f"sending {len(plan.send)} lines")
         errors = send_batch(connection, plan.send)
         refused = tuple(f"{e.line}: {e.error}" for e in errors)
         if errors:
             problem = f"the router refused `{errors[0].line}`: {errors[0].error}"
         else:
+            options.tell(name, "checking")
             problem = _leftover(fleet, name, connection, intended)
         if problem is None and options.save:
+            options.tell(name, "saving")
             answer_prompts(connection, "write memory")
     except L2tpgenError as exc:
         problem = str(exc)
     if problem is not None:
+        options.tell(name, "rolling back")
         status, outcome = _roll_back(connection, link, prepared.rollback, prepared.before)
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     _close(connection)

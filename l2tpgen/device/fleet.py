@@ -1,0 +1,164 @@
+"""Many routers at once: Nornir's threaded runner over an inventory built in memory.
+
+One router's failure never stops or corrupts the others: each push is independent and returns its
+result. When both ends of a pseudowire were pushed in the same run, both ends are verified
+afterwards and pseudowires that are up on one side only are reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from nornir.core import Nornir
+from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
+from nornir.plugins.runners import ThreadedRunner
+
+from l2tpgen.device.push import PushResult, Status
+from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.inventory import Target
+    from l2tpgen.device.push import PushOptions
+    from l2tpgen.device.verify import PseudowireState
+    from l2tpgen.model import Fleet
+
+# SSH work is mostly waiting on the network: more workers than cores is right, but each one holds
+# an SSH session (and routers limit their vty lines), so stay modest.
+DEFAULT_WORKERS = 20
+
+
+def build_nornir(targets: Mapping[str, Target], credentials: Credentials, workers: int) -> Nornir:
+    """A Nornir object whose hosts are the sites' routers."""
+    hosts = Hosts(
+        {
+            name: Host(
+                name=name,
+                hostname=target.host,
+                port=target.port,
+                platform=target.device_type,
+                username=credentials.username,
+                password=credentials.password,
+                data={
+                    "known_hosts": str(target.known_hosts),
+                    "enable_secret": credentials.enable_secret,
+                },
+            )
+            for name, target in targets.items()
+        }
+    )
+    inventory = Inventory(hosts=hosts, groups=Groups(), defaults=Defaults())
+    return Nornir(inventory=inventory, runner=ThreadedRunner(num_workers=max(1, workers)))
+
+
+@dataclass(frozen=True)
+class PairState:
+    """Both ends of one pseudowire after a push of both."""
+
+    site: str
+    peer: str
+    vlan: int
+    vc_id: int
+    here: str
+    there: str
+
+    @property
+    def up_both(self) -> bool:
+        """Up at both ends."""
+        return self.here == "UP" and self.there == "UP"
+
+    @property
+    def one_sided(self) -> bool:
+        """Up at exactly one end."""
+        return (self.here == "UP") != (self.there == "UP")
+
+
+@dataclass(frozen=True)
+class FleetReport:
+    """Every router's push result, and the pairs verified afterwards."""
+
+    results: tuple[PushResult, ...]
+    pairs: tuple[PairState, ...] = ()
+    verify_errors: tuple[str, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        """The worst result; 1 at least when a pushed pair is not up at both ends."""
+        worst = max((r.status.exit_code for r in self.results), default=0)
+        if any(not p.up_both for p in self.pairs) or self.verify_errors:
+            worst = max(worst, 1)
+        return worst
+
+
+def verify_fleet(
+    fleet: Fleet, targets: Mapping[str, Target], credentials: Credentials, workers: int
+) -> tuple[list[PseudowireState], list[str]]:
+    """Pseudowire states of every target, read in parallel; and the routers that failed."""
+    if not targets:
+        return [], []
+    runner = build_nornir(targets, credentials, workers)
+    outcome = runner.run(task=l2tpgen_verify, fleet=fleet, credentials=credentials, on_failed=True)
+    states: list[PseudowireState] = []
+    errors: list[str] = []
+    for name in targets:
+        result = outcome[name][0]
+        if result.exception is not None:
+            errors.append(f"{name}: {result.exception}")
+        states.extend(result.result or [])
+    return states, errors
+
+
+def push_fleet(
+    fleet: Fleet,
+    targets: Mapping[str, Target],
+    credentials: Credentials,
+    options: PushOptions,
+    workers: int = DEFAULT_WORKERS,
+) -> FleetReport:
+    """Push every target's site in parallel, then verify pairs pushed together."""
+    runner = build_nornir(targets, credentials, workers)
+    outcome = runner.run(
+        task=l2tpgen_push, fleet=fleet, options=options, credentials=credentials, on_failed=True
+    )
+    results = tuple(_result_of(name, outcome[name]) for name in targets)
+    if options.dry_run:
+        return FleetReport(results)
+    # Both ends of a pair are read back, rolled-back ones too: their state is what the user needs.
+    to_verify = {name: targets[name] for name in sorted(_paired_sites(fleet, set(targets)))}
+    for name in to_verify:
+        options.tell(name, "verifying the pair")
+    states, errors = verify_fleet(fleet, to_verify, credentials, workers)
+    return FleetReport(results, tuple(_pairs(states, fleet)), tuple(errors))
+
+
+def _result_of(name: str, multi: Sequence[object]) -> PushResult:
+    result = multi[0]
+    value = getattr(result, "result", None)
+    if isinstance(value, PushResult):
+        return value
+    exception = getattr(result, "exception", None)
+    return PushResult(name, Status.FAILED, f"unexpected error: {exception!r}")
+
+
+def _paired_sites(fleet: Fleet, pushed: set[str]) -> set[str]:
+    """Sites pushed together with at least one of their peers."""
+    return {
+        name for name in pushed if any(pw.peer.name in pushed for pw in fleet.pseudowires(name))
+    }
+
+
+def _pairs(states: Sequence[PseudowireState], fleet: Fleet) -> list[PairState]:
+    by_end = {(s.site, s.vlan): s for s in states}
+    pairs = []
+    for state in states:
+        peer = next(
+            pw.peer.name for pw in fleet.pseudowires(state.site) if pw.vlan.id == state.vlan
+        )
+        other = by_end.get((peer, state.vlan))
+        if other is None or peer < state.site:
+            continue
+        pairs.append(PairState(state.site, peer, state.vlan, state.vc_id, state.state, other.state))
+    return pairs
