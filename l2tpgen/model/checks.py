@@ -118,6 +118,20 @@ def _check_classes(site: Site) -> Iterator[Problem]:
             "remove hash, or set `authentication: digest`",
         )
     pw = site.pseudowire_class
+    if site.platform == "linux" and pw.signaling != "static":
+        yield Problem(
+            site.name,
+            ("pseudowire_class", "signaling"),
+            "a Linux PE speaks only static L2TPv3 sessions (iproute2 has no control channel)",
+            "set `pseudowire_class: {signaling: static}` here and at its peers",
+        )
+    if pw.signaling == "dynamic" and pw.cookie:
+        yield Problem(
+            site.name,
+            ("pseudowire_class", "cookie"),
+            "cookies are configured for static sessions only",
+            "remove cookie, or use `signaling: static`",
+        )
     if pw.signaling == "static" and pw.pmtu:
         yield Problem(
             site.name,
@@ -169,6 +183,9 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                 f"add {vlan.peer} to peers, or correct the peer name",
             )
         key = (vlan.peer, vlan.effective_vc_id)
+        if site.pseudowire_class.signaling == "static":
+            # Static session IDs are the VC IDs, and a session ID must be unique on a router.
+            key = ("", vlan.effective_vc_id)
         if key in first_vc:
             other = site.vlans[first_vc[key]]
             yield Problem(
@@ -176,8 +193,12 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                 ("vlans", index, "vc_id" if vlan.vc_id is not None else "id"),
                 f"VC ID {vlan.effective_vc_id} to peer {vlan.peer} is used by VLAN {other.id} "
                 f"and VLAN {vlan.id}",
-                "each (peer, VC ID) pair must be unique on a router; give one VLAN another vc_id "
-                "(left out, vc_id is the VLAN ID)",
+                (
+                    "with static signaling the VC ID is the session ID, unique on a router; "
+                    if site.pseudowire_class.signaling == "static"
+                    else "each (peer, VC ID) pair must be unique on a router; "
+                )
+                + "give one VLAN another vc_id (left out, vc_id is the VLAN ID)",
             )
         else:
             first_vc[key] = index
@@ -285,14 +306,17 @@ def _check_class_pairs(
         if peer is None or peer_name <= site.name:
             continue  # each pair is compared once, from the site that sorts first
         ours, theirs = site.pseudowire_class, peer.pseudowire_class
-        for field in ("signaling", "dialect"):
+        fields = [("signaling", "signaling"), ("dialect", "dialect")]
+        if ours.signaling == theirs.signaling:  # else the derived cookie sizes differ too
+            fields.append(("effective_cookie", "cookie size"))
+        for field, label in fields:
             if getattr(ours, field) != getattr(theirs, field):
                 yield Problem(
                     site.name,
-                    ("pseudowire_class", field),
-                    f"{field} is {getattr(ours, field)} here but {getattr(theirs, field)} in "
+                    ("pseudowire_class", field.removeprefix("effective_")),
+                    f"{label} is {getattr(ours, field)} here but {getattr(theirs, field)} in "
                     f"{files[peer_name]}",
-                    "both ends of a pseudowire must use the same signaling",
+                    f"both ends of a pseudowire must use the same {label}",
                 )
         a, b = site.l2tp_class, peer.l2tp_class
         if ours.signaling == "dynamic" and (a.authentication, a.effective_hash) != (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +47,41 @@ class Pseudowire:
     def peer_address(self) -> IPv4Address:
         """The peer's ``ip local interface`` address, taken from the peer's own file."""
         return self.peer.tunnel_address
+
+    @property
+    def static(self) -> bool:
+        """Manual sessions (no control channel)."""
+        return self.site.pseudowire_class.signaling == "static"
+
+    @property
+    def session_ids(self) -> tuple[int, int]:
+        """(local, remote) static session IDs: both are the VC ID, so the ends mirror."""
+        return (self.vc_id, self.vc_id)
+
+    @property
+    def cookie_local(self) -> tuple[int, ...]:
+        """The cookie this end expects to receive: 32-bit words, empty for none."""
+        return derive_cookie(
+            self.site.name, self.vc_id, self.site.pseudowire_class.effective_cookie
+        )
+
+    @property
+    def cookie_remote(self) -> tuple[int, ...]:
+        """The cookie this end sends: the peer's local cookie."""
+        return derive_cookie(
+            self.peer.name, self.vc_id, self.site.pseudowire_class.effective_cookie
+        )
+
+
+def derive_cookie(receiver: str, vc_id: int, size: int) -> tuple[int, ...]:
+    """The static cookie a site expects on VC ``vc_id``: ``size`` bytes as 32-bit words.
+
+    Rule: word i is CRC-32 of ``"l2tpgen:<receiving site>:<vc id>:<i>"`` (never 0), so both ends
+    derive the same value from the model and each direction has its own cookie.
+    """
+    return tuple(
+        zlib.crc32(f"l2tpgen:{receiver}:{vc_id}:{i}".encode()) or 1 for i in range(size // 4)
+    )
 
 
 @dataclass(frozen=True)

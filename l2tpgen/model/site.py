@@ -86,6 +86,16 @@ class Lan(StrictModel):
     speed: Speed | None = None
 
 
+LinuxName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,15}$")]
+
+
+class LinuxInterfaces(StrictModel):
+    """Interface names when the site's PE is Linux (and in labs): WAN and LAN trunk."""
+
+    wan: LinuxName = "eth1"
+    lan: LinuxName = "eth2"
+
+
 class L2tpClass(StrictModel):
     """The control-channel template (``l2tp-class``).
 
@@ -116,6 +126,7 @@ class PseudowireClass(StrictModel):
     name: IosName = "l2tpgen"
     signaling: Literal["dynamic", "static"] = "dynamic"
     dialect: Literal["l2tpv3", "l2tpv3ietf"] = "l2tpv3"
+    cookie: Literal[0, 4, 8] | None = None
     pmtu: bool | None = None
     df_bit: bool = True
     tos_reflect: bool = False
@@ -125,6 +136,13 @@ class PseudowireClass(StrictModel):
     def effective_pmtu(self) -> bool:
         """Whether ``ip pmtu`` is rendered."""
         return self.signaling == "dynamic" if self.pmtu is None else self.pmtu
+
+    @property
+    def effective_cookie(self) -> int:
+        """Cookie size in bytes: 4 by default for static sessions, none for dynamic ones."""
+        if self.cookie is not None:
+            return self.cookie
+        return 4 if self.signaling == "static" else 0
 
 
 class Vlan(StrictModel):
@@ -150,13 +168,14 @@ class Site(StrictModel):
 
     name: IosName
     hostname: IosName
-    platform: Literal["ios"] = "ios"
+    platform: Literal["ios", "linux"] = "ios"
     management: Management
     wan: Wan
     lan: Lan
     l2tp_class: L2tpClass = L2tpClass()
     pseudowire_class: PseudowireClass = PseudowireClass()
     cdp: bool = False
+    linux: LinuxInterfaces = LinuxInterfaces()
     peers: tuple[IosName, ...] = ()
     vlans: tuple[Vlan, ...] = ()
 

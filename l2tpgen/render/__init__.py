@@ -6,14 +6,15 @@ from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.errors import RenderError
 from l2tpgen.render.ios import render_base, render_ios
+from l2tpgen.render.linux import render_linux
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet
 
-Platform = Literal["ios"]
-PLATFORMS: tuple[Platform, ...] = ("ios",)
+Platform = Literal["ios", "linux"]
+PLATFORMS: tuple[Platform, ...] = ("ios", "linux")
 
 
 def render_site(
@@ -31,6 +32,8 @@ def render_site(
     """
     if platform == "ios":
         return render_ios(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
+    if platform == "linux":
+        return render_linux(fleet, name)  # static sessions: no secret to write
     raise RenderError(f"unknown platform {platform}; choose one of: {', '.join(PLATFORMS)}")
 
 

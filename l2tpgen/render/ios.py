@@ -11,22 +11,27 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
 from l2tpgen.ifname import interface_sort_key
+from l2tpgen.mtu import Encapsulation, overhead_budget
 from l2tpgen.render.env import environment
 from l2tpgen.secrets import masked, read_secret, type7_encode
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.model import Fleet, Site
+    from l2tpgen.model import Fleet, Pseudowire, Site
 
 
 @dataclass(frozen=True)
 class Xconnect:
-    """An ``xconnect`` line's arguments."""
+    """An ``xconnect`` line's arguments, and the submode lines of a manual (static) session."""
 
     peer: str
     vc_id: int
     pw_class: str
+    manual: bool = False
+    session_ids: tuple[int, int] | None = None
+    cookie_local: str | None = None
+    cookie_remote: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Interface:
     xconnect: Xconnect | None = None
     hold_queue_in: int | None = None
     hold_queue_out: int | None = None
+    mtu: int | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,42 @@ def _optional(value: object) -> str | None:
     return None if value is None else str(value)
 
 
+def _cookie(words: tuple[int, ...]) -> str | None:
+    return f"{len(words) * 4} " + " ".join(str(w) for w in words) if words else None
+
+
+def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
+    """A VLAN's subinterface and its xconnect.
+
+    A static session cannot use ``ip pmtu``, so its subinterface MTU is lowered to what crosses the
+    WAN unfragmented (``mtu.py``; the dot1Q tag is counted as carried, the conservative case).
+    """
+    pw = site.pseudowire_class
+    xconnect = Xconnect(str(pw_end.peer_address), pw_end.vc_id, pw.name)
+    mtu = None
+    if pw_end.static:
+        xconnect = Xconnect(
+            xconnect.peer,
+            xconnect.vc_id,
+            xconnect.pw_class,
+            manual=True,
+            session_ids=pw_end.session_ids,
+            cookie_local=_cookie(pw_end.cookie_local),
+            cookie_remote=_cookie(pw_end.cookie_remote),
+        )
+        budget = overhead_budget(
+            site.wan.mtu, Encapsulation.IP, pw.effective_cookie, sublayer=False, dot1q=True
+        )
+        mtu = budget.max_inner_mtu
+    return Interface(
+        name=f"{site.lan.interface}.{pw_end.vlan.id}",
+        dot1q=pw_end.vlan.id,
+        no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting
+        xconnect=xconnect,
+        mtu=mtu,
+    )
+
+
 def build_view(
     fleet: Fleet,
     name: str,
@@ -135,11 +177,6 @@ def build_view(
     """Compute the IOS view of one site of a validated fleet."""
     site = fleet.site(name)
     pw = site.pseudowire_class
-    if pw.signaling == "static":
-        raise RenderError(
-            f"{site.name}: static signaling (manual sessions) is not supported by the IOS renderer "
-            "yet; use `signaling: dynamic`"
-        )
     l2tp = _l2tp_class(site, reveal=reveal_secrets, environ=environ)
     no_cdp = not site.cdp
     interfaces = [
@@ -170,22 +207,14 @@ def build_view(
                 ip_address=f"{loopback.address.ip} {loopback.address.netmask}",
             )
         )
-    interfaces.extend(
-        Interface(
-            name=f"{site.lan.interface}.{pw_end.vlan.id}",
-            dot1q=pw_end.vlan.id,
-            no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting
-            xconnect=Xconnect(str(pw_end.peer_address), pw_end.vc_id, pw.name),
-        )
-        for pw_end in fleet.pseudowires(name)
-    )
+    interfaces.extend(_attachment(site, pw_end) for pw_end in fleet.pseudowires(name))
     return IosView(
         site=site.name,
         hostname=site.hostname,
         l2tp_class=l2tp,
         pseudowire_class=PseudowireClassView(
             name=pw.name,
-            protocol=f"{pw.dialect} {site.l2tp_class.name}",
+            protocol="none" if pw.signaling == "static" else f"{pw.dialect} {site.l2tp_class.name}",
             local_interface=site.tunnel_interface,
             pmtu=pw.effective_pmtu,
             df_bit=pw.df_bit,

@@ -1,0 +1,251 @@
+"""A real Linux L2TPv3 data plane in QEMU: a small initramfs, a script, results read from the console.
+
+The host kernel here has no L2TP, and Docker is not available: Debian's kernel booted under QEMU
+(software emulation; KVM hangs on these machines) has it. The initramfs holds busybox, iproute2 with
+its libraries and the kernel modules; ``/init`` loads the modules and runs the lab script, whose
+output comes back on the serial console between markers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from l2tpgen.errors import L2tpgenError
+
+MODULES = (
+    "udp_tunnel",
+    "ip6_udp_tunnel",
+    "l2tp_core",
+    "l2tp_netlink",
+    "l2tp_ip",
+    "l2tp_eth",
+    "llc",
+    "stp",
+    "garp",
+    "mrp",
+    "8021q",
+    "veth",
+    "bridge",
+)
+BEGIN, END = "L2TPGEN-LAB-BEGIN", "L2TPGEN-LAB-END"
+APT_PACKAGES = "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping"
+
+
+class LabEnvironmentError(L2tpgenError):
+    """Something the VM lab needs is not installed (the message says what to install)."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A bootable kernel and its module directory."""
+
+    image: Path
+    modules: Path
+
+
+def find_kernel() -> Kernel:
+    """The newest Debian kernel in /boot whose modules include L2TP."""
+    for image in sorted(Path("/boot").glob("vmlinuz-*"), reverse=True):
+        version = image.name.removeprefix("vmlinuz-")
+        modules = Path("/lib/modules") / version
+        if any(modules.rglob("l2tp_eth.ko*")) and os.access(image, os.R_OK):
+            return Kernel(image, modules)
+    raise LabEnvironmentError(
+        f"no kernel with L2TP modules in /boot; install them: apt-get install -y {APT_PACKAGES}"
+    )
+
+
+def _need(program: str) -> str:
+    found = shutil.which(program)
+    if found is None:
+        raise LabEnvironmentError(
+            f"{program} is not installed; install the lab's packages: "
+            f"apt-get install -y {APT_PACKAGES}"
+        )
+    return found
+
+
+def _module_bytes(kernel: Kernel, name: str) -> bytes:
+    for candidate in kernel.modules.rglob(f"{name}.ko*"):
+        data = candidate.read_bytes()
+        if candidate.suffix == ".xz":
+            import lzma  # noqa: PLC0415 - only for compressed modules
+
+            return lzma.decompress(data)
+        if candidate.suffix == ".zst":
+            raise LabEnvironmentError(f"{candidate} is zstd-compressed; decompress it first")
+        return data
+    raise LabEnvironmentError(f"kernel module {name} not found under {kernel.modules}")
+
+
+def _libraries(binary: str) -> list[str]:
+    out = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout  # noqa: S603, S607
+    return re.findall(r"(/\S+\.so[.\d]*)", out)
+
+
+class _Cpio:
+    """A minimal writer of the "newc" cpio format the kernel unpacks."""
+
+    def __init__(self) -> None:
+        self.buffer = io.BytesIO()
+        self.inode = 1
+
+    def add(self, name: str, data: bytes = b"", mode: int = 0o100644) -> None:
+        encoded = name.encode() + b"\0"
+        fields = [self.inode, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(encoded), 0]
+        header = b"070701" + b"".join(f"{v:08X}".encode() for v in fields)
+        self.buffer.write(header + encoded)
+        self.buffer.write(b"\0" * (-(len(header) + len(encoded)) % 4))
+        self.buffer.write(data)
+        self.buffer.write(b"\0" * (-len(data) % 4))
+        self.inode += 1
+
+    def directory(self, name: str) -> None:
+        self.add(name, mode=0o40755)
+
+    def symlink(self, name: str, target: str) -> None:
+        self.add(name, target.encode(), mode=0o120777)
+
+    def finish(self) -> bytes:
+        self.add("TRAILER!!!", mode=0)
+        return self.buffer.getvalue()
+
+
+_INIT = """#!/bin/sh
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+mkdir -p /run /tmp; mount -t tmpfs tmpfs /run; mkdir -p /run/netns
+for m in {modules}; do insmod /lib/modules/$m.ko; done
+echo {begin}
+/bin/sh /lab.sh 2>&1
+echo {end}
+poweroff -f
+"""
+
+BUSYBOX_APPLETS = (
+    "sh",
+    "mount",
+    "insmod",
+    "ls",
+    "cat",
+    "echo",
+    "sleep",
+    "poweroff",
+    "grep",
+    "sed",
+    "seq",
+    "printf",
+    "mkdir",
+    "sysctl",
+    "tr",
+    "wc",
+    "cut",
+    "head",
+    "tail",
+    "timeout",
+)
+
+
+def build_initramfs(kernel: Kernel, script: str) -> bytes:
+    """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off."""
+    busybox = _need("busybox")
+    ip = _need("ip")
+    archive = _Cpio()
+    for directory in (
+        "bin",
+        "sbin",
+        "proc",
+        "sys",
+        "dev",
+        "run",
+        "tmp",
+        "lib",
+        "lib/modules",
+        "lib64",
+        "usr",
+        "usr/lib",
+        "lib/x86_64-linux-gnu",
+    ):
+        archive.directory(directory)
+    archive.add("bin/busybox", Path(busybox).read_bytes(), mode=0o100755)
+    for applet in BUSYBOX_APPLETS:
+        archive.symlink(f"bin/{applet}", "busybox")
+    # iputils ping (not busybox's): the MTU check needs `-M do` to set DF.
+    ping = _need("ping")
+    archive.add("sbin/ip", Path(ip).read_bytes(), mode=0o100755)
+    archive.add("sbin/ping", Path(ping).read_bytes(), mode=0o100755)
+    added: set[str] = set()
+    for library in [*_libraries(ip), *_libraries(ping)]:
+        if library not in added:
+            added.add(library)
+            archive.add(library.lstrip("/"), Path(library).read_bytes(), mode=0o100755)
+    for module in MODULES:
+        archive.add(f"lib/modules/{module}.ko", _module_bytes(kernel, module))
+    init = _INIT.format(modules=" ".join(MODULES), begin=BEGIN, end=END)
+    archive.add("init", init.encode(), mode=0o100755)
+    archive.add("lab.sh", script.encode(), mode=0o100755)
+    return gzip.compress(archive.finish(), compresslevel=1)
+
+
+@dataclass(frozen=True)
+class VmRun:
+    """What the lab script printed, and how long the VM ran."""
+
+    output: str
+    seconds: float
+
+
+def run_script(script: str, *, timeout: float = 300, memory_mb: int = 512) -> VmRun:
+    """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
+    import time  # noqa: PLC0415
+
+    qemu = _need("qemu-system-x86_64")
+    kernel = find_kernel()
+    with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:
+        initrd = Path(work) / "initrd.gz"
+        initrd.write_bytes(build_initramfs(kernel, script))
+        command = [
+            qemu,
+            "-m",
+            str(memory_mb),
+            "-smp",
+            "1",
+            "-nographic",
+            "-no-reboot",
+            "-accel",
+            "tcg",
+            "-kernel",
+            str(kernel.image),
+            "-initrd",
+            str(initrd),
+            "-append",
+            "console=ttyS0 quiet panic=-1",
+        ]
+        started = time.monotonic()
+        try:
+            done = subprocess.run(  # noqa: S603 - our own command line
+                command,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+                stdin=subprocess.DEVNULL,
+                errors="replace",
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise L2tpgenError(f"the lab VM did not finish within {timeout:g} s") from exc
+    console = done.stdout.replace("\r", "")
+    if BEGIN not in console or END not in console:
+        tail = "\n".join(console.splitlines()[-15:])
+        raise L2tpgenError(
+            f"the lab VM did not run the lab script; its console ended with:\n{tail}"
+        )
+    body = console.split(BEGIN, 1)[1].split(END, 1)[0]
+    return VmRun(body.strip("\n"), time.monotonic() - started)
