@@ -1,0 +1,1 @@
+"""Labs: containerlab topologies built from the fleet, and a QEMU engine that runs them."""

@@ -1,4 +1,4 @@
-"""A real Linux L2TPv3 data plane in QEMU: a small initramfs, a script, results read from the console.
+"""A real Linux L2TPv3 data plane in QEMU: a small initramfs, a script, results from the console.
 
 The host kernel here has no L2TP, and Docker is not available: Debian's kernel booted under QEMU
 (software emulation; KVM hangs on these machines) has it. The initramfs holds busybox, iproute2 with

@@ -67,7 +67,7 @@ def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
             f"session_id {local} peer_session_id {remote} l2spec_type none"
         )
         if pw.cookie_local:
-            # Linux sends `cookie` and expects `peer_cookie`: the peer's local cookie is ours to send.
+            # Linux sends `cookie`, expects `peer_cookie`: we send the peer's local cookie.
             sent, expected = _cookie_hex(pw.cookie_remote), _cookie_hex(pw.cookie_local)
             session += f" cookie {sent} peer_cookie {expected}"
         commands += [
@@ -101,8 +101,8 @@ def render_linux(fleet: Fleet, name: str) -> str:
     ]
     if site.pseudowire_class.signaling == "dynamic":
         lines.append(
-            "# NOTE: this site uses dynamic signaling, which Linux cannot speak: these commands are "
-            "its data plane only (static session IDs = VC IDs), for labs"
+            "# NOTE: this site uses dynamic signaling, which Linux cannot speak: these commands "
+            "are its data plane only (static session IDs = VC IDs), for labs"
         )
     lines += linux_commands(fleet, name)
     return "\n".join(lines) + "\n"
