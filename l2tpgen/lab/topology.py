@@ -1,0 +1,146 @@
+"""containerlab topologies built from the fleet: PEs, a WAN router, a CE per site.
+
+Linux flavor: every node is a Linux container configured with ``exec``: the WAN router holds each
+site's gateway address (WAN MTU from the models) and routes loopbacks; each PE runs the site's
+rendered Linux commands (its data plane: static sessions); each CE has one VLAN subinterface with a
+test address per stretched VLAN. The checks ``lab run`` makes are read from the CE nodes' labels,
+so the topology file is all it needs.
+
+cisco_iol flavor: each PE is a Cisco IOL node with its rendered IOS config as startup config.
+
+Variant ``single-trunk`` replaces the per-VLAN sessions with one session carrying the whole trunk:
+the anti-pattern, which forwards too (the linter is what flags it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.mtu import Encapsulation, overhead_budget
+from l2tpgen.render import render_site
+from l2tpgen.render.linux import base_commands, linux_commands
+
+if TYPE_CHECKING:
+    from l2tpgen.model import Fleet, Site
+
+LINUX_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
+IOL_IMAGE = "vrnetlab/cisco_iol:17.12.01"
+Flavor = Literal["linux", "cisco_iol"]
+Variant = Literal["per-vlan", "single-trunk"]
+
+
+def ce_address(site_index: int, vlan: int) -> str:
+    """A CE's test address in a VLAN: 172.(16 + vlan // 256).(vlan % 256).(site index + 1)/24."""
+    return f"172.{16 + (vlan >> 8)}.{vlan & 255}.{site_index + 1}/24"
+
+
+def _budget(site: Site, *, tagged: bool) -> int:
+    cookie = site.pseudowire_class.effective_cookie
+    return overhead_budget(site.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=tagged).max_inner_mtu
+
+
+def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
+    site = fleet.site(name)
+    pseudowires = fleet.pseudowires(name)
+    peers = {pw.peer.name for pw in pseudowires}
+    if len(peers) != 1:
+        raise L2tpgenError(f"{name}: the single-trunk variant needs exactly one peer")
+    first = min(pseudowires, key=lambda pw: pw.vc_id)
+    lan = site.linux.lan
+    return [
+        *base_commands(site),
+        f"ip l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip local {site.tunnel_address} "
+        f"remote {first.peer_address}",
+        f"ip l2tp add session name l2tptrunk tunnel_id 1 session_id {first.vc_id} "
+        f"peer_session_id {first.vc_id} l2spec_type none",
+        # Tagged frames cross this session: the tag counts against the WAN budget.
+        f"ip link set dev l2tptrunk up mtu {_budget(site, tagged=True)}",
+        "ip link add brtrunk type bridge",
+        f"ip link set dev {lan} master brtrunk",
+        "ip link set dev l2tptrunk master brtrunk",
+        "ip link set dev brtrunk up",
+    ]
+
+
+def _wan_router(fleet: Fleet, names: list[str]) -> dict[str, Any]:
+    commands = ["sysctl -w net.ipv4.ip_forward=1"]
+    for port, name in enumerate(names, start=1):
+        site = fleet.site(name)
+        prefix = site.wan.address.network.prefixlen
+        commands += [
+            f"ip link set dev eth{port} up mtu {site.wan.mtu}",
+            f"ip addr add {site.wan.gateway}/{prefix} dev eth{port}",
+        ]
+        if site.wan.loopback is not None:
+            commands.append(f"ip route add {site.wan.loopback.address} via {site.wan.address.ip}")
+    return {"kind": "linux", "image": LINUX_IMAGE, "exec": commands, "labels": {"l2tpgen.role": "wan"}}
+
+
+def _ce(fleet: Fleet, name: str, index: int, variant: Variant) -> dict[str, Any]:
+    site = fleet.site(name)
+    vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
+    commands = ["ip link set dev eth1 up"]
+    for vlan in vlans:
+        commands += [
+            f"ip link add link eth1 name eth1.{vlan} type vlan id {vlan}",
+            f"ip link set dev eth1.{vlan} up",
+            f"ip addr add {ce_address(index, vlan)} dev eth1.{vlan}",
+        ]
+    return {
+        "kind": "linux",
+        "image": LINUX_IMAGE,
+        "exec": commands,
+        "labels": {
+            "l2tpgen.role": "ce",
+            "l2tpgen.site": name,
+            "l2tpgen.index": str(index),
+            "l2tpgen.pe": f"pe-{name}",
+            "l2tpgen.vlans": ",".join(map(str, vlans)),
+            "l2tpgen.mtu": str(_budget(site, tagged=variant == "single-trunk")),
+        },
+    }
+
+
+def build_topology(
+    fleet: Fleet,
+    *,
+    name: str = "l2tpgen",
+    flavor: Flavor = "linux",
+    variant: Variant = "per-vlan",
+) -> dict[str, Any]:
+    """The containerlab topology of the fleet (a dict ready for YAML)."""
+    names = sorted(fleet.sites)
+    nodes: dict[str, Any] = {"wan": _wan_router(fleet, names)}
+    links: list[dict[str, Any]] = []
+    for index, site_name in enumerate(names):
+        site = fleet.site(site_name)
+        if flavor == "cisco_iol":
+            pe: dict[str, Any] = {
+                "kind": "cisco_iol",
+                "image": IOL_IMAGE,
+                "startup-config": f"{site_name}.ios.cfg",
+                "labels": {"l2tpgen.role": "pe", "l2tpgen.site": site_name},
+            }
+        else:
+            commands = (
+                _trunk_commands(fleet, site_name)
+                if variant == "single-trunk"
+                else linux_commands(fleet, site_name)
+            )
+            pe = {
+                "kind": "linux",
+                "image": LINUX_IMAGE,
+                "exec": commands,
+                "labels": {"l2tpgen.role": "pe", "l2tpgen.site": site_name},
+            }
+        nodes[f"pe-{site_name}"] = pe
+        nodes[f"ce-{site_name}"] = _ce(fleet, site_name, index, variant)
+        links.append({"endpoints": [f"pe-{site_name}:eth1", f"wan:eth{index + 1}"], "mtu": site.wan.mtu})
+        links.append({"endpoints": [f"pe-{site_name}:eth2", f"ce-{site_name}:eth1"]})
+    return {"name": name, "topology": {"nodes": nodes, "links": links}}
+
+
+def startup_configs(fleet: Fleet) -> dict[str, str]:
+    """The cisco_iol flavor's startup configs, by file name (secrets masked: fill them in)."""
+    return {f"{name}.ios.cfg": render_site(fleet, name) for name in sorted(fleet.sites)}
