@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ICMP_IP_HEADERS = 28
-PING = "ping -c 3 -i 0.2 -W 1"
+# Generous waits: under software emulation (TCG) a reply can take well over a second.
+PING = "ping -c 3 -i 0.3 -W 2"
+PING_DF = "ping -c 2 -i 0.3 -W 2 -M do -s"
 
 
 @dataclass(frozen=True)
@@ -109,16 +111,30 @@ def _plan_vlan(plan: Plan, ce: _Ce, far: _Ce, vlan: int) -> None:
     key = f"{vlan}"
     others = [v for v in far.vlans if v != vlan]
     for v in others:
-        plan.probes.append(Probe(f"{key}.before.{v}", far.node, f"cat /sys/class/net/eth1.{v}/statistics/rx_packets", "out"))
+        plan.probes.append(
+            Probe(
+                f"{key}.before.{v}",
+                far.node,
+                f"cat /sys/class/net/eth1.{v}/statistics/rx_packets",
+                "out",
+            )
+        )
     plan.probes.append(Probe(f"{key}.reach", ce.node, f"{PING} {target}"))
     for v in others:
-        plan.probes.append(Probe(f"{key}.after.{v}", far.node, f"cat /sys/class/net/eth1.{v}/statistics/rx_packets", "out"))
+        plan.probes.append(
+            Probe(
+                f"{key}.after.{v}",
+                far.node,
+                f"cat /sys/class/net/eth1.{v}/statistics/rx_packets",
+                "out",
+            )
+        )
     largest = ce.mtu - ICMP_IP_HEADERS
     plan.probes += [
         Probe(f"{key}.snmp.before", ce.pe, "cat /proc/net/snmp", "out"),
-        Probe(f"{key}.fits", ce.node, f"ping -c 1 -W 1 -M do -s {largest} {target}"),
+        Probe(f"{key}.fits", ce.node, f"{PING_DF} {largest} {target}"),
         Probe(f"{key}.snmp.after", ce.pe, "cat /proc/net/snmp", "out"),
-        Probe(f"{key}.over", ce.node, f"ping -c 1 -W 1 -M do -s {largest + 1} {target}"),
+        Probe(f"{key}.over", ce.node, f"{PING_DF} {largest + 1} {target}"),
         Probe(f"{key}.snmp.over", ce.pe, "cat /proc/net/snmp", "out"),
     ]
 
@@ -153,7 +169,8 @@ def _plan_vlan(plan: Plan, ce: _Ce, far: _Ce, vlan: int) -> None:
                 sites,
                 fits and over,
                 f"predicted {ce.mtu}: {ce.mtu} "
-                f"{'crosses unfragmented' if fits else 'does NOT cross unfragmented'}, {ce.mtu + 1} "
+                f"{'crosses unfragmented' if fits else 'does NOT cross unfragmented'}, "
+                f"{ce.mtu + 1} "
                 + (
                     "is dropped"
                     if over_dropped

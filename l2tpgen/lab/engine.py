@@ -1,4 +1,4 @@
-"""Running a lab: the ``vm`` engine (QEMU, this project's CI) and the ``containerlab`` engine (users).
+"""Running a lab: the ``vm`` engine (QEMU, for CI) and ``containerlab`` (users' machines).
 
 Both read the same topology file and run the same probes (``checks``). The vm engine turns the
 topology into one script for a QEMU guest: a network namespace per node, a veth pair per link (with
@@ -12,8 +12,7 @@ import re
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ruamel.yaml import YAML
 
@@ -21,8 +20,13 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.checks import CheckResult, Plan, Probe, judge, plan_checks
 from l2tpgen.lab.vm import run_script
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 Engine = Literal["vm", "containerlab"]
 IP = "/sbin/ip"
+# IPv6 is off in the lab so that no background traffic (DAD, ND) muddies the isolation counters.
+NO_IPV6 = "net.ipv6.conf"
 
 
 def load_topology(path: Path) -> dict[str, Any]:
@@ -72,8 +76,8 @@ def vm_script(topology: dict[str, Any], probes: Sequence[Probe]) -> str:
         lines += [
             f"{IP} netns add {node}",
             f"{IP} -n {node} link set lo up",
-            f"{IP} netns exec {node} sysctl -w net.ipv6.conf.all.disable_ipv6=1 >/dev/null 2>&1",
-            f"{IP} netns exec {node} sysctl -w net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1",
+            f"{IP} netns exec {node} sysctl -w {NO_IPV6}.all.disable_ipv6=1 >/dev/null 2>&1",
+            f"{IP} netns exec {node} sysctl -w {NO_IPV6}.default.disable_ipv6=1 >/dev/null 2>&1",
         ]
     for number, link in enumerate(topology["topology"].get("links", [])):
         (a_node, a_if), (b_node, b_if) = (e.split(":", 1) for e in link["endpoints"])
@@ -108,13 +112,12 @@ def vm_script(topology: dict[str, Any], probes: Sequence[Probe]) -> str:
 
 def parse_console(text: str) -> tuple[dict[str, str], list[str]]:
     """Probe results and setup errors from the guest's output."""
-    results: dict[str, str] = {}
     errors = [line for line in text.splitlines() if line.startswith("EXEC-FAIL ")]
-    for key, code in re.findall(r"^PROBE (\S+) (\d+)$", text, re.MULTILINE):
-        results[key] = code
-    for key, body in re.findall(r"^OUT-BEGIN (\S+)\n(.*?)^OUT-END \1$", text, re.MULTILINE | re.DOTALL):
-        results[key] = body
-    return results, errors
+    codes = dict(re.findall(r"^PROBE (\S+) (\d+)$", text, re.MULTILINE))
+    outputs = dict(
+        re.findall(r"^OUT-BEGIN (\S+)\n(.*?)^OUT-END \1$", text, re.MULTILINE | re.DOTALL)
+    )
+    return codes | outputs, errors
 
 
 def run_vm(topology: dict[str, Any], *, timeout: float = 300) -> LabReport:
@@ -122,11 +125,15 @@ def run_vm(topology: dict[str, Any], *, timeout: float = 300) -> LabReport:
     nodes = topology["topology"]["nodes"]
     kinds = {spec.get("kind") for spec in nodes.values()}
     if kinds != {"linux"}:
-        raise L2tpgenError(f"the vm engine runs linux-flavor labs only (found kinds: {sorted(kinds)})")
+        raise L2tpgenError(
+            f"the vm engine runs linux-flavor labs only (found kinds: {sorted(kinds)})"
+        )
     plan = plan_checks(topology)
     run = run_script(vm_script(topology, plan.probes), timeout=timeout)
     results, errors = parse_console(run.output)
-    return LabReport(topology["name"], "vm", tuple(judge(plan, results)), tuple(errors), run.seconds)
+    return LabReport(
+        topology["name"], "vm", tuple(judge(plan, results)), tuple(errors), run.seconds
+    )
 
 
 Runner = Callable[[list[str]], tuple[int, str]]
@@ -150,7 +157,9 @@ def containerlab_commands(path: Path, topology: dict[str, Any], plan: Plan) -> d
     }
 
 
-def run_containerlab(path: Path, topology: dict[str, Any], runner: Runner = _subprocess_runner) -> LabReport:
+def run_containerlab(
+    path: Path, topology: dict[str, Any], runner: Runner = _subprocess_runner
+) -> LabReport:
     """Deploy with containerlab, probe with docker exec, destroy; judge."""
     import time  # noqa: PLC0415
 
@@ -168,5 +177,9 @@ def run_containerlab(path: Path, topology: dict[str, Any], runner: Runner = _sub
     finally:
         runner(commands["destroy"])
     return LabReport(
-        topology["name"], "containerlab", tuple(judge(plan, results)), (), time.monotonic() - started
+        topology["name"],
+        "containerlab",
+        tuple(judge(plan, results)),
+        (),
+        time.monotonic() - started,
     )

@@ -37,7 +37,9 @@ def ce_address(site_index: int, vlan: int) -> str:
 
 def _budget(site: Site, *, tagged: bool) -> int:
     cookie = site.pseudowire_class.effective_cookie
-    return overhead_budget(site.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=tagged).max_inner_mtu
+    return overhead_budget(
+        site.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=tagged
+    ).max_inner_mtu
 
 
 def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
@@ -50,10 +52,14 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
     lan = site.linux.lan
     return [
         *base_commands(site),
-        f"ip l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip local {site.tunnel_address} "
-        f"remote {first.peer_address}",
-        f"ip l2tp add session name l2tptrunk tunnel_id 1 session_id {first.vc_id} "
-        f"peer_session_id {first.vc_id} l2spec_type none",
+        (
+            f"ip l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip local {site.tunnel_address} "
+            f"remote {first.peer_address}"
+        ),
+        (
+            f"ip l2tp add session name l2tptrunk tunnel_id 1 session_id {first.vc_id} "
+            f"peer_session_id {first.vc_id} l2spec_type none"
+        ),
         # Tagged frames cross this session: the tag counts against the WAN budget.
         f"ip link set dev l2tptrunk up mtu {_budget(site, tagged=True)}",
         "ip link add brtrunk type bridge",
@@ -74,7 +80,12 @@ def _wan_router(fleet: Fleet, names: list[str]) -> dict[str, Any]:
         ]
         if site.wan.loopback is not None:
             commands.append(f"ip route add {site.wan.loopback.address} via {site.wan.address.ip}")
-    return {"kind": "linux", "image": LINUX_IMAGE, "exec": commands, "labels": {"l2tpgen.role": "wan"}}
+    return {
+        "kind": "linux",
+        "image": LINUX_IMAGE,
+        "exec": commands,
+        "labels": {"l2tpgen.role": "wan"},
+    }
 
 
 def _ce(fleet: Fleet, name: str, index: int, variant: Variant) -> dict[str, Any]:
@@ -136,7 +147,9 @@ def build_topology(
             }
         nodes[f"pe-{site_name}"] = pe
         nodes[f"ce-{site_name}"] = _ce(fleet, site_name, index, variant)
-        links.append({"endpoints": [f"pe-{site_name}:eth1", f"wan:eth{index + 1}"], "mtu": site.wan.mtu})
+        links.append(
+            {"endpoints": [f"pe-{site_name}:eth1", f"wan:eth{index + 1}"], "mtu": site.wan.mtu}
+        )
         links.append({"endpoints": [f"pe-{site_name}:eth2", f"ce-{site_name}:eth1"]})
     return {"name": name, "topology": {"nodes": nodes, "links": links}}
 
