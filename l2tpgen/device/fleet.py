@@ -7,14 +7,14 @@ afterwards and pseudowires that are up on one side only are reported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from nornir.core import Nornir
 from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
-from l2tpgen.device.push import PushResult, Status
+from l2tpgen.device.push import PushResult, Status, lint_gate
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
 
 if TYPE_CHECKING:
@@ -118,12 +118,30 @@ def push_fleet(
     options: PushOptions,
     workers: int = DEFAULT_WORKERS,
 ) -> FleetReport:
-    """Push every target's site in parallel, then verify pairs pushed together."""
-    runner = build_nornir(targets, credentials, workers)
-    outcome = runner.run(
-        task=l2tpgen_push, fleet=fleet, options=options, credentials=credentials, on_failed=True
+    """Push every target's site in parallel, then verify pairs pushed together.
+
+    The lint gate runs once for all sites (it renders and lints the whole fleet), not per router.
+    """
+    blocked = lint_gate(fleet, list(targets)) if options.lint_gate else {}
+    allowed = {name: target for name, target in targets.items() if name not in blocked}
+    per_router = replace(options, lint_gate=False)
+    outcome = (
+        build_nornir(allowed, credentials, workers).run(
+            task=l2tpgen_push,
+            fleet=fleet,
+            options=per_router,
+            credentials=credentials,
+            on_failed=True,
+        )
+        if allowed
+        else {}
     )
-    results = tuple(_result_of(name, outcome[name]) for name in targets)
+    results = tuple(
+        PushResult(name, Status.REFUSED, f"not pushed: {blocked[name]}")
+        if name in blocked
+        else _result_of(name, outcome[name])
+        for name in targets
+    )
     if options.dry_run:
         return FleetReport(results)
     # Both ends of a pair are read back, rolled-back ones too: their state is what the user needs.
