@@ -34,7 +34,12 @@ def site_dict(index: int, loopback: bool) -> dict[str, Any]:
 def fleets(draw: st.DrawFn) -> list[dict[str, Any]]:
     """Raw site dicts of a valid fleet: 2-5 sites, random peerings, VLANs and VC IDs."""
     count = draw(st.integers(2, 5))
+    static = draw(st.booleans())
     sites = [site_dict(i, draw(st.booleans())) for i in range(count)]
+    if static:
+        for site in sites:
+            site["pseudowire_class"] = {"signaling": "static"}
+            site["l2tp_class"] = {"authentication": "none"}
     edges = draw(
         st.lists(st.sampled_from(list(combinations(range(count), 2))), min_size=1, unique=True)
     )
@@ -42,7 +47,9 @@ def fleets(draw: st.DrawFn) -> list[dict[str, Any]]:
     for a, b in edges:
         sites[a]["peers"].append(f"site-{b}")
         sites[b]["peers"].append(f"site-{a}")
-        explicit = draw(st.booleans())
+        # Static session IDs are the VC IDs, unique per router: derive them from the VLAN IDs,
+        # which this strategy keeps unique across the fleet.
+        explicit = not static and draw(st.booleans())
         vc_ids = draw(st.lists(st.integers(5000, 2**32 - 1), min_size=4, max_size=4, unique=True))
         for vc_id in vc_ids[: draw(st.integers(1, 4))]:
             vlan = next(vlan_ids)

@@ -69,7 +69,7 @@ def test_a_duplicate_vc_id_to_the_same_peer_is_always_rejected(
     raw[s]["vlans"][j]["vc_id"] = first.get("vc_id", first["id"])
     with pytest.raises(FleetValidationError) as caught:
         build(raw)
-    assert any("must be unique on a router" in p.hint for p in caught.value.problems)
+    assert any("unique on a router" in p.hint for p in caught.value.problems)
 
 
 @given(fleets(), st.data(), st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True))
