@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Problem
 
 EXIT_FINDINGS = 1
-EXIT_USAGE = 2
 
 app = typer.Typer(
     name="l2tpgen",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,7 +13,7 @@ from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElaps
 from rich.table import Table
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, app, err, fail, load, out
+from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, fail, load, out
 from l2tpgen.device import (
     PushOptions,
     PushResult,
@@ -37,13 +36,6 @@ if TYPE_CHECKING:
 STATE_DIR = "L2TPGEN_STATE_DIR"
 
 
-class DeviceFormat(str, Enum):
-    """Output for people or for scripts."""
-
-    text = "text"
-    json = "json"
-
-
 SitesArg = Annotated[
     list[str] | None,
     typer.Argument(metavar="[SITE]...", help="Sites (names or site files)."),
@@ -53,7 +45,7 @@ InventoryOption = Annotated[
     Path | None,
     typer.Option("--inventory", help="Inventory file overriding the site files' management."),
 ]
-FormatOption = Annotated[DeviceFormat, typer.Option("--format", help="Output format.")]
+FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 
 def _select(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fleet, list[str]]:
@@ -213,7 +205,7 @@ def _run_push(
     dry_run: bool,
     save: bool,
     yes: bool,
-    fmt: DeviceFormat,
+    fmt: OutputFormat,
     workers: int,
 ) -> None:
     try:
@@ -230,7 +222,7 @@ def _run_push(
     with _Progress(names) as progress:
         options = PushOptions(dry_run=dry_run, save=save, state_dir=state, progress=progress)
         report = push_fleet(fleet, targets, credentials, options, workers)
-    if fmt is DeviceFormat.json:
+    if fmt is OutputFormat.json:
         document = {
             "exit_code": report.exit_code,
             "results": [_result_dict(r) for r in report.results],
@@ -260,7 +252,7 @@ def push(
     ] = False,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not `write memory`.")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="Apply without asking.")] = False,
-    fmt: FormatOption = DeviceFormat.text,
+    fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
     """Push sites to their routers: diff, apply in one batch, verify, save; roll back on failure.
@@ -289,7 +281,7 @@ def diff(
     every: AllOption = False,
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
-    fmt: FormatOption = DeviceFormat.text,
+    fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
     """Show what `push` would change (the same as `push --dry-run`)."""
@@ -312,7 +304,7 @@ def verify(
     every: AllOption = False,
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
-    fmt: FormatOption = DeviceFormat.text,
+    fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
     """Read pseudowire state from the routers (in parallel); exit 1 if any is not up."""
@@ -324,7 +316,7 @@ def verify(
     states, problems = verify_fleet(fleet, _targets(fleet, names, inventory), credentials, workers)
     order = {name: index for index, name in enumerate(names)}
     states.sort(key=lambda s: (order[s.site], s.vlan))
-    if fmt is DeviceFormat.json:
+    if fmt is OutputFormat.json:
         rows = [s.__dict__ | {"up": s.up} for s in states]
         sys.stdout.write(json.dumps({"pseudowires": rows, "errors": problems}, indent=2) + "\n")
     else:

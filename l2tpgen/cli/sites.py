@@ -23,6 +23,7 @@ from l2tpgen.cli.app import (
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lint import ConfigText, Severity, lint_configs
 from l2tpgen.lint.formats import text_line
+from l2tpgen.lint.sites import rendered_name
 from l2tpgen.model import resolve_site
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, budget_matrix, overhead_budget
 from l2tpgen.render import render_site
@@ -99,7 +100,7 @@ def render(
     linted = (
         []
         if platform is not PlatformChoice.ios
-        else lint_configs([ConfigText(f"rendered:{name}", text)])
+        else lint_configs([ConfigText(rendered_name(name), text)])
     )
     errors = [f for f in linted if f.severity is Severity.ERROR]
     if errors:

@@ -23,6 +23,7 @@ from l2tpgen.device.plan import plan_change
 from l2tpgen.device.session import alive, answer_prompts, config_body, send_batch, show
 from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.lint import Severity, lint_sites
+from l2tpgen.lint.sites import rendered_name
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
@@ -105,10 +106,11 @@ def _intended(fleet: Fleet, name: str, options: PushOptions) -> str:
 
 def lint_gate(fleet: Fleet, names: Sequence[str]) -> dict[str, str]:
     """Why each of ``names`` must not be pushed (error-level lint findings), linting once."""
+    site_of = {rendered_name(name): name for name in names}
     errors: dict[str, list[Finding]] = {}
     for finding in lint_sites(fleet, names):
-        if finding.severity is Severity.ERROR:
-            errors.setdefault(finding.file.removeprefix("rendered:"), []).append(finding)
+        if finding.severity is Severity.ERROR and finding.file in site_of:
+            errors.setdefault(site_of[finding.file], []).append(finding)
     return {
         name: f"{len(found)} error-level lint findings, first: {found[0].code} {found[0].message}"
         for name, found in errors.items()

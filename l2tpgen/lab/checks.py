@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from l2tpgen.lab.topology import ce_address
+
 ICMP_IP_HEADERS = 28
 # Generous waits: under software emulation (TCG) a reply can take well over a second.
 PING = "ping -c 3 -i 0.3 -W 2"
@@ -81,7 +83,7 @@ def _ces(topology: dict[str, Any]) -> list[_Ce]:
 
 
 def _address(ce: _Ce, vlan: int) -> str:
-    return f"172.{16 + (vlan >> 8)}.{vlan & 255}.{ce.index + 1}"
+    return ce_address(ce.index, vlan).split("/", 1)[0]
 
 
 def _frag_creates(snmp: str) -> int:

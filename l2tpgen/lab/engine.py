@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -161,8 +162,6 @@ def run_containerlab(
     path: Path, topology: dict[str, Any], runner: Runner = _subprocess_runner
 ) -> LabReport:
     """Deploy with containerlab, probe with docker exec, destroy; judge."""
-    import time  # noqa: PLC0415
-
     plan = plan_checks(topology)
     commands = containerlab_commands(path, topology, plan)
     started = time.monotonic()

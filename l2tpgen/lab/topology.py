@@ -17,12 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.mtu import Encapsulation, overhead_budget
 from l2tpgen.render import render_site
 from l2tpgen.render.linux import base_commands, linux_commands
 
 if TYPE_CHECKING:
-    from l2tpgen.model import Fleet, Site
+    from l2tpgen.model import Fleet
 
 LINUX_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
 IOL_IMAGE = "vrnetlab/cisco_iol:17.12.01"
@@ -33,13 +32,6 @@ Variant = Literal["per-vlan", "single-trunk"]
 def ce_address(site_index: int, vlan: int) -> str:
     """A CE's test address in a VLAN: 172.(16 + vlan // 256).(vlan % 256).(site index + 1)/24."""
     return f"172.{16 + (vlan >> 8)}.{vlan & 255}.{site_index + 1}/24"
-
-
-def _budget(site: Site, *, tagged: bool) -> int:
-    cookie = site.pseudowire_class.effective_cookie
-    return overhead_budget(
-        site.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=tagged
-    ).max_inner_mtu
 
 
 def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
@@ -61,7 +53,7 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
             f"peer_session_id {first.vc_id} l2spec_type none"
         ),
         # Tagged frames cross this session: the tag counts against the WAN budget.
-        f"ip link set dev l2tptrunk up mtu {_budget(site, tagged=True)}",
+        f"ip link set dev l2tptrunk up mtu {site.data_budget(dot1q=True).max_inner_mtu}",
         "ip link add brtrunk type bridge",
         f"ip link set dev {lan} master brtrunk",
         "ip link set dev l2tptrunk master brtrunk",
@@ -108,7 +100,7 @@ def _ce(fleet: Fleet, name: str, index: int, variant: Variant) -> dict[str, Any]
             "l2tpgen.index": str(index),
             "l2tpgen.pe": f"pe-{name}",
             "l2tpgen.vlans": ",".join(map(str, vlans)),
-            "l2tpgen.mtu": str(_budget(site, tagged=variant == "single-trunk")),
+            "l2tpgen.mtu": str(site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu),
         },
     }
 

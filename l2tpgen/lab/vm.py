@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -204,8 +205,6 @@ class VmRun:
 
 def run_script(script: str, *, timeout: float = 300, memory_mb: int = 512) -> VmRun:
     """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
-    import time  # noqa: PLC0415
-
     qemu = _need("qemu-system-x86_64")
     kernel = find_kernel()
     with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:

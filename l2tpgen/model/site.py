@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BeforeValidator, Field
 
 from l2tpgen.ifname import canonical_interface_name
 from l2tpgen.model.base import StrictModel
+from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 MAX_VC_ID = 2**32 - 1
 
@@ -183,6 +184,15 @@ class Site(StrictModel):
     def tunnel_interface(self) -> str:
         """The ``ip local interface``: the loopback if one is given, else the WAN interface."""
         return self.wan.loopback.interface if self.wan.loopback else self.wan.interface
+
+    def data_budget(self, *, dot1q: bool) -> OverheadBudget:
+        """The L2TPv3 data-plane overhead budget on this site's WAN.
+
+        IP encapsulation, the class's cookie, no sublayer; ``dot1q``: the VLAN tag travels inside
+        the pseudowire.
+        """
+        cookie = self.pseudowire_class.effective_cookie
+        return overhead_budget(self.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=dot1q)
 
     @property
     def tunnel_address(self) -> IPv4Address:

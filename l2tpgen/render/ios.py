@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
 from l2tpgen.ifname import interface_sort_key
-from l2tpgen.mtu import Encapsulation, overhead_budget
 from l2tpgen.render.env import environment
 from l2tpgen.secrets import masked, read_secret, type7_encode
 
@@ -154,10 +153,7 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
             cookie_local=_cookie(pw_end.cookie_local),
             cookie_remote=_cookie(pw_end.cookie_remote),
         )
-        budget = overhead_budget(
-            site.wan.mtu, Encapsulation.IP, pw.effective_cookie, sublayer=False, dot1q=True
-        )
-        mtu = budget.max_inner_mtu
+        mtu = site.data_budget(dot1q=True).max_inner_mtu
     return Interface(
         name=f"{site.lan.interface}.{pw_end.vlan.id}",
         dot1q=pw_end.vlan.id,

@@ -11,17 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.mtu import Encapsulation, overhead_budget
-
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire, Site
-
-
-def session_mtu(site: Site) -> int:
-    """The MTU of a session device: the inner IP MTU that fits the WAN unfragmented."""
-    cookie = site.pseudowire_class.effective_cookie
-    budget = overhead_budget(site.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=False)
-    return budget.max_inner_mtu
 
 
 def _cookie_hex(words: tuple[int, ...]) -> str:
@@ -58,7 +49,8 @@ def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
                 f"ip l2tp add tunnel tunnel_id {tunnel} peer_tunnel_id {tunnel} encap ip "
                 f"local {site.tunnel_address} remote {pw.peer_address}"
             )
-    mtu = session_mtu(site)
+    # The LAN subinterface removes the VLAN tag: none travels in the session.
+    mtu = site.data_budget(dot1q=False).max_inner_mtu
     lan = site.linux.lan
     for pw in pseudowires:
         vlan, (local, remote) = pw.vlan.id, pw.session_ids

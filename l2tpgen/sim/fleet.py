@@ -12,7 +12,6 @@ from l2tpgen.sim.router import Router
 from l2tpgen.sim.server import Credentials, Faults, SimDevice, SimServers
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from pathlib import Path
 
 
@@ -47,11 +46,6 @@ class SimFleet:
         device = SimDevice(spec.name, router, faults=faults or Faults())
         self.devices[spec.name] = device
         return self.servers.add(device, port)
-
-    def add_all(self, specs: Iterable[SimSpec], faults: Faults | None = None) -> None:
-        """Start several routers."""
-        for spec in specs:
-            self.add(spec, faults)
 
     def write_inventory(self, path: Path, device_type: str = "cisco_ios") -> Path:
         """Write ``path`` (JSON: site -> host, port, device_type, known_hosts) and its known_hosts.

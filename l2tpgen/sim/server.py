@@ -228,10 +228,6 @@ class SimServers:
         """known_hosts lines for every device."""
         return "".join(d.public_key_line(self.host) + "\n" for d in self.devices.values())
 
-    def wait_idle(self, seconds: float = 0.2) -> None:
-        """Give in-flight responses time to drain (tests)."""
-        time.sleep(seconds)
-
 
 def run_forever(stop: Callable[[], bool]) -> None:
     """Block until ``stop()`` is true (for `l2tpgen sim up`)."""
