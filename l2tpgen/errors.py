@@ -46,6 +46,10 @@ class SecretError(RenderError):
     """
 
 
+class ConfigTextError(L2tpgenError):
+    """An IOS config cannot be read or parsed (names the file, never quotes its text)."""
+
+
 class LintConfigError(L2tpgenError):
     """The linter was asked for something it cannot do: an unreadable file, an unknown rule code."""
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import __version__
 from l2tpgen.cli import app
-from l2tpgen.secrets import type7_decode
+from l2tpgen.ios.type7 import decode as type7_decode
 
 runner = CliRunner()
 

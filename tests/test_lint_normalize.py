@@ -9,8 +9,8 @@ from conftest import GOLDEN, TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from l2tpgen.ios.text import clean as normalize
 from l2tpgen.lint import ConfigText, Finding, lint_configs
-from l2tpgen.lint.normalize import normalize
 
 if TYPE_CHECKING:
     from pathlib import Path

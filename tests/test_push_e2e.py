@@ -13,7 +13,7 @@ from conftest_sim import L2TP_SECRET, PASSWORD, Lab, start_lab
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.secrets import type7_encode
+from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import pytest
 from conftest import GOLDEN, SITES, Golden
 
 from l2tpgen import SecretError, load_fleet, render_site
-from l2tpgen.secrets import type7_decode
+from l2tpgen.ios.type7 import decode as type7_decode
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet

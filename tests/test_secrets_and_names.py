@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from l2tpgen.ifname import canonical_interface_name, interface_sort_key, short_interface_name
-from l2tpgen.secrets import type7_decode, type7_encode
+from l2tpgen.ios.names import canonical_interface_name, interface_sort_key, short_interface_name
+from l2tpgen.ios.type7 import Type7Error
+from l2tpgen.ios.type7 import decode as type7_decode
+from l2tpgen.ios.type7 import encode as type7_encode
 
 
 @pytest.mark.parametrize("encoded", ["070C285F4D06", "0822455D0A16"])
@@ -16,17 +18,33 @@ def test_type7_decodes_published_examples(encoded: str) -> None:
 
 
 @given(
-    st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=25),
+    st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=25),
     st.integers(0, 15),
 )
 def test_type7_round_trips_any_printable_secret(secret: str, salt: int) -> None:
     assert type7_decode(type7_encode(secret, salt)) == secret
 
 
-@pytest.mark.parametrize("text", ["", "7", "0G11", "XX1234"])
+@pytest.mark.parametrize("text", ["", "7", "0G11", "XX1234", "020E0157070", "16A0", "02"])
 def test_type7_decode_refuses_garbage_without_echoing_it(text: str) -> None:
-    with pytest.raises(ValueError, match=r"^not a type 7 string$"):
+    # netutils' decoder alone accepts all of these (odd lengths, salt 16, no cipher text).
+    with pytest.raises(Type7Error, match=r"^not a type 7 string$"):
         type7_decode(text)
+
+
+@pytest.mark.parametrize(
+    ("secret", "why"),
+    [
+        ("caf\u00e9-secret", "printable ASCII"),
+        ("emoji-\U0001f600", "printable ASCII"),
+        ("two words", "printable ASCII"),
+        ("x" * 26, "at most 25"),
+    ],
+)
+def test_type7_refuses_secrets_it_cannot_carry_without_echoing_them(secret: str, why: str) -> None:
+    with pytest.raises(Type7Error, match=why) as caught:
+        type7_encode(secret, 2)
+    assert secret not in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -39,10 +57,28 @@ def test_type7_decode_refuses_garbage_without_echoing_it(text: str) -> None:
         ("Te1/0/1", "TenGigabitEthernet1/0/1"),
         ("lo0", "Loopback0"),
         ("GigabitEthernet0/0/0", "GigabitEthernet0/0/0"),
+        ("Loop 0", "Loopback0"),
+        ("tunnel 1", "Tunnel1"),
+        ("GigabitEthernet 0/1", "GigabitEthernet0/1"),
+        ("gigabitethernet0/1", "GigabitEthernet0/1"),
+        ("Giga0/1", "GigabitEthernet0/1"),
+        ("po1", "Port-channel1"),
+        ("f0/1", "FastEthernet0/1"),
+        ("Vl10", "Vlan10"),
     ],
 )
 def test_abbreviated_interface_names_expand_like_ios(typed: str, canonical: str) -> None:
     assert canonical_interface_name(typed) == canonical
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["Gi\u0660/1", "GigabitEthernet\uff10/1", "G0/1.0", "Frobnicator0/1", "interface", "0/1"],
+)
+def test_names_ios_would_refuse_are_refused(typed: str) -> None:
+    # Arabic-Indic and full-width digits pass Python's \\d, never IOS.
+    with pytest.raises(ValueError, match="interface"):
+        canonical_interface_name(typed)
 
 
 def test_interfaces_sort_as_running_config_lists_them() -> None:
@@ -68,7 +104,7 @@ def test_interfaces_sort_as_running_config_lists_them() -> None:
         ("GigabitEthernet0/0.2996", "Gi0/0.2996"),
         ("TenGigabitEthernet1/0/1", "Te1/0/1"),
         ("Loopback0", "Lo0"),
-        ("Serial0/0/0", "Serial0/0/0"),
+        ("Serial0/0/0", "Se0/0/0"),
     ],
 )
 def test_show_outputs_use_the_short_interface_names_ios_prints(name: str, short: str) -> None:

@@ -9,7 +9,7 @@ import sys
 import pytest
 from conftest import GOLDEN
 
-from l2tpgen.secrets import type7_decode
+from l2tpgen.ios.type7 import decode as type7_decode
 from l2tpgen.sim.grammar import match
 from l2tpgen.sim.router import INCOMPLETE, INVALID, Router
 

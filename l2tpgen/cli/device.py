@@ -24,7 +24,7 @@ from l2tpgen.device import (
 )
 from l2tpgen.device.fleet import DEFAULT_WORKERS, FleetReport, PairState, push_fleet, verify_fleet
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.ifname import short_interface_name
+from l2tpgen.ios.names import short_interface_name
 from l2tpgen.model import resolve_site
 
 if TYPE_CHECKING:

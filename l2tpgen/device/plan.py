@@ -14,15 +14,15 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hier_config import Host
+from hier_config import Platform, WorkflowRemediation, get_hconfig
 
-from l2tpgen.ifname import interface_sort_key
-from l2tpgen.lint.ccp import parse_tree
-from l2tpgen.lint.normalize import normalize
-from l2tpgen.secrets import type7_decode
+from l2tpgen.ios import type7
+from l2tpgen.ios.names import interface_sort_key
+from l2tpgen.ios.order import SortKey, running_config_key
+from l2tpgen.ios.tree import parse
 
 if TYPE_CHECKING:
-    from l2tpgen.lint.ccp import Node
+    from l2tpgen.ios.tree import Node
     from l2tpgen.model import Site
 
 _SECRET = re.compile(r"^(\s*(?:password|digest secret) 7 )(\S+)(.*)$", re.MULTILINE)
@@ -52,7 +52,7 @@ class Scope:
     def select(self, config: str) -> str:
         """The managed part of a config, as indented IOS text in running-config order."""
         out: list[str] = []
-        for node in sorted(parse_tree(normalize(config)), key=_order):
+        for node in sorted(parse(config).roots, key=_order):
             text = node.text
             if text in self.classes or text.startswith(f"interface {self.lan}."):
                 out += _lines(node, 0)
@@ -64,15 +64,8 @@ class Scope:
         return "".join(line + "\n" for line in out)
 
 
-def _order(node: Node) -> tuple[int, object]:
-    text = node.text
-    if text.startswith("l2tp-class "):
-        return (0, text)
-    if text.startswith("pseudowire-class "):
-        return (1, text)
-    if text.startswith("interface "):
-        return (2, interface_sort_key(text.split(" ", 1)[1]))
-    return (3, text)
+def _order(node: Node) -> SortKey:
+    return running_config_key(node.text)
 
 
 def _lines(node: Node, depth: int) -> list[str]:
@@ -84,8 +77,8 @@ def _lines(node: Node, depth: int) -> list[str]:
 
 def _plain(secret: str) -> str | None:
     try:
-        return type7_decode(secret)
-    except ValueError:
+        return type7.decode(secret)
+    except type7.Type7Error:
         return None
 
 
@@ -181,7 +174,7 @@ def plan_change(site: Site, running_config: str, intended_config: str) -> Plan:
     scope = Scope.of(site)
     running = scope.select(running_config)
     intended = align_secrets(scope.select(intended_config), running)
-    host = Host(site.hostname, "ios")
-    host.load_running_config(running)
-    host.load_generated_config(intended)
-    return Plan(running, intended, tuple(_commands(host.remediation_config())))
+    workflow = WorkflowRemediation(
+        get_hconfig(Platform.CISCO_IOS, running), get_hconfig(Platform.CISCO_IOS, intended)
+    )
+    return Plan(running, intended, tuple(_commands(workflow.remediation_config)))

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.connection import connect
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.session import alive, answer_prompts, config_body, send_batch, show
+from l2tpgen.device.session import alive, answer_prompts, send_batch, show
 from l2tpgen.errors import DeviceError, L2tpgenError
+from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.sites import rendered_name
 from l2tpgen.render import render_site

@@ -127,15 +127,3 @@ def show(connection: Any, command: str, *, timeout: float = 30) -> str:  # noqa:
     except Exception as exc:
         raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
     return str(output)
-
-
-def config_body(show_running: str) -> str:
-    """A ``show running-config`` without its header lines, for comparing two of them."""
-    lines = show_running.splitlines()
-    skip = (
-        "Building configuration",
-        "Current configuration",
-        "! Last configuration change",
-        "! NVRAM config last updated",
-    )
-    return "\n".join(line.rstrip() for line in lines if line.strip() and not line.startswith(skip))

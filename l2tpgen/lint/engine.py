@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import LintConfigError
-from l2tpgen.lint.ccp import parse_tree
-from l2tpgen.lint.facts import DeviceFacts, extract
-from l2tpgen.lint.normalize import NormalizedConfig, normalize
+from l2tpgen.ios.extract import extract
+from l2tpgen.ios.text import CleanText, clean, decode
+from l2tpgen.ios.tree import build
 from l2tpgen.lint.pairing import pair
 from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
+    from l2tpgen.ios.facts import DeviceFacts
     from l2tpgen.lint.finding import Finding
     from l2tpgen.lint.rules.base import Rule
 
@@ -68,19 +69,25 @@ def _matches(code: str, prefixes: Iterable[str]) -> bool:
 class Parsed:
     """One config after normalization and fact extraction."""
 
-    normalized: NormalizedConfig
+    normalized: CleanText
     facts: DeviceFacts
 
 
 def parse_config(config: ConfigText) -> Parsed:
-    """Normalize, parse and extract one config."""
-    normalized = normalize(config.text)
-    return Parsed(normalized, extract(config.name, parse_tree(normalized)))
+    """Clean, parse and extract one config."""
+    text = clean(config.text)
+    return Parsed(text, extract(config.name, build(text, config.name)))
 
 
-def _suppressed(finding: Finding, normalized: NormalizedConfig) -> bool:
-    codes = normalized.disabled.get(finding.line, frozenset()) | normalized.disabled_file
-    return _matches(finding.code, codes)
+def resolve(names: Iterable[str]) -> tuple[str, ...]:
+    """Rule codes, prefixes or names (``L2T004``, ``L2T1``, ``default-hold-queue``) as codes."""
+    by_name = {rule.name: rule.code for rule in ALL_RULES}
+    return tuple(by_name.get(n.strip().lower(), n.strip().upper()) for n in names if n.strip())
+
+
+def _suppressed(finding: Finding, normalized: CleanText) -> bool:
+    written = normalized.disabled.get(finding.line, frozenset()) | normalized.disabled_file
+    return bool(written) and _matches(finding.code, resolve(written))
 
 
 def _run(rules: Sequence[Rule], selection: Selection) -> list[Rule]:
@@ -132,8 +139,8 @@ def read_configs(paths: Sequence[str | Path]) -> list[ConfigText]:
     configs = []
     for path in paths:
         try:
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
+            data = Path(path).read_bytes()
         except OSError as exc:
             raise LintConfigError(f"cannot read {path}: {exc.strerror}") from exc
-        configs.append(ConfigText(str(path), text))
+        configs.append(ConfigText(str(path), decode(data)[0]))
     return configs

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from ipaddress import IPv4Address
 
-    from l2tpgen.lint.facts import DeviceFacts, Interface, Xconnect
+    from l2tpgen.ios.facts import DeviceFacts, Interface, Xconnect
 
 How = Literal["address", "owned", "vc-id"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from l2tpgen.ifname import is_ethernet, is_loopback, is_subinterface
+from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
 from l2tpgen.model.problems import Problem
 
 if TYPE_CHECKING:

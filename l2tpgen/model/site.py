@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from l2tpgen.ifname import canonical_interface_name
+from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 

@@ -9,15 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import RenderError
-from l2tpgen.ifname import interface_sort_key
+from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.ios import type7
+from l2tpgen.ios.names import interface_sort_key
 from l2tpgen.render.env import environment
-from l2tpgen.secrets import masked, read_secret, type7_encode
+from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet, Pseudowire, Site
+
+# A fixed type 7 salt keeps rendering deterministic (push compares secrets by their plain text).
+RENDER_SALT = 2
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,12 @@ def _secret_text(site: Site, *, reveal: bool, environ: Mapping[str, str] | None)
         raise RenderError(f"{site.name}: l2tp_class has authentication but no secret_env")
     if not reveal:
         return masked(variable)
-    return type7_encode(read_secret(variable, environ))
+    try:
+        return type7.encode(read_secret(variable, environ), RENDER_SALT)
+    except type7.Type7Error as exc:  # the message never holds the secret
+        raise SecretError(
+            f"the secret in environment variable {variable} cannot be written for IOS: {exc}"
+        ) from None
 
 
 def _l2tp_class(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from l2tpgen.ifname import interface_sort_key
+from l2tpgen.ios.order import SortKey, running_config_key
 
 
 @dataclass
@@ -20,54 +20,8 @@ class Line:
         return Line(self.text, self.key, [c.copy() for c in self.children])
 
 
-# Where top-level lines go in `show running-config`, by their first words (IOS keeps a fixed order).
-_RANK: tuple[tuple[str, int], ...] = (
-    ("version", 0),
-    ("service", 1),
-    ("no service", 1),
-    ("hostname", 2),
-    ("boot", 3),
-    ("enable", 4),
-    ("username", 5),
-    ("aaa", 5),
-    ("no aaa", 5),
-    ("clock", 6),
-    ("ip cef", 7),
-    ("no ip cef", 7),
-    ("ip domain", 8),
-    ("no ip domain", 8),
-    ("ip name-server", 8),
-    ("multilink", 9),
-    ("license", 9),
-    ("l2tp-class", 20),
-    ("pseudowire-class", 21),
-    ("interface", 30),
-    ("router", 40),
-    ("ip forward-protocol", 50),
-    ("ip http", 51),
-    ("no ip http", 51),
-    ("ip ssh", 52),
-    ("ip route", 53),
-    ("ip access-list", 54),
-    ("access-list", 55),
-    ("cdp", 60),
-    ("no cdp", 60),
-    ("lldp", 60),
-    ("snmp-server", 61),
-    ("control-plane", 70),
-    ("banner", 75),
-    ("line", 80),
-    ("ntp", 85),
-)
-
-
-def _rank(line: Line) -> tuple[int, object]:
-    for prefix, rank in _RANK:
-        if line.text == prefix or line.text.startswith(prefix + " "):
-            if prefix == "interface":
-                return (rank, interface_sort_key(line.text.split(" ", 1)[1]))
-            return (rank, ())
-    return (65, ())
+def _rank(line: Line) -> SortKey:
+    return running_config_key(line.text)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from ipaddress import IPv4Address
 
-from l2tpgen.ifname import canonical_interface_name
+from l2tpgen.ios.names import canonical_interface_name
 
 _NUMBER = re.compile(r"^\d+(?:/\d+)*(?:\.\d+)?$")
 MIN_ABBREVIATION = 2

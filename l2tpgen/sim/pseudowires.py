@@ -12,13 +12,13 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ifname import short_interface_name
-from l2tpgen.secrets import type7_decode
+from l2tpgen.ios.extract import extract
+from l2tpgen.ios.names import short_interface_name
+from l2tpgen.ios.tree import parse
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from l2tpgen.sim.config import Line
     from l2tpgen.sim.router import Router
 
 
@@ -37,76 +37,34 @@ class Xc:
     shutdown: bool
 
 
-def _children(line: Line | None) -> list[Line]:
-    return line.children if line is not None else []
-
-
-def _section(router: Router, text: str) -> Line | None:
-    return router.running.find(text)
-
-
-def _address(router: Router, interface: str | None) -> str | None:
-    line = _section(router, f"interface {interface}") if interface else None
-    return next(
-        (c.text.split()[2] for c in _children(line) if c.text.startswith("ip address ")), None
-    )
-
-
 def xconnects(router: Router) -> list[Xc]:
-    """Every xconnect of the running config, with what decides its state."""
+    """Every xconnect of the running config, with what decides its state.
+
+    Read through the IOS layer (``l2tpgen.ios``), as the linter and ``import`` read configs.
+    """
+    facts = extract(router.hostname, parse(router.running.body(), router.hostname))
     found = []
-    for line in router.running.lines:
-        if not line.text.startswith("interface "):
+    for iface, xc in facts.xconnects():
+        if xc.vc_id is None or xc.peer is None:
             continue
-        xc = next((c for c in line.children if c.text.startswith("xconnect ")), None)
-        if xc is None:
-            continue
-        words = xc.text.split()
-        pw_name = words[words.index("pw-class") + 1] if "pw-class" in words else ""
-        pw = _section(router, f"pseudowire-class {pw_name}")
-        protocol = next(
-            (c.text.split() for c in _children(pw) if c.text.startswith("protocol ")), []
-        )
-        local = next(
-            (c.text.split()[3] for c in _children(pw) if c.text.startswith("ip local interface ")),
-            None,
-        )
-        l2tp = _section(router, f"l2tp-class {protocol[2]}") if len(protocol) > 2 else None  # noqa: PLR2004
-        secret = next(
-            (
-                c.text.split()[2]
-                for c in _children(l2tp)
-                if c.text.startswith(("password 7 ", "digest secret 7 "))
-            ),
-            None,
-        )
-        dot1q = next(
-            (c.text.split()[2] for c in line.children if c.text.startswith("encapsulation dot1Q ")),
-            None,
-        )
+        pw = facts.pw_class_of(xc)
+        source = facts.interfaces.get(pw.local_interface or "") if pw else None
+        l2tp = facts.l2tp_classes.get(pw.protocol_class or "") if pw else None
+        secret = next((s.fingerprint for s in l2tp.secrets), None) if l2tp else None
         found.append(
             Xc(
-                interface=line.text.split()[1],
-                vlan=int(dot1q) if dot1q else None,
-                peer=words[1],
-                vc_id=int(words[2]),
-                pw_class=pw_name,
-                static="manual" in words or protocol[1:2] == ["none"],
-                source=_address(router, local),
-                secret=_plain(secret),
-                shutdown=any(c.text == "shutdown" for c in line.children),
+                interface=iface.name,
+                vlan=iface.dot1q,
+                peer=str(xc.peer),
+                vc_id=xc.vc_id,
+                pw_class=xc.pw_class or "",
+                static=xc.manual or (pw is not None and pw.static),
+                source=str(source.addresses[0].ip) if source and source.addresses else None,
+                secret=secret,
+                shutdown=iface.shutdown,
             )
         )
     return found
-
-
-def _plain(secret: str | None) -> str | None:
-    if secret is None:
-        return None
-    try:
-        return type7_decode(secret)
-    except ValueError:
-        return None
 
 
 def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> bool:

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from l2tpgen.secrets import DEFAULT_SALT, type7_decode, type7_encode
+from l2tpgen.ios import type7
 from l2tpgen.sim.commands import MODES, PROMPTS, Command
 from l2tpgen.sim.config import Config, Line
 from l2tpgen.sim.grammar import Match, match
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 INVALID = "% Invalid input detected at '^' marker."
+SALT = 2
 INCOMPLETE = "% Incomplete command."
 
 EXEC_COMMANDS: tuple[tuple[str, str], ...] = (
@@ -63,12 +64,15 @@ def _secret_line(words: list[str], at: int) -> str | None:
         return " ".join(words)
     if kind == "7":
         try:
-            type7_decode(secret)
-        except ValueError:
+            type7.decode(secret)
+        except type7.Type7Error:
             return None
         encoded = secret
     else:
-        encoded = type7_encode(secret, DEFAULT_SALT)
+        try:
+            encoded = type7.encode(secret, SALT)
+        except type7.Type7Error:
+            return None
     return " ".join([*words[:at], "7", encoded, *rest])
 
 

@@ -10,7 +10,7 @@ from l2tpgen.lint.finding import Finding, Severity
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.lint.facts import At, DeviceFacts
+    from l2tpgen.ios.facts import At, DeviceFacts
     from l2tpgen.lint.pairing import Pairing
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.ifname import is_loopback
+from l2tpgen.ios.names import is_loopback
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.lint.facts import DeviceFacts
+    from l2tpgen.ios.facts import DeviceFacts
     from l2tpgen.lint.finding import Finding
 
 
@@ -51,7 +51,7 @@ class MissingIpPmtu(DeviceRule):
     severity = Severity.WARNING
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             if not pw.static and not pw.pmtu:
                 yield self.finding(
                     device.file,
@@ -94,7 +94,7 @@ class MissingDfBit(DeviceRule):
     severity = Severity.WARNING
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             if not pw.df_bit:
                 yield self.finding(
                     device.file,
@@ -135,7 +135,7 @@ class CleartextSecret(DeviceRule):
     severity = Severity.WARNING
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for l2tp in device.l2tp_classes.values():
+        for l2tp in device.l2tpv3_l2tp_classes.values():
             for secret in l2tp.secrets:
                 if secret.encryption == 0:
                     yield self.finding(
@@ -207,7 +207,7 @@ class UndefinedL2tpClass(DeviceRule):
     severity = Severity.ERROR
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             if pw.static or pw.protocol_class is None or pw.protocol_at is None:
                 continue
             if pw.protocol_class not in device.l2tp_classes:
@@ -249,7 +249,7 @@ class LocalInterfaceWithoutIp(DeviceRule):
     severity = Severity.ERROR
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             if pw.local_interface is None or pw.local_interface_at is None:
                 yield self.finding(
                     device.file,
@@ -303,7 +303,7 @@ class PmtuOnStatic(DeviceRule):
     severity = Severity.ERROR
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             if pw.static and pw.pmtu and pw.pmtu_at is not None:
                 yield self.finding(
                     device.file,
@@ -341,7 +341,7 @@ class LocalInterfaceNotLoopback(DeviceRule):
     severity = Severity.INFO
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             local = pw.local_interface
             if local is not None and pw.local_interface_at is not None and not is_loopback(local):
                 yield self.finding(

@@ -14,7 +14,7 @@ from l2tpgen.lint.rules.base import FleetRule
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.lint.facts import DeviceFacts, PseudowireClass
+    from l2tpgen.ios.facts import DeviceFacts, PseudowireClass
     from l2tpgen.lint.finding import Finding
     from l2tpgen.lint.pairing import End, Link, Pairing
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.ifname import is_ethernet, is_loopback
+from l2tpgen.ios.names import is_ethernet, is_loopback
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
 from l2tpgen.mtu import Encapsulation, overhead_budget
@@ -12,7 +12,7 @@ from l2tpgen.mtu import Encapsulation, overhead_budget
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.lint.facts import DeviceFacts, Interface, Xconnect
+    from l2tpgen.ios.facts import DeviceFacts, Interface, Xconnect
     from l2tpgen.lint.finding import Finding
 
 DEFAULT_MTU = 1500
@@ -68,7 +68,7 @@ class DefaultHoldQueue(DeviceRule):
             wan = _wan_interface(device, xc)
             if wan is not None:
                 names.add(wan.split(".", 1)[0])
-        for pw in device.pw_classes.values():
+        for pw in device.l2tpv3_classes.values():
             if pw.local_interface is not None:
                 names.add(pw.local_interface.split(".", 1)[0])
         return {name for name in names if is_ethernet(name)}

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from l2tpgen.ifname import is_ethernet
+from l2tpgen.ios.names import is_ethernet
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.lint.facts import DeviceFacts
+    from l2tpgen.ios.facts import DeviceFacts
     from l2tpgen.lint.finding import Finding
 
 

@@ -1,0 +1,433 @@
+"""Reading ``DeviceFacts`` from a parse tree.
+
+Every line is read defensively: a word missing (a bare ``ip``), a number of thousands of digits, an
+address that is not one, give no fact rather than an exception. Keywords may be abbreviated as IOS
+accepts them when typed (``xconn``, ``encap``, ``ip loc int``): a unique prefix of at least two
+letters among the commands of that mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import lru_cache
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from typing import TYPE_CHECKING
+
+from l2tpgen.ios import type7
+from l2tpgen.ios.facts import (
+    At,
+    Cookie,
+    DeviceFacts,
+    Interface,
+    L2tpClass,
+    PseudowireClass,
+    Route,
+    SecretLine,
+    Xconnect,
+)
+from l2tpgen.ios.names import canonical_or_same
+
+if TYPE_CHECKING:
+    from l2tpgen.ios.tree import Config, Node
+
+_INT = re.compile(r"^[0-9]{1,10}$")
+MIN_ABBREVIATION = 2
+
+# The commands of each mode that an abbreviation must be unique among (IOS's rule), including
+# common ones l2tpgen does not read, so that `de` stays ambiguous as it is on a router.
+_INTERFACE_WORDS = (
+    "xconnect",
+    "encapsulation",
+    "hold-queue",
+    "mtu",
+    "description",
+    "shutdown",
+    "ip",
+    "no",
+    "crypto",
+    "tunnel",
+    "cdp",
+    "service-policy",
+    "duplex",
+    "speed",
+    "delay",
+    "default",
+    "bandwidth",
+    "load-interval",
+    "keepalive",
+    "negotiation",
+    "media-type",
+    "mpls",
+    "ipv6",
+    "standby",
+    "vrrp",
+    "switchport",
+    "spanning-tree",
+    "channel-group",
+    "pseudowire",
+    "peer",
+    "ppp",
+    "clock",
+    "logging",
+    "lldp",
+    "arp",
+    "mac-address",
+    "nat",
+    "vrf",
+    "zone-member",
+)
+_IP_INTERFACE_WORDS = (
+    "address",
+    "mtu",
+    "route-cache",
+    "access-group",
+    "tcp",
+    "nat",
+    "ospf",
+    "helper-address",
+    "redirects",
+    "unreachables",
+    "proxy-arp",
+    "pim",
+    "igmp",
+    "policy",
+    "vrf",
+    "flow",
+    "virtual-reassembly",
+    "verify",
+    "directed-broadcast",
+    "mroute-cache",
+    "accounting",
+)
+_PW_WORDS = (
+    "encapsulation",
+    "protocol",
+    "ip",
+    "sequencing",
+    "interworking",
+    "control-word",
+    "preferred-path",
+    "status",
+    "vc",
+    "mpls",
+    "switching",
+    "backup",
+    "description",
+)
+_IP_PW_WORDS = ("local", "pmtu", "dfbit", "tos", "ttl", "protocol")
+_L2TP_WORDS = (
+    "authentication",
+    "password",
+    "digest",
+    "hello",
+    "hostname",
+    "cookie",
+    "hidden",
+    "receive-window",
+    "retransmit",
+    "timeout",
+    "description",
+)
+_XCONNECT_ARGS = ("encapsulation", "manual", "pw-class", "sequencing")
+
+
+@lru_cache(maxsize=4096)
+def keyword(word: str, choices: tuple[str, ...]) -> str | None:
+    """The keyword ``word`` stands for among ``choices`` (exact, else a unique prefix).
+
+    Cached: configs repeat the same few words on every line.
+    """
+    lowered = word.lower()
+    if lowered in choices:
+        return lowered
+    if len(lowered) < MIN_ABBREVIATION:
+        return None
+    found = [c for c in choices if c.startswith(lowered)]
+    return found[0] if len(found) == 1 else None
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and _INT.match(text) else None
+
+
+def _word(words: list[str], index: int) -> str | None:
+    return words[index] if index < len(words) else None
+
+
+def _at(node: Node) -> At:
+    return At(node.line, node.column)
+
+
+@lru_cache(maxsize=4096)
+def _ip(text: str | None) -> IPv4Address | None:
+    try:
+        return IPv4Address(text or "")
+    except ValueError:
+        return None
+
+
+def _address(words: list[str]) -> IPv4Interface | None:
+    if len(words) < 2:  # noqa: PLR2004 - address and mask
+        return None
+    try:
+        return IPv4Interface(f"{words[0]}/{words[1]}")
+    except ValueError:
+        return None
+
+
+def _cookie(node: Node, words: list[str]) -> Cookie | None:
+    # l2tp cookie local|remote SIZE LOW [HIGH]  (argument layout unconfirmed on every release)
+    size = _int(_word(words, 3))
+    if size is None:
+        return None
+    values = tuple(v for v in (_int(w) for w in words[4:6]) if v is not None)
+    return Cookie(size, values, _at(node))
+
+
+def _xconnect(node: Node) -> Xconnect:
+    words = node.text.split()
+    args = [keyword(w, _XCONNECT_ARGS) or w for w in words]
+    pw_class = _word(words, args.index("pw-class") + 1) if "pw-class" in args else None
+    encapsulation = (
+        (_word(words, args.index("encapsulation") + 1) or "").lower() or None
+        if "encapsulation" in args
+        else None
+    )
+    fields: dict[str, object] = {}
+    for child in node.children:
+        sub = child.text.split()
+        if sub[:1] != ["l2tp"] or len(sub) < 3:  # noqa: PLR2004
+            continue
+        if sub[1] == "id":
+            local, remote = _int(_word(sub, 2)), _int(_word(sub, 3))
+            if local is not None and remote is not None:
+                fields["session_ids"] = (local, remote)
+                fields["session_at"] = _at(child)
+        elif sub[1] == "cookie" and sub[2] in {"local", "remote"}:
+            fields[f"cookie_{sub[2]}"] = _cookie(child, sub)
+        elif sub[1] == "hello":
+            fields["hello"] = sub[2]
+    return Xconnect(
+        peer=_ip(_word(words, 1)),
+        vc_id=_int(_word(words, 2)),
+        pw_class=pw_class,
+        encapsulation=encapsulation,
+        manual="manual" in args,
+        at=_at(node),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> None:
+    what = keyword(words[1], _IP_INTERFACE_WORDS) if len(words) > 1 else None
+    if what == "address" and "dhcp" not in words:
+        address = _address(words[2:4])
+        if address is not None:
+            addresses = fields.setdefault("addresses", [])
+            assert isinstance(addresses, list)  # noqa: S101 - set just above
+            addresses.append(address)
+            fields.setdefault("address_at", _at(child))
+    elif what == "mtu" and len(words) == 3:  # noqa: PLR2004
+        fields["ip_mtu"] = _int(words[2])
+
+
+def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> None:
+    rest = [w.lower() for w in words[1:]]
+    if rest == ["cdp", "enable"]:
+        fields["no_cdp"] = True
+    elif (
+        rest[:1] == ["ip"]
+        and len(rest) > 1
+        and keyword(rest[1], _IP_INTERFACE_WORDS) == "route-cache"
+        and rest[2:] in ([], ["cef"])  # `no ip route-cache [cef]`
+    ):
+        fields["route_cache_off"] = _at(child)
+
+
+def _interface(node: Node) -> Interface:  # noqa: C901, PLR0912 - one flat branch per command
+    name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
+    fields: dict[str, object] = {}
+    for child in node.children:
+        words = child.text.split()
+        head = keyword(words[0], _INTERFACE_WORDS)
+        if head == "ip":
+            _interface_ip(fields, child, words)
+        elif head == "no":
+            _interface_no(fields, child, words)
+        elif head == "encapsulation" and len(words) > 1:
+            framing = words[1].lower()
+            if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
+                fields["dot1q"] = _int(words[2])
+                fields["dot1q_at"] = _at(child)
+            else:
+                fields["encapsulation"] = framing
+        elif head == "xconnect":
+            fields["xconnect"] = _xconnect(child)
+        elif head == "hold-queue" and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
+            fields[f"hold_queue_{words[2]}"] = _int(words[1])
+        elif head == "mtu" and len(words) == 2:  # noqa: PLR2004
+            fields["mtu"] = _int(words[1])
+        elif head == "crypto" and len(words) > 2 and words[1].lower() == "map":  # noqa: PLR2004
+            fields["crypto_map"] = words[2]
+        elif head == "tunnel" and words[1:2] == ["protection"]:
+            fields["tunnel_protection"] = True
+        elif head == "description":
+            fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
+        elif head == "shutdown":
+            fields["shutdown"] = True
+    found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
+    addresses = tuple(found)
+    return Interface(name=name, at=_at(node), addresses=addresses, **fields)  # type: ignore[arg-type]
+
+
+def _pw_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+    what = keyword(words[1], _IP_PW_WORDS) if len(words) > 1 else None
+    if what == "local" and len(words) > 3:  # noqa: PLR2004 - ip local interface NAME
+        fields["local_interface"] = canonical_or_same(" ".join(words[3:]))
+        fields["local_interface_at"] = _at(child)
+    elif what == "pmtu" and len(words) == 2:  # noqa: PLR2004
+        fields["pmtu"], fields["pmtu_at"] = True, _at(child)
+    elif what == "dfbit" and words[2:3] == ["set"]:
+        fields["df_bit"] = True
+    elif what == "tos" and len(words) > 2:  # noqa: PLR2004
+        if words[2].lower() == "reflect":
+            fields["tos_reflect"] = True
+        else:
+            fields["tos_value"] = _int(_word(words, 3))
+    elif what == "ttl":
+        fields["ttl"] = _int(_word(words, 2))
+    else:
+        return False
+    return True
+
+
+def _pw_class(node: Node) -> PseudowireClass:
+    fields: dict[str, object] = {}
+    other: list[tuple[str, At]] = []
+    for child in node.children:
+        words = child.text.split()
+        head = keyword(words[0], _PW_WORDS)
+        if head == "encapsulation" and len(words) > 1:
+            fields["encapsulation"] = words[1].lower()
+            fields["encapsulation_at"] = _at(child)
+        elif head == "protocol" and len(words) > 1:
+            fields["protocol"] = words[1].lower()
+            fields["protocol_class"] = _word(words, 2)
+            fields["protocol_at"] = _at(child)
+        elif head == "sequencing" and len(words) > 1:
+            fields["sequencing"] = words[1].lower()
+        elif not (head == "ip" and _pw_ip(fields, child, words)):
+            other.append((child.text, _at(child)))
+    name = node.text.split(maxsplit=1)[1] if " " in node.text else ""
+    return PseudowireClass(name=name, at=_at(node), other=tuple(other), **fields)  # type: ignore[arg-type]
+
+
+def fingerprint(secret: str, encryption: int) -> str | None:
+    """A short SHA-256 of a secret's plain text, to compare two ends without keeping it."""
+    if encryption == 7:  # noqa: PLR2004 - type 7
+        try:
+            secret = type7.decode(secret)
+        except type7.Type7Error:
+            return None
+    elif encryption != 0:
+        return None
+    return hashlib.sha256(secret.encode()).hexdigest()[:16]
+
+
+def _secret(kind: str, node: Node, words: list[str]) -> SecretLine:
+    # "password [0|7] SECRET" / "digest secret [0|7] SECRET [hash ...]"; no type means type 0.
+    typed = len(words) > 1 and words[0] in {"0", "7"}
+    encryption = int(words[0]) if typed else 0
+    secret = words[1] if typed else (words[0] if words else "")
+    return SecretLine(kind, encryption, _at(node), fingerprint(secret, encryption))
+
+
+def _l2tp_class(node: Node) -> L2tpClass:
+    secrets: list[SecretLine] = []
+    fields: dict[str, object] = {}
+    other: list[tuple[str, At]] = []
+    for child in node.children:
+        words = child.text.split()
+        head = keyword(words[0], _L2TP_WORDS)
+        if head == "authentication" and len(words) == 1:
+            fields["authentication"] = True
+        elif head == "password" and len(words) > 1:
+            secrets.append(_secret("password", child, words[1:]))
+        elif head == "digest":
+            fields["digest"] = True
+            lowered = [w.lower() for w in words]
+            if "hash" in lowered[:-1]:
+                fields["digest_hash"] = lowered[lowered.index("hash") + 1]
+            if lowered[1:2] == ["secret"] and len(words) > 2:  # noqa: PLR2004
+                secrets.append(_secret("digest secret", child, words[2:]))
+        elif head == "hello":
+            fields["hello"] = _int(_word(words, 1))
+        elif head == "cookie" and _word(words, 1) == "size":
+            fields["cookie_size"] = _int(_word(words, 2))
+        else:
+            other.append((child.text, _at(child)))
+    name = node.text.split(maxsplit=1)[1] if " " in node.text else ""
+    return L2tpClass(
+        name=name,
+        at=_at(node),
+        secrets=tuple(secrets),
+        other=tuple(other),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _route(node: Node) -> Route | None:
+    words = node.text.split()
+    if len(words) < 5 or words[2].lower() == "vrf":  # noqa: PLR2004
+        return None
+    try:
+        network = IPv4Network(f"{words[2]}/{words[3]}", strict=False)
+    except ValueError:
+        return None
+    target = words[4]
+    hop = _ip(target)
+    interface = None if hop is not None else canonical_or_same(target)
+    if interface is not None:
+        hop = _ip(_word(words, 5))
+    return Route(network, hop, interface, _at(node))
+
+
+def extract(file: str, config: Config) -> DeviceFacts:
+    """Read the facts of one config from its parse tree."""
+    interfaces: dict[str, Interface] = {}
+    pw_classes: dict[str, PseudowireClass] = {}
+    l2tp_classes: dict[str, L2tpClass] = {}
+    routes: list[Route] = []
+    top: dict[str, str | bool] = {}
+    for node in config.roots:
+        text = node.text
+        if text.startswith("interface "):
+            iface = _interface(node)
+            interfaces.setdefault(iface.name, iface)
+        elif text.startswith("pseudowire-class "):
+            pw = _pw_class(node)
+            pw_classes.setdefault(pw.name, pw)
+        elif text.startswith("l2tp-class "):
+            l2tp = _l2tp_class(node)
+            l2tp_classes.setdefault(l2tp.name, l2tp)
+        elif text.startswith("ip route "):
+            route = _route(node)
+            if route is not None:
+                routes.append(route)
+        elif text.startswith(("hostname ", "version ")) and text.split()[0] not in top:
+            top[text.split()[0]] = text.split()[1]
+        elif text in {"no ip cef", "no cdp run"} or text.startswith(("vpdn", "vpdn-group ")):
+            top[text.split()[0] if text.startswith("vpdn") else text] = True
+    return DeviceFacts(
+        file=file,
+        hostname=str(top["hostname"]) if "hostname" in top else None,
+        interfaces=interfaces,
+        pw_classes=pw_classes,
+        l2tp_classes=l2tp_classes,
+        routes=tuple(routes),
+        cdp_run="no cdp run" not in top,
+        cef="no ip cef" not in top,
+        version=str(top["version"]) if "version" in top else None,
+        l2tpv2=any(key.startswith("vpdn") for key in top),
+    )

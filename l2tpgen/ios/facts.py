@@ -1,0 +1,290 @@
+"""The L2TPv3-relevant facts of one device's config, with the lines they were read from.
+
+Read once from the parse tree (``extract.py``) by every consumer: the linter's rules, ``import``
+and the simulator. Secrets are never kept: a secret line records its type and, to compare two ends,
+a fingerprint (a truncated SHA-256 of the plain text), nothing from which the secret can be read.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from l2tpgen.ios.names import is_serial, parent_interface
+
+if TYPE_CHECKING:
+    from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+
+ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
+
+
+@dataclass(frozen=True)
+class At:
+    """Where a fact was read: 1-based line and column."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Cookie:
+    """An ``l2tp cookie local|remote SIZE LOW [HIGH]`` line."""
+
+    size: int
+    value: tuple[int, ...]
+    at: At
+
+
+@dataclass(frozen=True)
+class Xconnect:
+    """An ``xconnect`` line and, for manual sessions, its submode lines.
+
+    ``encapsulation`` is the one on the line (``l2tpv3``, ``mpls``) or None when the pw-class
+    supplies it; ``peer`` is None when the line names no IPv4 peer (``xconnect vfi NAME``).
+    """
+
+    peer: IPv4Address | None
+    vc_id: int | None
+    pw_class: str | None
+    encapsulation: str | None
+    manual: bool
+    at: At
+    session_ids: tuple[int, int] | None = None
+    session_at: At | None = None
+    cookie_local: Cookie | None = None
+    cookie_remote: Cookie | None = None
+    hello: str | None = None
+
+
+@dataclass(frozen=True)
+class Interface:
+    """An ``interface`` section (repeated sections already merged)."""
+
+    name: str
+    at: At
+    addresses: tuple[IPv4Interface, ...] = ()
+    address_at: At | None = None
+    dot1q: int | None = None
+    dot1q_at: At | None = None
+    xconnect: Xconnect | None = None
+    hold_queue_in: int | None = None
+    hold_queue_out: int | None = None
+    no_cdp: bool = False
+    mtu: int | None = None
+    ip_mtu: int | None = None
+    route_cache_off: At | None = None  # `no ip route-cache [cef]`: process switching
+    encapsulation: str | None = None  # serial framing: hdlc (default), ppp, frame-relay
+    crypto_map: str | None = None
+    tunnel_protection: bool = False
+    description: str | None = None
+    shutdown: bool = False
+
+    @property
+    def parent(self) -> str:
+        """The main interface of a subinterface (itself for a main interface)."""
+        return parent_interface(self.name)
+
+    @property
+    def is_subinterface(self) -> bool:
+        """Whether this is a ``.N`` subinterface."""
+        return "." in self.name
+
+    @property
+    def is_serial(self) -> bool:
+        """A serial (HDLC/PPP/Frame Relay) port: an attachment circuit without Ethernet header."""
+        return is_serial(self.name)
+
+
+@dataclass(frozen=True)
+class PseudowireClass:
+    """A ``pseudowire-class`` section."""
+
+    name: str
+    at: At
+    encapsulation: str | None = None
+    encapsulation_at: At | None = None
+    protocol: str | None = None
+    protocol_class: str | None = None
+    protocol_at: At | None = None
+    local_interface: str | None = None
+    local_interface_at: At | None = None
+    pmtu: bool = False
+    pmtu_at: At | None = None
+    df_bit: bool = False
+    sequencing: str | None = None
+    tos_reflect: bool = False
+    tos_value: int | None = None
+    ttl: int | None = None
+    other: tuple[tuple[str, At], ...] = ()  # lines l2tpgen's model has no field for
+
+    @property
+    def static(self) -> bool:
+        """``protocol none``: manual sessions, no control channel."""
+        return self.protocol == "none"
+
+    @property
+    def kind(self) -> str:
+        """``mpls`` (AToM), ``l2tpv2`` (VPDN) or ``l2tpv3``: what the class is, or is meant to be.
+
+        An encapsulation IOS does not know (a typo such as ``12tpv3``) counts as the one it is
+        closest to; a missing one as L2TPv3 unless the protocol says otherwise.
+        """
+        if self.protocol == "ldp":
+            return "mpls"
+        if self.protocol == "l2tpv2":
+            return "l2tpv2"
+        if self.encapsulation is None:
+            return "l2tpv3"
+        close = difflib.get_close_matches(self.encapsulation, ENCAPSULATIONS, n=1, cutoff=0.5)
+        return close[0] if close else "l2tpv3"
+
+    @property
+    def l2tpv3(self) -> bool:
+        """Whether the L2TPv3 rules apply to this class."""
+        return self.kind == "l2tpv3"
+
+    @property
+    def valid_encapsulation(self) -> bool:
+        """Whether the class has an encapsulation IOS accepts."""
+        return self.encapsulation in ENCAPSULATIONS
+
+
+@dataclass(frozen=True)
+class SecretLine:
+    """A ``password`` or ``digest secret`` line: its type and a fingerprint, never the secret."""
+
+    kind: str
+    encryption: int | None
+    at: At
+    fingerprint: str | None = None
+
+
+@dataclass(frozen=True)
+class L2tpClass:
+    """An ``l2tp-class`` section."""
+
+    name: str
+    at: At
+    authentication: bool = False
+    digest: bool = False
+    digest_hash: str | None = None
+    hello: int | None = None
+    cookie_size: int | None = None
+    secrets: tuple[SecretLine, ...] = ()
+    other: tuple[tuple[str, At], ...] = ()
+
+
+@dataclass(frozen=True)
+class Route:
+    """An ``ip route`` line (global table)."""
+
+    network: IPv4Network
+    next_hop: IPv4Address | None
+    interface: str | None
+    at: At
+
+
+@dataclass(frozen=True)
+class DeviceFacts:
+    """Everything the rules need from one config file."""
+
+    file: str
+    hostname: str | None = None
+    interfaces: dict[str, Interface] = field(default_factory=dict)
+    pw_classes: dict[str, PseudowireClass] = field(default_factory=dict)
+    l2tp_classes: dict[str, L2tpClass] = field(default_factory=dict)
+    routes: tuple[Route, ...] = ()
+    cdp_run: bool = True
+    cef: bool = True
+    version: str | None = None
+    l2tpv2: bool = False  # vpdn / L2TPv2 configured (out of scope for the rules)
+
+    def pw_class_of(self, xc: Xconnect) -> PseudowireClass | None:
+        """The pseudowire-class an xconnect names, if defined."""
+        return self.pw_classes.get(xc.pw_class or "")
+
+    def is_l2tpv3(self, xc: Xconnect) -> bool:
+        """Whether an xconnect is an L2TPv3 pseudowire (the only kind the rules look at)."""
+        if xc.peer is None or xc.encapsulation == "mpls":
+            return False
+        if xc.encapsulation == "l2tpv3":
+            return True
+        pw = self.pw_class_of(xc)
+        return pw is None or pw.l2tpv3
+
+    @cached_property
+    def _xconnects(self) -> tuple[tuple[Interface, Xconnect], ...]:
+        pairs = [
+            (i, i.xconnect)
+            for i in self.interfaces.values()
+            if i.xconnect is not None and self.is_l2tpv3(i.xconnect)
+        ]
+        return tuple(sorted(pairs, key=lambda p: p[1].at.line))
+
+    def xconnects(self) -> tuple[tuple[Interface, Xconnect], ...]:
+        """Every L2TPv3 attachment circuit with its xconnect, in file order."""
+        return self._xconnects
+
+    @cached_property
+    def l2tpv3_classes(self) -> dict[str, PseudowireClass]:
+        """The pseudowire-classes that are L2TPv3 (MPLS and L2TPv2 classes left out)."""
+        return {name: pw for name, pw in self.pw_classes.items() if pw.l2tpv3}
+
+    @cached_property
+    def l2tpv3_l2tp_classes(self) -> dict[str, L2tpClass]:
+        """l2tp-classes not used only by L2TPv2 pseudowire-classes."""
+        v2 = {pw.protocol_class for pw in self.pw_classes.values() if pw.kind == "l2tpv2"}
+        v3 = {pw.protocol_class for pw in self.pw_classes.values() if pw.kind != "l2tpv2"}
+        return {n: c for n, c in self.l2tp_classes.items() if n not in v2 or n in v3}
+
+    def tunnel_sources(self) -> dict[IPv4Address, str]:
+        """Addresses this device sources L2TPv3 tunnels from, with the interface of each."""
+        found: dict[IPv4Address, str] = {}
+        for pw in self.l2tpv3_classes.values():
+            iface = self.interfaces.get(pw.local_interface or "")
+            if iface is not None:
+                found.update((a.ip, iface.name) for a in iface.addresses)
+        return found
+
+    @cached_property
+    def owned(self) -> dict[IPv4Address, str]:
+        """Every IPv4 address configured on this device, with its interface."""
+        return {a.ip: i.name for i in self.interfaces.values() for a in i.addresses}
+
+    def owned_addresses(self) -> dict[IPv4Address, str]:
+        """Every IPv4 address configured on this device, with its interface."""
+        return self.owned
+
+    @cached_property
+    def connected(self) -> tuple[tuple[IPv4Network, str], ...]:
+        """Connected subnets and their interfaces, indexed once: most interfaces have none."""
+        return tuple((a.network, i.name) for i in self.interfaces.values() for a in i.addresses)
+
+    @cached_property
+    def _routes_to(self) -> dict[IPv4Address, str | None]:
+        return {}
+
+    def route_interface(self, destination: IPv4Address) -> str | None:
+        """The interface this device would use towards ``destination`` (connected, then static).
+
+        Memoized per destination: a device has many xconnects but few peers.
+        """
+        if destination not in self._routes_to:
+            self._routes_to[destination] = self._lookup(destination)
+        return self._routes_to[destination]
+
+    def _lookup(self, destination: IPv4Address) -> str | None:
+        for network, name in self.connected:
+            if destination in network:
+                return name
+        candidates = [r for r in self.routes if destination in r.network]
+        if not candidates:
+            return None
+        best = max(candidates, key=lambda r: r.network.prefixlen)
+        if best.interface is not None:
+            return best.interface
+        if best.next_hop is None:
+            return None
+        return next((name for net, name in self.connected if best.next_hop in net), None)

@@ -1,0 +1,302 @@
+"""Make messy real-world IOS text parseable, keeping every line where it was.
+
+Accepts what people actually have: ``show running-config`` output (prompt, ``Building
+configuration...``), configs that lost their indentation (pasted from a web page), tab indentation,
+a block pasted with a uniform indent, CRLF / CR line ends, a byte order mark, UTF-16 (PowerShell's
+``>``), NUL bytes, ``exit`` and ``end`` lines, banners, comments and abbreviations such as
+``int e0/0``. The result has exactly one entry per input line, so line numbers always refer to the
+file as given; lines that are not configuration become a filler ``!``.
+
+A flattened config (no indented line under any section) is re-indented from knowledge of IOS
+sections: a section header opens a section, a known global command or ``!`` closes it, anything else
+is a child; ``l2tp ...`` lines after an ``xconnect`` are its submode children.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+
+from l2tpgen.ios.names import canonical_or_same
+
+FILLER = "!"
+# IOS configs nest four levels at most; deeper indentation is clamped rather than followed.
+MAX_DEPTH = 16
+
+
+def _prefixes(word: str, shortest: int) -> str:
+    return "|".join(re.escape(word[:n]) for n in range(len(word), shortest - 1, -1))
+
+
+_INTERFACE = re.compile(rf"^(?:{_prefixes('interface', 3)})\s+(\S.*)$", re.IGNORECASE)
+SECTION = re.compile(
+    r"^(?:interface|l2tp-class|pseudowire-class|router|line|ip(?:v6)? access-list|class-map|"
+    r"policy-map|control-plane|vrf definition|ip vrf|crypto map|crypto isakmp policy|"
+    r"crypto ikev2|crypto pki trustpoint|crypto pki certificate|crypto ipsec profile|key chain|"
+    r"track|redundancy|archive|vpdn-group|controller|dial-peer|ip dhcp pool|ip sla|object-group|"
+    r"route-map|l2vpn|bridge-domain|template|aaa group server|zone-pair|zone security|"
+    r"parameter-map|event manager applet|voice|application|call-home|flow (?:record|exporter|"
+    r"monitor)|spanning-tree mst configuration|vlan \d|ipv6 dhcp pool|ip nat pool|"
+    r"pseudowire|vpdn|mpls ldp neighbor|ip explicit-path|xconnect context|"
+    r"l2 vfi|crypto keyring|crypto isakmp profile)\b",
+    re.IGNORECASE,
+)
+_GLOBAL = re.compile(
+    r"^(?:no )?(?:hostname|version|service|boot|enable|username|aaa|clock|ip route|ip cef|"
+    r"ip domain|ip domain-name|ip domain-lookup|ip name-server|ip ssh|ip http|ip forward-protocol|"
+    r"ip scp|ip tftp|ip ftp|ip default-gateway|ip classless|ip subnet-zero|ip multicast-routing|"
+    r"ip nat inside source|ip nat outside source|ipv6 unicast-routing|ipv6 route|ipv6 cef|"
+    r"cdp run|cdp timer|cdp holdtime|lldp run|logging|ntp|snmp-server|access-list|banner|end|"
+    r"license|spanning-tree mode|spanning-tree extend|spanning-tree portfast|vtp|crypto key|"
+    r"multilink|memory-size|security|login|mpls ldp|mpls label|xconnect logging|diagnostic|"
+    r"platform|errdisable|file prompt|tacacs-server|radius-server|alias|exception|scheduler|"
+    r"privilege|default interface|system|vlan internal|power|hw-module|mac address-table|"
+    r"udld|vpdn enable|transceiver|virtual-service|ip sla schedule|"
+    r"ip dns|ip dhcp excluded-address|ip dhcp snooping|ip arp|ip igmp|ip pim|"
+    r"ip tcp synwait-time|ip source-route|ip bootp|ip finger|ip icmp|ip options|ip rcmd|"
+    r"line-mode|warm-reboot|mgcp|ivr|sccp|stcapp|netconf|restconf|telemetry)\b",
+    re.IGNORECASE,
+)
+_XCONNECT = re.compile(r"^xconn(?:e(?:c(?:t)?)?)?\b", re.IGNORECASE)
+_XCONNECT_CHILD = re.compile(r"^(?:l2tp (?:id|cookie|hello)|backup|remote)\b", re.IGNORECASE)
+_PROMPT = re.compile(r"^\S+[#>]\s*(?:sh|show|term|terminal|conf|configure)?\b.*$")
+_NOISE = re.compile(
+    r"^(?:Building configuration\.\.\.|Current configuration\s*:.*|Last configuration change.*|"
+    r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*)$",
+    re.IGNORECASE,
+)
+_NOISE_STARTS = tuple(
+    w
+    for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time")
+    for w in (word, word.lower())
+)
+_BANNER = re.compile(r"^banner\s+\S+\s+(\S)", re.IGNORECASE)
+_EXIT = re.compile(r"^exit(?:-[a-z-]+)?$", re.IGNORECASE)
+_DIRECTIVE = re.compile(r"^!\s*l2tpgen:\s*(disable|disable-file)\s*=\s*([\w,\s-]+)$", re.IGNORECASE)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """Text of a config file and the encoding it was read as.
+
+    A byte order mark decides (UTF-8, UTF-16, UTF-32); without one, UTF-16 is recognised by its NUL
+    bytes (PowerShell's ``>`` writes UTF-16); else UTF-8, and Latin-1 when that fails (a banner
+    typed on a Windows console). Never raises.
+    """
+    for bom, encoding in (
+        (codecs.BOM_UTF32_LE, "utf-32-le"),
+        (codecs.BOM_UTF32_BE, "utf-32-be"),
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ):
+        if data.startswith(bom):
+            return data[len(bom) :].decode(encoding, errors="replace"), encoding
+    sample = data[:4096]
+    half = len(sample) // 2
+    if half >= 2:  # noqa: PLR2004 - two characters at least
+        odd_nuls, even_nuls = sample[1::2].count(0), sample[0::2].count(0)
+        if odd_nuls > half // 2 and even_nuls < half // 8:
+            return data.decode("utf-16-le", errors="replace"), "utf-16-le"
+        if even_nuls > half // 2 and odd_nuls < half // 8:
+            return data.decode("utf-16-be", errors="replace"), "utf-16-be"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as editors count them: LF, CRLF and CR end a line, nothing else does.
+
+    (``str.splitlines`` also splits at form feeds and Unicode separators, which would shift every
+    line number after them.) NUL characters are dropped; a leading byte order mark too.
+    """
+    text = text.removeprefix("\ufeff")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+@dataclass
+class CleanText:
+    """Parseable text and what the clean-up learned on the way.
+
+    ``lines[i]`` is line ``i + 1`` of the input, re-indented one space per level (or the filler
+    ``!``); ``columns[i]`` is where its text starts in the input (1-based). ``disabled`` maps a line
+    number to the rules (codes or names, as written) switched off for it; ``disabled_file`` holds
+    those switched off for the whole file.
+    """
+
+    lines: list[str]
+    columns: list[int]
+    disabled: dict[int, frozenset[str]] = field(default_factory=dict)
+    disabled_file: frozenset[str] = frozenset()
+    flattened: bool = False
+
+
+def _expand_interface(text: str) -> str:
+    match = _INTERFACE.match(text)
+    if match is None:
+        return text
+    return f"interface {canonical_or_same(match.group(1))}"
+
+
+def _uniform_indent(raw: list[str]) -> int:
+    """The indentation every configuration line shares (a block pasted indented), in columns."""
+    smallest: int | None = None
+    for raw_line in raw:
+        line = raw_line.expandtabs(8) if "\t" in raw_line else raw_line
+        stripped = line.lstrip()
+        if stripped and stripped[0] != "!":
+            width = len(line) - len(stripped)
+            if width == 0:
+                return 0
+            smallest = width if smallest is None else min(smallest, width)
+    return smallest or 0
+
+
+def _is_flattened(raw: list[str], indent: int) -> bool:
+    """No line is indented right under a section header: the indentation was lost."""
+    in_section = False
+    for original in raw:
+        line = original.expandtabs(8)[indent:]
+        stripped = line.strip()
+        if not stripped or stripped.startswith("!"):
+            continue
+        if line[0] == " ":
+            if in_section:
+                return False
+        else:
+            in_section = bool(SECTION.match(_expand_interface(stripped)))
+    return True
+
+
+class _Cleaner:
+    def __init__(self, raw: list[str]) -> None:
+        self.raw = raw
+        self.indent = _uniform_indent(raw)
+        self.flattened = _is_flattened(raw, self.indent)
+        self.out = CleanText(lines=[], columns=[], flattened=self.flattened)
+        self.depth = 0  # depth of the last content line
+        self.stack: list[int] = []  # indented mode: indent widths of the open parents
+        self.pending: set[str] = set()  # directive for the next content line
+        self.section: set[str] = set()  # directive covering the open section's children
+        self.file_codes: set[str] = set()
+        self.banner_end: str | None = None
+        self.open = False  # flattened mode: a section is open
+        self.xconnect = False  # flattened mode: the last child opened an xconnect submode
+
+    def emit(self, depth: int, text: str, column: int) -> None:
+        self.out.lines.append(" " * depth + text)
+        self.out.columns.append(column)
+
+    def filler(self, column: int) -> None:
+        self.emit(self.depth, FILLER, column)
+
+    def run(self) -> CleanText:
+        for number, line in enumerate(self.raw, start=1):
+            self.line(number, line.rstrip())
+        self.out.disabled_file = frozenset(self.file_codes)
+        return self.out
+
+    def line(self, number: int, line: str) -> None:
+        stripped = line.strip()
+        column = len(line) - len(line.lstrip()) + 1
+        if self.banner_end is not None:  # banner text is not configuration
+            if self.banner_end in stripped:
+                self.banner_end = None
+            self.filler(column)
+            return
+        # Cheap string tests guard each regex: this loop runs once per line of large configs.
+        first = stripped.split(" ", 1)[0]
+        if (
+            not stripped
+            or stripped[0] in "!#"
+            or (stripped.startswith(_NOISE_STARTS) and _NOISE.match(stripped))
+        ):
+            self.comment(stripped, column)
+            return
+        if ("#" in first or ">" in first) and _PROMPT.match(stripped):
+            self.filler(column)
+            return
+        lowered = first.lower()
+        if lowered in {"end", "exit"} or (lowered.startswith("exit-") and _EXIT.match(stripped)):
+            if self.flattened and lowered != "end":
+                self.depth = max(self.depth - 1, 0)
+                self.open = self.open and self.xconnect
+                self.xconnect = False
+            self.filler(column)
+            return
+        text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
+        if lowered.startswith("int"):
+            text = _expand_interface(text)
+        depth = self.flat_depth(text) if self.flattened else self.indent_depth(line)
+        self.depth = depth
+        self.directives(number, depth)
+        if depth == 0 and lowered == "banner":
+            self.open_banner(text)
+        self.emit(depth, text, column)
+
+    def directives(self, number: int, depth: int) -> None:
+        """A ``disable=`` directive covers the next line and, if it opens a section, its body."""
+        if depth == 0:
+            self.section = set(self.pending)
+        codes = self.pending | (self.section if depth else set())
+        if codes:
+            self.out.disabled[number] = frozenset(codes)
+        self.pending = set()
+
+    def open_banner(self, text: str) -> None:
+        """A banner whose closing delimiter is on a later line: its text is not config."""
+        banner = _BANNER.match(text)
+        if banner is None:
+            return
+        delimiter = "^C" if text.split()[2].startswith("^C") else banner.group(1)
+        rest = text.split(maxsplit=2)[2]
+        if rest.count(delimiter) < 2:  # noqa: PLR2004 - opening and closing delimiter
+            self.banner_end = delimiter
+
+    def comment(self, stripped: str, column: int) -> None:
+        directive = _DIRECTIVE.match(stripped)
+        if directive is not None:
+            codes = {c.strip() for c in directive.group(2).split(",") if c.strip()}
+            target = (
+                self.file_codes if directive.group(1).lower() == "disable-file" else self.pending
+            )
+            target.update(codes)
+        if self.flattened and (not stripped or stripped == "!"):
+            # In pasted configs "!" and blank lines separate sections.
+            self.depth, self.open, self.xconnect = 0, False, False
+        self.filler(column)
+
+    def flat_depth(self, text: str) -> int:
+        if SECTION.match(text) or _GLOBAL.match(text):
+            self.open, self.xconnect = bool(SECTION.match(text)), False
+            return 0
+        if not self.open:
+            return 0
+        if self.xconnect and _XCONNECT_CHILD.match(text):
+            return 2
+        self.xconnect = bool(_XCONNECT.match(text))
+        return 1
+
+    def indent_depth(self, line: str) -> int:
+        expanded = line.expandtabs(8) if "\t" in line else line
+        width = len(expanded) - len(expanded.lstrip()) - self.indent
+        width = max(width, 0)
+        while self.stack and self.stack[-1] >= width:
+            self.stack.pop()
+        depth = min(len(self.stack), MAX_DEPTH)
+        if len(self.stack) < MAX_DEPTH:
+            self.stack.append(width)
+        return depth
+
+
+def clean(text: str) -> CleanText:
+    """Re-indent and clean IOS text; see the module docstring."""
+    return _Cleaner(split_lines(text)).run()

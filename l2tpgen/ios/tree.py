@@ -1,0 +1,142 @@
+"""The config tree: IOS text in, ``Node`` values with file line numbers out.
+
+ciscoconfparse (1.7.x) builds the parent/child structure and numbers the lines; this module is the
+only place that imports it, so the rest of l2tpgen sees ``Node`` alone. Only configuration lines
+reach it (fillers, comments and banner text stay out), with braces masked: ciscoconfparse treats a
+line starting with ``}`` as a closing brace and raises when nothing opened one (an ASCII-art
+banner). Node texts come from l2tpgen's own cleaned lines, never from the parser.
+
+ciscoconfparse configures loguru when it is imported (it removes loguru's default handler and adds
+one that prints DEBUG records, tracebacks with local variables included, to standard output).
+``_import_parser`` undoes that: l2tpgen never prints through loguru, and a user's own loguru set-up
+is left as it was.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.errors import ConfigTextError
+from l2tpgen.ios.text import FILLER, SECTION, CleanText, clean
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+@dataclass(slots=True)
+class Node:
+    """One config line: its text (clean, single-spaced), 1-based line and column, its children."""
+
+    text: str
+    line: int
+    column: int
+    children: list[Node] = field(default_factory=list)
+
+    def child(self, prefix: str) -> Node | None:
+        """The first child whose text starts with ``prefix``."""
+        return next((c for c in self.children if c.text.startswith(prefix)), None)
+
+    def walk(self) -> Iterator[Node]:
+        """This node and every descendant, in file order (iteratively: no recursion limit)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclass(frozen=True)
+class Config:
+    """A parsed config: its top-level nodes and the cleaned text they came from."""
+
+    roots: tuple[Node, ...]
+    text: CleanText
+
+    def sections(self, prefix: str) -> Iterator[Node]:
+        """Top-level nodes whose text starts with ``prefix``."""
+        return (node for node in self.roots if node.text.startswith(prefix))
+
+    def find(self, text: str) -> Node | None:
+        """The top-level node with exactly this text."""
+        return next((node for node in self.roots if node.text == text), None)
+
+
+@cache
+def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
+    """Import ciscoconfparse once, undoing what its import does to loguru."""
+    from loguru import logger  # noqa: PLC0415 - only needed with the parser
+
+    core = getattr(logger, "_core", None)
+    before = dict(getattr(core, "handlers", {}))
+    from ciscoconfparse import CiscoConfParse  # noqa: PLC0415 - heavy, loaded on first parse
+
+    logger.disable("ciscoconfparse")
+    after = getattr(core, "handlers", {})
+    for handler_id in set(after) - set(before):
+        logger.remove(handler_id)
+    if before and not set(before) & set(after):
+        # It removed the default handler: give the user's logger back its standard error sink.
+        logger.add(sys.stderr)
+    return CiscoConfParse
+
+
+def _mask(line: str) -> str:
+    # Braces mean nothing to IOS; ciscoconfparse would pair them as a brace-delimited syntax.
+    return line.replace("{", "(").replace("}", ")") if "{" in line or "}" in line else line
+
+
+def _merge_repeated(roots: list[Node]) -> list[Node]:
+    """One node per section: a repeated ``interface X`` adds to the first, as IOS does.
+
+    Running configs pasted from several ``show`` commands repeat sections; entering a section twice
+    on a router edits the same section.
+    """
+    first: dict[str, Node] = {}
+    merged: list[Node] = []
+    for node in roots:
+        earlier = first.get(node.text)
+        if earlier is not None:
+            earlier.children.extend(node.children)
+            continue
+        if node.children or SECTION.match(node.text):
+            first[node.text] = node
+        merged.append(node)
+    return merged
+
+
+def build(text: CleanText, name: str = "config") -> Config:
+    """The tree of cleaned text.
+
+    Raises:
+        ConfigTextError: the parser failed (names the file; nothing of its text is printed).
+    """
+    parser = _import_parser()
+    content = [i for i, line in enumerate(text.lines) if line.lstrip() != FILLER]
+    try:
+        parsed = parser([_mask(text.lines[i]) for i in content], syntax="ios")
+        objects = list(parsed.ConfigObjs)
+    except Exception as exc:  # noqa: BLE001 - it raises bare ValueError, AssertionError, ...
+        raise ConfigTextError(
+            f"{name}: ciscoconfparse cannot parse this config ({type(exc).__name__})"
+        ) from None
+    by_index: dict[int, Node] = {}
+    roots: list[Node] = []
+    for obj in objects:
+        index = obj.linenum
+        number = content[index]
+        node = Node(text.lines[number].strip(), number + 1, text.columns[number])
+        by_index[index] = node
+        parent = obj.parent
+        if parent is obj or parent is None or parent.linenum not in by_index:
+            roots.append(node)
+        else:
+            by_index[parent.linenum].children.append(node)
+    return Config(tuple(_merge_repeated(roots)), text)
+
+
+def parse(text: str, name: str = "config") -> Config:
+    """Clean and parse IOS text (see ``l2tpgen.ios.text`` for what the clean-up accepts)."""
+    return build(clean(text), name)
