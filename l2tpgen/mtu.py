@@ -21,7 +21,13 @@ L2TP_UDP_FLAGS = 4
 SESSION_ID = 4
 SUBLAYER = 4
 ETHERNET_HEADER = 14
+# An HDLC or PPP frame as a pseudowire carries it: address, control and protocol fields, no flags
+# or FCS (RFC 4349 for HDLC; PPP likewise, without address/control-field compression).
+HDLC_PPP_HEADER = 4
 DOT1Q_TAG = 4
+# ESP in tunnel mode with AES-CBC (16-byte IV) and SHA-1 (12-byte ICV), worst-case padding: new IP
+# header 20 + SPI/sequence 8 + IV 16 + padding up to 15 + pad length/next header 2 + ICV 12.
+IPSEC_ESP_TUNNEL = 73
 IPV4_TCP_HEADERS = 40
 MIN_WAN_MTU = 576
 MAX_WAN_MTU = 65535
@@ -91,6 +97,8 @@ def overhead_budget(
     *,
     sublayer: bool | None = None,
     dot1q: bool = False,
+    inner_header: tuple[str, int] = ("inner Ethernet header", ETHERNET_HEADER),
+    outer: tuple[tuple[str, int], ...] = (),
 ) -> OverheadBudget:
     """Compute the encapsulation budget.
 
@@ -101,6 +109,8 @@ def overhead_budget(
         sublayer: whether the 4-byte L2-specific sublayer is sent; ``None`` takes the default of
             the encapsulation (see ``default_sublayer``).
         dot1q: whether the 802.1Q tag travels inside the pseudowire.
+        inner_header: the attachment circuit's frame header (Ethernet 14; HDLC or PPP 4).
+        outer: headers added outside the L2TPv3 packet on the way (IPsec), outermost first.
 
     Raises:
         ValueError: for a cookie size other than 0, 4 or 8, or an implausible WAN MTU.
@@ -111,7 +121,7 @@ def overhead_budget(
         raise ValueError(f"WAN MTU must be between {MIN_WAN_MTU} and {MAX_WAN_MTU}, not {wan_mtu}")
     if sublayer is None:
         sublayer = default_sublayer(encapsulation)
-    items: list[tuple[str, int]] = [("outer IPv4 header", IPV4_HEADER)]
+    items: list[tuple[str, int]] = [*outer, ("outer IPv4 header", IPV4_HEADER)]
     if encapsulation is Encapsulation.UDP:
         items += [("UDP header", UDP_HEADER), ("L2TPv3 flags and version", L2TP_UDP_FLAGS)]
     items.append(("session ID", SESSION_ID))
@@ -119,7 +129,7 @@ def overhead_budget(
         items.append(("cookie", cookie))
     if sublayer:
         items.append(("L2-specific sublayer", SUBLAYER))
-    items.append(("inner Ethernet header", ETHERNET_HEADER))
+    items.append(inner_header)
     if dot1q:
         items.append(("inner dot1Q tag", DOT1Q_TAG))
     return OverheadBudget(

@@ -3,6 +3,9 @@
 Only this package prints, prompts or exits. Each module registers its commands on the one app.
 """
 
+import os
+import sys
+
 from l2tpgen.cli import device, lab, lint, sim, sites
 from l2tpgen.cli.app import app, err, out
 
@@ -12,6 +15,22 @@ app.add_typer(lab.lab_app, name="lab")
 __all__ = ["app", "device", "err", "lab", "lint", "main", "out", "sim", "sites"]
 
 
+DEBUG = "L2TPGEN_DEBUG"
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: never a traceback, unless L2TPGEN_DEBUG is set.
+
+    Errors l2tpgen expects are reported by each command; this catches the rest (a bug), whose
+    message may hold config text or secrets, so only its type is printed.
+    """
+    try:
+        app()
+    except Exception as exc:
+        if os.environ.get(DEBUG):
+            raise
+        err.print(
+            f"error: internal error ({type(exc).__name__}); this is a bug in l2tpgen. Run again "
+            f"with {DEBUG}=1 to see where it happened (the traceback may show config text)."
+        )
+        sys.exit(1)

@@ -7,12 +7,14 @@ push adds 3 (refused and rolled back) and 4 (rollback failed: check the router b
 from __future__ import annotations
 
 import json
+import re
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from l2tpgen import __version__
 from l2tpgen.errors import FleetValidationError, L2tpgenError
@@ -30,8 +32,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# No markup: user strings (paths, site names, config text) may hold `[/]` and such.
+out = Console(highlight=False, soft_wrap=True, markup=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+LATIN1 = 0xFF
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def safe(text: str) -> str:
+    r"""Text from users and configs made safe for a terminal.
+
+    Control characters (escape sequences among them) and bidirectional overrides are shown as
+    ``\xNN`` / ``\uNNNN`` instead of acting on the terminal.
+    """
+    return _UNSAFE.sub(
+        lambda m: (
+            f"\\x{ord(m.group()):02x}" if ord(m.group()) <= LATIN1 else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
+    )
 
 
 class OutputFormat(str, Enum):
@@ -43,7 +63,7 @@ class OutputFormat(str, Enum):
 
 def fail(message: str) -> NoReturn:
     """Print an error and exit 1."""
-    err.print(f"[bold red]error:[/] {message}", markup=True)
+    err.print(Text.assemble(("error:", "bold red"), " ", safe(message)))
     raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -55,10 +75,18 @@ def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
         )
         raise typer.Exit(EXIT_FINDINGS)
     for problem in exc.problems:
-        err.print(f"[bold]{problem.where}:[/] [red]error:[/] {problem.message}", markup=True)
+        err.print(
+            Text.assemble(
+                (f"{safe(problem.where)}:", "bold"),
+                " ",
+                ("error:", "red"),
+                " ",
+                safe(problem.message),
+            )
+        )
         if problem.hint:
-            err.print(f"  [cyan]hint:[/] {problem.hint}", markup=True)
-    err.print(str(exc), markup=False)
+            err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(problem.hint)))
+    err.print(str(exc))
     raise typer.Exit(EXIT_FINDINGS)
 
 

@@ -20,6 +20,7 @@ from l2tpgen.cli.app import (
     err,
     fail,
     out,
+    safe,
 )
 from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
 from l2tpgen.lint import (
@@ -34,6 +35,7 @@ from l2tpgen.lint import (
 )
 from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif
 from l2tpgen.lint.rules import ALL_RULES
+from l2tpgen.lint.settings import load_settings
 from l2tpgen.model import load_fleet, resolve_site
 
 
@@ -61,6 +63,10 @@ def _codes(values: list[str] | None) -> tuple[str, ...]:
 _STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
     if fmt is LintFormat.json:
         sys.stdout.write(to_json(findings) + "\n")
@@ -70,12 +76,12 @@ def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
         sys.stdout.write(to_github(findings))
     else:
         for finding in findings:
-            out.print(text_line(finding), style=_STYLE[finding.severity], markup=False)
+            out.print(safe(text_line(finding)), style=_STYLE[finding.severity])
             if finding.fix:
-                out.print(f"  fix: {finding.fix}", style="dim", markup=False)
+                out.print(f"  fix: {safe(finding.fix)}", style="dim")
         counts = {s: sum(f.severity is s for f in findings) for s in Severity}
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), reverse=True) if n)
-        err.print(f"{len(findings)} findings" + (f" ({summary})" if summary else ""))
+        err.print(_plural(len(findings), "finding") + (f" ({summary})" if summary else ""))
 
 
 @app.command()
@@ -86,31 +92,50 @@ def lint(
     ] = None,
     config: Annotated[
         list[Path] | None,
-        typer.Option("--config", "-c", help="Lint raw IOS config files instead (repeatable)."),
+        typer.Option(
+            "--config",
+            "-c",
+            help="Lint raw IOS config files instead (repeatable; - reads standard input).",
+        ),
     ] = None,
     sites: SitesOption = Path("sites"),
     fmt: Annotated[LintFormat, typer.Option("--format", help="Output format.")] = LintFormat.text,
     select: Annotated[
         list[str] | None,
-        typer.Option("--select", help="Run only these codes or prefixes (comma-separated)."),
+        typer.Option(
+            "--select", help="Run only these rule codes, prefixes or names (comma-separated)."
+        ),
     ] = None,
     ignore: Annotated[
         list[str] | None,
-        typer.Option("--ignore", help="Skip these codes or prefixes (comma-separated)."),
+        typer.Option(
+            "--ignore", help="Skip these rule codes, prefixes or names (comma-separated)."
+        ),
     ] = None,
     fail_on: Annotated[
-        FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")
-    ] = FailOn.warning,
+        FailOn | None,
+        typer.Option(
+            "--fail-on",
+            help="Lowest severity that makes the exit code 1 [default: warning].",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Lint sites (model and rendered configs) or raw IOS config files.
 
     Several configs are also checked against each other (both ends of every pseudowire).
-    Exit 1 if any finding is at or above --fail-on.
+    Defaults for --select, --ignore and --fail-on come from [tool.l2tpgen.lint] in the nearest
+    pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
     try:
-        selection = Selection(_codes(select), _codes(ignore))
+        settings = load_settings()
     except LintConfigError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--select/--ignore") from None
+        fail(str(exc))
+    try:
+        selection = Selection(_codes(select) or settings.select, _codes(ignore) or settings.ignore)
+    except LintConfigError as exc:
+        where = f" (from {settings.source})" if settings.source and not (select or ignore) else ""
+        raise typer.BadParameter(f"{exc}{where}", param_hint="--select/--ignore") from None
     if config and sites_args:
         raise typer.BadParameter("give sites or --config files, not both", param_hint="SITE")
     try:
@@ -130,7 +155,7 @@ def lint(
     except L2tpgenError as exc:
         fail(str(exc))
     _print_findings(findings, fmt)
-    threshold = Severity.parse(fail_on.value)
+    threshold = Severity.parse(fail_on.value if fail_on else settings.fail_on or "warning")
     if any(f.severity >= threshold for f in findings):
         raise typer.Exit(EXIT_FINDINGS)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from l2tpgen.cli.app import (
     OutputFormat,
@@ -126,7 +127,9 @@ def _budget_table(budget: OverheadBudget) -> Table:
     table.add_section()
     table.add_row("encapsulation overhead (encap size)", str(budget.encap_overhead))
     table.add_row("largest inner Ethernet frame (no FCS)", str(budget.max_frame))
-    table.add_row("[bold]largest inner IP MTU (CE MTU)[/]", f"[bold]{budget.max_inner_mtu}[/]")
+    table.add_row(
+        Text("largest inner IP MTU (CE MTU)", "bold"), Text(str(budget.max_inner_mtu), "bold")
+    )
     table.add_row("TCP MSS to clamp to", str(budget.tcp_mss))
     return table
 

@@ -130,6 +130,9 @@ _L2TP_WORDS = (
     "description",
 )
 _XCONNECT_ARGS = ("encapsulation", "manual", "pw-class", "sequencing")
+# Top-level lines only IOS-XE has (its forwarding plane, its management VRF); IOS-XE 3.x prints
+# `version 15.x`, so the version alone does not tell.
+_IOS_XE_ONLY = ("platform ", "vrf definition Mgmt-intf", "license udi pid CSR1000V")
 
 
 @lru_cache(maxsize=4096)
@@ -200,15 +203,16 @@ def _xconnect(node: Node) -> Xconnect:
         if sub[:1] != ["l2tp"] or len(sub) < 3:  # noqa: PLR2004
             continue
         if sub[1] == "id":
+            fields["session_at"] = _at(child)
             local, remote = _int(_word(sub, 2)), _int(_word(sub, 3))
             if local is not None and remote is not None:
                 fields["session_ids"] = (local, remote)
-                fields["session_at"] = _at(child)
         elif sub[1] == "cookie" and sub[2] in {"local", "remote"}:
             fields[f"cookie_{sub[2]}"] = _cookie(child, sub)
         elif sub[1] == "hello":
             fields["hello"] = sub[2]
     return Xconnect(
+        peer_text=_word(words, 1) or "",
         peer=_ip(_word(words, 1)),
         vc_id=_int(_word(words, 2)),
         pw_class=pw_class,
@@ -400,11 +404,13 @@ def extract(file: str, config: Config) -> DeviceFacts:
     l2tp_classes: dict[str, L2tpClass] = {}
     routes: list[Route] = []
     top: dict[str, str | bool] = {}
+    ppp: set[str] = set()
     for node in config.roots:
         text = node.text
         if text.startswith("interface "):
             iface = _interface(node)
             interfaces.setdefault(iface.name, iface)
+            ppp.update(_ppp_pw_classes(node))
         elif text.startswith("pseudowire-class "):
             pw = _pw_class(node)
             pw_classes.setdefault(pw.name, pw)
@@ -419,6 +425,8 @@ def extract(file: str, config: Config) -> DeviceFacts:
             top[text.split()[0]] = text.split()[1]
         elif text in {"no ip cef", "no cdp run"} or text.startswith(("vpdn", "vpdn-group ")):
             top[text.split()[0] if text.startswith("vpdn") else text] = True
+        elif text.startswith(_IOS_XE_ONLY):
+            top["iosxe"] = True
     return DeviceFacts(
         file=file,
         hostname=str(top["hostname"]) if "hostname" in top else None,
@@ -430,4 +438,21 @@ def extract(file: str, config: Config) -> DeviceFacts:
         cef="no ip cef" not in top,
         version=str(top["version"]) if "version" in top else None,
         l2tpv2=any(key.startswith("vpdn") for key in top),
+        platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,
+        ppp_pw_classes=frozenset(ppp),
     )
+
+
+def _ios_xe_name(name: str) -> bool:
+    """``GigabitEthernet1``: a CSR1000v / Catalyst 8000v port (classic IOS numbers slot/port)."""
+    return name.startswith("GigabitEthernet") and name[len("GigabitEthernet") :].isdigit()
+
+
+def _ppp_pw_classes(node: Node) -> set[str]:
+    """Classes named by ``pseudowire PEER VCID pw-class X`` lines (virtual-ppp: PPP over L2TP)."""
+    found = set()
+    for child in node.children:
+        words = child.text.split()
+        if keyword(words[0], _INTERFACE_WORDS) == "pseudowire" and "pw-class" in words[:-1]:
+            found.add(words[words.index("pw-class") + 1])
+    return found

@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 
 ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
+IOS_XE_FIRST_MAJOR = 16  # `version 16.x` and later is IOS-XE; 12.x and 15.x are classic IOS
+
+
+def encapsulation_kind(word: str) -> str | None:
+    """The encapsulation ``word`` is, or is a typo of (``12tpv3`` -> l2tpv3); None: another one."""
+    close = difflib.get_close_matches(word.lower(), ENCAPSULATIONS, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 @dataclass(frozen=True)
@@ -42,17 +49,19 @@ class Xconnect:
     """An ``xconnect`` line and, for manual sessions, its submode lines.
 
     ``encapsulation`` is the one on the line (``l2tpv3``, ``mpls``) or None when the pw-class
-    supplies it; ``peer`` is None when the line names no IPv4 peer (``xconnect vfi NAME``).
+    supplies it; ``peer`` is None when the peer is not an IPv4 address (a placeholder such as
+    ``<IP-OF-HQ>`` in a published template), and ``peer_text`` is the peer as written.
     """
 
+    peer_text: str
     peer: IPv4Address | None
     vc_id: int | None
     pw_class: str | None
     encapsulation: str | None
     manual: bool
     at: At
-    session_ids: tuple[int, int] | None = None
-    session_at: At | None = None
+    session_ids: tuple[int, int] | None = None  # None also when the values are not numbers
+    session_at: At | None = None  # where `l2tp id` is, even with placeholder values
     cookie_local: Cookie | None = None
     cookie_remote: Cookie | None = None
     hello: str | None = None
@@ -137,8 +146,7 @@ class PseudowireClass:
             return "l2tpv2"
         if self.encapsulation is None:
             return "l2tpv3"
-        close = difflib.get_close_matches(self.encapsulation, ENCAPSULATIONS, n=1, cutoff=0.5)
-        return close[0] if close else "l2tpv3"
+        return encapsulation_kind(self.encapsulation) or "l2tpv3"
 
     @property
     def l2tpv3(self) -> bool:
@@ -200,17 +208,35 @@ class DeviceFacts:
     cef: bool = True
     version: str | None = None
     l2tpv2: bool = False  # vpdn / L2TPv2 configured (out of scope for the rules)
+    # pseudowire-classes named by `pseudowire` lines (virtual-ppp: PPP over L2TP, out of scope)
+    ppp_pw_classes: frozenset[str] = frozenset()
+    platform: str | None = None  # "ios" or "iosxe" when known (from the model, or `version`)
+
+    @property
+    def classic_ios(self) -> bool:
+        """Whether this is classic IOS (12.x/15.x), true when nothing says otherwise.
+
+        Classic IOS reassembles fragments in process switching, whose queues hold-queue sizes.
+        """
+        if self.platform is not None:
+            return self.platform == "ios"
+        major = (self.version or "").split(".", 1)[0]
+        return not (major.isdigit() and int(major) >= IOS_XE_FIRST_MAJOR)
 
     def pw_class_of(self, xc: Xconnect) -> PseudowireClass | None:
         """The pseudowire-class an xconnect names, if defined."""
         return self.pw_classes.get(xc.pw_class or "")
 
     def is_l2tpv3(self, xc: Xconnect) -> bool:
-        """Whether an xconnect is an L2TPv3 pseudowire (the only kind the rules look at)."""
-        if xc.peer is None or xc.encapsulation == "mpls":
+        """Whether an xconnect is an L2TPv3 pseudowire (the only kind the rules look at).
+
+        Not: VPLS (``xconnect vfi NAME``), MPLS (``encapsulation mpls``, or an MPLS class), UDP
+        (legacy circuit emulation), L2TPv2.
+        """
+        if xc.peer_text.lower() == "vfi":
             return False
-        if xc.encapsulation == "l2tpv3":
-            return True
+        if xc.encapsulation is not None:
+            return encapsulation_kind(xc.encapsulation) == "l2tpv3"
         pw = self.pw_class_of(xc)
         return pw is None or pw.l2tpv3
 
@@ -229,8 +255,16 @@ class DeviceFacts:
 
     @cached_property
     def l2tpv3_classes(self) -> dict[str, PseudowireClass]:
-        """The pseudowire-classes that are L2TPv3 (MPLS and L2TPv2 classes left out)."""
-        return {name: pw for name, pw in self.pw_classes.items() if pw.l2tpv3}
+        """The pseudowire-classes that are L2TPv3.
+
+        Left out: MPLS and L2TPv2 classes, and classes only virtual-ppp `pseudowire` lines use.
+        """
+        used = {xc.pw_class for i in self.interfaces.values() if (xc := i.xconnect) is not None}
+        return {
+            name: pw
+            for name, pw in self.pw_classes.items()
+            if pw.l2tpv3 and (name not in self.ppp_pw_classes or name in used)
+        }
 
     @cached_property
     def l2tpv3_l2tp_classes(self) -> dict[str, L2tpClass]:

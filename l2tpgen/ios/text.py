@@ -39,7 +39,7 @@ SECTION = re.compile(
     r"parameter-map|event manager applet|voice|application|call-home|flow (?:record|exporter|"
     r"monitor)|spanning-tree mst configuration|vlan \d|ipv6 dhcp pool|ip nat pool|"
     r"pseudowire|vpdn|mpls ldp neighbor|ip explicit-path|xconnect context|"
-    r"l2 vfi|crypto keyring|crypto isakmp profile)\b",
+    r"l2 vfi|crypto keyring|crypto isakmp profile)(?=\s|$)",
     re.IGNORECASE,
 )
 _GLOBAL = re.compile(
@@ -55,7 +55,9 @@ _GLOBAL = re.compile(
     r"udld|vpdn enable|transceiver|virtual-service|ip sla schedule|"
     r"ip dns|ip dhcp excluded-address|ip dhcp snooping|ip arp|ip igmp|ip pim|"
     r"ip tcp synwait-time|ip source-route|ip bootp|ip finger|ip icmp|ip options|ip rcmd|"
-    r"line-mode|warm-reboot|mgcp|ivr|sccp|stcapp|netconf|restconf|telemetry)\b",
+    r"line-mode|warm-reboot|mgcp|ivr|sccp|stcapp|netconf|restconf|telemetry)(?=\s|$)"
+    # interface commands that start like global ones
+    r"(?! event| disable| broadcast)",
     re.IGNORECASE,
 )
 _XCONNECT = re.compile(r"^xconn(?:e(?:c(?:t)?)?)?\b", re.IGNORECASE)
@@ -75,6 +77,8 @@ _BANNER = re.compile(r"^banner\s+\S+\s+(\S)", re.IGNORECASE)
 _EXIT = re.compile(r"^exit(?:-[a-z-]+)?$", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"^!\s*l2tpgen:\s*(disable|disable-file)\s*=\s*([\w,\s-]+)$", re.IGNORECASE)
 _LINE_END = re.compile(r"\r\n|\r|\n")
+# Commands whose argument is free text, where ` !` is part of it rather than a pasted note.
+_FREE_TEXT = frozenset({"description", "remark", "banner", "alias", "hostname", "username"})
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -232,6 +236,9 @@ class _Cleaner:
                 self.xconnect = False
             self.filler(column)
             return
+        if " !" in stripped and lowered not in _FREE_TEXT:
+            # `ip local interface Gi0/1 ! public address`: a note pasted with the config
+            stripped = stripped[: stripped.index(" !")].rstrip()
         text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
         if lowered.startswith("int"):
             text = _expand_interface(text)

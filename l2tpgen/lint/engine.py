@@ -9,8 +9,9 @@ rules check the two ends of every pseudowire. Inline comments switch rules off:
 from __future__ import annotations
 
 import gc
+import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from l2tpgen.lint.rules.base import Rule
 
 ALL = "ALL"
+STDIN = "-"
 
 
 @dataclass(frozen=True)
@@ -37,22 +39,31 @@ class ConfigText:
 
     name: str
     text: str
+    platform: str | None = None  # "ios" or "iosxe" when known (a site's); else read from `version`
+
+
+def resolve(names: Iterable[str]) -> tuple[str, ...]:
+    """Rule codes, prefixes or names (``L2T004``, ``L2T1``, ``default-hold-queue``) as codes."""
+    by_name = {rule.name: rule.code for rule in ALL_RULES}
+    return tuple(by_name.get(n.strip().lower(), n.strip().upper()) for n in names if n.strip())
 
 
 @dataclass(frozen=True)
 class Selection:
-    """Which rules run: ``select`` and ``ignore`` hold codes or prefixes (``L2T1``)."""
+    """Which rules run: codes, prefixes (``L2T1``) or names (turned into codes) to select/ignore."""
 
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "select", resolve(self.select))
+        object.__setattr__(self, "ignore", resolve(self.ignore))
         codes = [rule.code for rule in ALL_RULES]
         for prefix in (*self.select, *self.ignore):
             if prefix != ALL and not any(code.startswith(prefix) for code in codes):
                 raise LintConfigError(
-                    f"{prefix} matches no rule code; `l2tpgen rules` lists them (e.g. L2T001, "
-                    "or a prefix such as L2T1)"
+                    f"{prefix} matches no rule code or name; `l2tpgen rules` lists them (e.g. "
+                    "L2T001, single-trunk-xconnect, or a prefix such as L2T1)"
                 )
 
     def wants(self, code: str) -> bool:
@@ -76,13 +87,10 @@ class Parsed:
 def parse_config(config: ConfigText) -> Parsed:
     """Clean, parse and extract one config."""
     text = clean(config.text)
-    return Parsed(text, extract(config.name, build(text, config.name)))
-
-
-def resolve(names: Iterable[str]) -> tuple[str, ...]:
-    """Rule codes, prefixes or names (``L2T004``, ``L2T1``, ``default-hold-queue``) as codes."""
-    by_name = {rule.name: rule.code for rule in ALL_RULES}
-    return tuple(by_name.get(n.strip().lower(), n.strip().upper()) for n in names if n.strip())
+    facts = extract(config.name, build(text, config.name))
+    if config.platform is not None:
+        facts = replace(facts, platform=config.platform)
+    return Parsed(text, facts)
 
 
 def _suppressed(finding: Finding, normalized: CleanText) -> bool:
@@ -131,7 +139,9 @@ def lint_configs(
 
 
 def read_configs(paths: Sequence[str | Path]) -> list[ConfigText]:
-    """Read config files as given on the command line.
+    """Read config files as given on the command line (``-``: standard input).
+
+    Bytes are decoded by ``l2tpgen.ios.text.decode`` (BOM, UTF-16, UTF-8, Latin-1).
 
     Raises:
         LintConfigError: a file cannot be read (names the file and why).
@@ -139,8 +149,8 @@ def read_configs(paths: Sequence[str | Path]) -> list[ConfigText]:
     configs = []
     for path in paths:
         try:
-            data = Path(path).read_bytes()
+            data = sys.stdin.buffer.read() if str(path) == STDIN else Path(path).read_bytes()
         except OSError as exc:
             raise LintConfigError(f"cannot read {path}: {exc.strerror}") from exc
-        configs.append(ConfigText(str(path), decode(data)[0]))
+        configs.append(ConfigText("<stdin>" if str(path) == STDIN else str(path), decode(data)[0]))
     return configs

@@ -46,10 +46,31 @@ def to_json(findings: Sequence[Finding]) -> str:
     return json.dumps([as_dict(f) for f in findings], indent=2)
 
 
+# Site-file validation problems (`l2tpgen validate`) reported as findings: not a rule of the
+# linter, but a result a code-scanning upload must carry, located in the site file.
+MODEL_RULE = {
+    "id": "L2T000",
+    "name": "invalid-site-model",
+    "shortDescription": {
+        "text": "A site file is not valid (the problems `l2tpgen validate` shows)."
+    },
+    "fullDescription": {
+        "text": "A site file is not valid (the problems `l2tpgen validate` shows)."
+    },
+    "help": {
+        "text": "Fix the site file at the location given; `l2tpgen validate` lists every problem.",
+        "markdown": "Fix the site file at the location given; `l2tpgen validate` lists every "
+        "problem.",
+    },
+    "defaultConfiguration": {"level": "error"},
+    "properties": {"tags": ["l2tpv3", "site-model"]},
+}
+
+
 def to_sarif(findings: Sequence[Finding], version: str) -> str:
-    """SARIF 2.1.0, as GitHub code scanning accepts it."""
-    index = {rule.code: n for n, rule in enumerate(ALL_RULES)}
-    rules = [
+    """SARIF 2.1.0, as GitHub code scanning accepts it (site-file problems included, as L2T000)."""
+    index = {"L2T000": 0} | {rule.code: n + 1 for n, rule in enumerate(ALL_RULES)}
+    rules = [MODEL_RULE] + [
         {
             "id": rule.code,
             "name": rule.name,
@@ -64,7 +85,7 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
     results = [
         {
             "ruleId": f.code,
-            "ruleIndex": index[f.code],
+            "ruleIndex": index.get(f.code, 0),
             "level": _SARIF_LEVEL[f.severity],
             "message": {"text": f"{f.message}" + (f" (fix: {f.fix})" if f.fix else "")},
             "locations": [
@@ -77,7 +98,6 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
             ],
         }
         for f in findings
-        if f.code in index
     ]
     document = {
         "$schema": SARIF_SCHEMA,

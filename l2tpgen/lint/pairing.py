@@ -1,21 +1,24 @@
 """Which device is the other end of each xconnect, when several configs are linted together.
 
-Configs do not say which device is which, so ends are paired from what the text holds:
+Configs do not say which device is which, so ends are paired only on evidence in the text:
 
 1. **By tunnel source.** The xconnect's peer address is the address of some device's
    ``ip local interface``: that device is the other end.
-2. **By owned address.** Else, the peer address is configured on some device, but not as its tunnel
-   source: that device is meant to be the other end (L2T101 reports the wrong address).
-3. **By VC ID.** Else, another device has an xconnect with the same VC ID (preferring one that
-   points back at this device): that device is meant to be the other end (L2T101).
+2. **By owned address.** Else, the peer address is configured on some device (not as its tunnel
+   source) and that device has an xconnect with the same VC ID pointing back at this one: that
+   device is meant to be the other end, and L2T101 reports the wrong address.
 
-An xconnect that none of these pairs points outside the configs given and is not checked. The
-**mirror** of an end is the xconnect on the other device with the same VC ID pointing at any address
-of this device; rules that compare the two ends (L2T103-L2T105) need one.
+A VC ID alone never pairs two devices: unrelated configs share VC IDs all the time. Where several
+of the given configs claim the peer address (labs reuse addresses), the one with an xconnect
+pointing back wins; if none or several do, the end stays unpaired. An end that pairs with no device
+is reported once as unpaired (L2T106, info). The **mirror** of an end is the xconnect on the other
+device with the same VC ID pointing at an address of this device; rules that compare the two ends
+(L2T103-L2T105) need one.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -25,7 +28,7 @@ if TYPE_CHECKING:
 
     from l2tpgen.ios.facts import DeviceFacts, Interface, Xconnect
 
-How = Literal["address", "owned", "vc-id"]
+How = Literal["address", "owned"]
 
 
 @dataclass(frozen=True)
@@ -36,20 +39,30 @@ class End:
     interface: Interface
     xconnect: Xconnect
 
+    @property
+    def vc_id(self) -> int:
+        """The VC ID (ends without one are never paired)."""
+        return self.xconnect.vc_id or 0
+
 
 @dataclass(frozen=True)
 class Link:
-    """An end, the device meant to be its other end, how that was decided, and the mirror."""
+    """An end and what pairing found for it.
+
+    ``other`` is the device meant to be the other end and ``how`` the evidence; ``mirror`` the
+    xconnect back, if any. An unpaired end has ``other`` None and ``why`` says why.
+    """
 
     end: End
     other: DeviceFacts | None
     how: How | None
     mirror: End | None
+    why: str = ""
 
 
 @dataclass(frozen=True)
 class Pairing:
-    """Every xconnect of the devices with its link."""
+    """Every L2TPv3 xconnect of the devices with its link."""
 
     devices: tuple[DeviceFacts, ...]
     links: tuple[Link, ...]
@@ -59,62 +72,69 @@ class Pairing:
 class _Index:
     """Lookups built once, so pairing stays linear in the number of xconnects."""
 
-    sources: dict[IPv4Address, DeviceFacts]
-    owned: dict[IPv4Address, DeviceFacts]
-    by_vc: dict[int, list[End]]
-    owned_by: dict[int, set[IPv4Address]]
+    sources: dict[IPv4Address, list[DeviceFacts]]
+    owned: dict[IPv4Address, list[DeviceFacts]]
+    # (device, VC ID) -> that device's ends with this VC ID
+    by_vc: dict[tuple[int, int], list[End]]
 
     @classmethod
     def of(cls, devices: Sequence[DeviceFacts], ends: list[End]) -> _Index:
-        sources: dict[IPv4Address, DeviceFacts] = {}
-        owned: dict[IPv4Address, DeviceFacts] = {}
+        sources: dict[IPv4Address, list[DeviceFacts]] = defaultdict(list)
+        owned: dict[IPv4Address, list[DeviceFacts]] = defaultdict(list)
         for device in devices:
             for address in device.tunnel_sources():
-                sources.setdefault(address, device)
-            for address in device.owned_addresses():
-                owned.setdefault(address, device)
-        by_vc: dict[int, list[End]] = {}
+                sources[address].append(device)
+            for address in device.owned:
+                owned[address].append(device)
+        by_vc: dict[tuple[int, int], list[End]] = defaultdict(list)
         for end in ends:
-            if end.xconnect.vc_id is not None:
-                by_vc.setdefault(end.xconnect.vc_id, []).append(end)
-        owned_by = {id(d): set(d.owned_addresses()) for d in devices}
-        return cls(sources, owned, by_vc, owned_by)
+            by_vc[id(end.device), end.vc_id].append(end)
+        return cls(sources, owned, by_vc)
+
+    def mirror(self, end: End, other: DeviceFacts) -> End | None:
+        """The xconnect on ``other`` with ``end``'s VC ID pointing back (at the source first)."""
+        here = end.device.owned
+        back = [e for e in self.by_vc.get((id(other), end.vc_id), ()) if e.xconnect.peer in here]
+        sources = end.device.tunnel_sources()
+        return next((e for e in back if e.xconnect.peer in sources), back[0] if back else None)
 
 
 def pair(devices: Sequence[DeviceFacts]) -> Pairing:
     """Pair every xconnect of ``devices`` with its other end (see the module docstring)."""
-    ends = [End(d, i, x) for d in devices for i, x in d.xconnects()]
+    ends = [
+        End(d, i, x)
+        for d in devices
+        for i, x in d.xconnects()
+        if x.vc_id is not None and x.peer not in d.owned  # to itself: L2T020, not a pair
+    ]
     index = _Index.of(devices, ends)
-    links: list[Link] = []
-    for end in ends:
-        other, how = _find_other(end, index)
-        mirror = None
-        if other is not None and end.xconnect.vc_id is not None:
-            here = index.owned_by[id(end.device)]
-            mirror = next(
-                (
-                    e
-                    for e in index.by_vc.get(end.xconnect.vc_id, ())
-                    if e.device is other and e.xconnect.peer in here
-                ),
-                None,
-            )
-        links.append(Link(end, other, how, mirror))
-    return Pairing(tuple(devices), tuple(links))
+    return Pairing(tuple(devices), tuple(_link(end, index) for end in ends))
 
 
-def _find_other(end: End, index: _Index) -> tuple[DeviceFacts | None, How | None]:
+def _link(end: End, index: _Index) -> Link:
     peer = end.xconnect.peer
-    if peer is not None:
-        for table, how in ((index.sources, "address"), (index.owned, "owned")):
-            match = table.get(peer)
-            if match is not None and match is not end.device:
-                return match, how  # type: ignore[return-value]
-    if end.xconnect.vc_id is None:
-        return None, None
-    here = index.owned_by[id(end.device)]
-    candidates = [e for e in index.by_vc.get(end.xconnect.vc_id, ()) if e.device is not end.device]
-    if not candidates:
-        return None, None
-    pointing_back = [e for e in candidates if e.xconnect.peer in here]
-    return (pointing_back or candidates)[0].device, "vc-id"
+    if peer is None:
+        why = f"{end.xconnect.peer_text} is not an IPv4 address (a placeholder?)"
+        return Link(end, None, None, None, why)
+    for table, how in ((index.sources, "address"), (index.owned, "owned")):
+        claimants = [d for d in table.get(peer, ()) if d is not end.device]
+        if not claimants:
+            continue
+        with_mirror = [(d, m) for d in claimants if (m := index.mirror(end, d)) is not None]
+        if how == "address" and len(claimants) == 1:
+            other = claimants[0]
+            return Link(end, other, "address", index.mirror(end, other))
+        if len(with_mirror) == 1:
+            other, mirror = with_mirror[0]
+            return Link(end, other, how, mirror)  # type: ignore[arg-type]
+        files = ", ".join(sorted(d.file for d in claimants))
+        if len(claimants) > 1:
+            return Link(end, None, None, None, f"{peer} is claimed by {files}; none pairs clearly")
+        return Link(
+            end,
+            None,
+            None,
+            None,
+            f"{peer} is an address of {files}, which has no xconnect with VC ID {end.vc_id} back",
+        )
+    return Link(end, None, None, None, f"no given config has the address {peer}")

@@ -18,10 +18,17 @@ from l2tpgen.lint.rules.pairs import (
     PeerAddressMismatch,
     PwClassAsymmetry,
     StaticSessionNotMirrored,
+    UnpairedXconnect,
     VcIdMismatch,
     VlanMismatch,
 )
-from l2tpgen.lint.rules.paths import DefaultHoldQueue, MtuBudget
+from l2tpgen.lint.rules.paths import DefaultHoldQueue, MtuBudget, ProcessSwitched
+from l2tpgen.lint.rules.sessions import (
+    BadPwEncapsulation,
+    ManualXconnectWithSignalledClass,
+    StaticClassOnSignalledXconnect,
+    XconnectToSelf,
+)
 from l2tpgen.lint.rules.xconnect import (
     AttachmentHasIp,
     CdpOnAttachment,
@@ -47,6 +54,11 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     LocalInterfaceNotLoopback(),
     DuplicateDot1q(),
     NoCef(),
+    ProcessSwitched(),
+    StaticClassOnSignalledXconnect(),
+    ManualXconnectWithSignalledClass(),
+    XconnectToSelf(),
+    BadPwEncapsulation(),
 )
 FLEET_RULES: tuple[FleetRule, ...] = (
     PeerAddressMismatch(),
@@ -54,6 +66,7 @@ FLEET_RULES: tuple[FleetRule, ...] = (
     PwClassAsymmetry(),
     VlanMismatch(),
     StaticSessionNotMirrored(),
+    UnpairedXconnect(),
 )
 ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *FLEET_RULES)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}

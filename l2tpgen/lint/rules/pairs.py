@@ -36,12 +36,13 @@ def _source_text(device: DeviceFacts) -> str:
 
 
 class PeerAddressMismatch(FleetRule):
-    """An xconnect points at an address that is not its other end's tunnel source.
+    """An xconnect points at an address of its other end that is not that end's tunnel source.
 
     ## What it does
-    For each xconnect, finds the device meant to be its other end (an address it owns, or the same
-    VC ID; see "pairing" in the docs) and flags the xconnect when its peer address is not that
-    device's `ip local interface` address.
+    Pairs ends on evidence only (see "pairing" in the docs): when the xconnect's peer address is
+    configured on another of the given routers, which has an xconnect with the same VC ID pointing
+    back, but that router sources its tunnels (`ip local interface`) from another address, the
+    xconnect is flagged. A VC ID shared by two configs never pairs them on its own.
 
     ## Why is this bad?
     The control channel (or, for static sessions, the data) goes to an address that does not
@@ -64,7 +65,7 @@ class PeerAddressMismatch(FleetRule):
 
     def check(self, pairing: Pairing) -> Iterator[Finding]:
         for link in pairing.links:
-            if link.other is None or link.how not in {"owned", "vc-id"}:
+            if link.other is None or link.how != "owned" or not link.other.tunnel_sources():
                 continue
             xc = link.end.xconnect
             yield self.finding(
@@ -76,12 +77,24 @@ class PeerAddressMismatch(FleetRule):
             )
 
 
+def _towards(pairing: Pairing) -> dict[tuple[int, int], set[int]]:
+    """VC IDs each device points at each other device (by any address it owns)."""
+    owner = {address: id(d) for d in pairing.devices for address in d.owned}
+    towards: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for link in pairing.links:
+        target = owner.get(link.end.xconnect.peer)  # type: ignore[arg-type]
+        if target is not None:
+            towards[id(link.end.device), target].add(link.end.vc_id)
+    return towards
+
+
 class VcIdMismatch(FleetRule):
     """A VC ID on one end has no matching xconnect back on the other end.
 
     ## What it does
-    Flags an xconnect whose peer is another device's tunnel source when that device has no xconnect
-    with the same VC ID pointing back. Error for dynamic sessions, warning for manual ones.
+    Flags an xconnect whose peer is another router's tunnel source when that router has no
+    xconnect with the same VC ID pointing back at this one. Error for dynamic sessions, warning
+    for manual ones.
 
     ## Why is this bad?
     Dynamic signaling matches the two ends on the VC ID: a VC ID on one side only never comes up.
@@ -103,24 +116,59 @@ class VcIdMismatch(FleetRule):
     severity = Severity.ERROR
 
     def check(self, pairing: Pairing) -> Iterator[Finding]:
-        # VC IDs each device sends towards each other device, gathered once.
-        towards: dict[tuple[int, int], set[int]] = defaultdict(set)
+        towards = _towards(pairing)
         for link in pairing.links:
-            if link.other is not None and link.end.xconnect.vc_id is not None:
-                towards[id(link.end.device), id(link.other)].add(link.end.xconnect.vc_id)
-        for link in pairing.links:
-            if link.other is None or link.how not in {"address", "owned"} or link.mirror:
+            if link.other is None or link.mirror is not None:
                 continue
-            xc = link.end.xconnect
             back = sorted(towards[id(link.other), id(link.end.device)])
-            listed = ", ".join(map(str, back)) or "none"
+            xc = link.end.xconnect
             yield self.finding(
                 link.end.device.file,
                 xc.at,
                 f"VC ID {xc.vc_id} to {xc.peer} has no xconnect back on {link.other.file} "
-                f"(its VC IDs towards this device: {listed})",
+                f"(its VC IDs towards this device: {', '.join(map(str, back)) or 'none'})",
                 "use the same VC ID at both ends of the pseudowire",
                 Severity.WARNING if xc.manual else None,
+            )
+
+
+class UnpairedXconnect(FleetRule):
+    """An xconnect's other end is not among the configs linted together.
+
+    ## What it does
+    When several configs are linted together, reports (info) each xconnect that pairs with none of
+    them: its peer is no given router's address (or no address at all, a placeholder), several
+    routers claim it, or the router that has it (not as its tunnel source) has no xconnect back.
+    The cross-device rules cannot check such a pseudowire.
+
+    ## Why is this bad?
+    It may be fine (the other end's config was not given), or it may be the pseudowire that never
+    comes up: a typo in the peer address, or an end never configured.
+
+    ## Example
+    ```
+    ! a.conf: xconnect 10.0.0.9 100 pw-class pw   (no given config has 10.0.0.9)
+    ```
+
+    ## Use instead
+    Lint both ends together (`--config a.cfg --config b.cfg`), or check the peer address.
+    """
+
+    code = "L2T106"
+    name = "unpaired-xconnect"
+    severity = Severity.INFO
+
+    def check(self, pairing: Pairing) -> Iterator[Finding]:
+        for link in pairing.links:
+            if link.other is not None:
+                continue
+            xc = link.end.xconnect
+            yield self.finding(
+                link.end.device.file,
+                xc.at,
+                f"xconnect to {xc.peer_text} (VC ID {xc.vc_id}) has no other end among the "
+                f"configs given: {link.why}",
+                "lint the other end's config together with this one",
             )
 
 

@@ -1,13 +1,20 @@
-"""Rules about the interfaces pseudowire traffic crosses: queues and the MTU budget."""
+"""Rules about the interfaces pseudowire traffic crosses: queues, switching path, MTU budget."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios.names import is_ethernet, is_loopback
+from l2tpgen.ios.names import is_ethernet, is_loopback, is_serial, parent_interface
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
-from l2tpgen.mtu import Encapsulation, overhead_budget
+from l2tpgen.mtu import (
+    ETHERNET_HEADER,
+    HDLC_PPP_HEADER,
+    IPSEC_ESP_TUNNEL,
+    Encapsulation,
+    overhead_budget,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -16,30 +23,52 @@ if TYPE_CHECKING:
     from l2tpgen.lint.finding import Finding
 
 DEFAULT_MTU = 1500
+GRE_TUNNEL_MTU = 1476  # IOS's default IP MTU of a GRE tunnel over a 1500-byte path
+COOKIE_SIZES = (4, 8)
 
 
 def _wan_interface(device: DeviceFacts, xc: Xconnect) -> str | None:
     """The interface encapsulated packets of ``xc`` leave by."""
-    pw = device.pw_classes.get(xc.pw_class or "")
+    pw = device.pw_class_of(xc)
     local = pw.local_interface if pw else None
     if local is not None and not is_loopback(local):
         return local
     return device.route_interface(xc.peer) if xc.peer is not None else None
 
 
+def carriers(device: DeviceFacts) -> dict[str, str]:
+    """Interfaces pseudowire traffic goes through, each with its role."""
+    names: dict[str, str] = {}
+    for iface, xc in device.xconnects():
+        names.setdefault(iface.name, "an attachment circuit")
+        names.setdefault(iface.parent, "the trunk of an attachment circuit")
+        wan = _wan_interface(device, xc)
+        if wan is not None:
+            names.setdefault(wan, "the interface towards a peer")
+            names.setdefault(parent_interface(wan), "the interface towards a peer")
+    for pw in device.l2tpv3_classes.values():
+        if pw.local_interface is not None:
+            names.setdefault(pw.local_interface, "the tunnel source")
+            names.setdefault(parent_interface(pw.local_interface), "the tunnel source")
+    return names
+
+
 class DefaultHoldQueue(DeviceRule):
-    """An interface that carries pseudowire traffic keeps the default hold-queues.
+    """A classic-IOS interface that carries pseudowire traffic keeps the default hold-queues.
 
     ## What it does
-    Flags a physical interface without `hold-queue N in` / `hold-queue N out` when it is the parent
-    of an attachment circuit, the `ip local interface`, or the interface that routes to a peer. A
-    hold-queue line with any value counts as a deliberate choice.
+    Reports (info) a physical Ethernet or serial interface without `hold-queue N in` /
+    `hold-queue N out` when it is an attachment circuit or its trunk, the `ip local interface`, or
+    the interface that routes to a peer, on classic IOS (12.x/15.x: ISR G1/G2, 7200). A hold-queue
+    line with any value counts as a deliberate choice. IOS-XE configs (`version 16` and later,
+    `platform ...` lines, `GigabitEthernetN` ports, or a site whose platform is iosxe) are not
+    checked.
 
     ## Why is this bad?
     The defaults (75 in, 40 out) size the process-switching queues. When encapsulated frames are
-    fragmented and reassembled in process switching (classic IOS, ISR G1/G2, 7200), bursts overflow
-    them and drop. The reference case measured its ~800 Mb/s with 2048/2048. On IOS-XE hardware
-    forwarding this matters less; keep values far above ~100 only with a reason.
+    fragmented and reassembled in process switching (classic IOS), bursts overflow them and drop.
+    The reference case measured its ~800 Mb/s with 2048/2048. IOS-XE's forwarding plane does not use
+    these queues, and Cisco advises keeping them near 100 without a reason: hence info, not warning.
 
     ## Example
     ```
@@ -58,23 +87,15 @@ class DefaultHoldQueue(DeviceRule):
 
     code = "L2T004"
     name = "default-hold-queue"
-    severity = Severity.WARNING
-
-    def carriers(self, device: DeviceFacts) -> set[str]:
-        """Main interfaces pseudowire traffic goes through."""
-        names: set[str] = set()
-        for iface, xc in device.xconnects():
-            names.add(iface.parent)
-            wan = _wan_interface(device, xc)
-            if wan is not None:
-                names.add(wan.split(".", 1)[0])
-        for pw in device.l2tpv3_classes.values():
-            if pw.local_interface is not None:
-                names.add(pw.local_interface.split(".", 1)[0])
-        return {name for name in names if is_ethernet(name)}
+    severity = Severity.INFO
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for name in sorted(self.carriers(device)):
+        if not device.classic_ios:
+            return
+        physical = (
+            n for n in carriers(device) if (is_ethernet(n) or is_serial(n)) and "." not in n
+        )
+        for name in sorted(physical):
             iface = device.interfaces.get(name)
             if iface is None:
                 continue  # a snippet without that interface: nothing to point at
@@ -89,14 +110,97 @@ class DefaultHoldQueue(DeviceRule):
                 )
 
 
+class ProcessSwitched(DeviceRule):
+    """CEF is switched off on an interface that carries pseudowire traffic.
+
+    ## What it does
+    Flags `no ip route-cache cef` or `no ip route-cache` on an attachment circuit, its trunk, the
+    tunnel source or the interface towards a peer.
+
+    ## Why is this bad?
+    Every packet through that interface is process-switched: the router's CPU forwards it, at a
+    small fraction of the CEF rate. This was the reference case's symptom: 20-30 Mb/s with the CPU
+    at 100 %.
+
+    ## Example
+    ```
+    interface GigabitEthernet0/1
+     ip address 198.51.100.1 255.255.255.252
+     no ip route-cache cef
+    ```
+
+    ## Use instead
+    ```
+    interface GigabitEthernet0/1
+     ip address 198.51.100.1 255.255.255.252
+     ip route-cache cef
+    ```
+    """
+
+    code = "L2T017"
+    name = "process-switched-interface"
+    severity = Severity.WARNING
+
+    def check(self, device: DeviceFacts) -> Iterator[Finding]:
+        for name, role in sorted(carriers(device).items()):
+            iface = device.interfaces.get(name)
+            if iface is not None and iface.route_cache_off is not None:
+                yield self.finding(
+                    device.file,
+                    iface.route_cache_off,
+                    f"{name} is {role} and switches packets in software (no CEF)",
+                    f"remove `no ip route-cache` from {name} (`ip route-cache cef`)",
+                )
+
+
+@dataclass(frozen=True)
+class _Path:
+    """What the encapsulated packets of one xconnect cross."""
+
+    mtu: int
+    outer: tuple[tuple[str, int], ...]
+    note: str
+
+
+def _path(device: DeviceFacts, xc: Xconnect) -> _Path:
+    wan = device.interfaces.get(_wan_interface(device, xc) or "")
+    if wan is None:
+        return _Path(DEFAULT_MTU, (), "")
+    ipsec = wan.crypto_map is not None or wan.tunnel_protection
+    tunnel = wan.name.lower().startswith("tunnel")
+    mtu = wan.ip_mtu or wan.mtu or (GRE_TUNNEL_MTU if tunnel else DEFAULT_MTU)
+    if not ipsec:
+        return _Path(mtu, (), "")
+    return _Path(
+        mtu,
+        (("IPsec ESP, tunnel mode", IPSEC_ESP_TUNNEL),),
+        f" (IPsec on {wan.name}: {IPSEC_ESP_TUNNEL} bytes assumed, ESP tunnel mode with AES-CBC "
+        "and SHA-1, worst-case padding)",
+    )
+
+
+def _cookie(device: DeviceFacts, xc: Xconnect) -> int:
+    """Cookie bytes: the manual session's, else the l2tp-class `cookie size` (dynamic)."""
+    manual = max((c.size for c in (xc.cookie_local, xc.cookie_remote) if c), default=0)
+    if manual:
+        return manual if manual in COOKIE_SIZES else 0
+    pw = device.pw_class_of(xc)
+    l2tp = device.l2tp_classes.get(pw.protocol_class or "") if pw and not pw.static else None
+    size = l2tp.cookie_size if l2tp else None
+    return size if size in COOKIE_SIZES else 0
+
+
 class MtuBudget(DeviceRule):
     """Frames from the attachment circuit cannot cross the WAN unfragmented, and nothing handles it.
 
     ## What it does
     For each attachment circuit, adds the L2TPv3 overhead (`l2tpgen mtu`: outer IPv4 20, session 4,
-    cookie 0/4/8, sublayer 4 with sequencing, inner Ethernet 14, plus 4 for a dot1Q tag on a
-    subinterface, an assumption kept conservative until confirmed) to the AC's MTU (`mtu`, default
-    1500) and compares with the WAN interface's MTU. Flags it when the frame does not fit and the
+    cookie 0/4/8 (a manual session's, or the l2tp-class `cookie size`), sublayer 4 with sequencing,
+    the inner frame header: Ethernet 14, plus 4 for a dot1Q tag on a subinterface, an assumption
+    kept conservative until confirmed, or 4 for an HDLC/PPP serial circuit) to the AC's MTU (`mtu`,
+    default 1500) and compares with the WAN interface's MTU (a GRE tunnel's default is 1476). IPsec
+    on that interface (`crypto map`, or `tunnel protection` on a tunnel) adds 73 bytes (ESP tunnel
+    mode, AES-CBC, SHA-1, worst-case padding). Flags the AC when the frame does not fit and the
     pseudowire-class has no `ip pmtu`.
 
     ## Why is this bad?
@@ -121,19 +225,23 @@ class MtuBudget(DeviceRule):
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         for iface, xc in device.xconnects():
-            pw = device.pw_classes.get(xc.pw_class or "")
+            pw = device.pw_class_of(xc)
             if (pw is not None and pw.pmtu and not pw.static) or (xc.pw_class and pw is None):
                 continue  # handled by ip pmtu, or the class is undefined (L2T006 says so)
-            cookie = max((c.size for c in (xc.cookie_local, xc.cookie_remote) if c), default=0)
-            wan_name = _wan_interface(device, xc)
-            wan = device.interfaces.get(wan_name or "")
-            wan_mtu = _ip_mtu(wan) if wan else DEFAULT_MTU
+            path = _path(device, xc)
+            serial = iface.is_serial
             budget = overhead_budget(
-                wan_mtu,
+                max(path.mtu, 576),
                 Encapsulation.IP,
-                cookie if cookie in (4, 8) else 0,
+                _cookie(device, xc),
                 sublayer=bool(pw and pw.sequencing),
-                dot1q=iface.is_subinterface,
+                dot1q=iface.is_subinterface and not serial,
+                inner_header=(
+                    ("inner HDLC/PPP header", HDLC_PPP_HEADER)
+                    if serial
+                    else ("inner Ethernet header", ETHERNET_HEADER)
+                ),
+                outer=path.outer,
             )
             ac_mtu = _ip_mtu(iface, device.interfaces.get(iface.parent))
             if ac_mtu > budget.max_inner_mtu:
@@ -144,7 +252,7 @@ class MtuBudget(DeviceRule):
                     device.file,
                     xc.at,
                     f"{ac_mtu}-byte packets from {iface.name} need {needed} bytes on the "
-                    f"{wan_mtu}-byte WAN, and "
+                    f"{path.mtu}-byte WAN{path.note}, and "
                     + ("static sessions cannot use ip pmtu" if static else "there is no ip pmtu"),
                     lower if static else f"add `ip pmtu`, or {lower}",
                 )

@@ -89,12 +89,12 @@ class DuplicateVcId(DeviceRule):
         for iface, xc in device.xconnects():
             if xc.vc_id is None:
                 continue
-            key = (xc.peer, xc.vc_id)
+            key = (xc.peer_text, xc.vc_id)
             if key in first:
                 yield self.finding(
                     device.file,
                     xc.at,
-                    f"VC ID {xc.vc_id} to {xc.peer} is already used on {first[key]}",
+                    f"VC ID {xc.vc_id} to {xc.peer_text} is already used on {first[key]}",
                     "give this pseudowire its own VC ID, the same at both ends",
                 )
             else:
