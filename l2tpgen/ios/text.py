@@ -62,7 +62,8 @@ _GLOBAL = re.compile(
 )
 _XCONNECT = re.compile(r"^xconn(?:e(?:c(?:t)?)?)?\b", re.IGNORECASE)
 _XCONNECT_CHILD = re.compile(r"^(?:l2tp (?:id|cookie|hello)|backup|remote)\b", re.IGNORECASE)
-_PROMPT = re.compile(r"^\S+[#>]\s*(?:sh|show|term|terminal|conf|configure)?\b.*$")
+# A prompt with what was typed after it: `rtr#show running-config`, `rtr(config-if)#`, `rtr>`.
+_PROMPT = re.compile(r"^[A-Za-z0-9][\w./:-]*(?:\([\w-]+\))?[#>]")
 _NOISE = re.compile(
     r"^(?:Building configuration\.\.\.|Current configuration\s*:.*|Last configuration change.*|"
     r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*)$",

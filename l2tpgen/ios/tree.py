@@ -84,6 +84,10 @@ def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
 
 
 def _mask(line: str) -> str:
+    if line.startswith("banner "):
+        # Its text was left out already; ciscoconfparse would look for the closing delimiter in the
+        # lines that follow and swallow them.
+        return "l2tpgen-banner"
     # Braces mean nothing to IOS; ciscoconfparse would pair them as a brace-delimited syntax.
     return line.replace("{", "(").replace("}", ")") if "{" in line or "}" in line else line
 
