@@ -190,7 +190,7 @@ def _cookie(node: Node, words: list[str]) -> Cookie | None:
 
 def _xconnect(node: Node) -> Xconnect:
     words = node.text.split()
-    args = [keyword(w, _XCONNECT_ARGS) or w for w in words]
+    args = words[:3] + [keyword(w, _XCONNECT_ARGS) or w for w in words[3:]]
     pw_class = _word(words, args.index("pw-class") + 1) if "pw-class" in args else None
     encapsulation = (
         (_word(words, args.index("encapsulation") + 1) or "").lower() or None
@@ -249,7 +249,8 @@ def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> N
         fields["route_cache_off"] = _at(child)
 
 
-def _interface(node: Node) -> Interface:  # noqa: C901, PLR0912 - one flat branch per command
+def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 - flat branches
+    """An interface section; ``ppp`` collects classes its ``pseudowire`` lines name (virtual-ppp)."""
     name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
     fields: dict[str, object] = {}
     for child in node.children:
@@ -280,6 +281,8 @@ def _interface(node: Node) -> Interface:  # noqa: C901, PLR0912 - one flat branc
             fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
         elif head == "shutdown":
             fields["shutdown"] = True
+        elif head == "pseudowire" and "pw-class" in words[:-1]:
+            ppp.add(words[words.index("pw-class") + 1])
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
     addresses = tuple(found)
     return Interface(name=name, at=_at(node), addresses=addresses, **fields)  # type: ignore[arg-type]
@@ -408,9 +411,8 @@ def extract(file: str, config: Config) -> DeviceFacts:
     for node in config.roots:
         text = node.text
         if text.startswith("interface "):
-            iface = _interface(node)
+            iface = _interface(node, ppp)
             interfaces.setdefault(iface.name, iface)
-            ppp.update(_ppp_pw_classes(node))
         elif text.startswith("pseudowire-class "):
             pw = _pw_class(node)
             pw_classes.setdefault(pw.name, pw)
@@ -446,13 +448,3 @@ def extract(file: str, config: Config) -> DeviceFacts:
 def _ios_xe_name(name: str) -> bool:
     """``GigabitEthernet1``: a CSR1000v / Catalyst 8000v port (classic IOS numbers slot/port)."""
     return name.startswith("GigabitEthernet") and name[len("GigabitEthernet") :].isdigit()
-
-
-def _ppp_pw_classes(node: Node) -> set[str]:
-    """Classes named by ``pseudowire PEER VCID pw-class X`` lines (virtual-ppp: PPP over L2TP)."""
-    found = set()
-    for child in node.children:
-        words = child.text.split()
-        if keyword(words[0], _INTERFACE_WORDS) == "pseudowire" and "pw-class" in words[:-1]:
-            found.add(words[words.index("pw-class") + 1])
-    return found

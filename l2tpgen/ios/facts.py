@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios.names import is_serial, parent_interface
+from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
@@ -281,6 +281,31 @@ class DeviceFacts:
             if iface is not None:
                 found.update((a.ip, iface.name) for a in iface.addresses)
         return found
+
+    def wan_interface(self, xc: Xconnect) -> str | None:
+        """The interface the encapsulated packets of ``xc`` leave by (source, else the route)."""
+        pw = self.pw_class_of(xc)
+        local = pw.local_interface if pw else None
+        if local is not None and not is_loopback(local):
+            return local
+        return self.route_interface(xc.peer) if xc.peer is not None else None
+
+    @cached_property
+    def carriers(self) -> dict[str, str]:
+        """Interfaces pseudowire traffic goes through, each with its role (for messages)."""
+        names: dict[str, str] = {}
+        for iface, xc in self.xconnects():
+            names.setdefault(iface.name, "an attachment circuit")
+            names.setdefault(iface.parent, "the trunk of an attachment circuit")
+            wan = self.wan_interface(xc)
+            if wan is not None:
+                names.setdefault(wan, "the interface towards a peer")
+                names.setdefault(parent_interface(wan), "the interface towards a peer")
+        for pw in self.l2tpv3_classes.values():
+            if pw.local_interface is not None:
+                names.setdefault(pw.local_interface, "the tunnel source")
+                names.setdefault(parent_interface(pw.local_interface), "the tunnel source")
+        return names
 
     @cached_property
     def owned(self) -> dict[IPv4Address, str]:

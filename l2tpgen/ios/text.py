@@ -245,7 +245,8 @@ class _Cleaner:
             text = _expand_interface(text)
         depth = self.flat_depth(text) if self.flattened else self.indent_depth(line)
         self.depth = depth
-        self.directives(number, depth)
+        if self.pending or self.section:
+            self.directives(number, depth)
         if depth == 0 and lowered == "banner":
             self.open_banner(text)
         self.emit(depth, text, column)

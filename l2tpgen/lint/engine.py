@@ -86,8 +86,9 @@ class Parsed:
 
 def parse_config(config: ConfigText) -> Parsed:
     """Clean, parse and extract one config."""
-    text = clean(config.text)
-    facts = extract(config.name, build(text, config.name))
+    with _gc_paused():
+        text = clean(config.text)
+        facts = extract(config.name, build(text, config.name))
     if config.platform is not None:
         facts = replace(facts, platform=config.platform)
     return Parsed(text, facts)
@@ -104,11 +105,12 @@ def _run(rules: Sequence[Rule], selection: Selection) -> list[Rule]:
 
 @contextmanager
 def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the config trees are built.
+    """Pause the cyclic garbage collector while one config's tree is built and read.
 
-    Parsing builds a large graph of objects that all survive to the end of the lint; the collector
-    would rescan it again and again (a quarter of the parse time on 50,000 lines). Cycles are
-    still collected once it is re-enabled.
+    Parsing builds a large graph of objects that survive until the facts are read; the collector
+    would rescan it again and again (a quarter of the lint time on 50,000 lines). The pause is per
+    config, so the parser's objects of one config are collected before the next is parsed (a pause
+    over a whole multi-config lint tripled its memory on 2000 configs).
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -124,8 +126,7 @@ def lint_configs(
 ) -> list[Finding]:
     """Lint configs, each alone and, if there are several, against each other."""
     selection = selection or Selection()
-    with _gc_paused():
-        parsed = {config.name: parse_config(config) for config in configs}
+    parsed = {config.name: parse_config(config) for config in configs}
     findings: list[Finding] = []
     for item in parsed.values():
         for rule in _run(DEVICE_RULES, selection):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios.names import is_ethernet, is_loopback, is_serial, parent_interface
+from l2tpgen.ios.names import is_ethernet, is_serial
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
 from l2tpgen.mtu import (
@@ -25,32 +25,6 @@ if TYPE_CHECKING:
 DEFAULT_MTU = 1500
 GRE_TUNNEL_MTU = 1476  # IOS's default IP MTU of a GRE tunnel over a 1500-byte path
 COOKIE_SIZES = (4, 8)
-
-
-def _wan_interface(device: DeviceFacts, xc: Xconnect) -> str | None:
-    """The interface encapsulated packets of ``xc`` leave by."""
-    pw = device.pw_class_of(xc)
-    local = pw.local_interface if pw else None
-    if local is not None and not is_loopback(local):
-        return local
-    return device.route_interface(xc.peer) if xc.peer is not None else None
-
-
-def carriers(device: DeviceFacts) -> dict[str, str]:
-    """Interfaces pseudowire traffic goes through, each with its role."""
-    names: dict[str, str] = {}
-    for iface, xc in device.xconnects():
-        names.setdefault(iface.name, "an attachment circuit")
-        names.setdefault(iface.parent, "the trunk of an attachment circuit")
-        wan = _wan_interface(device, xc)
-        if wan is not None:
-            names.setdefault(wan, "the interface towards a peer")
-            names.setdefault(parent_interface(wan), "the interface towards a peer")
-    for pw in device.l2tpv3_classes.values():
-        if pw.local_interface is not None:
-            names.setdefault(pw.local_interface, "the tunnel source")
-            names.setdefault(parent_interface(pw.local_interface), "the tunnel source")
-    return names
 
 
 class DefaultHoldQueue(DeviceRule):
@@ -93,7 +67,7 @@ class DefaultHoldQueue(DeviceRule):
         if not device.classic_ios:
             return
         physical = (
-            n for n in carriers(device) if (is_ethernet(n) or is_serial(n)) and "." not in n
+            n for n in device.carriers if (is_ethernet(n) or is_serial(n)) and "." not in n
         )
         for name in sorted(physical):
             iface = device.interfaces.get(name)
@@ -142,7 +116,7 @@ class ProcessSwitched(DeviceRule):
     severity = Severity.WARNING
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for name, role in sorted(carriers(device).items()):
+        for name, role in sorted(device.carriers.items()):
             iface = device.interfaces.get(name)
             if iface is not None and iface.route_cache_off is not None:
                 yield self.finding(
@@ -163,7 +137,7 @@ class _Path:
 
 
 def _path(device: DeviceFacts, xc: Xconnect) -> _Path:
-    wan = device.interfaces.get(_wan_interface(device, xc) or "")
+    wan = device.interfaces.get(device.wan_interface(xc) or "")
     if wan is None:
         return _Path(DEFAULT_MTU, (), "")
     ipsec = wan.crypto_map is not None or wan.tunnel_protection
