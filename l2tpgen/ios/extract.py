@@ -250,7 +250,7 @@ def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> N
 
 
 def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 - flat branches
-    """An interface section; ``ppp`` collects classes its ``pseudowire`` lines name (virtual-ppp)."""
+    """An interface section; ``ppp`` collects the classes its virtual-ppp ``pseudowire`` names."""
     name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
     fields: dict[str, object] = {}
     for child in node.children:

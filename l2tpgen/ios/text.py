@@ -231,11 +231,7 @@ class _Cleaner:
             return
         lowered = first.lower()
         if lowered in {"end", "exit"} or (lowered.startswith("exit-") and _EXIT.match(stripped)):
-            if self.flattened and lowered != "end":
-                self.depth = max(self.depth - 1, 0)
-                self.open = self.open and self.xconnect
-                self.xconnect = False
-            self.filler(column)
+            self.exit(lowered, column)
             return
         if " !" in stripped and lowered not in _FREE_TEXT:
             # `ip local interface Gi0/1 ! public address`: a note pasted with the config
@@ -250,6 +246,14 @@ class _Cleaner:
         if depth == 0 and lowered == "banner":
             self.open_banner(text)
         self.emit(depth, text, column)
+
+    def exit(self, lowered: str, column: int) -> None:
+        """``exit`` leaves a section (it tells a flattened config's structure); ``end`` ends it."""
+        if self.flattened and lowered != "end":
+            self.depth = max(self.depth - 1, 0)
+            self.open = self.open and self.xconnect
+            self.xconnect = False
+        self.filler(column)
 
     def directives(self, number: int, depth: int) -> None:
         """A ``disable=`` directive covers the next line and, if it opens a section, its body."""
