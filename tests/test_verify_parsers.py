@@ -1,67 +1,125 @@
-"""The shipped TextFSM templates parse real captured outputs and the simulator's."""
+"""`verify` reads real captured show outputs (tests/realworld/show, SOURCES.md there).
+
+The expected rows below were read off the capture files by eye, not produced by the parser.
+"""
 
 from __future__ import annotations
 
-from conftest import TESTS
+from typing import TYPE_CHECKING
 
-from l2tpgen.device.verify import parse
-from l2tpgen.sim.pseudowires import Xc, show_l2tun, show_xconnect
-from l2tpgen.sim.router import Router
+import pytest
+from conftest import SITES, TESTS
 
-SAMPLES = TESTS / "samples"
+from l2tpgen import load_fleet
+from l2tpgen.device.verify import XconnectRow, parse, verify_site, xconnect_rows
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def _sample(name: str) -> str:
-    lines = (SAMPLES / name).read_text().splitlines()
-    return "\n".join(line for line in lines if not line.startswith("Router#"))
-
-
-def test_show_xconnect_interface_sample_gives_every_pseudowire_row() -> None:
-    rows = parse("cisco_ios_show_xconnect_all", _sample("show-xconnect-interface.iosxe.txt"))
-    assert len(rows) == 6  # the standby bridge-domain row has no second segment
-    l2tp = [r for r in rows if r["SEGMENT2_TYPE"] == "l2tp"]
-    assert [(r["XC_STATE"], r["SEGMENT2"], r["S2_STATE"]) for r in l2tp] == [
-        ("UP", "100.3.1.1:101", "UP"),
-        ("UP", "192.168.1.5:201", "UP"),
-    ]
-    assert l2tp[0]["SEGMENT1"] == "ac Gi0/0/0:8(Ethernet)"
+SHOW = TESTS / "realworld" / "show"
+XCONNECT_CAPTURES = sorted(SHOW.glob("*xconnect*.txt"))
 
 
-def test_show_xconnect_all_sample_keeps_states() -> None:
-    rows = parse("cisco_ios_show_xconnect_all", _sample("show-xconnect-all.iosxe.txt"))
-    assert [(r["XC_STATE"], r["SEGMENT2"], r["S2_STATE"]) for r in rows] == [
-        ("UP", "10.55.55.2:1000", "UP"),
-        ("IA", "10.55.55.3:1001", "DN"),
+def _rows(name: str) -> list[tuple[str, str, str, str, int | None]]:
+    return [
+        (r.state, r.circuit, r.kind, r.peer, r.vc_id)
+        for r in xconnect_rows((SHOW / name).read_text(encoding="utf-8"))
     ]
 
 
-def _xc(vc: int, vlan: int) -> Xc:
-    return Xc(
-        interface=f"GigabitEthernet0/0.{vlan}",
-        vlan=vlan,
-        peer="10.216.44.47",
-        vc_id=vc,
-        pw_class="ethernet",
-        static=False,
-        source="10.197.251.215",
-        secret="s",  # noqa: S106 - a simulated control-channel secret
-        shutdown=False,
+@pytest.mark.parametrize("capture", XCONNECT_CAPTURES, ids=lambda p: p.name)
+def test_every_real_show_xconnect_capture_parses_to_rows(capture: Path) -> None:
+    rows = xconnect_rows(capture.read_text(encoding="utf-8"))
+    assert rows
+    assert all(isinstance(r, XconnectRow) for r in rows)
+
+
+def test_ios_xe_three_line_legend_and_detail_lines_do_not_stop_the_parse() -> None:
+    # CSR1000v: `SB=Standby HS=Hot Standby RV=Recovering NH=No Hardware`, then detail lines.
+    assert _rows("spcor-show-xconnect-all-detail.txt") == [
+        ("UP", "Gi5.100", "mpls", "192.51.100.4", 10011)
+    ]
+
+
+def test_l2tp_rows_and_every_state_of_the_capture_are_read_in_either_segment() -> None:
+    assert _rows("genieparser-show-xconnect-interface-1.txt") == [
+        ("UP", "Gi0/0/0", "l2tp", "100.3.1.1", 101),
+        ("DN", "Gi0/0/1", "mpls", "10.239.6.2", 684955608),
+        ("UP", "Gi3", "mpls", "10.16.2.2", 888),  # the attachment circuit is segment 2 here
+        ("IA", "", "vfi", "sample-vfi", None),
+        ("UP", "Gi0/0/2", "l2tp", "192.168.1.5", 201),
+        ("AD", "Gi1/0/1", "mpls", "172.16.1.1", 999),
+    ]
+
+
+def test_a_standby_row_without_a_second_segment_is_skipped_not_an_error() -> None:
+    assert _rows("genieparser-show-xconnect-interface-3.txt") == [
+        ("UP", "Gi0/0/3", "mpls", "10.1.1.1", 100)
+    ]
+
+
+def test_local_switching_rows_have_no_pseudowire_peer() -> None:
+    assert _rows("genieparser-show-xconnect-all-2.txt") == [
+        ("UP", "Se6/0", "ac", "", None),
+        ("IA", "Se6/0", "mpls", "10.55.55.3", 7151),
+    ]
+
+
+def test_a_capture_with_an_elided_legend_still_gives_its_row() -> None:
+    assert _rows("sharetai-show-xconnect-all.txt") == [("UP", "Et0/1", "mpls", "3.3.3.3", 1000)]
+
+
+@pytest.mark.parametrize("state", ["HS", "RV", "NH", "SB", "--"])
+def test_every_state_code_of_the_ios_xe_legend_is_read(state: str) -> None:
+    row = (
+        f"{state:<2} pri   ac Gi0/0.10:10(Eth VLAN)        UP l2tp 192.0.2.2:10                 DN"
     )
+    assert [r.state for r in xconnect_rows(row)] == [state]
 
 
-def test_simulated_show_xconnect_parses_with_vlan_circuits() -> None:
-    text = show_xconnect([(_xc(126, 2996), True), (_xc(128, 2998), False)])
-    rows = parse("cisco_ios_show_xconnect_all", text)
-    assert [(r["XC_STATE"], r["SEGMENT1"], r["SEGMENT2"]) for r in rows] == [
-        ("UP", "ac Gi0/0.2996:2996(Eth VLAN)", "10.216.44.47:126"),
-        ("DN", "ac Gi0/0.2998:2998(Eth VLAN)", "10.216.44.47:128"),
+def test_a_real_l2tun_session_block_with_lost_indentation_is_read() -> None:
+    rows = parse(
+        "cisco_ios_show_l2tun_session_all",
+        (SHOW / "mplsvpn-info-show-l2tun-session-all.txt").read_text(encoding="utf-8"),
+    )
+    assert [(r["SESSION_ID"], r["SESSION_UP"], r["STATE"]) for r in rows] == [
+        ("20044", "up", "established")
     ]
 
 
-def test_simulated_show_l2tun_session_all_parses_per_session() -> None:
-    text = show_l2tun(Router("lab-a-rtr1"), [(_xc(126, 2996), True), (_xc(128, 2998), False)])
-    rows = parse("cisco_ios_show_l2tun_session_all", text)
-    assert [(r["VCID"], r["STATE"], r["PEER"], r["CIRCUIT_STATE"]) for r in rows] == [
-        ("126", "established", "10.216.44.47", "UP"),
-        ("128", "wait-for-tunnel", "10.216.44.47", "DOWN"),
+class _Router:
+    """A connection stand-in: the show outputs of a router (the real captures' layout)."""
+
+    base_prompt = "lab-a-rtr1"
+
+    def __init__(self, xconnect: str) -> None:
+        self.xconnect = xconnect
+
+    def send_command(self, command: str, **_: object) -> str:
+        if command == "show xconnect all":
+            return self.xconnect
+        return "% Invalid input detected at '^' marker."
+
+
+HEADER = (
+    "Legend:    XC ST=Xconnect State  S1=Segment1 State  S2=Segment2 State\n"
+    "  UP=Up       DN=Down            AD=Admin Down      IA=Inactive\n"
+    "  SB=Standby  HS=Hot Standby     RV=Recovering      NH=No Hardware\n\n"
+    "XC ST  Segment 1                         S1 Segment 2                         S2\n"
+    "------+---------------------------------+--+---------------------------------+--\n"
+)
+
+
+def test_verify_tells_a_missing_xconnect_from_one_to_the_wrong_peer() -> None:
+    rows = (
+        "UP pri   ac Gi0/0.2996:2996(Eth VLAN)    UP l2tp 10.216.44.47:126             UP\n"
+        "DN pri   ac Gi0/0.2997:2997(Eth VLAN)    UP l2tp 10.216.44.99:127             DN\n"
+        "UP pri   ac Gi0/0.2998:2998(Eth VLAN)    UP l2tp 10.216.44.47:999             UP\n"
+    )
+    states = verify_site(load_fleet(SITES), "site-a", _Router(HEADER + rows))
+    assert [(s.vlan, s.state, s.detail, s.session) for s in states] == [
+        (2996, "UP", "", "-"),  # the session command was refused: the table still comes
+        (2997, "WRONG-PEER", "l2tp 10.216.44.99:127", "-"),
+        (2998, "WRONG-PEER", "l2tp 10.216.44.47:999", "-"),
+        (2999, "MISSING", "", "-"),
     ]

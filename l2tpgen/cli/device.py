@@ -330,7 +330,7 @@ def verify(
                 short_interface_name(s.interface),
                 s.peer,
                 str(s.vc_id),
-                Text(s.state, "green" if s.up else "red"),
+                Text(s.state + (f" ({s.detail})" if s.detail else ""), "green" if s.up else "red"),
                 s.session,
             )
         out.print(view)

@@ -1,7 +1,9 @@
 """Read pseudowire state from a router and compare it with what the site model expects.
 
 ``show xconnect all`` and ``show l2tun session all`` are parsed with TextFSM templates shipped in
-this package (ntc-templates has none for them), tested on captured outputs.
+this package (ntc-templates has none for them), tested on real captures (``tests/realworld/show``):
+classic IOS and IOS-XE 16/17, whose legend has a third line. A row the templates cannot read is
+skipped, never an error for the whole router.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import textfsm
 
 from l2tpgen.device.session import show
 from l2tpgen.errors import DeviceError
+from l2tpgen.ios.names import short_interface_name
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
@@ -32,8 +35,55 @@ def parse(template: str, text: str) -> list[dict[str, str]]:
 
 
 @dataclass(frozen=True)
+class XconnectRow:
+    """One row of ``show xconnect all``: its state, its attachment circuit and its pseudowire.
+
+    ``circuit`` is the attachment circuit's interface as IOS prints it (``Gi0/0.2996``), empty for
+    a row without one; ``kind`` the pseudowire segment's type (``l2tp``, ``mpls``, ``vfi`` ...),
+    ``peer`` and ``vc_id`` its far end when it has one.
+    """
+
+    state: str
+    circuit: str
+    kind: str
+    peer: str
+    vc_id: int | None
+
+
+# Which segment a row's pseudowire is: the first of these kinds it has.
+_WIRE_KINDS = ("l2tp", "mpls", "vfi", "bd", "unkn", "ac")
+
+
+def _circuit(segment: str) -> str:
+    """``Gi0/0.2996:2996(Eth VLAN)`` -> ``Gi0/0.2996``."""
+    return segment.split("(", 1)[0].split(":", 1)[0]
+
+
+def xconnect_rows(text: str) -> list[XconnectRow]:
+    """The rows of ``show xconnect all`` (classic IOS or IOS-XE, legend of two or three lines)."""
+    rows = []
+    for row in parse("cisco_ios_show_xconnect_all", text):
+        segments = [
+            (row["SEGMENT1_TYPE"], row["SEGMENT1"]),
+            (row["SEGMENT2_TYPE"], row["SEGMENT2"]),
+        ]
+        circuit = next((_circuit(text) for kind, text in segments if kind == "ac"), "")
+        wire = min(segments, key=lambda seg: _WIRE_KINDS.index(seg[0]))
+        peer, _, vc = wire[1].partition(":") if wire[0] != "ac" else ("", "", "")
+        rows.append(
+            XconnectRow(row["XC_STATE"], circuit, wire[0], peer, int(vc) if vc.isdigit() else None)
+        )
+    return rows
+
+
+@dataclass(frozen=True)
 class PseudowireState:
-    """One expected pseudowire and what the router says of it."""
+    """One expected pseudowire and what the router says of it.
+
+    ``state`` is the xconnect state (``UP``, ``DN``, ``AD``, ``IA``, ``SB``, ``HS``, ``RV``, ``NH``,
+    ``--``), or ``MISSING`` when the router has no xconnect on that circuit, or ``WRONG-PEER``
+    when it has one to another peer or VC ID (``detail`` says which).
+    """
 
     site: str
     vlan: int
@@ -42,6 +92,7 @@ class PseudowireState:
     vc_id: int
     state: str
     session: str
+    detail: str = ""
 
     @property
     def up(self) -> bool:
@@ -49,32 +100,46 @@ class PseudowireState:
         return self.state == "UP"
 
 
+def _sessions(connection: Any) -> dict[tuple[str, str], dict[str, str]]:  # noqa: ANN401 - netmiko
+    """Session states by (peer, VC ID); empty when the router does not know the command."""
+    try:
+        text = show(connection, "show l2tun session all")
+    except DeviceError:
+        return {}
+    return {(s["PEER"], s["VCID"]): s for s in parse("cisco_ios_show_l2tun_session_all", text)}
+
+
 def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireState]:  # noqa: ANN401 - netmiko
     """The state of every pseudowire the model gives ``name``."""
-    xconnects = parse("cisco_ios_show_xconnect_all", show(connection, "show xconnect all"))
-    sessions = parse("cisco_ios_show_l2tun_session_all", show(connection, "show l2tun session all"))
-    by_segment: dict[str, dict[str, str]] = {}
-    for row in xconnects:  # the l2tp segment may be either side, depending on who set it up
-        if row["SEGMENT2_TYPE"] == "l2tp":
-            by_segment[row["SEGMENT2"]] = row
-        elif row["SEGMENT1"].startswith("l2tp "):
-            by_segment[row["SEGMENT1"].split()[1]] = row
-    by_session = {(s["PEER"], s["VCID"]): s for s in sessions}
+    rows = xconnect_rows(show(connection, "show xconnect all"))
+    by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
+    by_circuit = {r.circuit: r for r in rows if r.circuit}
+    sessions = _sessions(connection)
     states = []
     site = fleet.site(name)
     for pw in fleet.pseudowires(name):
         peer = str(pw.peer_address)
-        found = by_segment.get(f"{peer}:{pw.vc_id}")
-        session = by_session.get((peer, str(pw.vc_id)), {})
+        interface = f"{site.lan.interface}.{pw.vlan.id}"
+        found = by_wire.get((peer, pw.vc_id))
+        other = by_circuit.get(short_interface_name(interface))
+        if found is not None:
+            state, detail = found.state, ""
+        elif other is not None:
+            state = "WRONG-PEER"
+            detail = f"{other.kind} {other.peer}:{other.vc_id}" if other.peer else other.kind
+        else:
+            state, detail = "MISSING", ""
+        session = sessions.get((peer, str(pw.vc_id)), {})
         states.append(
             PseudowireState(
                 site=name,
                 vlan=pw.vlan.id,
-                interface=f"{site.lan.interface}.{pw.vlan.id}",
+                interface=interface,
                 peer=peer,
                 vc_id=pw.vc_id,
-                state=found["XC_STATE"] if found else "MISSING",
-                session=session.get("STATE", "-"),
+                state=state,
+                session=session.get("STATE", "-") or "-",
+                detail=detail,
             )
         )
     return states
