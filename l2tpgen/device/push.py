@@ -237,7 +237,8 @@ def _apply(
     refused: tuple[str, ...] = ()
     try:
         options.tell(name, f"sending {len(plan.send)} lines")
-        errors = send_batch(connection, plan.send)
+        batch = send_batch(connection, plan.send)
+        errors = batch.refused
         refused = tuple(f"{e.line}: {e.error}" for e in errors)
         if errors:
             problem = f"the router refused `{errors[0].line}`: {errors[0].error}"
