@@ -195,7 +195,9 @@ def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | N
         return None
 
 
-_RANGE_ERRORS = frozenset({"greater_than_equal", "less_than_equal", "int_parsing", "int_type"})
+_RANGE_ERRORS = frozenset(
+    {"greater_than_equal", "less_than_equal", "int_parsing", "int_parsing_size", "int_type"}
+)
 _RANGES = {
     "id": "a VLAN ID is a whole number from 1 to 4094",
     "vc_id": "a VC ID is a whole number from 1 to 4294967295",
