@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from l2tpgen.model.site import Site
 
 MIN_HOST_PREFIX = 31  # /31 and /32 have no network or broadcast address to avoid
+# No WAN subnet is shorter than a /8; a /0 makes every address "on link" and the gateway moot.
+MIN_WAN_PREFIX = 8
 
 
 def check_site(site: Site) -> Iterator[Problem]:
@@ -32,6 +34,15 @@ def check_site(site: Site) -> Iterator[Problem]:
 def _check_wan(site: Site) -> Iterator[Problem]:
     wan = site.wan
     network = wan.address.network
+    if network.prefixlen < MIN_WAN_PREFIX:
+        yield Problem(
+            site.name,
+            ("wan", "address"),
+            f"WAN prefix /{network.prefixlen} is shorter than /{MIN_WAN_PREFIX}: the router would "
+            "take every address of it as directly connected",
+            "write the prefix length of the WAN subnet (e.g. /30, /29 or /24)",
+        )
+        return  # the gateway and host checks below mean nothing on such a subnet
     if wan.gateway not in network:
         yield Problem(
             site.name,
@@ -90,14 +101,14 @@ def _check_interfaces(site: Site) -> Iterator[Problem]:
             "name the physical Ethernet trunk port (e.g. GigabitEthernet0/0); l2tpgen adds one "
             "subinterface per VLAN",
         )
-    for index, vlan in enumerate(site.vlans):
-        if site.wan.interface == f"{lan}.{vlan.id}":
-            yield Problem(
-                site.name,
-                ("vlans", index, "id"),
-                f"VLAN {vlan.id} would reuse the WAN subinterface {site.wan.interface}",
-                "stretch another VLAN, or move the WAN to another subinterface",
-            )
+    if site.wan.interface.startswith(f"{lan}."):
+        yield Problem(
+            site.name,
+            ("wan", "interface"),
+            f"WAN interface {site.wan.interface} is a subinterface of the LAN trunk {lan}",
+            "l2tpgen owns every subinterface of the LAN trunk (push reconfigures or removes "
+            "them, which would cut the router's own uplink); put the WAN on another port",
+        )
 
 
 def _check_classes(site: Site) -> Iterator[Problem]:
