@@ -138,6 +138,40 @@ def test_render_reveal_secrets_writes_type_7(monkeypatch: pytest.MonkeyPatch) ->
     assert "s3cr3t-Value" not in result.output
 
 
+@pytest.mark.parametrize(
+    "secret", ["pässword", "\N{GRINNING FACE}-secret", "tab\there", "two words", "euro\u20ac"]
+)
+def test_render_refuses_a_secret_type_7_cannot_carry_and_never_shows_it(
+    monkeypatch: pytest.MonkeyPatch, secret: str
+) -> None:
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", secret)
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES), "--reveal-secrets"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "environment variable L2TPGEN_L2TP_SECRET holds a character other than" in (
+        result.stderr
+    )
+    assert secret not in result.output
+    assert "Traceback" not in result.output
+
+
+def test_push_refuses_a_secret_type_7_cannot_carry_before_connecting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("L2TPGEN_USERNAME", "admin")
+    monkeypatch.setenv("L2TPGEN_PASSWORD", "lab-password")
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", "\N{GRINNING FACE}")
+    result = runner.invoke(
+        app, ["push", "site-a", "--sites", str(SITES), "--yes", "--format", "json"]
+    )
+    assert result.exit_code == 1
+    (report,) = json.loads(result.stdout)["results"]
+    assert report["status"] == "refused"
+    assert report["lines_sent"] == 0
+    assert report["message"].startswith("environment variable L2TPGEN_L2TP_SECRET holds")
+    assert "\N{GRINNING FACE}" not in result.output
+
+
 def test_mtu_shows_the_budget_and_the_largest_ce_mtu() -> None:
     result = runner.invoke(app, ["mtu"])
     assert result.exit_code == 0

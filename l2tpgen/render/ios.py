@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import RenderError
+from l2tpgen.errors import RenderError, SecretError
 from l2tpgen.ifname import interface_sort_key
 from l2tpgen.render.env import environment
 from l2tpgen.secrets import masked, read_secret, type7_encode
@@ -96,13 +96,27 @@ class IosView:
     cdp_run: bool
 
 
+# What a type 7 secret carries and IOS stores as typed: printable ASCII without spaces. Anything
+# else (an emoji, a "€", a tab) made the router refuse the line or store a different secret.
+_TYPE7_CHARACTERS = frozenset(chr(code) for code in range(0x21, 0x7F))
+
+
 def _secret_text(site: Site, *, reveal: bool, environ: Mapping[str, str] | None) -> str:
     variable = site.l2tp_class.secret_env
     if variable is None:  # validation requires secret_env whenever authentication is on
         raise RenderError(f"{site.name}: l2tp_class has authentication but no secret_env")
     if not reveal:
         return masked(variable)
-    return type7_encode(read_secret(variable, environ))
+    secret = read_secret(variable, environ)
+    if not _TYPE7_CHARACTERS.issuperset(secret):
+        # Names the variable, never the value (nor where in it the character is).
+        raise SecretError(
+            f"environment variable {variable} holds a character other than printable ASCII "
+            "(letters, digits and punctuation, no spaces): a type 7 secret cannot carry it, and "
+            f"the router would refuse it or store another secret; set {variable} to such a secret "
+            "at both ends"
+        )
+    return type7_encode(secret)
 
 
 def _l2tp_class(
