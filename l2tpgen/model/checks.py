@@ -10,12 +10,12 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from l2tpgen.ifname import is_ethernet, is_loopback, is_subinterface
-from l2tpgen.model.problems import Problem
+from l2tpgen.model.problems import Problem, listed
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
-    from l2tpgen.model.site import Site
+    from l2tpgen.model.site import Site, Vlan
 
 MIN_HOST_PREFIX = 31  # /31 and /32 have no network or broadcast address to avoid
 # No WAN subnet is shorter than a /8; a /0 makes every address "on link" and the gateway moot.
@@ -223,6 +223,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
     need them are skipped rather than reported twice.
     """
     yield from _check_unique_across_fleet(sites, files)
+    index_of = _VlanIndex(sites)
     for name in sorted(sites):
         site = sites[name]
         for index, peer in enumerate(site.peers):
@@ -230,11 +231,10 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                 continue
             if peer not in sites:
                 if peer not in files:
-                    known = ", ".join(sorted(sites)) or "none"
                     yield Problem(
                         name,
                         ("peers", index),
-                        f"peer {peer} is not a site of this fleet (sites: {known})",
+                        f"peer {peer} is not a site of this fleet (sites: {listed(files)})",
                         f"create {peer}.yaml in the sites directory, or correct the name",
                     )
                 continue
@@ -245,7 +245,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                     f"peer {peer} ({files[peer]}) does not list {name} in its peers",
                     f"add {name} to the peers of {peer}, or remove {peer} here",
                 )
-        yield from _check_vlan_pairs(site, sites, files)
+        yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from _check_class_pairs(site, sites, files)
 
 
@@ -277,18 +277,40 @@ def _check_unique_across_fleet(
             )
 
 
+class _VlanIndex:
+    """Each site's VLANs by ID, and by (ID, peer): the first of each, built once per site.
+
+    Finding a VLAN's mirror at the peer by scanning the peer's VLANs made the fleet check
+    quadratic in the number of VLANs (16x the time for 4x the VLANs); lookups keep it linear.
+    """
+
+    def __init__(self, sites: Mapping[str, Site]) -> None:
+        self.sites = sites
+        self.built: dict[str, tuple[dict[int, Vlan], dict[tuple[int, str], Vlan]]] = {}
+
+    def of(self, name: str) -> tuple[dict[int, Vlan], dict[tuple[int, str], Vlan]]:
+        if name not in self.built:
+            by_id: dict[int, Vlan] = {}
+            by_pair: dict[tuple[int, str], Vlan] = {}
+            for vlan in self.sites[name].vlans:
+                by_id.setdefault(vlan.id, vlan)
+                by_pair.setdefault((vlan.id, vlan.peer), vlan)
+            self.built[name] = (by_id, by_pair)
+        return self.built[name]
+
+
 def _check_vlan_pairs(
-    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
+    site: Site, sites: Mapping[str, Site], files: Mapping[str, str], index_of: _VlanIndex
 ) -> Iterator[Problem]:
     seen: set[int] = set()
     for index, vlan in enumerate(site.vlans):
-        peer = sites.get(vlan.peer)
-        if peer is None or vlan.peer == site.name or vlan.id in seen:
+        if vlan.peer not in sites or vlan.peer == site.name or vlan.id in seen:
             continue  # dangling peers and repeated VLANs are reported once, where they are
         seen.add(vlan.id)
-        mirror = next((v for v in peer.vlans if v.id == vlan.id and v.peer == site.name), None)
+        by_id, by_pair = index_of.of(vlan.peer)
+        mirror = by_pair.get((vlan.id, site.name))
         if mirror is None:
-            elsewhere = next((v for v in peer.vlans if v.id == vlan.id), None)
+            elsewhere = by_id.get(vlan.id)
             detail = f" (it sends VLAN {vlan.id} to {elsewhere.peer})" if elsewhere else ""
             yield Problem(
                 site.name,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
 from l2tpgen.model.checks import check_fleet, check_site
-from l2tpgen.model.problems import Problem
+from l2tpgen.model.problems import Problem, listed
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
@@ -22,18 +22,12 @@ if TYPE_CHECKING:
 
     from l2tpgen.model.site import Site, Vlan
 
-# Site names listed in a "no site named ..." message; a fleet of thousands is summed up.
-MAX_NAMES_LISTED = 20
-
 
 def site_not_found(name: str, known: Collection[str]) -> SiteNotFoundError:
     """The error for an unknown site name: the known names (a few) and the nearest one."""
     close = difflib.get_close_matches(name, list(known), n=1)
     hint = f"; did you mean {close[0]}?" if close else ""
-    listed = ", ".join(sorted(known)[:MAX_NAMES_LISTED]) or "none"
-    if len(known) > MAX_NAMES_LISTED:
-        listed += f", ... ({len(known)} in all)"
-    return SiteNotFoundError(f"no site named {name} (sites: {listed}){hint}")
+    return SiteNotFoundError(f"no site named {name} (sites: {listed(known)}){hint}")
 
 
 @dataclass(frozen=True)
