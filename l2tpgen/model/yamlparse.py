@@ -16,10 +16,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 from yaml import events
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Anchors and aliases are for a few shared settings; past this they are an attack or a mistake.
 MAX_ALIAS_NODES = 1000
@@ -31,7 +34,7 @@ MAX_NUMBER_CHARS = 100
 # libyaml's parser; PyYAML built without libyaml falls back to its (slower) Python parser.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _CORE = "tag:yaml.org,2002:"
-_NULL = re.compile(r"~|null|Null|NULL|")
+_NULLS = frozenset({"~", "null", "Null", "NULL", ""})
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"[-+]?(?:0b[01_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*)")
 _FLOAT = re.compile(
@@ -57,10 +60,6 @@ class YamlProblem(Exception):  # noqa: N818 - a located problem, not a bug
         super().__init__(message)
         self.position = position
         self.hint = hint
-
-
-def _at(mark: Any) -> Pos:  # noqa: ANN401 - the C and the Python parser have their own Mark
-    return (mark.line, mark.column) if mark is not None else (0, 0)
 
 
 def _stop(position: Pos, message: str, hint: str = "") -> NoReturn:
@@ -92,7 +91,9 @@ def _is_number(text: str) -> bool:
 
 def _plain(text: str, position: Pos) -> object:
     """An untagged plain scalar, resolved by the YAML 1.2 core schema."""
-    if _NULL.fullmatch(text):
+    if text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_CHARS:
+        return int(text)  # the common case: IDs, ports, sizes
+    if text in _NULLS:
         return None
     if text in _BOOL:
         return _BOOL[text]
@@ -112,91 +113,119 @@ def _tagged(text: str, tag: str, position: Pos) -> object:
             return value
     if kind == "bool" and text in _BOOL:
         return _BOOL[text]
-    if kind == "null" and _NULL.fullmatch(text):
+    if kind == "null" and text in _NULLS:
         return None
     return _stop(position, f"not valid YAML: tag {tag} is not supported here", _NO_TAGS)
 
 
-def _scalar(event: events.ScalarEvent, position: Pos) -> object:
-    tag = event.tag
-    if tag is None and not event.style:  # plain: libyaml says "", the Python parser None
-        return _plain(event.value, position)
-    if tag in {None, "!", f"{_CORE}str"}:
-        return event.value
-    return _tagged(event.value, str(tag), position)
-
-
 @dataclass
 class _Open:
-    """A mapping or sequence being built."""
+    """A mapping (``keys`` set) or a sequence being built."""
 
-    data: dict[str, Any] | list[Any]
-    parts: dict[str, tuple[Pos, Node]] | list[Node]
+    data: list[Any] | dict[str, Any]
+    parts: list[Node] | dict[str, tuple[Pos, Node]]
     start: Pos
     anchor: str | None
+    mapping: bool
     size: int = 1  # values it holds, aliases expanded
     key: tuple[str, Pos, bool] | None = None  # the pending key: text, position, plain
     merges: list[tuple[object, Node]] | None = None
 
 
 class _Builder:
-    """Plain data and positions from parser events, iteratively, every limit enforced."""
+    """Plain data and positions from parser events, iteratively, every limit enforced.
+
+    The hot path (one call per event, tens of thousands for a big site) dispatches on the event's
+    type and keeps the innermost open collection at hand in ``top``.
+    """
 
     def __init__(self) -> None:
         self.stack: list[_Open] = []
+        self.top: _Open | None = None
         self.anchors: dict[str, tuple[object, Node, int]] = {}
         self.alias_nodes = 0
         self.documents = 0
         self.root: tuple[object, Node] | None = None
 
-    def feed(self, event: events.Event) -> None:
-        """Take one event."""
-        position = _at(event.start_mark)
-        if isinstance(event, events.ScalarEvent):
-            top = self.stack[-1] if self.stack else None
-            if top is not None and top.key is None and isinstance(top.data, dict):
-                top.key = (event.value, position, not event.style and event.tag is None)
-            else:
-                self._add(_scalar(event, position), (position, None), 1, event.anchor)
-        elif isinstance(event, events.MappingStartEvent):
-            self._open(event, position, {}, {}, f"{_CORE}map")
-        elif isinstance(event, events.SequenceStartEvent):
-            self._open(event, position, [], [], f"{_CORE}seq")
-        elif isinstance(event, events.CollectionEndEvent):
-            done = self.stack.pop()
-            if done.merges:
-                _merge(done)
-            self._add(done.data, (done.start, done.parts), done.size, done.anchor)
-        elif isinstance(event, events.AliasEvent):
-            self._alias(event, position)
-        elif isinstance(event, events.DocumentStartEvent):
-            self.documents += 1
-            if self.documents > 1:
-                _stop(
-                    position,
-                    "not valid YAML: a site file holds one document",
-                    "remove the `---` line: one site per file",
-                )
+    def run(self, get_event: Callable[[], events.Event | None]) -> None:
+        """Take every event up to the end of the stream."""
+        handlers: dict[type, Callable[[Any], None]] = {
+            events.ScalarEvent: self._scalar,
+            events.MappingStartEvent: self._mapping,
+            events.SequenceStartEvent: self._sequence,
+            events.MappingEndEvent: self._close,
+            events.SequenceEndEvent: self._close,
+            events.AliasEvent: self._alias,
+            events.DocumentStartEvent: self._document,
+        }
+        while (event := get_event()) is not None:
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event)
+
+    def _scalar(self, event: events.ScalarEvent) -> None:
+        mark = event.start_mark
+        position = (mark.line, mark.column) if mark is not None else (0, 0)
+        top = self.top
+        plain = event.tag is None and not event.style  # libyaml says "", the Python parser None
+        if top is not None and top.mapping and top.key is None:
+            top.key = (event.value, position, plain)
+            return
+        if plain:
+            value = _plain(event.value, position)
+        elif event.tag in {None, "!", f"{_CORE}str"}:
+            value = event.value
+        else:
+            value = _tagged(event.value, str(event.tag), position)
+        self._add(value, (position, None), 1, event.anchor)
+
+    def _mapping(self, event: events.MappingStartEvent) -> None:
+        self._open(event, {}, {}, mapping=True)
+
+    def _sequence(self, event: events.SequenceStartEvent) -> None:
+        self._open(event, [], [], mapping=False)
 
     def _open(
         self,
         event: events.CollectionStartEvent,
-        position: Pos,
-        data: dict[str, Any] | list[Any],
-        parts: dict[str, tuple[Pos, Node]] | list[Node],
-        tag: str,
+        data: list[Any] | dict[str, Any],
+        parts: list[Node] | dict[str, tuple[Pos, Node]],
+        *,
+        mapping: bool,
     ) -> None:
+        mark = event.start_mark
+        position = (mark.line, mark.column) if mark is not None else (0, 0)
         if len(self.stack) >= MAX_DEPTH:
             _stop(
                 position,
                 f"not valid YAML for a site file: nested more than {MAX_DEPTH} levels deep",
                 "a site file nests a few levels (vlans -> item -> key); check the brackets",
             )
-        if event.tag not in {None, "!", tag}:
+        if event.tag not in {None, "!", f"{_CORE}{'map' if mapping else 'seq'}"}:
             _stop(position, f"not valid YAML: tag {event.tag} is not supported here", _NO_TAGS)
-        self.stack.append(_Open(data, parts, position, event.anchor))
+        self.top = _Open(data, parts, position, event.anchor, mapping)
+        self.stack.append(self.top)
 
-    def _alias(self, event: events.AliasEvent, position: Pos) -> None:
+    def _close(self, _event: events.CollectionEndEvent) -> None:
+        done = self.stack.pop()
+        self.top = self.stack[-1] if self.stack else None
+        if done.merges:
+            _merge(done)
+        self._add(done.data, (done.start, done.parts), done.size, done.anchor)
+
+    def _document(self, event: events.DocumentStartEvent) -> None:
+        self.documents += 1
+        if self.documents > 1:
+            mark = event.start_mark
+            _stop(
+                (mark.line, mark.column) if mark is not None else (0, 0),
+                "not valid YAML: a site file holds one document",
+                "remove the `---` line: one site per file",
+            )
+
+    def _alias(self, event: events.AliasEvent) -> None:
+        mark = event.start_mark
+        position = (mark.line, mark.column) if mark is not None else (0, 0)
         target = self.anchors.get(event.anchor or "")
         if target is None:
             _stop(
@@ -215,14 +244,14 @@ class _Builder:
     def _add(self, value: object, node: Node, size: int, anchor: str | None) -> None:
         if anchor is not None:
             self.anchors[anchor] = (value, node, size)
-        if not self.stack:
+        top = self.top
+        if top is None:
             self.root = (value, node)
             return
-        top = self.stack[-1]
         top.size += size
-        if isinstance(top.data, list) and isinstance(top.parts, list):
-            top.data.append(value)
-            top.parts.append(node)
+        if not top.mapping:
+            top.data.append(value)  # type: ignore[union-attr]
+            top.parts.append(node)  # type: ignore[union-attr]
             return
         if top.key is None:
             _stop(node[0], "not valid YAML for a site file: a key must be a name", _PLAIN_KEYS)
@@ -230,17 +259,19 @@ class _Builder:
         top.key = None
         if key == _MERGE and plain:
             top.merges = [*(top.merges or []), (value, node)]
-        elif isinstance(top.data, dict) and isinstance(top.parts, dict):
-            if key in top.data:
-                line, column = top.parts[key][0]
-                _stop(
-                    position,
-                    f"not valid YAML: duplicate key {key} (first at line {line + 1}, column "
-                    f"{column + 1})",
-                    "remove one of the two",
-                )
-            top.data[key] = value
-            top.parts[key] = (position, node)
+            return
+        data: dict[str, Any] = top.data  # type: ignore[assignment]
+        parts: dict[str, tuple[Pos, Node]] = top.parts  # type: ignore[assignment]
+        if key in data:
+            line, column = parts[key][0]
+            _stop(
+                position,
+                f"not valid YAML: duplicate key {key} (first at line {line + 1}, column "
+                f"{column + 1})",
+                "remove one of the two",
+            )
+        data[key] = value
+        parts[key] = (position, node)
 
 
 def _merge(done: _Open) -> None:
@@ -270,8 +301,7 @@ def parse(text: str) -> tuple[object, Node] | None:
     builder = _Builder()
     loader = _LOADER(text)
     try:
-        while loader.check_event():
-            builder.feed(loader.get_event())
+        builder.run(loader.get_event)
     finally:
         loader.dispose()
     return builder.root
