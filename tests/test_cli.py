@@ -215,6 +215,60 @@ def test_every_command_has_help(command: list[str]) -> None:
     assert "Usage:" in result.stdout
 
 
+HEAVY = ("netmiko", "asyncssh", "paramiko", "nornir", "hier_config", "ciscoconfparse")
+
+
+def _modules_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint('\\n'.join(sys.modules))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    return set(result.stdout.split())
+
+
+def test_importing_the_cli_imports_no_device_simulator_or_parser_library() -> None:
+    loaded = _modules_after("import l2tpgen.cli")
+    assert [m for m in HEAVY if m in loaded] == []
+
+
+def test_version_imports_neither_the_model_nor_the_renderer() -> None:
+    loaded = _modules_after(
+        "import sys\nsys.argv = ['l2tpgen', '--version']\nfrom l2tpgen.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+    assert "l2tpgen.cli" in loaded
+    assert [m for m in ("pydantic", "jinja2", "yaml", "ruamel.yaml", *HEAVY) if m in loaded] == []
+
+
+def test_help_lists_every_command() -> None:
+    result = runner.invoke(app, ["--help"])
+    for command in ("validate", "render", "mtu", "lint", "rules", "rule", "push", "diff"):
+        assert command in result.stdout
+    for command in ("verify", "sim", "lab"):
+        assert command in result.stdout
+
+
+def test_the_cli_default_for_workers_is_the_fleet_runners() -> None:
+    from l2tpgen.cli.device import DEFAULT_WORKERS  # noqa: PLC0415 - the module under test
+    from l2tpgen.device.fleet import DEFAULT_WORKERS as RUNNER_DEFAULT  # noqa: PLC0415
+
+    assert DEFAULT_WORKERS == RUNNER_DEFAULT
+
+
+def test_render_of_one_site_ignores_a_broken_site_elsewhere_but_validate_reports_it(
+    tmp_path: Path,
+) -> None:
+    copy = tmp_path / "sites"
+    shutil.copytree(SITES, copy)
+    (copy / "site-z.yaml").write_text("name: [site-z\n")
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (GOLDEN / "render" / "site-a.ios.conf").read_text()
+    result = runner.invoke(app, ["validate", "--sites", str(copy)])
+    assert result.exit_code == 1
+    assert f"{copy / 'site-z.yaml'}:2:1: error: not valid YAML" in result.stderr
+
+
 def test_unknown_command_is_a_usage_error() -> None:
     assert runner.invoke(app, ["frobnicate"]).exit_code == 2
 
