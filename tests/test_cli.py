@@ -138,6 +138,40 @@ def test_render_reveal_secrets_writes_type_7(monkeypatch: pytest.MonkeyPatch) ->
     assert "s3cr3t-Value" not in result.output
 
 
+@pytest.mark.parametrize(
+    "secret", ["pässword", "\N{GRINNING FACE}-secret", "tab\there", "two words", "euro\u20ac"]
+)
+def test_render_refuses_a_secret_type_7_cannot_carry_and_never_shows_it(
+    monkeypatch: pytest.MonkeyPatch, secret: str
+) -> None:
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", secret)
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES), "--reveal-secrets"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "environment variable L2TPGEN_L2TP_SECRET holds a secret type 7 cannot carry" in (
+        result.stderr
+    )
+    assert secret not in result.output
+    assert "Traceback" not in result.output
+
+
+def test_push_refuses_a_secret_type_7_cannot_carry_before_connecting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("L2TPGEN_USERNAME", "admin")
+    monkeypatch.setenv("L2TPGEN_PASSWORD", "lab-password")
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", "\N{GRINNING FACE}")
+    result = runner.invoke(
+        app, ["push", "site-a", "--sites", str(SITES), "--yes", "--format", "json"]
+    )
+    assert result.exit_code == 1
+    (report,) = json.loads(result.stdout)["results"]
+    assert report["status"] == "refused"
+    assert report["lines_sent"] == 0
+    assert report["message"].startswith("environment variable L2TPGEN_L2TP_SECRET holds")
+    assert "\N{GRINNING FACE}" not in result.output
+
+
 def test_mtu_shows_the_budget_and_the_largest_ce_mtu() -> None:
     result = runner.invoke(app, ["mtu"])
     assert result.exit_code == 0
@@ -179,6 +213,62 @@ def test_every_command_has_help(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
     assert result.exit_code == 0
     assert "Usage:" in result.stdout
+
+
+HEAVY = ("netmiko", "asyncssh", "paramiko", "nornir", "hier_config", "ciscoconfparse")
+
+
+def _modules_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint('\\n'.join(sys.modules))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    return set(result.stdout.split())
+
+
+def test_importing_the_cli_imports_no_device_simulator_or_parser_library() -> None:
+    loaded = _modules_after("import l2tpgen.cli")
+    assert [m for m in HEAVY if m in loaded] == []
+
+
+def test_version_imports_neither_the_model_nor_the_renderer() -> None:
+    loaded = _modules_after(
+        "import sys\nsys.argv = ['l2tpgen', '--version']\nfrom l2tpgen.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+    assert "l2tpgen.cli" in loaded
+    assert [m for m in ("pydantic", "jinja2", "yaml", "ruamel.yaml", *HEAVY) if m in loaded] == []
+
+
+def test_help_lists_every_command() -> None:
+    result = runner.invoke(app, ["--help"])
+    for command in ("validate", "render", "mtu", "lint", "rules", "rule", "push", "diff"):
+        assert command in result.stdout
+    for command in ("verify", "sim", "lab"):
+        assert command in result.stdout
+
+
+def test_the_cli_keeps_the_fleet_runners_default_and_a_style_for_every_push_status() -> None:
+    from l2tpgen.cli.device import _STATUS_STYLE, DEFAULT_WORKERS  # noqa: PLC0415 - under test
+    from l2tpgen.device import Status  # noqa: PLC0415
+    from l2tpgen.device.fleet import DEFAULT_WORKERS as RUNNER_DEFAULT  # noqa: PLC0415
+
+    assert DEFAULT_WORKERS == RUNNER_DEFAULT
+    assert set(_STATUS_STYLE) == {status.value for status in Status}
+
+
+def test_render_of_one_site_ignores_a_broken_site_elsewhere_but_validate_reports_it(
+    tmp_path: Path,
+) -> None:
+    copy = tmp_path / "sites"
+    shutil.copytree(SITES, copy)
+    (copy / "site-z.yaml").write_text("name: [site-z\n")
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (GOLDEN / "render" / "site-a.ios.conf").read_text()
+    result = runner.invoke(app, ["validate", "--sites", str(copy)])
+    assert result.exit_code == 1
+    assert f"{copy / 'site-z.yaml'}:2:1: error: not valid YAML" in result.stderr
 
 
 def test_unknown_command_is_a_usage_error() -> None:

@@ -2,6 +2,10 @@
 
 Exit codes: 0 success; 1 the input has errors or findings (nothing was changed); 2 usage error;
 push adds 3 (refused and rolled back) and 4 (rollback failed: check the router by hand).
+
+Start-up stays cheap: command modules import typer, rich and the standard library at the top, and
+everything else (the model, the renderer, the linter, netmiko, Nornir, the simulator) inside the
+commands that use it, so ``--version`` and ``--help`` import none of it.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from rich.text import Text
 
 from l2tpgen import __version__
 from l2tpgen.errors import FleetValidationError, L2tpgenError
-from l2tpgen.model import load_fleet
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from l2tpgen.model import Fleet, Problem
 
 EXIT_FINDINGS = 1
@@ -104,10 +109,12 @@ def problem_dict(problem: Problem) -> dict[str, object]:
     }
 
 
-def load(sites: Path, fmt: OutputFormat = OutputFormat.text) -> Fleet:
-    """Load the fleet or exit 1 with every problem."""
+def load(sites: Path, fmt: OutputFormat = OutputFormat.text, names: Sequence[str] = ()) -> Fleet:
+    """Load the fleet (or only ``names`` and their peers) or exit 1 with every problem."""
+    from l2tpgen.model import load_fleet, load_sites  # noqa: PLC0415 - start-up stays cheap
+
     try:
-        return load_fleet(sites)
+        return load_sites(sites, names) if names else load_fleet(sites)
     except FleetValidationError as exc:
         report_problems(exc, fmt)
     except L2tpgenError as exc:

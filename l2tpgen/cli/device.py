@@ -9,27 +9,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, fail, load, out
-from l2tpgen.device import (
-    PushOptions,
-    PushResult,
-    Status,
-    credentials_from_env,
-    load_inventory,
-    target_for,
-)
-from l2tpgen.device.fleet import DEFAULT_WORKERS, FleetReport, PairState, push_fleet, verify_fleet
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.ios.names import short_interface_name
-from l2tpgen.model import resolve_site
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from l2tpgen.device import PushResult
+    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.fleet import FleetReport, PairState
     from l2tpgen.device.inventory import Inventory, Target
     from l2tpgen.model import Fleet
+
+# l2tpgen.device.fleet.DEFAULT_WORKERS, repeated so that --help does not import Nornir and
+# netmiko; a test keeps the two equal.
+DEFAULT_WORKERS = 20
 
 
 # Where push keeps local rollback copies (they hold the router's type 7 secrets; mode 0600).
@@ -49,14 +45,24 @@ FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output for
 
 
 def _select(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fleet, list[str]]:
+    """The fleet and the sites to work on: with --all every site, else the named ones.
+
+    Named sites are loaded with their peers only (what a push needs: the peers' addresses, and
+    both ends of each pseudowire for the lint gate), whatever the size of the fleet.
+    """
+    from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
+
     names = list(sites_args or [])
     if not names and not every:
         raise typer.BadParameter("name at least one site, or use --all", param_hint="SITE")
     directory = sites
     if names:
-        resolved = [resolve_site(n, sites) for n in names]
+        try:
+            resolved = [resolve_site(n, sites) for n in names]
+        except L2tpgenError as exc:
+            fail(str(exc))
         directory, names = resolved[0][0], [name for _, name in resolved]
-    fleet = load(directory)
+    fleet = load(directory, names=[] if every else names)
     for name in names:
         try:
             fleet.site(name)
@@ -66,6 +72,8 @@ def _select(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fle
 
 
 def _inventory(path: Path | None) -> Inventory | None:
+    from l2tpgen.device import load_inventory  # noqa: PLC0415 - start-up stays cheap
+
     if path is None:
         return None
     try:
@@ -95,21 +103,21 @@ def _result_dict(result: PushResult) -> dict[str, object]:
     }
 
 
-_STATUS_STYLE = {
-    Status.UNCHANGED: "green",
-    Status.WOULD_CHANGE: "yellow",
-    Status.CHANGED: "green",
-    Status.REFUSED: "red",
-    Status.FAILED: "red",
-    Status.ROLLED_BACK: "red",
-    Status.ROLLBACK_FAILED: "bold red",
+_STATUS_STYLE = {  # by Status value
+    "unchanged": "green",
+    "would-change": "yellow",
+    "changed": "green",
+    "refused": "red",
+    "failed": "red",
+    "rolled-back": "red",
+    "rollback-failed": "bold red",
 }
 
 
 def _print_result(result: PushResult) -> None:
     if result.diff:
         _print_diff(result.diff)
-    if result.commands and result.status is not Status.UNCHANGED:
+    if result.commands and result.status.value != "unchanged":
         out.print(f"commands for {result.site}:", style="bold")
         for command in result.commands:
             out.print(f"  {command}", markup=False, highlight=False)
@@ -117,7 +125,7 @@ def _print_result(result: PushResult) -> None:
         err.print(f"  refused: {error}", style="red", markup=False)
     out.print(
         Text.assemble(
-            (f"{result.site}: {result.status.value}", _STATUS_STYLE[result.status]),
+            (f"{result.site}: {result.status.value}", _STATUS_STYLE[result.status.value]),
             f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
         )
     )
@@ -127,6 +135,13 @@ class _Progress:
     """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
 
     def __init__(self, names: list[str]) -> None:
+        from rich.progress import (  # noqa: PLC0415 - only fleet commands show progress
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self.live = err.is_terminal
         self.rows: dict[str, TaskID] = {}
         self.bar = Progress(
@@ -152,11 +167,13 @@ class _Progress:
 
 
 def _summary(report: FleetReport) -> None:
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
     table = Table(title="push summary", title_justify="left")
     for column in ("site", "result", "lines sent", "time", "detail"):
         table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
     for r in report.results:
-        status = Text(r.status.value, _STATUS_STYLE[r.status])
+        status = Text(r.status.value, _STATUS_STYLE[r.status.value])
         table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
     out.print(table)
     if report.pairs:
@@ -188,7 +205,18 @@ def _pair_dict(pair: PairState) -> dict[str, object]:
     }
 
 
+def _credentials() -> Credentials:
+    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        return credentials_from_env()
+    except L2tpgenError as exc:
+        fail(str(exc))
+
+
 def _targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
+    from l2tpgen.device import target_for  # noqa: PLC0415 - start-up stays cheap
+
     table = _inventory(inventory)
     try:
         return {name: target_for(fleet.site(name), table) for name in names}
@@ -208,10 +236,10 @@ def _run_push(
     fmt: OutputFormat,
     workers: int,
 ) -> None:
-    try:
-        credentials = credentials_from_env()
-    except L2tpgenError as exc:
-        fail(str(exc))
+    from l2tpgen.device import PushOptions  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.fleet import push_fleet  # noqa: PLC0415
+
+    credentials = _credentials()
     fleet, names = _select(sites_args, every, sites)
     targets = _targets(fleet, names, inventory)
     if not dry_run and not yes:
@@ -308,10 +336,10 @@ def verify(
     workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
     """Read pseudowire state from the routers (in parallel); exit 1 if any is not up."""
-    try:
-        credentials = credentials_from_env()
-    except L2tpgenError as exc:
-        fail(str(exc))
+    from l2tpgen.device.fleet import verify_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.ios.names import short_interface_name  # noqa: PLC0415
+
+    credentials = _credentials()
     fleet, names = _select(sites_args, every, sites)
     states, problems = verify_fleet(fleet, _targets(fleet, names, inventory), credentials, workers)
     order = {name: index for index, name in enumerate(names)}
@@ -320,6 +348,8 @@ def verify(
         rows = [s.__dict__ | {"up": s.up} for s in states]
         sys.stdout.write(json.dumps({"pseudowires": rows, "errors": problems}, indent=2) + "\n")
     else:
+        from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
         view = Table(title="pseudowires", title_justify="left")
         for column in ("site", "VLAN", "interface", "peer", "VC ID", "state", "session"):
             view.add_column(column)

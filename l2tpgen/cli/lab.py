@@ -8,14 +8,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
-from ruamel.yaml import YAML
 
 from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.engine import load_topology, run_containerlab, run_vm
-from l2tpgen.lab.topology import build_topology, startup_configs
 
 lab_app = typer.Typer(
     help="Labs: containerlab topologies and a real L2TPv3 data plane.", no_args_is_help=True
@@ -63,6 +59,10 @@ def build(
     The linux flavor configures every node with exec (static sessions: Linux's data plane); the
     cisco_iol flavor gives each PE its rendered IOS config as startup config (written next to -o).
     """
+    from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
+
+    from l2tpgen.lab.topology import build_topology, startup_configs  # noqa: PLC0415
+
     fleet = load(sites)
     try:
         topology = build_topology(fleet, name=name, flavor=flavor.value, variant=variant.value)
@@ -98,6 +98,8 @@ def run(
     The vm engine runs a linux-flavor lab in QEMU here; the containerlab engine drives the
     containerlab CLI (needs Docker and containerlab). Exit 1 if any check fails.
     """
+    from l2tpgen.lab.engine import load_topology, run_containerlab, run_vm  # noqa: PLC0415
+
     try:
         topology = load_topology(topology_file)
         if engine is EngineChoice.vm:
@@ -110,6 +112,8 @@ def run(
         topology_file.name.removesuffix(".yml") + ".report.json"
     )
     target.write_text(result.to_json() + "\n", encoding="utf-8")
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
     table = Table(
         title=f"lab {result.lab} ({result.engine}, {result.seconds:.0f} s)", title_justify="left"
     )

@@ -6,10 +6,9 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from l2tpgen import __version__
 from l2tpgen.cli.app import (
@@ -23,20 +22,9 @@ from l2tpgen.cli.app import (
     safe,
 )
 from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
-from l2tpgen.lint import (
-    BY_CODE,
-    Finding,
-    Selection,
-    Severity,
-    lint_configs,
-    lint_sites,
-    problems_as_findings,
-    read_configs,
-)
-from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif
-from l2tpgen.lint.rules import ALL_RULES
-from l2tpgen.lint.settings import load_settings
-from l2tpgen.model import load_fleet, resolve_site
+
+if TYPE_CHECKING:
+    from l2tpgen.lint import Finding
 
 
 class LintFormat(str, Enum):
@@ -60,7 +48,7 @@ def _codes(values: list[str] | None) -> tuple[str, ...]:
     return tuple(c.strip().upper() for v in values or [] for c in v.split(",") if c.strip())
 
 
-_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}  # by str(Severity)
 
 
 def _plural(count: int, word: str) -> str:
@@ -68,6 +56,9 @@ def _plural(count: int, word: str) -> str:
 
 
 def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
+    from l2tpgen.lint import Severity  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif  # noqa: PLC0415
+
     if fmt is LintFormat.json:
         sys.stdout.write(to_json(findings) + "\n")
     elif fmt is LintFormat.sarif:
@@ -76,7 +67,7 @@ def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
         sys.stdout.write(to_github(findings))
     else:
         for finding in findings:
-            out.print(safe(text_line(finding)), style=_STYLE[finding.severity])
+            out.print(safe(text_line(finding)), style=_STYLE[str(finding.severity)])
             if finding.fix:
                 out.print(f"  fix: {safe(finding.fix)}", style="dim")
         counts = {s: sum(f.severity is s for f in findings) for s in Severity}
@@ -127,6 +118,17 @@ def lint(
     Defaults for --select, --ignore and --fail-on come from [tool.l2tpgen.lint] in the nearest
     pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
+    from l2tpgen.lint import (  # noqa: PLC0415 - start-up stays cheap
+        Selection,
+        Severity,
+        lint_configs,
+        lint_sites,
+        problems_as_findings,
+        read_configs,
+    )
+    from l2tpgen.lint.settings import load_settings  # noqa: PLC0415
+    from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
+
     try:
         settings = load_settings()
     except LintConfigError as exc:
@@ -167,6 +169,8 @@ def rules_command(
     ),
 ) -> None:
     """List every lint rule: code, name, severity, scope."""
+    from l2tpgen.lint.rules import ALL_RULES  # noqa: PLC0415 - start-up stays cheap
+
     if fmt is OutputFormat.json:
         rows = [
             {
@@ -180,6 +184,8 @@ def rules_command(
         ]
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
         return
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
     table = Table(
         title="l2tpgen lint rules (`l2tpgen rule CODE` explains one)", title_justify="left"
     )
@@ -196,6 +202,8 @@ def rule_command(
     code: Annotated[str, typer.Argument(help="A rule code (L2T001) or name.")],
 ) -> None:
     """Explain one lint rule: what it does, why it matters, an example and the fix."""
+    from l2tpgen.lint.rules import ALL_RULES, BY_CODE  # noqa: PLC0415 - start-up stays cheap
+
     wanted = code.strip()
     rule = BY_CODE.get(wanted.upper()) or next((r for r in ALL_RULES if r.name == wanted), None)
     if rule is None:

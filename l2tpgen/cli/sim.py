@@ -8,13 +8,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from l2tpgen.cli.app import SitesOption, err, fail, load, out
-from l2tpgen.device.connection import PASSWORD, USERNAME
-from l2tpgen.render import render_base
-from l2tpgen.sim import Credentials, Faults, SimFleet, SimSpec
-from l2tpgen.sim.server import run_forever
 
 sim_app = typer.Typer(help="Simulated IOS routers for rehearsal and tests.", no_args_is_help=True)
 
@@ -35,6 +30,11 @@ def up(
     Each starts with its base config (hostname, WAN address and routes, bare LAN port) and accepts
     the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C).
     """
+    from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.render import render_base  # noqa: PLC0415
+    from l2tpgen.sim import Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
+    from l2tpgen.sim.server import run_forever  # noqa: PLC0415
+
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
     if not username or not password:
         fail(f"set {USERNAME} and {PASSWORD}: the simulated routers accept those credentials")
@@ -48,6 +48,8 @@ def up(
     except (OSError, ValueError) as exc:
         simulators.close()
         fail(str(exc))
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
     table = Table(title="simulated routers (Ctrl-C to stop)", title_justify="left")
     for column in ("site", "hostname", "address"):
         table.add_column(column)

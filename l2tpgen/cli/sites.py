@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from l2tpgen.cli.app import (
     OutputFormat,
@@ -22,14 +20,12 @@ from l2tpgen.cli.app import (
     out,
 )
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lint import ConfigText, Severity, lint_configs
-from l2tpgen.lint.formats import text_line
-from l2tpgen.lint.sites import rendered_name
-from l2tpgen.model import resolve_site
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, budget_matrix, overhead_budget
-from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
+    from l2tpgen.model import Fleet
     from l2tpgen.mtu import OverheadBudget
 
 
@@ -87,27 +83,22 @@ def render(
 ) -> None:
     """Print (or write) the router configuration of one site.
 
-    The whole fleet is validated first: peer addresses come from the peers' own files.
+    The site and its peers are validated first (peer addresses come from the peers' own files);
+    `validate` checks the whole fleet. The config is linted; an error-level finding stops it.
     """
+    from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
+
     try:
         directory, name = resolve_site(site, sites)
     except L2tpgenError as exc:
         fail(str(exc))
-    fleet = load(directory)
+    fleet = load(directory, names=[name])
     try:
         text = render_site(fleet, name, platform.value, reveal_secrets=reveal_secrets)
     except L2tpgenError as exc:
         fail(str(exc))
-    linted = (
-        []
-        if platform is not PlatformChoice.ios
-        else lint_configs([ConfigText(rendered_name(name), text)])
-    )
-    errors = [f for f in linted if f.severity is Severity.ERROR]
-    if errors:
-        for finding in errors:
-            err.print(text_line(finding), markup=False, style="red")
-        fail(f"the rendered config of {name} has error-level findings; nothing was written")
+    if platform is PlatformChoice.ios:
+        _refuse_lint_errors(name, text)
     if output is None:
         sys.stdout.write(text)
         return
@@ -118,7 +109,31 @@ def render(
     err.print(f"wrote {output}")
 
 
+def render_site(fleet: Fleet, name: str, platform: str, *, reveal_secrets: bool) -> str:
+    """``l2tpgen.render.render_site``, imported when a command renders (start-up stays cheap)."""
+    from l2tpgen.render import render_site as render  # noqa: PLC0415
+
+    return render(fleet, name, platform, reveal_secrets=reveal_secrets)
+
+
+def _refuse_lint_errors(name: str, text: str) -> None:
+    """Lint the rendered config alone (the one site); exit 1 on an error-level finding."""
+    from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - start-up
+    from l2tpgen.lint.formats import text_line  # noqa: PLC0415
+    from l2tpgen.lint.sites import rendered_name  # noqa: PLC0415
+
+    linted = lint_configs([ConfigText(rendered_name(name), text)])
+    errors = [f for f in linted if f.severity is Severity.ERROR]
+    if errors:
+        for finding in errors:
+            err.print(text_line(finding), markup=False, style="red")
+        fail(f"the rendered config of {name} has error-level findings; nothing was written")
+
+
 def _budget_table(budget: OverheadBudget) -> Table:
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+    from rich.text import Text  # noqa: PLC0415
+
     table = Table(title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte WAN", title_justify="left")
     table.add_column("part")
     table.add_column("bytes", justify="right")
@@ -135,6 +150,8 @@ def _budget_table(budget: OverheadBudget) -> Table:
 
 
 def _matrix_table(wan_mtu: int) -> Table:
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
     table = Table(title=f"Largest inner IP MTU on a {wan_mtu}-byte WAN", title_justify="left")
     for column in ("encapsulation", "cookie", "sublayer", "untagged", "dot1Q carried"):
         table.add_column(column, justify="right" if column != "encapsulation" else "left")

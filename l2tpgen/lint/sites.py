@@ -42,12 +42,15 @@ def problems_as_findings(problems: Sequence[Problem]) -> list[Finding]:
 def lint_sites(
     fleet: Fleet, names: Sequence[str] = (), selection: Selection | None = None
 ) -> list[Finding]:
-    """Render every site (secrets masked), lint them together, keep findings of ``names``.
+    """Render sites (secrets masked), lint them together, keep findings of ``names``.
 
-    All sites are rendered so that the cross-device rules see both ends of every pseudowire.
+    No ``names``: every site. Else the named sites and their peers are rendered, each peer with
+    its pseudowires towards those sites only (``Fleet.around``), so that the cross-device rules
+    see both ends of every pseudowire of ``names`` without rendering the rest of the fleet.
     """
+    view = fleet.around(names) if names else fleet
     wanted = {rendered_name(fleet.site(name).name) for name in names} or {
         rendered_name(name) for name in fleet.sites
     }
-    configs = [ConfigText(rendered_name(name), render_site(fleet, name)) for name in fleet.sites]
+    configs = [ConfigText(rendered_name(name), render_site(view, name)) for name in view.sites]
     return [f for f in lint_configs(configs, selection) if f.file in wanted]

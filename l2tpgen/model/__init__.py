@@ -1,6 +1,7 @@
 """Site models, YAML loading with line numbers, and fleet cross-validation."""
 
-from l2tpgen.model.fleet import Fleet, Pseudowire, load_fleet, resolve_site
+from l2tpgen.model.fleet import Fleet, Pseudowire
+from l2tpgen.model.load import load_fleet, load_sites, resolve_site
 from l2tpgen.model.problems import Location, Problem
 from l2tpgen.model.site import (
     HoldQueue,
@@ -29,5 +30,6 @@ __all__ = [
     "Vlan",
     "Wan",
     "load_fleet",
+    "load_sites",
     "resolve_site",
 ]

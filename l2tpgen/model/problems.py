@@ -3,8 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 PathItem = str | int
+# Site names a message lists; a fleet of thousands is summed up after these.
+MAX_NAMES_LISTED = 20
+
+
+def listed(names: Iterable[str]) -> str:
+    """``site-a, site-b``: the first names in order, then how many there are in all."""
+    ordered = sorted(names)
+    text = ", ".join(ordered[:MAX_NAMES_LISTED]) or "none"
+    if len(ordered) > MAX_NAMES_LISTED:
+        text += f", ... ({len(ordered)} in all)"
+    return text
 
 
 @dataclass(frozen=True, order=True)

@@ -9,10 +9,12 @@ Per-field shape is checked here; rules that relate fields or sites are in ``chec
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+import re
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network, ip_address
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
@@ -31,12 +33,39 @@ def _require_prefix(value: object) -> object:
     return value
 
 
+# Names reach router configs, file names (site files, rollback copies), shell commands (iproute2,
+# ssh-keyscan hints) and lab scripts: nothing a shell or a parser would interpret gets through.
+# Patterns (checked in pydantic's core, fast on thousands of VLANs); the loader words the errors.
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$"
+LINUX_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,14}$"  # IFNAMSIZ: 15 characters
+UNSAFE_NAME = "unsafe_name"
+NAME_RULES = {
+    NAME_PATTERN: (
+        "a name is 1-63 letters, digits, `.`, `_` or `-`, starting with a letter or digit"
+    ),
+    LINUX_NAME_PATTERN: (
+        "a Linux interface name is 1-15 letters, digits, `.`, `_` or `-`, starting with a letter "
+        "or digit"
+    ),
+}
+_DNS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
+
+
+def _host(value: str) -> str:
+    try:
+        ip_address(value)
+    except ValueError:
+        if not _DNS_NAME.fullmatch(value):
+            raise PydanticCustomError(
+                UNSAFE_NAME, "write an IP address or a DNS name (letters, digits, `.`, `_`, `-`)"
+            ) from None
+    return value
+
+
 InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
 PrefixedIPv4 = Annotated[IPv4Interface, BeforeValidator(_require_prefix)]
-# IOS names for classes: no spaces, printable; the same rule serves site names and hostnames.
-IosName = Annotated[
-    str, Field(min_length=1, max_length=63, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-]
+# IOS names for classes; the same rule serves site names, hostnames and VLAN names.
+IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
 EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
 Duplex = Literal["auto", "full", "half"]
 Speed = Literal["auto", 10, 100, 1000, 10000]
@@ -45,7 +74,7 @@ Speed = Literal["auto", 10, 100, 1000, 10000]
 class Management(StrictModel):
     """How l2tpgen reaches the router's CLI (used by push; never contacted by render)."""
 
-    host: str = Field(min_length=1)
+    host: Annotated[str, AfterValidator(_host)]
     port: int = Field(22, ge=1, le=65535)
     device_type: Literal["cisco_ios", "cisco_xe"] = "cisco_ios"
 
@@ -87,7 +116,7 @@ class Lan(StrictModel):
     speed: Speed | None = None
 
 
-LinuxName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,15}$")]
+LinuxName = Annotated[str, Field(pattern=LINUX_NAME_PATTERN)]
 
 
 class LinuxInterfaces(StrictModel):
@@ -154,7 +183,7 @@ class Vlan(StrictModel):
     """
 
     id: int = Field(ge=1, le=4094)
-    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\s].*$")
+    name: IosName
     peer: IosName
     vc_id: int | None = Field(None, ge=1, le=MAX_VC_ID)
 

@@ -1,8 +1,7 @@
-"""YAML loading that remembers where every key and value came from.
+"""Site files read with the position of every key and value.
 
-ruamel.yaml's round-trip loader records 0-based positions on every mapping and sequence;
-``SourceDoc`` turns a model path such as ``("vlans", 2, "vc_id")`` back into a 1-based
-``file:line:column``.
+``yamlparse`` turns the text into plain data and a tree of 0-based positions; ``SourceDoc`` turns a
+model path such as ``("vlans", 2, "vc_id")`` back into a 1-based ``file:line:column``.
 """
 
 from __future__ import annotations
@@ -10,14 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+import yaml
 
 from l2tpgen.model.problems import Location, PathItem, Problem
+from l2tpgen.model.yamlparse import YamlProblem, parse
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from l2tpgen.model.yamlparse import Node
+
+__all__ = ["SourceDoc", "read_source"]
 
 
 @dataclass(frozen=True)
@@ -25,11 +27,12 @@ class SourceDoc:
     """One parsed site file: its plain data and the positions of everything in it."""
 
     file: str
-    tree: Any
+    data: dict[str, Any]
+    node: Node
 
     def plain(self) -> object:
         """The document as plain dicts and lists, for pydantic."""
-        return _plain(self.tree)
+        return self.data
 
     def locate(self, path: tuple[PathItem, ...], *, key: bool = False) -> Location:
         """Where ``path`` is in the file.
@@ -37,27 +40,51 @@ class SourceDoc:
         Points at the value (or, with ``key``, at the key). A path that runs past what the file
         holds (a missing field) points at the deepest part that exists.
         """
-        node = self.tree
+        parts = self.node[1]
         line, column = 0, 0
         for depth, step in enumerate(path):
-            last = depth == len(path) - 1
-            if isinstance(node, CommentedMap) and step in node:
-                line, column = node.lc.key(step) if key or not last else node.lc.value(step)
-                node = node[step]
-            elif isinstance(node, CommentedSeq) and isinstance(step, int) and step < len(node):
-                line, column = node.lc.item(step)
-                node = node[step]
+            if isinstance(parts, dict) and isinstance(step, str) and step in parts:
+                key_position, (value_position, parts) = parts[step]
+                last = depth == len(path) - 1
+                line, column = key_position if key or not last else value_position
+            elif isinstance(parts, list) and isinstance(step, int) and 0 <= step < len(parts):
+                (line, column), parts = parts[step]
             else:
                 break
         return Location(self.file, line + 1, column + 1)
 
 
-def _plain(node: object) -> object:
-    if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
+def _same_place(a: yaml.MarkedYAMLError, b: yaml.MarkedYAMLError) -> bool:
+    here, there = a.problem_mark, b.problem_mark
+    return bool(here and there and (here.line, here.column) == (there.line, there.column))
+
+
+def _syntax_problem(stem: str, display: str, text: str, exc: yaml.YAMLError) -> Problem:
+    """What libyaml found wrong, in the Python parser's words when it finds the same error.
+
+    The Python parser is slower but says what it met ("but got ':'"), so it re-reads only a file
+    that libyaml has already refused.
+    """
+    try:
+        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
+            pass
+    except yaml.MarkedYAMLError as detailed:
+        if isinstance(exc, yaml.MarkedYAMLError) and _same_place(exc, detailed):
+            exc = detailed
+    except yaml.YAMLError:
+        pass
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return Problem(stem, (), "not valid YAML", location=Location(display, 1, 1))
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    what = " ".join(part for part in (exc.context, exc.problem) if part)
+    return Problem(
+        stem,
+        (),
+        f"not valid YAML: {what}",
+        "check the indentation and quoting near this line",
+        location=Location(display, line, column),
+    )
 
 
 def read_source(path: Path, display: str) -> SourceDoc | Problem:
@@ -67,24 +94,15 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return Problem(stem, (), f"cannot read file: {exc}", location=Location(display, 1, 1))
-    yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = False
     try:
-        tree = yaml.load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        what = " ".join(part for part in (exc.context, exc.problem) if part)
-        return Problem(
-            stem,
-            (),
-            f"not valid YAML: {what}",
-            "check the indentation and quoting near this line",
-            location=Location(display, line, column),
-        )
-    except YAMLError as exc:
-        return Problem(stem, (), f"not valid YAML: {exc}", location=Location(display, 1, 1))
-    if not isinstance(tree, CommentedMap):
+        parsed = parse(text)
+    except YamlProblem as exc:
+        line, column = exc.position
+        where = Location(display, line + 1, column + 1)
+        return Problem(stem, (), str(exc), exc.hint, location=where)
+    except yaml.YAMLError as exc:
+        return _syntax_problem(stem, display, text, exc)
+    if parsed is None or not isinstance(parsed[0], dict):
         return Problem(
             stem,
             (),
@@ -92,4 +110,4 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
             "see the site-file reference in the README",
             location=Location(display, 1, 1),
         )
-    return SourceDoc(display, tree)
+    return SourceDoc(display, parsed[0], parsed[1])

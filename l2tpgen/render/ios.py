@@ -108,9 +108,11 @@ def _secret_text(site: Site, *, reveal: bool, environ: Mapping[str, str] | None)
         return masked(variable)
     try:
         return type7.encode(read_secret(variable, environ), RENDER_SALT)
-    except type7.Type7Error as exc:  # the message never holds the secret
+    except type7.Type7Error as exc:  # names the variable, never the value
         raise SecretError(
-            f"the secret in environment variable {variable} cannot be written for IOS: {exc}"
+            f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
+            f"router would refuse it or store another secret; set {variable} to such a secret at "
+            "both ends"
         ) from None
 
 

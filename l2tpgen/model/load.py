@@ -1,0 +1,252 @@
+"""Reading site files: the whole fleet, or only some sites and their peers.
+
+``load_fleet`` reads every site file of a directory and validates the fleet as a whole (what
+``validate`` and ``--all`` need). ``load_sites`` reads the sites asked for and their peers only
+(what ``render SITE`` and ``push SITE`` need: the peers' addresses, and both ends of each of the
+site's pseudowires): its cost does not grow with the size of the fleet. Both raise
+``FleetValidationError`` with every problem, each located at file:line:column.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from l2tpgen.errors import FleetValidationError, ModelError
+from l2tpgen.model.checks import check_fleet, check_site
+from l2tpgen.model.fleet import Fleet, site_not_found
+from l2tpgen.model.problems import Location, Problem, format_path
+from l2tpgen.model.site import LITERAL_SECRET_KEYS, NAME_RULES, UNSAFE_NAME, Site
+from l2tpgen.model.source import SourceDoc, read_source
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
+
+SITE_SUFFIXES = (".yaml", ".yml")
+
+
+def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem]]:
+    """Every site file by site name (its stem); a second file for one site is a problem."""
+    if not root.is_dir():
+        raise ModelError(f"sites directory {root} does not exist; pass --sites DIR")
+    with os.scandir(root) as entries:  # names and types in one read: no stat per file
+        names = sorted(
+            e.name
+            for e in entries
+            if os.path.splitext(e.name)[1] in SITE_SUFFIXES and e.is_file()  # noqa: PTH122 - str
+        )
+    if not names:
+        raise ModelError(f"no site files (*.yaml) in {root}")
+    files: dict[str, Path] = {}
+    problems = []
+    for name in names:
+        path = root / name
+        first = files.setdefault(path.stem, path)
+        if first is not path:
+            problems.append(
+                Problem(
+                    path.stem,
+                    (),
+                    f"{path.name} is a second file for site {path.stem}, besides {first.name}",
+                    f"keep one of the two: l2tpgen will not guess which holds {path.stem}",
+                    location=Location(str(path), 1, 1),
+                )
+            )
+    return files, problems
+
+
+class _Reader:
+    """Reads site files one by one, collecting sites, their sources and every problem."""
+
+    def __init__(self, root: Path) -> None:
+        self.paths, self.problems = _site_files(root)
+        # As the user named the directory: sites/site-a.yaml
+        self.files = {stem: str(path) for stem, path in self.paths.items()}
+        self.docs: dict[str, SourceDoc] = {}
+        self.sites: dict[str, Site] = {}
+
+    def read(self, stem: str) -> None:
+        path, display = self.paths[stem], self.files[stem]
+        source = read_source(path, display)
+        if isinstance(source, Problem):
+            self.problems.append(source)
+            return
+        self.docs[stem] = source
+        site = _validate(stem, source, self.problems)
+        if site is None:
+            return
+        if site.name != stem:
+            self.problems.append(
+                Problem(
+                    stem,
+                    ("name",),
+                    f"site name {site.name} differs from its file name {path.name}",
+                    f"rename the file to {site.name}{path.suffix} or set `name: {stem}`",
+                ).located(source.locate(("name",)))
+            )
+            return
+        self.sites[stem] = site
+        self.problems.extend(_locate(p, self.docs) for p in check_site(site))
+
+    def fleet(self, *, complete: bool) -> Fleet:
+        sites = dict(sorted(self.sites.items()))
+        self.problems.extend(_locate(p, self.docs) for p in check_fleet(sites, self.files))
+        if self.problems:
+            raise FleetValidationError(sorted(self.problems, key=Problem.sort_key))
+        return Fleet(sites, self.files, complete=complete)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while sites are read, as the linter does for parsing.
+
+    Parsed data, models and problems all survive the load; the collector would rescan them again
+    and again (a quarter of the time of validating a pair of 4000-VLAN sites).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def load_fleet(directory: str | os.PathLike[str]) -> Fleet:
+    """Load and cross-validate every ``*.yaml`` site file in ``directory``.
+
+    Raises:
+        ModelError: the directory is missing or holds no site file.
+        FleetValidationError: with every problem, each located at file:line:column.
+    """
+    reader = _Reader(Path(directory))
+    with _gc_paused():
+        for stem in reader.paths:
+            reader.read(stem)
+        return reader.fleet(complete=True)
+
+
+def load_sites(directory: str | os.PathLike[str], names: Iterable[str]) -> Fleet:
+    """Load the sites ``names`` and their peers, and validate them and the pairs between them.
+
+    Fleet-wide rules (unique hostnames and tunnel addresses) and the peers' own other pairs are
+    left to ``load_fleet``. Peers are read as far as the named sites' pseudowires need them: a
+    peer's own peers are not read.
+
+    Raises:
+        ModelError: the directory is missing or holds no site file.
+        SiteNotFoundError: a name is not a site of the directory.
+        FleetValidationError: with every problem, each located at file:line:column.
+    """
+    reader = _Reader(Path(directory))
+    wanted = list(dict.fromkeys(names))
+    for name in wanted:
+        if name not in reader.paths:
+            raise site_not_found(name, reader.paths)
+    with _gc_paused():
+        for name in wanted:
+            reader.read(name)
+        peers = {p for name in wanted if name in reader.sites for p in _peers(reader.sites[name])}
+        for peer in sorted(peers - set(wanted)):
+            if peer in reader.paths:
+                reader.read(peer)
+        return reader.fleet(complete=len(reader.sites) == len(reader.paths))
+
+
+def _peers(site: Site) -> set[str]:
+    return set(site.peers) | {vlan.peer for vlan in site.vlans}
+
+
+def _locate(problem: Problem, docs: Mapping[str, SourceDoc]) -> Problem:
+    doc = docs.get(problem.site)
+    if doc is None or problem.location is not None:
+        return problem
+    return problem.located(doc.locate(problem.path, key=problem.point_at_key))
+
+
+def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | None:
+    try:
+        return Site.model_validate(source.plain())
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False, include_input=False):
+            path = tuple(error["loc"])
+            pattern = error.get("ctx", {}).get("pattern")
+            message, hint = _explain(error["type"], error["msg"], path, pattern)
+            problem = Problem(stem, path, message, hint)
+            key = error["type"] == "extra_forbidden"
+            problems.append(problem.located(source.locate(path, key=key)))
+        return None
+
+
+_RANGE_ERRORS = frozenset(
+    {"greater_than_equal", "less_than_equal", "int_parsing", "int_parsing_size", "int_type"}
+)
+_RANGES = {
+    "id": "a VLAN ID is a whole number from 1 to 4094",
+    "vc_id": "a VC ID is a whole number from 1 to 4294967295",
+    "port": "a TCP port is a whole number from 1 to 65535",
+    "mtu": "the WAN MTU is a whole number from 576 to 9216",
+    "hello": "the hello interval is a whole number of seconds from 0 to 1000",
+    "in": "a hold-queue length is a whole number from 0 to 65535",
+    "out": "a hold-queue length is a whole number from 0 to 65535",
+}
+
+
+_SECRET_IN_FILE = (
+    "remove this key, set `secret_env: L2TPGEN_L2TP_SECRET` instead, and export "  # noqa: S105 - advice, not a secret
+    "L2TPGEN_L2TP_SECRET in the environment that renders or pushes"
+)
+_SECRET_ENV = (
+    (
+        "secret_env must be the name of an environment variable, such as L2TPGEN_L2TP_SECRET, "
+        "never the secret itself"
+    ),
+    "put the name of the variable here and export the secret in that variable",
+)
+_HINTS = {
+    "extra_forbidden": "check the spelling against the site-file reference",
+    UNSAFE_NAME: (
+        "it reaches router configs, file names, shell commands and lab scripts, where a space or "
+        "a character such as `$`, `;`, `|` or a quote would be interpreted"
+    ),
+}
+
+
+def _explain(
+    kind: str, message: str, path: tuple[str | int, ...], pattern: str | None = None
+) -> tuple[str, str]:
+    """Turn a pydantic error into our message and hint; never echoes the input value."""
+    field = format_path(path) or "site"
+    message = message.removeprefix("Value error, ")
+    if pattern in NAME_RULES:
+        kind, message = UNSAFE_NAME, NAME_RULES[pattern]
+    last = path[-1] if path else ""
+    if kind in _RANGE_ERRORS and last in _RANGES:
+        return f"{field}: {_RANGES[str(last)]}", ""
+    if kind == "extra_forbidden" and last in LITERAL_SECRET_KEYS:
+        return f"{field}: secrets must not be written in site files", _SECRET_IN_FILE
+    if last == "secret_env" and kind == "string_pattern_mismatch":
+        return _SECRET_ENV
+    if kind == "missing":
+        return f"{field}: required key is missing", f"add `{last}:`"
+    if kind == "extra_forbidden":
+        message = "unknown key"
+    return f"{field}: {message}", _HINTS.get(kind, "")
+
+
+def resolve_site(argument: str, sites_dir: str | os.PathLike[str] | None) -> tuple[Path, str]:
+    """Split a command-line site argument (a name or a path to a site file) into directory, name.
+
+    A path wins over ``--sites``: its directory is the fleet it belongs to.
+    """
+    path = Path(argument)
+    if path.suffix in SITE_SUFFIXES or os.sep in argument:
+        if not path.is_file():
+            raise ModelError(f"site file {argument} does not exist")
+        return path.parent, path.stem
+    return Path(sites_dir if sites_dir is not None else "sites"), argument

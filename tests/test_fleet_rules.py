@@ -1,0 +1,116 @@
+"""Site rules at their boundaries: WAN prefix lengths, the WAN on the LAN trunk, safe names."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+import yaml
+from strategies import site_dict
+
+from l2tpgen import FleetValidationError, load_fleet
+from l2tpgen.model import Fleet, Site
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _pair(**changes: Any) -> list[dict[str, Any]]:  # noqa: ANN401 - site-file values
+    a, b = site_dict(0, loopback=False), site_dict(1, loopback=False)
+    a["peers"], b["peers"] = ["site-1"], ["site-0"]
+    a["vlans"] = [{"id": 10, "name": "users", "peer": "site-1"}]
+    b["vlans"] = [{"id": 10, "name": "users", "peer": "site-0"}]
+    for key, value in changes.items():
+        a[key] = value
+    return [a, b]
+
+
+def _messages(raw: list[dict[str, Any]]) -> list[str]:
+    try:
+        Fleet.build(Site.model_validate(site) for site in raw)
+    except FleetValidationError as exc:
+        return [p.message for p in exc.problems]
+    return []
+
+
+@pytest.mark.parametrize(("prefix", "accepted"), [(0, False), (7, False), (8, True), (30, True)])
+def test_a_wan_prefix_shorter_than_8_is_refused(prefix: int, accepted: bool) -> None:
+    wan = {"interface": "Gi0/1", "address": f"10.1.2.2/{prefix}", "gateway": "10.1.2.1"}
+    messages = _messages(_pair(wan=wan))
+    refused = [m for m in messages if m.startswith(f"WAN prefix /{prefix} is shorter than /8")]
+    assert bool(refused) is not accepted
+    assert messages == refused  # nothing else is said about such a subnet
+
+
+@pytest.mark.parametrize(
+    ("wan", "refused"),
+    [("Gi0/0.100", True), ("GigabitEthernet0/0.10", True), ("Gi0/0/0", False), ("Gi0/2.7", False)],
+)
+def test_a_wan_on_a_subinterface_of_the_lan_trunk_is_refused(wan: str, refused: bool) -> None:
+    interface = {"interface": wan, "address": "198.51.100.1/29", "gateway": "198.51.100.6"}
+    messages = _messages(_pair(wan=interface))
+    assert any("is a subinterface of the LAN trunk GigabitEthernet0/0" in m for m in messages) is (
+        refused
+    )
+
+
+def _file_messages(directory: Path, **changes: Any) -> list[str]:  # noqa: ANN401 - values
+    """Validate the pair as site files, site-0 changed; every message as `validate` says it."""
+    for site in _pair(**changes):
+        path = directory / f"{site['name']}.yaml"
+        path.write_text(yaml.safe_dump(site), encoding="utf-8")
+    try:
+        load_fleet(directory)
+    except FleetValidationError as exc:
+        return [f"{p.message} / {p.hint}" for p in exc.problems]
+    return []
+
+
+NAME_RULE = "a name is 1-63 letters, digits, `.`, `_` or `-`, starting with a letter or digit"
+WHY = "it reaches router configs, file names, shell commands and lab scripts"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "where"),
+    [
+        ("hostname", "rtr;reboot", "hostname"),
+        ("hostname", "r" * 64, "hostname"),
+        ("hostname", "-rtr", "hostname"),
+        ("peers", ["$(id)"], "peers[0]"),
+        ("vlans", [{"id": 10, "name": "users|x", "peer": "site-1"}], "vlans[0].name"),
+        ("l2tp_class", {"name": "a b", "secret_env": "L2TPGEN_L2TP_SECRET"}, "l2tp_class.name"),
+        ("pseudowire_class", {"name": "pw'"}, "pseudowire_class.name"),
+    ],
+)
+def test_names_a_shell_would_interpret_are_refused(
+    tmp_path: Path,
+    field: str,
+    value: object,
+    where: str,
+) -> None:
+    messages = _file_messages(tmp_path, **{field: value})
+    assert any(m.startswith(f"{where}: {NAME_RULE} / {WHY}") for m in messages), messages
+
+
+@pytest.mark.parametrize("host", ["192.0.2.1", "2001:db8::1", "rtr-a.example.net", "rtr_a"])
+def test_management_hosts_are_addresses_or_dns_names(host: str) -> None:
+    raw = site_dict(0, loopback=False) | {"management": {"host": host}}
+    assert Site.model_validate(raw).management.host == host
+
+
+@pytest.mark.parametrize("host", ["rtr a", "-oProxyCommand=x", "a`b`", "host:22", "a/b"])
+def test_management_hosts_a_shell_or_ssh_would_interpret_are_refused(
+    tmp_path: Path, host: str
+) -> None:
+    messages = _file_messages(tmp_path, management={"host": host})
+    (message,) = messages
+    assert message.startswith(
+        "management.host: write an IP address or a DNS name (letters, digits, `.`, `_`, `-`) / "
+        f"{WHY}"
+    )
+
+
+@pytest.mark.parametrize("name", ["-eth1", ".", "eth1 up", "a" * 16, "eth1;id"])
+def test_linux_interface_names_that_ip_would_misread_are_refused(tmp_path: Path, name: str) -> None:
+    (message,) = _file_messages(tmp_path, linux={"wan": name})
+    assert message.startswith("linux.wan: a Linux interface name is 1-15 letters, digits")
