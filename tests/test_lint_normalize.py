@@ -91,6 +91,36 @@ def test_whitespace_variants_of_every_test_config_give_the_same_findings(
     assert _essence(_lint_text(variant)) == _essence(_lint_text(text))
 
 
+def _where(findings: list[Finding], shift: int = 0) -> list[tuple[int, int, str, str]]:
+    return sorted((f.line, f.column + shift, f.code, f.message) for f in findings)
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in TEXTS.items()])
+def test_every_test_config_reads_the_same_with_lone_cr_line_ends(text: str) -> None:
+    classic_mac = text.replace("\n", "\r")
+    assert _where(_lint_text(classic_mac)) == _where(_lint_text(text))
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in TEXTS.items()])
+def test_every_test_config_pasted_with_a_uniform_indent_reads_as_the_block(text: str) -> None:
+    indented = "".join(f"    {line}" for line in text.splitlines(keepends=True))
+    assert _where(_lint_text(indented)) == _where(_lint_text(text), shift=4)
+
+
+def test_a_note_pasted_after_a_command_is_not_read_as_part_of_it() -> None:
+    text = (
+        "pseudowire-class pw\n"
+        " encapsulation l2tpv3\n"
+        " ip local interface Gi0/1 ! the public address\n"
+        "interface GigabitEthernet0/1\n"
+        " description uplink ! to the ISP\n"
+        " ip address 198.51.100.1 255.255.255.252\n"
+    )
+    found = [(f.line, f.column, f.code) for f in _lint_text(text) if f.code in {"L2T009", "L2T014"}]
+    assert found == [(3, 2, "L2T014")]  # the tunnel source exists and has an address
+    assert normalize(text).lines[4] == " description uplink ! to the ISP"  # free text keeps it
+
+
 def test_show_running_config_output_parses_with_line_numbers_of_the_file() -> None:
     text = (TESTS / "lint" / "reference" / "before.conf").read_text()
     captured = (

@@ -130,6 +130,44 @@ L2T102 = [
             """,
         },
     ),
+    fleet(
+        "L2T102",
+        "boundary",
+        "far-end-uses-the-vc-id-towards-a-third-router",
+        {
+            "a.conf": """
+            pseudowire-class pw
+             encapsulation l2tpv3
+             ip local interface Loopback0
+            interface Loopback0
+             ip address 10.255.0.1 255.255.255.255
+            interface GigabitEthernet0/0.10
+             encapsulation dot1Q 10
+             xconnect 10.255.0.2 10 pw-class pw
+            """,
+            "b.conf": """
+            pseudowire-class pw
+             encapsulation l2tpv3
+             ip local interface Loopback0
+            interface Loopback0
+             ip address 10.255.0.2 255.255.255.255
+            interface GigabitEthernet0/0.10
+             encapsulation dot1Q 10
+             xconnect 10.255.0.3 10 pw-class pw
+            """,
+            "c.conf": """
+            pseudowire-class pw
+             encapsulation l2tpv3
+             ip local interface Loopback0
+            interface Loopback0
+             ip address 10.255.0.3 255.255.255.255
+            interface GigabitEthernet0/0.10
+             encapsulation dot1Q 10
+             xconnect 10.255.0.2 10 pw-class pw
+            """,
+        },
+        ("a.conf", 8, 2),
+    ),
 ]
 
 
