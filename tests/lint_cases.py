@@ -38,6 +38,9 @@ DOCUMENTED_SEVERITY: dict[str, Severity] = {
     ),
 }
 
+# Rules about a pseudowire-class that must leave an MPLS (AToM) class alone: L2TPv3 is their scope.
+MPLS_IS_OUT_OF_SCOPE = ("L2T002", "L2T003", "L2T009", "L2T010", "L2T014", "L2T021")
+
 
 def snippet(text: str) -> str:
     """A config as written in a test: dedented, starting at its first line."""

@@ -6,7 +6,7 @@ Every expectation below was worked out by reading the rule's documentation and t
 from __future__ import annotations
 
 import pytest
-from lint_cases import Case, check, device, params
+from lint_cases import MPLS_IS_OUT_OF_SCOPE, Case, check, device, params
 
 L2T002 = [
     device(
@@ -70,6 +70,7 @@ L2T002 = [
         pseudowire-class atom
          encapsulation mpls
         """,
+        absent=MPLS_IS_OUT_OF_SCOPE,
     ),
 ]
 
@@ -133,6 +134,7 @@ L2T003 = [
         pseudowire-class atom
          encapsulation mpls
         """,
+        absent=MPLS_IS_OUT_OF_SCOPE,
     ),
 ]
 

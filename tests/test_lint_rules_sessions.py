@@ -6,7 +6,7 @@ Every expectation below was worked out by reading the rule's documentation and t
 from __future__ import annotations
 
 import pytest
-from lint_cases import Case, check, device, params
+from lint_cases import MPLS_IS_OUT_OF_SCOPE, Case, check, device, params
 
 L2T018 = [
     device(
@@ -231,6 +231,7 @@ L2T021 = [
          encapsulation dot1Q 10
          xconnect 192.0.2.2 10 pw-class atom
         """,
+        absent=MPLS_IS_OUT_OF_SCOPE,
     ),
     device(
         "L2T021",
