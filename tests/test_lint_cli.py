@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES, TESTS
+from test_lint_rules_definitions import L2T006
+from test_lint_rules_pair_ids import L2T102
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -22,6 +24,10 @@ runner = CliRunner()
 LINT = TESTS / "lint"
 BEFORE = str(LINT / "reference" / "before.conf")
 AFTER = str(LINT / "reference" / "after.conf")
+(MISSPELLED_PW_CLASS,) = [case for case in L2T006 if case.name == "misspelled-pw-class"]
+(L2T102_VC_128_HERE_129_THERE,) = [
+    case for case in L2T102 if case.name == "vc-id-128-here-129-there"
+]
 
 
 def test_lint_config_prints_file_line_column_code_severity_message() -> None:
@@ -90,8 +96,10 @@ def test_unknown_rule_code_is_a_usage_error() -> None:
     assert result.exit_code == 2
 
 
-def test_two_configs_are_checked_against_each_other() -> None:
-    a, b = (str(LINT / "pairs" / "L2T102" / "fail" / n) for n in ("a.conf", "b.conf"))
+def test_two_configs_are_checked_against_each_other(tmp_path: Path) -> None:
+    for file, text in L2T102_VC_128_HERE_129_THERE.configs:
+        (tmp_path / file).write_text(text)
+    a, b = str(tmp_path / "a.conf"), str(tmp_path / "b.conf")
     result = runner.invoke(app, ["lint", "--config", a, "--config", b, "--select", "L2T1"])
     assert result.exit_code == 1
     assert "L2T102 error VC ID 128" in result.stdout
@@ -128,7 +136,7 @@ def test_lint_invalid_sites_reports_model_problems_as_l2t000(tmp_path: Path) -> 
 
 
 def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyPatch) -> None:
-    broken = (LINT / "rules" / "L2T006" / "fail.conf").read_text()
+    ((_, broken),) = MISSPELLED_PW_CLASS.configs
     monkeypatch.setattr(cli_sites, "render_site", lambda *_args, **_kwargs: broken)
     result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES)])
     assert result.exit_code == 1

@@ -2,24 +2,48 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 from conftest import GOLDEN, TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_lint_rules import RULE_CASES
 
 from l2tpgen.ios.text import clean as normalize
 from l2tpgen.lint import ConfigText, Finding, lint_configs
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-CONFIGS = sorted(
-    [*(TESTS / "lint").rglob("*.conf"), *(GOLDEN / "render").glob("*.conf")],
-    key=str,
+# Every config the rule tests write inline (each config of a pair on its own), the reference
+# designs and the rendered golden configs.
+_FILES = sorted(
+    [*(TESTS / "lint" / "reference").glob("*.conf"), *(GOLDEN / "render").glob("*.conf")], key=str
 )
-IDS = [str(p.relative_to(TESTS)) for p in CONFIGS]
+TEXTS: dict[str, str] = {
+    **{str(p.relative_to(TESTS)): p.read_text() for p in _FILES},
+    **{
+        f"{code}-{case.id}-{file}": text
+        for code, cases in RULE_CASES.items()
+        for case in cases
+        for file, text in case.configs
+    },
+}
+# Configs whose flattened form is known to read differently, and why (the clean-up is wrong).
+FLATTENING_GAPS = {
+    "L2T013-boundary-ipsec-on-the-wan-costs-73-bytes-x.conf": (
+        "ios.text.SECTION lists `crypto map`, so once flattened the interface command `crypto map "
+        "VPN` (the global section is `crypto map NAME SEQ ...`) opens a section of its own: the "
+        "WAN loses its IPsec and L2T013 its 73 bytes"
+    ),
+}
+CONFIGS = [
+    pytest.param(
+        text,
+        id=name,
+        marks=[pytest.mark.xfail(strict=True, reason=FLATTENING_GAPS[name])]
+        if name in FLATTENING_GAPS
+        else [],
+    )
+    for name, text in TEXTS.items()
+]
+_GAP_TEXTS = frozenset(TEXTS[name] for name in FLATTENING_GAPS)
 
 
 def _essence(findings: list[Finding]) -> list[tuple[int, str, str]]:
@@ -36,16 +60,15 @@ def flatten(text: str) -> str:
     return "".join(line.lstrip() for line in text.splitlines(keepends=True))
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=IDS)
-def test_flattened_config_gives_the_same_findings_as_its_indented_form(path: Path) -> None:
-    text = path.read_text()
+@pytest.mark.parametrize("text", CONFIGS)
+def test_flattened_config_gives_the_same_findings_as_its_indented_form(text: str) -> None:
     assert _essence(_lint_text(flatten(text))) == _essence(_lint_text(text))
 
 
 @st.composite
-def messy(draw: st.DrawFn, text: str) -> str:
+def messy(draw: st.DrawFn, text: str, *, may_flatten: bool = True) -> str:
     """The same config with other indentation, trailing blanks, CRLF, or none of its indentation."""
-    if draw(st.booleans()):
+    if may_flatten and draw(st.booleans()):
         return flatten(text)
     unit = draw(st.sampled_from([" ", "  ", "   ", "\t", " \t"]))
     trailing = draw(st.sampled_from(["", " ", "  ", "\t"]))
@@ -57,15 +80,45 @@ def messy(draw: st.DrawFn, text: str) -> str:
     return newline.join(lines) + newline
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in TEXTS.items()])
 @settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_whitespace_variants_of_every_test_config_give_the_same_findings(
-    path: Path, data: st.DataObject
+    text: str, data: st.DataObject
 ) -> None:
-    text = path.read_text()
-    variant = data.draw(messy(text))
+    # A known flattening gap is a strict xfail of the test above; here it keeps its other variants.
+    variant = data.draw(messy(text, may_flatten=text not in _GAP_TEXTS))
     assert _essence(_lint_text(variant)) == _essence(_lint_text(text))
+
+
+def _where(findings: list[Finding], shift: int = 0) -> list[tuple[int, int, str, str]]:
+    return sorted((f.line, f.column + shift, f.code, f.message) for f in findings)
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in TEXTS.items()])
+def test_every_test_config_reads_the_same_with_lone_cr_line_ends(text: str) -> None:
+    classic_mac = text.replace("\n", "\r")
+    assert _where(_lint_text(classic_mac)) == _where(_lint_text(text))
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in TEXTS.items()])
+def test_every_test_config_pasted_with_a_uniform_indent_reads_as_the_block(text: str) -> None:
+    indented = "".join(f"    {line}" for line in text.splitlines(keepends=True))
+    assert _where(_lint_text(indented)) == _where(_lint_text(text), shift=4)
+
+
+def test_a_note_pasted_after_a_command_is_not_read_as_part_of_it() -> None:
+    text = (
+        "pseudowire-class pw\n"
+        " encapsulation l2tpv3\n"
+        " ip local interface Gi0/1 ! the public address\n"
+        "interface GigabitEthernet0/1\n"
+        " description uplink ! to the ISP\n"
+        " ip address 198.51.100.1 255.255.255.252\n"
+    )
+    found = [(f.line, f.column, f.code) for f in _lint_text(text) if f.code in {"L2T009", "L2T014"}]
+    assert found == [(3, 2, "L2T014")]  # the tunnel source exists and has an address
+    assert normalize(text).lines[4] == " description uplink ! to the ISP"  # free text keeps it
 
 
 def test_show_running_config_output_parses_with_line_numbers_of_the_file() -> None:
@@ -96,7 +149,13 @@ def test_exit_lines_comments_and_abbreviations_are_understood() -> None:
 
 
 def test_static_xconnect_submode_is_nested_when_flattened() -> None:
-    text = (TESTS / "lint" / "pairs" / "L2T105" / "pass" / "a.conf").read_text()
+    text = (
+        "interface GigabitEthernet0/0.10\n"
+        " encapsulation dot1Q 10\n"
+        " xconnect 10.255.0.2 10 encapsulation l2tpv3 manual pw-class static\n"
+        "  l2tp id 1010 2010\n"
+        "  l2tp cookie local 4 1111\n"
+    )
     lines = normalize(flatten(text)).lines
     index = next(i for i, line in enumerate(lines) if line.strip().startswith("l2tp id"))
     assert lines[index] == "  l2tp id 1010 2010"

@@ -1,22 +1,46 @@
-"""Every lint rule fires on its failing config, stays quiet on its passing one, and is documented.
+"""The rule set as a whole: every rule has cases and documentation; selection; the reference case.
 
-Fixtures: ``tests/lint/rules/<CODE>/{fail,pass}.conf`` for device rules and
-``tests/lint/pairs/<CODE>/{fail,pass}/{a,b}.conf`` for cross-device rules. The failing config's
-findings for the rule are pinned in ``expected.txt`` (``pytest --update-golden`` rewrites them).
+Each rule's own cases (a config snippet and the exact line and column of each finding, in
+yamllint's style) are in ``tests/test_lint_rules_*.py``; ``RULE_CASES`` gathers them, here for the
+checks below and for the whitespace property tests in ``test_lint_normalize.py``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from conftest import TESTS, Golden
+from test_lint_rules_classes import CASES as CLASS_CASES
+from test_lint_rules_definitions import CASES as DEFINITION_CASES
+from test_lint_rules_mtu import CASES as MTU_CASES
+from test_lint_rules_pair_ids import CASES as PAIR_ID_CASES
+from test_lint_rules_pair_settings import CASES as PAIR_SETTING_CASES
+from test_lint_rules_pairing import CASES as PAIRING_CASES
+from test_lint_rules_paths import CASES as PATH_CASES
+from test_lint_rules_sessions import CASES as SESSION_CASES
+from test_lint_rules_xconnect import CASES as XCONNECT_CASES
 
 from l2tpgen.errors import LintConfigError
 from l2tpgen.lint import ALL_RULES, ConfigText, Finding, Selection, Severity, lint_configs
-from l2tpgen.lint.formats import rules_markdown, text_line
+from l2tpgen.lint.formats import rules_markdown
+
+if TYPE_CHECKING:
+    from lint_cases import Case
 
 LINT = TESTS / "lint"
-DEVICE_CODES = sorted(p.name for p in (LINT / "rules").iterdir())
-PAIR_CODES = sorted(p.name for p in (LINT / "pairs").iterdir())
+RULE_CASES: dict[str, list[Case]] = {
+    **XCONNECT_CASES,
+    **CLASS_CASES,
+    **DEFINITION_CASES,
+    **PATH_CASES,
+    **MTU_CASES,
+    **SESSION_CASES,
+    **PAIRING_CASES,
+    **PAIR_ID_CASES,
+    **PAIR_SETTING_CASES,
+}
+CODES = sorted(rule.code for rule in ALL_RULES)
 
 
 def _lint(*names: str, selection: Selection | None = None) -> list[Finding]:
@@ -28,43 +52,32 @@ def _codes(findings: list[Finding]) -> set[str]:
     return {f.code for f in findings}
 
 
-def test_every_rule_has_a_failing_and_a_passing_fixture() -> None:
-    assert sorted(r.code for r in ALL_RULES) == sorted(DEVICE_CODES + PAIR_CODES)
+def test_every_rule_has_inline_cases_and_every_case_is_a_rule() -> None:
+    assert sorted(RULE_CASES) == CODES
 
 
-@pytest.mark.parametrize("code", DEVICE_CODES)
-def test_device_rule_fires_on_failing_config(code: str, golden: Golden) -> None:
-    findings = [f for f in _lint(f"rules/{code}/fail.conf") if f.code == code]
-    assert findings
-    golden.check(
-        LINT / "rules" / code / "expected.txt", "".join(text_line(f) + "\n" for f in findings)
-    )
+@pytest.mark.parametrize("code", CODES)
+def test_every_rule_has_a_failing_a_passing_and_a_boundary_case(code: str) -> None:
+    cases = RULE_CASES.get(code, [])
+    assert {case.kind for case in cases} == {"fails", "passes", "boundary"}
+    assert all(case.code == code for case in cases)
+    assert all(case.expected for case in cases if case.kind == "fails")
+    assert not any(case.expected for case in cases if case.kind == "passes")
+    assert len({case.id for case in cases}) == len(cases)
 
 
-@pytest.mark.parametrize("code", DEVICE_CODES)
-def test_device_rule_is_quiet_on_passing_config(code: str) -> None:
-    assert code not in _codes(_lint(f"rules/{code}/pass.conf"))
+FAILING_FLEETS = [
+    pytest.param(case, id=f"{code}-{case.id}")
+    for code, cases in RULE_CASES.items()
+    for case in cases
+    if code.startswith("L2T1") and case.kind == "fails"
+]
 
 
-@pytest.mark.parametrize("code", PAIR_CODES)
-def test_cross_device_rule_fires_on_failing_pair(code: str, golden: Golden) -> None:
-    findings = [
-        f for f in _lint(f"pairs/{code}/fail/a.conf", f"pairs/{code}/fail/b.conf") if f.code == code
-    ]
-    assert findings
-    golden.check(
-        LINT / "pairs" / code / "expected.txt", "".join(text_line(f) + "\n" for f in findings)
-    )
-
-
-@pytest.mark.parametrize("code", PAIR_CODES)
-def test_cross_device_rule_is_quiet_on_passing_pair(code: str) -> None:
-    assert code not in _codes(_lint(f"pairs/{code}/pass/a.conf", f"pairs/{code}/pass/b.conf"))
-
-
-@pytest.mark.parametrize("code", PAIR_CODES)
-def test_cross_device_rules_need_two_configs(code: str) -> None:
-    assert code not in _codes(_lint(f"pairs/{code}/fail/a.conf"))
+@pytest.mark.parametrize("case", FAILING_FLEETS)
+def test_cross_device_rules_stay_quiet_on_each_config_alone(case: Case) -> None:
+    for file, text in case.configs:
+        assert not any(f.code.startswith("L2T1") for f in lint_configs([ConfigText(file, text)]))
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
@@ -73,6 +86,10 @@ def test_rule_docs_say_what_why_example_and_fix(rule: object) -> None:
     for heading in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
         assert heading in doc
     assert rule.summary()  # type: ignore[attr-defined]
+
+
+def test_rule_reference_in_docs_is_generated_from_the_docstrings(golden: Golden) -> None:
+    golden.check(TESTS.parent / "docs" / "rules.md", rules_markdown())
 
 
 def test_reference_before_design_reports_l2t001_to_l2t005_and_no_error() -> None:
@@ -91,12 +108,6 @@ def test_reference_pair_after_has_no_cross_device_findings() -> None:
     assert [f for f in findings if f.code.startswith("L2T1")] == []
 
 
-def test_l2t101_blames_only_the_end_pointing_at_a_non_source_address() -> None:
-    findings = _lint("pairs/L2T101/fail/a.conf", "pairs/L2T101/fail/b.conf")
-    files = {f.file for f in findings if f.code == "L2T101"}
-    assert files == {"pairs/L2T101/fail/a.conf"}
-
-
 def test_cleartext_secret_finding_never_contains_the_secret() -> None:
     (finding,) = [f for f in _lint("reference/before.conf") if f.code == "L2T005"]
     assert "123456789" not in f"{finding.message} {finding.fix}"
@@ -113,10 +124,6 @@ def test_select_and_ignore_take_codes_and_prefixes() -> None:
 def test_unknown_code_in_a_selection_is_refused() -> None:
     with pytest.raises(LintConfigError, match="L2T999 matches no rule code"):
         Selection(select=("L2T999",))
-
-
-def test_rule_reference_in_docs_is_generated_from_the_docstrings(golden: Golden) -> None:
-    golden.check(TESTS.parent / "docs" / "rules.md", rules_markdown())
 
 
 @pytest.mark.parametrize("design", ["before", "after"])

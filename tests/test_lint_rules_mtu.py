@@ -1,0 +1,232 @@
+"""The MTU budget (L2T013), case by case.
+
+Every expectation below was worked out by reading the rule's documentation and the snippet; the
+byte counts are `l2tpgen mtu`'s documented budget added up by hand: outer IPv4 20, session ID 4,
+the cookie, the inner Ethernet header 14 (HDLC/PPP 4 on a serial circuit), 4 more for a dot1Q tag
+on a subinterface, 73 for IPsec on the WAN; the WAN is 1500 bytes unless its `mtu` says otherwise
+(a GRE tunnel's default is 1476).
+"""
+
+from __future__ import annotations
+
+import pytest
+from lint_cases import Case, check, device, params
+
+L2T013 = [
+    device(
+        "L2T013",
+        "fails",
+        "static-session-one-byte-over-the-budget",
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1455
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+          l2tp cookie local 4 1111
+          l2tp cookie remote 4 2222
+        """,
+        (10, 2),
+    ),
+    device(
+        "L2T013",
+        "passes",
+        "static-session-exactly-at-the-budget",
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1454
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+          l2tp cookie local 4 1111
+          l2tp cookie remote 4 2222
+        """,
+    ),
+    device(
+        "L2T013",
+        "fails",
+        "dynamic-class-without-ip-pmtu-at-the-default-mtu",
+        """
+        pseudowire-class ethernet
+         encapsulation l2tpv3
+         protocol l2tpv3
+         ip local interface Loopback0
+         ip dfbit set
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class ethernet
+        """,
+        (8, 2),
+    ),
+    device(
+        "L2T013",
+        "passes",
+        "dynamic-class-with-ip-pmtu",
+        """
+        pseudowire-class ethernet
+         encapsulation l2tpv3
+         protocol l2tpv3
+         ip local interface Loopback0
+         ip pmtu
+         ip dfbit set
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class ethernet
+        """,
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "ip-pmtu-does-not-rescue-a-static-session",
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface Loopback0
+         ip pmtu
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1455
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+          l2tp cookie local 4 1111
+          l2tp cookie remote 4 2222
+        """,
+        (9, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "ipsec-on-the-wan-costs-73-bytes",
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface GigabitEthernet0/1
+        interface GigabitEthernet0/1
+         ip address 198.51.100.1 255.255.255.252
+         crypto map VPN
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1454
+         xconnect 198.51.100.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+          l2tp cookie local 4 1111
+          l2tp cookie remote 4 2222
+        """,
+        (11, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "ipsec-on-the-wan-exactly-at-the-budget",
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface GigabitEthernet0/1
+        interface GigabitEthernet0/1
+         ip address 198.51.100.1 255.255.255.252
+         crypto map VPN
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1381
+         xconnect 198.51.100.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+          l2tp cookie local 4 1111
+          l2tp cookie remote 4 2222
+        """,
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "untagged-port-exactly-at-a-1538-byte-wan",
+        """
+        pseudowire-class ethernet
+         encapsulation l2tpv3
+         ip local interface GigabitEthernet0/1
+        interface GigabitEthernet0/1
+         mtu 1538
+         ip address 198.51.100.1 255.255.255.252
+        interface GigabitEthernet0/0
+         xconnect 198.51.100.2 10 encapsulation l2tpv3 pw-class ethernet
+        """,
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "eight-byte-cookie-of-the-l2tp-class-one-byte-over",
+        """
+        l2tp-class cookies
+         cookie size 8
+        pseudowire-class ethernet
+         encapsulation l2tpv3
+         protocol l2tpv3 cookies
+         ip local interface Loopback0
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1451
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class ethernet
+        """,
+        (10, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "gre-tunnel-wan-defaults-to-1476-one-byte-over",
+        """
+        pseudowire-class ethernet
+         encapsulation l2tpv3
+         ip local interface Tunnel0
+        interface Tunnel0
+         ip address 172.16.0.1 255.255.255.252
+        interface GigabitEthernet0/0
+         mtu 1439
+         xconnect 172.16.0.2 10 encapsulation l2tpv3 pw-class ethernet
+        """,
+        (8, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "serial-circuit-with-its-4-byte-header-exactly-at-the-budget",
+        """
+        pseudowire-class hdlc
+         encapsulation l2tpv3
+         ip local interface Loopback0
+        interface Serial0/0/0
+         mtu 1472
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class hdlc
+        """,
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "undefined-pw-class-is-left-to-l2t006",
+        """
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class missing
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", params(L2T013))
+def test_l2t013_flags_frames_that_cannot_cross_the_wan_unfragmented(case: Case) -> None:
+    check(case)
+
+
+CASES = {"L2T013": L2T013}
