@@ -184,10 +184,6 @@ def test_l2t007_flags_a_pw_class_naming_an_undefined_l2tp_class(case: Case) -> N
     check(case)
 
 
-L2T016_WHERE = (
-    "docs/rules.md says L2T016 'flags `no ip cef`', and every other rule's finding sits on the "
-    "line its documentation flags; the code reports at the first xconnect instead"
-)
 L2T016 = [
     device(
         "L2T016",
@@ -201,7 +197,6 @@ L2T016 = [
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
         """,
         (1, 1),
-        disagreement=L2T016_WHERE,
     ),
     device(
         "L2T016",
@@ -241,7 +236,6 @@ L2T016 = [
         no ip cef
         """,
         (8, 1),
-        disagreement=L2T016_WHERE,
     ),
 ]
 
@@ -253,7 +247,6 @@ def test_l2t016_flags_no_ip_cef_on_a_router_with_xconnects(case: Case) -> None:
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in L2T016 if c.expected])
 def test_l2t016_reports_no_ip_cef_once_however_many_xconnects(case: Case) -> None:
-    # Where the finding goes is disputed (see L2T016_WHERE); that there is one is not.
     assert [f.code for f in lint_case(case) if f.code == "L2T016"] == ["L2T016"]
 
 

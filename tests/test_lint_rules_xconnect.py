@@ -188,10 +188,6 @@ L2T011 = [
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
         """,
         (3, 2),
-        disagreement=(
-            "the rule flags an attachment circuit with 'an `ip address`'; `ip address dhcp` is "
-            "one, but the reader (extract._interface_ip) keeps no address for it"
-        ),
     ),
 ]
 

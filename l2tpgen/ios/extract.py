@@ -225,13 +225,13 @@ def _xconnect(node: Node) -> Xconnect:
 
 def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> None:
     what = keyword(words[1], _IP_INTERFACE_WORDS) if len(words) > 1 else None
-    if what == "address" and "dhcp" not in words:
+    if what == "address" and len(words) > 2:  # noqa: PLR2004 - an address, or `dhcp`
+        fields.setdefault("address_at", _at(child))
         address = _address(words[2:4])
         if address is not None:
             addresses = fields.setdefault("addresses", [])
             assert isinstance(addresses, list)  # noqa: S101 - set just above
             addresses.append(address)
-            fields.setdefault("address_at", _at(child))
     elif what == "mtu" and len(words) == 3:  # noqa: PLR2004
         fields["ip_mtu"] = _int(words[2])
 
@@ -408,6 +408,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
     routes: list[Route] = []
     top: dict[str, str | bool] = {}
     ppp: set[str] = set()
+    no_cef_at: At | None = None
     for node in config.roots:
         text = node.text
         if text.startswith("interface "):
@@ -427,6 +428,8 @@ def extract(file: str, config: Config) -> DeviceFacts:
             top[text.split()[0]] = text.split()[1]
         elif text in {"no ip cef", "no cdp run"} or text.startswith(("vpdn", "vpdn-group ")):
             top[text.split()[0] if text.startswith("vpdn") else text] = True
+            if text == "no ip cef":
+                no_cef_at = _at(node)
         elif text.startswith(_IOS_XE_ONLY):
             top["iosxe"] = True
     return DeviceFacts(
@@ -438,6 +441,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
         routes=tuple(routes),
         cdp_run="no cdp run" not in top,
         cef="no ip cef" not in top,
+        no_cef_at=no_cef_at,
         version=str(top["version"]) if "version" in top else None,
         l2tpv2=any(key.startswith("vpdn") for key in top),
         platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,

@@ -206,6 +206,7 @@ class DeviceFacts:
     routes: tuple[Route, ...] = ()
     cdp_run: bool = True
     cef: bool = True
+    no_cef_at: At | None = None  # where `no ip cef` is
     version: str | None = None
     l2tpv2: bool = False  # vpdn / L2TPv2 configured (out of scope for the rules)
     # pseudowire-classes named by `pseudowire` lines (virtual-ppp: PPP over L2TP, out of scope)
@@ -283,12 +284,17 @@ class DeviceFacts:
         return found
 
     def wan_interface(self, xc: Xconnect) -> str | None:
-        """The interface the encapsulated packets of ``xc`` leave by (source, else the route)."""
+        """The interface the encapsulated packets of ``xc`` leave by.
+
+        The route to the peer decides (the source address does not); without a known route, a
+        physical tunnel source is taken as the way out.
+        """
+        routed = self.route_interface(xc.peer) if xc.peer is not None else None
+        if routed is not None:
+            return routed
         pw = self.pw_class_of(xc)
         local = pw.local_interface if pw else None
-        if local is not None and not is_loopback(local):
-            return local
-        return self.route_interface(xc.peer) if xc.peer is not None else None
+        return local if local is not None and not is_loopback(local) else None
 
     @cached_property
     def carriers(self) -> dict[str, str]:

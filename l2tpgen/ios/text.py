@@ -32,7 +32,7 @@ def _prefixes(word: str, shortest: int) -> str:
 _INTERFACE = re.compile(rf"^(?:{_prefixes('interface', 3)})\s+(\S.*)$", re.IGNORECASE)
 SECTION = re.compile(
     r"^(?:interface|l2tp-class|pseudowire-class|router|line|ip(?:v6)? access-list|class-map|"
-    r"policy-map|control-plane|vrf definition|ip vrf|crypto map|crypto isakmp policy|"
+    r"policy-map|control-plane|vrf definition|ip vrf|crypto map \S+ \d+|crypto isakmp policy|"
     r"crypto ikev2|crypto pki trustpoint|crypto pki certificate|crypto ipsec profile|key chain|"
     r"track|redundancy|archive|vpdn-group|controller|dial-peer|ip dhcp pool|ip sla|object-group|"
     r"route-map|l2vpn|bridge-domain|template|aaa group server|zone-pair|zone security|"

@@ -267,7 +267,7 @@ class LocalInterfaceWithoutIp(DeviceRule):
                     f"configure {pw.local_interface} with an IPv4 address, or name another "
                     "interface",
                 )
-            elif not iface.addresses:
+            elif iface.address_at is None:
                 yield self.finding(
                     device.file,
                     pw.local_interface_at,
@@ -377,11 +377,10 @@ class NoCef(DeviceRule):
     severity = Severity.ERROR
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        xconnects = device.xconnects()
-        if not device.cef and xconnects:
+        if not device.cef and device.xconnects() and device.no_cef_at is not None:
             yield self.finding(
                 device.file,
-                xconnects[0][1].at,
+                device.no_cef_at,
                 "xconnect needs CEF, and this config has `no ip cef`",
                 "replace `no ip cef` with `ip cef`",
             )

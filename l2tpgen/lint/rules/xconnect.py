@@ -129,7 +129,7 @@ class AttachmentHasIp(DeviceRule):
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         for iface, _ in device.xconnects():
-            if iface.addresses and iface.address_at is not None:
+            if iface.address_at is not None:
                 yield self.finding(
                     device.file,
                     iface.address_at,
