@@ -400,15 +400,27 @@ def _route(node: Node) -> Route | None:
     return Route(network, hop, interface, _at(node))
 
 
+def _top_line(node: Node, top: dict[str, str | At]) -> None:
+    """The global lines the rules read: hostname, version, CEF, CDP, VPDN, IOS-XE markers."""
+    text = node.text
+    if text.startswith(("hostname ", "version ")) and len(text.split()) > 1:
+        top.setdefault(text.split()[0], text.split()[1])
+    elif text in {"no ip cef", "no cdp run"}:
+        top[text] = _at(node)
+    elif text.startswith("vpdn"):
+        top["vpdn"] = _at(node)
+    elif text.startswith(_IOS_XE_ONLY):
+        top["iosxe"] = _at(node)
+
+
 def extract(file: str, config: Config) -> DeviceFacts:
     """Read the facts of one config from its parse tree."""
     interfaces: dict[str, Interface] = {}
     pw_classes: dict[str, PseudowireClass] = {}
     l2tp_classes: dict[str, L2tpClass] = {}
     routes: list[Route] = []
-    top: dict[str, str | bool] = {}
+    top: dict[str, str | At] = {}
     ppp: set[str] = set()
-    no_cef_at: At | None = None
     for node in config.roots:
         text = node.text
         if text.startswith("interface "):
@@ -424,14 +436,9 @@ def extract(file: str, config: Config) -> DeviceFacts:
             route = _route(node)
             if route is not None:
                 routes.append(route)
-        elif text.startswith(("hostname ", "version ")) and text.split()[0] not in top:
-            top[text.split()[0]] = text.split()[1]
-        elif text in {"no ip cef", "no cdp run"} or text.startswith(("vpdn", "vpdn-group ")):
-            top[text.split()[0] if text.startswith("vpdn") else text] = True
-            if text == "no ip cef":
-                no_cef_at = _at(node)
-        elif text.startswith(_IOS_XE_ONLY):
-            top["iosxe"] = True
+        else:
+            _top_line(node, top)
+    no_cef = top.get("no ip cef")
     return DeviceFacts(
         file=file,
         hostname=str(top["hostname"]) if "hostname" in top else None,
@@ -440,10 +447,10 @@ def extract(file: str, config: Config) -> DeviceFacts:
         l2tp_classes=l2tp_classes,
         routes=tuple(routes),
         cdp_run="no cdp run" not in top,
-        cef="no ip cef" not in top,
-        no_cef_at=no_cef_at,
+        cef=no_cef is None,
+        no_cef_at=no_cef if isinstance(no_cef, At) else None,
         version=str(top["version"]) if "version" in top else None,
-        l2tpv2=any(key.startswith("vpdn") for key in top),
+        l2tpv2="vpdn" in top,
         platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,
         ppp_pw_classes=frozenset(ppp),
     )
