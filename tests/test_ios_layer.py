@@ -8,11 +8,13 @@ import pytest
 
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.text import clean, decode, split_lines
-from l2tpgen.ios.tree import parse
+from l2tpgen.ios.tree import Node, build, parse
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import ConfigText, lint_configs
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from l2tpgen.ios.facts import DeviceFacts
 
 CLASS = "pseudowire-class pw\n encapsulation l2tpv3\n protocol l2tpv3\n ip pmtu\n ip dfbit set\n"
@@ -206,3 +208,27 @@ def test_volatile_lines_do_not_count_when_comparing_two_running_configs() -> Non
         "Building configuration...\n! Last configuration change at 11:00\nntp clock-period 18\n"
     )
     assert config_body(first + CLASS) == config_body(second + CLASS)
+
+
+def _shape(nodes: Sequence[Node]) -> list[object]:
+    return [(n.text, n.line, n.column, _shape(n.children)) for n in nodes]
+
+
+def _rendered_and_real_configs() -> list[tuple[str, str]]:
+    from conftest import SITES, TESTS  # noqa: PLC0415 - test data only
+
+    from l2tpgen import load_fleet  # noqa: PLC0415
+    from l2tpgen.render import render_site  # noqa: PLC0415
+
+    fleet = load_fleet(SITES)
+    texts = [(f"rendered:{name}", render_site(fleet, name)) for name in fleet.sites]
+    corpus = sorted((TESTS / "realworld" / "configs").glob("*.cfg"))
+    return texts + [(p.name, p.read_text(encoding="utf-8", errors="replace")) for p in corpus]
+
+
+@pytest.mark.parametrize(("name", "text"), _rendered_and_real_configs(), ids=lambda v: str(v)[:40])
+def test_the_plain_indentation_stack_and_ciscoconfparse_build_the_same_tree(
+    name: str, text: str
+) -> None:
+    cleaned = clean(text)
+    assert _shape(build(cleaned, name, rendered=True).roots) == _shape(build(cleaned, name).roots)

@@ -122,7 +122,7 @@ def _refuse_lint_errors(name: str, text: str) -> None:
     from l2tpgen.lint.formats import text_line  # noqa: PLC0415
     from l2tpgen.lint.sites import rendered_name  # noqa: PLC0415
 
-    linted = lint_configs([ConfigText(rendered_name(name), text)])
+    linted = lint_configs([ConfigText(rendered_name(name), text, rendered=True)])
     errors = [f for f in linted if f.severity is Severity.ERROR]
     if errors:
         for finding in errors:

@@ -14,7 +14,6 @@ from functools import lru_cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios import type7
 from l2tpgen.ios.facts import (
     At,
     Cookie,
@@ -333,6 +332,8 @@ def _pw_class(node: Node) -> PseudowireClass:
 def fingerprint(secret: str, encryption: int) -> str | None:
     """A short SHA-256 of a secret's plain text, to compare two ends without keeping it."""
     if encryption == 7:  # noqa: PLR2004 - type 7
+        from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only for configs with secrets
+
         try:
             secret = type7.decode(secret)
         except type7.Type7Error:

@@ -40,6 +40,7 @@ class ConfigText:
     name: str
     text: str
     platform: str | None = None  # "ios" or "iosxe" when known (a site's); else read from `version`
+    rendered: bool = False  # l2tpgen's own output (see ``l2tpgen.ios.tree.build``)
 
 
 def resolve(names: Iterable[str]) -> tuple[str, ...]:
@@ -88,7 +89,7 @@ def parse_config(config: ConfigText) -> Parsed:
     """Clean, parse and extract one config."""
     with _gc_paused():
         text = clean(config.text)
-        facts = extract(config.name, build(text, config.name))
+        facts = extract(config.name, build(text, config.name, rendered=config.rendered))
     if config.platform is not None:
         facts = replace(facts, platform=config.platform)
     return Parsed(text, facts)

@@ -52,5 +52,8 @@ def lint_sites(
     wanted = {rendered_name(fleet.site(name).name) for name in names} or {
         rendered_name(name) for name in fleet.sites
     }
-    configs = [ConfigText(rendered_name(name), render_site(view, name)) for name in view.sites]
+    configs = [
+        ConfigText(rendered_name(name), render_site(view, name), rendered=True)
+        for name in view.sites
+    ]
     return [f for f in lint_configs(configs, selection) if f.file in wanted]

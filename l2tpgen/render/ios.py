@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError, SecretError
-from l2tpgen.ios import type7
 from l2tpgen.ios.names import interface_sort_key
 from l2tpgen.render.env import environment
 from l2tpgen.secrets import masked, read_secret
@@ -106,6 +105,8 @@ def _secret_text(site: Site, *, reveal: bool, environ: Mapping[str, str] | None)
         raise RenderError(f"{site.name}: l2tp_class has authentication but no secret_env")
     if not reveal:
         return masked(variable)
+    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
+
     try:
         return type7.encode(read_secret(variable, environ), RENDER_SALT)
     except type7.Type7Error as exc:  # names the variable, never the value
