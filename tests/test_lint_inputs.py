@@ -198,3 +198,27 @@ def test_ciscoconfparse_and_loguru_never_print_and_leave_a_users_loguru_alone() 
     assert result.stdout == ""  # ciscoconfparse's stdout sink is gone
     assert "user message" in result.stderr  # the user's default sink is back
     assert "ciscoconfparse" not in result.stderr
+
+
+def test_the_parser_is_loaded_once_when_many_threads_lint_at_the_same_time() -> None:
+    # A fleet push lints in parallel; loading ciscoconfparse twice at once removed one loguru
+    # handler twice (ValueError), failing a router's push at random.
+    script = (
+        "import sys, threading\n"
+        "from l2tpgen.lint import ConfigText, lint_configs\n"
+        "text = open(sys.argv[1]).read()\n"
+        "errors = []\n"
+        "def run():\n"
+        "    try:\n"
+        "        lint_configs([ConfigText('x', text)])\n"
+        "    except Exception as exc:\n"
+        "        errors.append(repr(exc))\n"
+        "threads = [threading.Thread(target=run) for _ in range(16)]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "print(errors)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(BEFORE)], capture_output=True, text=True, check=False
+    )
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr

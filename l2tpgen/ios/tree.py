@@ -15,6 +15,7 @@ is left as it was.
 from __future__ import annotations
 
 import sys
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -64,23 +65,35 @@ class Config:
         return next((node for node in self.roots if node.text == text), None)
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
 @cache
 def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
-    """Import ciscoconfparse once, undoing what its import does to loguru."""
-    from loguru import logger  # noqa: PLC0415 - only needed with the parser
+    """Import ciscoconfparse once, undoing what its import does to loguru.
 
-    core = getattr(logger, "_core", None)
-    before = dict(getattr(core, "handlers", {}))
-    from ciscoconfparse import CiscoConfParse  # noqa: PLC0415 - heavy, loaded on first parse
+    Under a lock: a fleet push parses in many threads at once, and two of them must not both
+    undo the same handlers (``functools.cache`` alone does not make the body run once).
+    """
+    with _IMPORT_LOCK:
+        if "ciscoconfparse" in sys.modules:
+            from ciscoconfparse import CiscoConfParse  # noqa: PLC0415
 
-    logger.disable("ciscoconfparse")
-    after = getattr(core, "handlers", {})
-    for handler_id in set(after) - set(before):
-        logger.remove(handler_id)
-    if before and not set(before) & set(after):
-        # It removed the default handler: give the user's logger back its standard error sink.
-        logger.add(sys.stderr)
-    return CiscoConfParse
+            return CiscoConfParse
+        from loguru import logger  # noqa: PLC0415 - only needed with the parser
+
+        core = getattr(logger, "_core", None)
+        before = dict(getattr(core, "handlers", {}))
+        from ciscoconfparse import CiscoConfParse  # noqa: PLC0415 - heavy, loaded on first parse
+
+        logger.disable("ciscoconfparse")
+        after = dict(getattr(core, "handlers", {}))
+        for handler_id in set(after) - set(before):
+            logger.remove(handler_id)
+        if before and not set(before) & set(after):
+            # It removed the default handler: give the user's logger its standard error sink back.
+            logger.add(sys.stderr)
+        return CiscoConfParse
 
 
 def _mask(line: str) -> str:
