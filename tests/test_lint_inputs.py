@@ -187,6 +187,7 @@ def test_ciscoconfparse_and_loguru_never_print_and_leave_a_users_loguru_alone() 
     script = (
         "import sys\n"
         "from loguru import logger\n"
+        "from l2tpgen.ios.tree import _import_parser\n"
         "from l2tpgen.lint import ConfigText, lint_configs\n"
         "lint_configs([ConfigText('x', '}\\n' + open(sys.argv[1]).read())])\n"
         "logger.info('user message')\n"
@@ -205,11 +206,15 @@ def test_the_parser_is_loaded_once_when_many_threads_lint_at_the_same_time() -> 
     # handler twice (ValueError), failing a router's push at random.
     script = (
         "import sys, threading\n"
+        "from l2tpgen.ios.tree import _import_parser\n"
         "from l2tpgen.lint import ConfigText, lint_configs\n"
         "text = open(sys.argv[1]).read()\n"
         "errors = []\n"
+        "start = threading.Barrier(16)\n"
         "def run():\n"
+        "    start.wait()\n"
         "    try:\n"
+        "        _import_parser()\n"
         "        lint_configs([ConfigText('x', text)])\n"
         "    except Exception as exc:\n"
         "        errors.append(repr(exc))\n"
