@@ -76,7 +76,7 @@ WHY = "it reaches router configs, file names, shell commands and lab scripts"
         ("hostname", "rtr;reboot", "hostname"),
         ("hostname", "r" * 64, "hostname"),
         ("hostname", "-rtr", "hostname"),
-        ("peers", ["$(id)"], "peers[0]"),
+        ("peers", ["$(id)"], "peers[0].name"),
         ("vlans", [{"id": 10, "name": "users|x", "peer": "site-1"}], "vlans[0].name"),
         ("l2tp_class", {"name": "a b", "secret_env": "L2TPGEN_L2TP_SECRET"}, "l2tp_class.name"),
         ("pseudowire_class", {"name": "pw'"}, "pseudowire_class.name"),

@@ -137,7 +137,7 @@ def test_lint_invalid_sites_reports_model_problems_as_l2t000(tmp_path: Path) -> 
 
 def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyPatch) -> None:
     ((_, broken),) = MISSPELLED_PW_CLASS.configs
-    monkeypatch.setattr(cli_sites, "render_site", lambda *_args, **_kwargs: broken)
+    monkeypatch.setattr(cli_sites, "render_files", lambda *_args, **_kwargs: {"": broken})
     result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES)])
     assert result.exit_code == 1
     assert result.stdout == ""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,19 +23,13 @@ from l2tpgen.cli.app import (
 )
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, budget_matrix, overhead_budget
+from l2tpgen.platforms import NAMES, driver
 
 if TYPE_CHECKING:
     from rich.table import Table
 
     from l2tpgen.model import Fleet
     from l2tpgen.mtu import OverheadBudget
-
-
-class PlatformChoice(str, Enum):
-    """Platforms the renderer knows."""
-
-    ios = "ios"
-    linux = "linux"
 
 
 class EncapChoice(str, Enum):
@@ -68,10 +64,26 @@ def render(
     site: Annotated[str, typer.Argument(help="Site name (site-a) or path to its site file.")],
     sites: SitesOption = Path("sites"),
     platform: Annotated[
-        PlatformChoice, typer.Option("--platform", help="Target platform.")
-    ] = PlatformChoice.ios,
+        str | None,
+        typer.Option(
+            "--platform",
+            help=f"Render for another platform than the site's ({', '.join(NAMES)}).",
+            show_default=False,
+        ),
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="ios (Cisco); iproute2 (default) or networkd (Linux: .netdev/.network files).",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write to FILE instead of stdout.")
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write to FILE (a directory for networkd) instead of stdout."
+        ),
     ] = None,
     reveal_secrets: Annotated[
         bool,
@@ -81,48 +93,91 @@ def render(
         ),
     ] = False,
 ) -> None:
-    """Print (or write) the router configuration of one site.
+    """Print (or write) the configuration of one site, for its platform (Cisco IOS, IOS-XE, Linux).
 
     The site and its peers are validated first (peer addresses come from the peers' own files);
-    `validate` checks the whole fleet. The config is linted; an error-level finding stops it.
+    `validate` checks the whole fleet. A Cisco config is linted; an error-level finding stops it.
+    Files written with --reveal-secrets are readable by their owner only (mode 0600).
     """
     from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
 
+    if platform is not None and platform not in NAMES:
+        raise typer.BadParameter(f"choose one of: {', '.join(NAMES)}", param_hint="--platform")
     try:
         directory, name = resolve_site(site, sites)
     except L2tpgenError as exc:
         fail(str(exc))
     fleet = load(directory, names=[name])
+    chosen = driver(platform or fleet.site(name).effective_platform)
     try:
-        text = render_site(fleet, name, platform.value, reveal_secrets=reveal_secrets)
+        files = render_files(fleet, name, platform, fmt, reveal_secrets=reveal_secrets)
     except L2tpgenError as exc:
         fail(str(exc))
-    if platform is PlatformChoice.ios:
-        _refuse_lint_errors(name, text)
+    if chosen.lint_platform is not None:
+        _refuse_lint_errors(name, files[""], chosen.lint_platform)
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(join_files(files))
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        written = write_files(output, files, private=reveal_secrets)
     except OSError as exc:
         fail(f"cannot write {output}: {exc.strerror}")
-    err.print(f"wrote {output}")
+    err.print(f"wrote {', '.join(map(str, written))}")
 
 
-def render_site(fleet: Fleet, name: str, platform: str, *, reveal_secrets: bool) -> str:
-    """``l2tpgen.render.render_site``, imported when a command renders (start-up stays cheap)."""
-    from l2tpgen.render import render_site as render  # noqa: PLC0415
+def render_files(
+    fleet: Fleet, name: str, platform: str | None, fmt: str | None, *, reveal_secrets: bool
+) -> dict[str, str]:
+    """``l2tpgen.render.render_files``, imported when a command renders (start-up stays cheap)."""
+    from l2tpgen.render import render_files as render  # noqa: PLC0415
 
-    return render(fleet, name, platform, reveal_secrets=reveal_secrets)
+    return render(fleet, name, fmt, platform=platform, reveal_secrets=reveal_secrets)
 
 
-def _refuse_lint_errors(name: str, text: str) -> None:
+def join_files(files: dict[str, str]) -> str:
+    """``l2tpgen.render.join_files``."""
+    from l2tpgen.render import join_files as join  # noqa: PLC0415
+
+    return join(files)
+
+
+def write_files(output: Path, files: dict[str, str], *, private: bool) -> list[Path]:
+    """Write one config to ``output``, or several files into the directory ``output``.
+
+    Each file is written whole or not at all (a temporary file, then a rename), with mode 0600
+    when it holds secrets.
+    """
+    if list(files) == [""]:
+        targets = [(output, files[""])]
+    else:
+        output.mkdir(parents=True, exist_ok=True)
+        targets = [(output / file, text) for file, text in files.items()]
+    for path, text in targets:
+        _atomic_write(path, text, 0o600 if private else 0o644)
+    return [path for path, _ in targets]
+
+
+def _atomic_write(path: Path, text: str, mode: int) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(handle, mode)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        Path(temporary).replace(path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _refuse_lint_errors(name: str, text: str, platform: str) -> None:
     """Lint the rendered config alone (the one site); exit 1 on an error-level finding."""
     from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - start-up
     from l2tpgen.lint.formats import text_line  # noqa: PLC0415
     from l2tpgen.lint.sites import rendered_name  # noqa: PLC0415
 
-    linted = lint_configs([ConfigText(rendered_name(name), text, rendered=True)])
+    linted = lint_configs(
+        [ConfigText(rendered_name(name), text, platform=platform, rendered=True)]
+    )
     errors = [f for f in linted if f.severity is Severity.ERROR]
     if errors:
         for finding in errors:

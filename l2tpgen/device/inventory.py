@@ -70,7 +70,7 @@ def target_for(site: Site, inventory: Inventory | None) -> Target:
             site.name,
             site.management.host,
             site.management.port,
-            site.management.device_type,
+            site.device_type,
             USER_KNOWN_HOSTS.expanduser(),
         )
     try:
@@ -78,7 +78,7 @@ def target_for(site: Site, inventory: Inventory | None) -> Target:
             site.name,
             str(entry["host"]),
             int(str(entry.get("port", 22))),
-            str(entry.get("device_type", site.management.device_type)),
+            str(entry.get("device_type", site.device_type)),
             Path(str(entry.get("known_hosts", USER_KNOWN_HOSTS))).expanduser(),
         )
     except (KeyError, ValueError) as exc:

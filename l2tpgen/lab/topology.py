@@ -113,6 +113,8 @@ def build_topology(
     variant: Variant = "per-vlan",
 ) -> dict[str, Any]:
     """The containerlab topology of the fleet (a dict ready for YAML)."""
+    if flavor == "linux":
+        fleet = fleet.on_platform("linux")  # every PE is Linux: their pairs are Linux to Linux
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names)}
     links: list[dict[str, Any]] = []

@@ -10,7 +10,9 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
+from l2tpgen.model.classes import check_class_pairs, check_classes
 from l2tpgen.model.problems import Problem, listed
+from l2tpgen.model.site import DEVICE_TYPES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -26,7 +28,8 @@ def check_site(site: Site) -> Iterator[Problem]:
     """Every rule that needs only this site."""
     yield from _check_wan(site)
     yield from _check_interfaces(site)
-    yield from _check_classes(site)
+    yield from _check_platform(site)
+    yield from check_classes(site)
     yield from _check_peers(site)
     yield from _check_vlans(site)
 
@@ -111,51 +114,22 @@ def _check_interfaces(site: Site) -> Iterator[Problem]:
         )
 
 
-def _check_classes(site: Site) -> Iterator[Problem]:
-    l2tp = site.l2tp_class
-    if l2tp.authentication != "none" and l2tp.secret_env is None:
-        yield Problem(
-            site.name,
-            ("l2tp_class", "authentication"),
-            f"authentication {l2tp.authentication} needs a secret, and no secret_env is set",
-            "add `secret_env: L2TPGEN_L2TP_SECRET` to l2tp_class and export that variable when "
-            "rendering with --reveal-secrets or pushing",
-        )
-    if l2tp.hash is not None and l2tp.authentication != "digest":
-        yield Problem(
-            site.name,
-            ("l2tp_class", "hash"),
-            f"hash applies only to digest authentication, not {l2tp.authentication}",
-            "remove hash, or set `authentication: digest`",
-        )
-    pw = site.pseudowire_class
-    if site.platform == "linux" and pw.signaling != "static":
-        yield Problem(
-            site.name,
-            ("pseudowire_class", "signaling"),
-            "a Linux PE speaks only static L2TPv3 sessions (iproute2 has no control channel)",
-            "set `pseudowire_class: {signaling: static}` here and at its peers",
-        )
-    if pw.signaling == "dynamic" and pw.cookie:
-        yield Problem(
-            site.name,
-            ("pseudowire_class", "cookie"),
-            "cookies are configured for static sessions only",
-            "remove cookie, or use `signaling: static`",
-        )
-    if pw.signaling == "static" and pw.pmtu:
-        yield Problem(
-            site.name,
-            ("pseudowire_class", "pmtu"),
-            "ip pmtu is not supported with static signaling (protocol none)",
-            "remove `pmtu: true`; with static sessions lower the CE MTU to what `l2tpgen mtu` "
-            "prints instead",
-        )
+def _check_platform(site: Site) -> Iterator[Problem]:
+    device_type = site.management.device_type
+    if site.platform is not None and device_type is not None:
+        expected = DEVICE_TYPES[site.platform]
+        if device_type != expected:
+            yield Problem(
+                site.name,
+                ("management", "device_type"),
+                f"device_type {device_type} is not the platform {site.platform}'s ({expected})",
+                f"set `device_type: {expected}`, or leave it out (it follows the platform)",
+            )
 
 
 def _check_peers(site: Site) -> Iterator[Problem]:
     seen: set[str] = set()
-    for index, peer in enumerate(site.peers):
+    for index, peer in enumerate(site.peer_names):
         if peer == site.name:
             yield Problem(
                 site.name,
@@ -176,6 +150,8 @@ def _check_peers(site: Site) -> Iterator[Problem]:
 def _check_vlans(site: Site) -> Iterator[Problem]:
     first_vlan: dict[int, int] = {}
     first_vc: dict[tuple[str, int], int] = {}
+    peer_names = set(site.peer_names)
+    static = {peer: site.pseudowire_for(peer).signaling == "static" for peer in peer_names}
     for index, vlan in enumerate(site.vlans):
         if vlan.id in first_vlan:
             yield Problem(
@@ -186,7 +162,7 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
             )
         else:
             first_vlan[vlan.id] = index
-        if vlan.peer not in site.peers and vlan.peer != site.name:
+        if vlan.peer not in peer_names and vlan.peer != site.name:
             yield Problem(
                 site.name,
                 ("vlans", index, "peer"),
@@ -194,7 +170,7 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                 f"add {vlan.peer} to peers, or correct the peer name",
             )
         key = (vlan.peer, vlan.effective_vc_id)
-        if site.pseudowire_class.signaling == "static":
+        if static.get(vlan.peer, site.pseudowire_class.signaling == "static"):
             # Static session IDs are the VC IDs, and a session ID must be unique on a router.
             key = ("", vlan.effective_vc_id)
         if key in first_vc:
@@ -206,7 +182,7 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                 f"and VLAN {vlan.id}",
                 (
                     "with static signaling the VC ID is the session ID, unique on a router; "
-                    if site.pseudowire_class.signaling == "static"
+                    if key[0] == ""
                     else "each (peer, VC ID) pair must be unique on a router; "
                 )
                 + "give one VLAN another vc_id (left out, vc_id is the VLAN ID)",
@@ -226,7 +202,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
     index_of = _VlanIndex(sites)
     for name in sorted(sites):
         site = sites[name]
-        for index, peer in enumerate(site.peers):
+        for index, peer in enumerate(site.peer_names):
             if peer == name:
                 continue
             if peer not in sites:
@@ -238,7 +214,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                         f"create {peer}.yaml in the sites directory, or correct the name",
                     )
                 continue
-            if name not in sites[peer].peers:
+            if name not in sites[peer].peer_names:
                 yield Problem(
                     name,
                     ("peers", index),
@@ -246,7 +222,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                     f"add {name} to the peers of {peer}, or remove {peer} here",
                 )
         yield from _check_vlan_pairs(site, sites, files, index_of)
-        yield from _check_class_pairs(site, sites, files)
+        yield from check_class_pairs(site, sites, files)
 
 
 def _check_unique_across_fleet(
@@ -329,45 +305,3 @@ def _check_vlan_pairs(
                 f"{mirror.effective_vc_id} in {files[vlan.peer]}",
                 "both ends of a pseudowire must use the same VC ID",
             )
-
-
-def _check_class_pairs(
-    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
-) -> Iterator[Problem]:
-    for peer_name in sorted({v.peer for v in site.vlans}):
-        peer = sites.get(peer_name)
-        if peer is None or peer_name <= site.name:
-            continue  # each pair is compared once, from the site that sorts first
-        ours, theirs = site.pseudowire_class, peer.pseudowire_class
-        fields = [("signaling", "signaling"), ("dialect", "dialect")]
-        if ours.signaling == theirs.signaling:  # else the derived cookie sizes differ too
-            fields.append(("effective_cookie", "cookie size"))
-        for field, label in fields:
-            if getattr(ours, field) != getattr(theirs, field):
-                yield Problem(
-                    site.name,
-                    ("pseudowire_class", field.removeprefix("effective_")),
-                    f"{label} is {getattr(ours, field)} here but {getattr(theirs, field)} in "
-                    f"{files[peer_name]}",
-                    f"both ends of a pseudowire must use the same {label}",
-                )
-        a, b = site.l2tp_class, peer.l2tp_class
-        if ours.signaling == "dynamic" and (a.authentication, a.effective_hash) != (
-            b.authentication,
-            b.effective_hash,
-        ):
-            mine = _auth_label(site)
-            yield Problem(
-                site.name,
-                ("l2tp_class", "authentication"),
-                f"control-channel authentication is {mine} here but {_auth_label(peer)} in "
-                f"{files[peer_name]}",
-                "the tunnel will not come up unless both ends authenticate the same way",
-            )
-
-
-def _auth_label(site: Site) -> str:
-    l2tp = site.l2tp_class
-    if l2tp.authentication == "digest":
-        return f"digest (hash {l2tp.effective_hash})"
-    return l2tp.authentication

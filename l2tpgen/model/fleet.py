@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.problems import Problem, listed
+from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
     from ipaddress import IPv4Address
 
-    from l2tpgen.model.site import Site, Vlan
+    from l2tpgen.model.site import L2tpClass, PseudowireClass, Site, Vlan
 
 
 def site_not_found(name: str, known: Collection[str]) -> SiteNotFoundError:
@@ -49,9 +50,45 @@ class Pseudowire:
         return self.peer.tunnel_address
 
     @property
+    def settings(self) -> PseudowireClass:
+        """The pseudowire-class this end uses towards the peer (the site's, or the peer's own)."""
+        return self.site.pseudowire_for(self.peer.name)
+
+    @property
+    def l2tp_class(self) -> L2tpClass:
+        """The l2tp-class of this pseudowire's control channel (or its hellos)."""
+        return self.site.l2tp_for(self.peer.name)
+
+    @property
     def static(self) -> bool:
         """Manual sessions (no control channel)."""
-        return self.site.pseudowire_class.signaling == "static"
+        return self.settings.signaling == "static"
+
+    @property
+    def hello(self) -> bool:
+        """A static session between two Cisco routers runs `l2tp hello` (unless turned off)."""
+        return (
+            self.static
+            and self.settings.static_hello
+            and self.site.is_cisco
+            and (self.peer.is_cisco)
+        )
+
+    @property
+    def budget(self) -> OverheadBudget:
+        """The data-plane budget both ends of this pseudowire share.
+
+        The smaller WAN MTU, the pair's cookie and sublayer (4 bytes with sequencing), and the
+        dot1Q tag counted as carried when either end is a Cisco subinterface (conservative until
+        confirmed): the Cisco and the Linux end of one pseudowire get the same MTU.
+        """
+        return overhead_budget(
+            min(self.site.wan.mtu, self.peer.wan.mtu),
+            Encapsulation.IP,
+            self.settings.effective_cookie,
+            sublayer=self.settings.sequencing != "none",
+            dot1q=self.site.is_cisco or self.peer.is_cisco,
+        )
 
     @property
     def session_ids(self) -> tuple[int, int]:
@@ -61,16 +98,17 @@ class Pseudowire:
     @property
     def cookie_local(self) -> tuple[int, ...]:
         """The cookie this end expects to receive: 32-bit words, empty for none."""
-        return derive_cookie(
-            self.site.name, self.vc_id, self.site.pseudowire_class.effective_cookie
-        )
+        return derive_cookie(self.site.name, self.vc_id, self.settings.effective_cookie)
 
     @property
     def cookie_remote(self) -> tuple[int, ...]:
         """The cookie this end sends: the peer's local cookie."""
-        return derive_cookie(
-            self.peer.name, self.vc_id, self.site.pseudowire_class.effective_cookie
-        )
+        return derive_cookie(self.peer.name, self.vc_id, self.settings.effective_cookie)
+
+
+def _bare(site: Site) -> object:
+    """The site's management without a device type (it follows the platform)."""
+    return site.management.model_copy(update={"device_type": None})
 
 
 def derive_cookie(receiver: str, vc_id: int, size: int) -> tuple[int, ...]:
@@ -141,6 +179,21 @@ class Fleet:
             for vlan in sorted(site.vlans, key=lambda v: v.id)
         )
 
+    def on_platform(self, platform: str, names: Collection[str] | None = None) -> Fleet:
+        """The same fleet with ``names`` (default: every site) run on ``platform``.
+
+        A lab runs every PE on Linux whatever the model says: their pseudowires are then Linux to
+        Linux (no dot1Q tag carried, no hellos). Not validated again: only the platform changes.
+        """
+        chosen = set(self.sites) if names is None else set(names)
+        sites = {
+            name: site.model_copy(update={"platform": platform, "management": _bare(site)})
+            if name in chosen
+            else site
+            for name, site in self.sites.items()
+        }
+        return Fleet(sites, self.files, self.complete)
+
     def around(self, names: Collection[str]) -> Fleet:
         """The sites ``names`` and their peers, as far as the pseudowires between them.
 
@@ -155,7 +208,7 @@ class Fleet:
             site = self.sites[name]
             if name not in wanted:
                 vlans = tuple(v for v in site.vlans if v.peer in view)
-                peers = tuple(p for p in site.peers if p in view)
+                peers = tuple(p for p in site.peers if p.name in view)
                 site = site.model_copy(update={"vlans": vlans, "peers": peers})
             sites[name] = site
         return Fleet(sites, self.files, complete=False)

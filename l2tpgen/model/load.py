@@ -159,7 +159,7 @@ def load_sites(directory: str | os.PathLike[str], names: Iterable[str]) -> Fleet
 
 
 def _peers(site: Site) -> set[str]:
-    return set(site.peers) | {vlan.peer for vlan in site.vlans}
+    return set(site.peer_names) | {vlan.peer for vlan in site.vlans}
 
 
 def _locate(problem: Problem, docs: Mapping[str, SourceDoc]) -> Problem:

@@ -71,12 +71,26 @@ Duplex = Literal["auto", "full", "half"]
 Speed = Literal["auto", 10, 100, 1000, 10000]
 
 
+Platform = Literal["ios", "iosxe", "linux"]
+DeviceType = Literal["cisco_ios", "cisco_xe", "linux"]
+# netmiko's device type of each platform, and the other way round.
+DEVICE_TYPES: dict[str, DeviceType] = {"ios": "cisco_ios", "iosxe": "cisco_xe", "linux": "linux"}
+PLATFORMS_BY_DEVICE_TYPE: dict[str, Platform] = {
+    "cisco_ios": "ios",
+    "cisco_xe": "iosxe",
+    "linux": "linux",
+}
+
+
 class Management(StrictModel):
-    """How l2tpgen reaches the router's CLI (used by push; never contacted by render)."""
+    """How l2tpgen reaches the router's CLI (used by push; never contacted by render).
+
+    ``device_type`` (netmiko's) left out follows the site's platform.
+    """
 
     host: Annotated[str, AfterValidator(_host)]
     port: int = Field(22, ge=1, le=65535)
-    device_type: Literal["cisco_ios", "cisco_xe"] = "cisco_ios"
+    device_type: DeviceType | None = None
 
 
 class HoldQueue(StrictModel):
@@ -145,6 +159,10 @@ class L2tpClass(StrictModel):
         return self.hash or "sha"
 
 
+Signaling = Literal["dynamic", "static"]
+Sequencing = Literal["none", "transmit", "receive", "both"]
+
+
 class PseudowireClass(StrictModel):
     """The data-plane template (``pseudowire-class``).
 
@@ -154,13 +172,16 @@ class PseudowireClass(StrictModel):
     """
 
     name: IosName = "l2tpgen"
-    signaling: Literal["dynamic", "static"] = "dynamic"
+    signaling: Signaling = "dynamic"
     dialect: Literal["l2tpv3", "l2tpv3ietf"] = "l2tpv3"
     cookie: Literal[0, 4, 8] | None = None
     pmtu: bool | None = None
     df_bit: bool = True
     tos_reflect: bool = False
-    sequencing: Literal["none", "transmit", "receive", "both"] = "none"
+    sequencing: Sequencing = "none"
+    # Static sessions between two Cisco routers run `l2tp hello <l2tp-class>`: an UP session then
+    # means the peer answers. Never towards Linux, whose unmanaged tunnels cannot answer hellos.
+    static_hello: bool = True
 
     @property
     def effective_pmtu(self) -> bool:
@@ -173,6 +194,37 @@ class PseudowireClass(StrictModel):
         if self.cookie is not None:
             return self.cookie
         return 4 if self.signaling == "static" else 0
+
+
+class PeerPseudowire(StrictModel):
+    """What one peer's pseudowires change from the site's ``pseudowire_class`` (unset: the same).
+
+    A hub can talk dynamic L2TPv3 to its Cisco spokes and static sessions to a Linux spoke.
+    """
+
+    signaling: Signaling | None = None
+    cookie: Literal[0, 4, 8] | None = None
+    sequencing: Sequencing | None = None
+    pmtu: bool | None = None
+    df_bit: bool | None = None
+    tos_reflect: bool | None = None
+    static_hello: bool | None = None
+
+
+def _peer_entry(value: object) -> object:
+    """``peers: [site-b]`` is short for ``peers: [{name: site-b}]``."""
+    return {"name": value} if isinstance(value, str) else value
+
+
+class Peer(StrictModel):
+    """A peer site, and how this site's pseudowires to it are built where that differs."""
+
+    name: IosName
+    pseudowire: PeerPseudowire = PeerPseudowire()
+    l2tp_class: L2tpClass | None = None
+
+
+PeerEntry = Annotated[Peer, BeforeValidator(_peer_entry)]
 
 
 class Vlan(StrictModel):
@@ -193,12 +245,42 @@ class Vlan(StrictModel):
         return self.vc_id if self.vc_id is not None else self.id
 
 
+def class_suffix(base: PseudowireClass, merged: PseudowireClass, l2tp: str | None) -> str:
+    """What ``merged`` changes from ``base``, as a name suffix (empty: nothing).
+
+    Cookie and pmtu count as changed only against what ``base`` would be with ``merged``'s
+    signaling (static sessions default to a 4-byte cookie and no pmtu), so the suffix names the
+    choices made, and different settings always get different suffixes.
+    """
+    like = base.model_copy(update={"signaling": merged.signaling})
+    parts: list[str] = []
+    if merged.signaling != base.signaling:
+        parts.append(merged.signaling)
+    if merged.dialect != base.dialect:
+        parts.append(merged.dialect)
+    if merged.effective_cookie != like.effective_cookie:
+        parts.append(f"cookie{merged.effective_cookie}")
+    if merged.effective_pmtu != like.effective_pmtu:
+        parts.append("pmtu" if merged.effective_pmtu else "nopmtu")
+    if merged.df_bit != base.df_bit:
+        parts.append("df" if merged.df_bit else "nodf")
+    if merged.tos_reflect != base.tos_reflect:
+        parts.append("tos" if merged.tos_reflect else "notos")
+    if merged.sequencing != base.sequencing:
+        parts.append(f"seq-{merged.sequencing}")
+    if merged.static_hello != base.static_hello:
+        parts.append("hello" if merged.static_hello else "nohello")
+    if l2tp is not None:
+        parts.append(l2tp)
+    return "-".join(parts)
+
+
 class Site(StrictModel):
     """One site: one PE router and the VLANs it stretches to its peers."""
 
     name: IosName
     hostname: IosName
-    platform: Literal["ios", "linux"] = "ios"
+    platform: Platform | None = None
     management: Management
     wan: Wan
     lan: Lan
@@ -206,22 +288,77 @@ class Site(StrictModel):
     pseudowire_class: PseudowireClass = PseudowireClass()
     cdp: bool = False
     linux: LinuxInterfaces = LinuxInterfaces()
-    peers: tuple[IosName, ...] = ()
+    peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
+
+    @property
+    def effective_platform(self) -> Platform:
+        """The platform: as given, else from ``management.device_type``, else classic IOS."""
+        if self.platform is not None:
+            return self.platform
+        device_type = self.management.device_type
+        return PLATFORMS_BY_DEVICE_TYPE[device_type] if device_type else "ios"
+
+    @property
+    def device_type(self) -> DeviceType:
+        """The netmiko device type: as given, else the platform's."""
+        return self.management.device_type or DEVICE_TYPES[self.effective_platform]
+
+    @property
+    def is_cisco(self) -> bool:
+        """Whether the PE is a Cisco router (IOS or IOS-XE)."""
+        return self.effective_platform != "linux"
+
+    @property
+    def peer_names(self) -> tuple[str, ...]:
+        """The names of the peers, in file order."""
+        return tuple(peer.name for peer in self.peers)
+
+    def peer_entry(self, name: str) -> Peer | None:
+        """The ``peers`` entry of ``name``, if this site lists it."""
+        return next((peer for peer in self.peers if peer.name == name), None)
+
+    def l2tp_for(self, peer: str) -> L2tpClass:
+        """The l2tp-class of the pseudowires to ``peer``: the peer's own, else the site's."""
+        entry = self.peer_entry(peer)
+        return entry.l2tp_class if entry and entry.l2tp_class else self.l2tp_class
+
+    def pseudowire_for(self, peer: str) -> PseudowireClass:
+        """The pseudowire-class of the pseudowires to ``peer``: the site's with the peer's changes.
+
+        Named predictably: the site's class name when nothing differs, else the site's name plus
+        what differs, in a fixed order (``ethernet-static``, ``ethernet-cookie8-seq-both``).
+        """
+        base = self.pseudowire_class
+        entry = self.peer_entry(peer)
+        changes = entry.pseudowire.model_dump(exclude_none=True) if entry else {}
+        merged = base.model_copy(update=changes)
+        l2tp = self.l2tp_for(peer)
+        suffix = class_suffix(base, merged, l2tp.name if l2tp is not self.l2tp_class else None)
+        if not suffix:
+            return base
+        return merged.model_copy(update={"name": f"{base.name}-{suffix}"[:63]})
 
     @property
     def tunnel_interface(self) -> str:
         """The ``ip local interface``: the loopback if one is given, else the WAN interface."""
         return self.wan.loopback.interface if self.wan.loopback else self.wan.interface
 
-    def data_budget(self, *, dot1q: bool) -> OverheadBudget:
+    def data_budget(self, *, dot1q: bool, peer: str | None = None) -> OverheadBudget:
         """The L2TPv3 data-plane overhead budget on this site's WAN.
 
-        IP encapsulation, the class's cookie, no sublayer; ``dot1q``: the VLAN tag travels inside
-        the pseudowire.
+        IP encapsulation, the cookie and the sublayer (4 bytes when sequencing is on) of the
+        pseudowires to ``peer`` (default: the site's class); ``dot1q``: the VLAN tag travels
+        inside the pseudowire.
         """
-        cookie = self.pseudowire_class.effective_cookie
-        return overhead_budget(self.wan.mtu, Encapsulation.IP, cookie, sublayer=False, dot1q=dot1q)
+        pw = self.pseudowire_for(peer) if peer is not None else self.pseudowire_class
+        return overhead_budget(
+            self.wan.mtu,
+            Encapsulation.IP,
+            pw.effective_cookie,
+            sublayer=pw.sequencing != "none",
+            dot1q=dot1q,
+        )
 
     @property
     def tunnel_address(self) -> IPv4Address:

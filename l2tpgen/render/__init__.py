@@ -1,40 +1,71 @@
-"""Rendering: one Jinja environment, per-platform entry points."""
+"""Rendering: one Jinja environment, per-platform renderers chosen by the site's driver."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
-from l2tpgen.render.ios import render_base, render_ios
-from l2tpgen.render.linux import render_linux
+from l2tpgen.render.ios import render_base
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet
 
-Platform = Literal["ios", "linux"]
-PLATFORMS: tuple[Platform, ...] = ("ios", "linux")
+
+def render_files(
+    fleet: Fleet,
+    name: str,
+    fmt: str | None = None,
+    *,
+    platform: str | None = None,
+    reveal_secrets: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """One site's configuration as files (name -> text; "" for a single config).
+
+    ``platform`` (default: the site's own) picks the driver, ``fmt`` one of its formats (default:
+    its first). Secrets are masked unless ``reveal_secrets``; then they are read from the
+    environment (or ``environ``) and written as type 7.
+
+    Raises:
+        RenderError: an unknown platform or format, or a site the format cannot express.
+    """
+    from l2tpgen.platforms import DRIVERS  # noqa: PLC0415 - a cycle: drivers import renderers
+
+    chosen = platform or fleet.site(name).effective_platform
+    if chosen not in DRIVERS:
+        raise RenderError(f"unknown platform {chosen}; choose one of: {', '.join(DRIVERS)}")
+    driver = DRIVERS[chosen]
+    if fmt is not None and fmt not in driver.formats:
+        raise RenderError(
+            f"{driver.title} renders as {', '.join(driver.formats)}, not {fmt}"
+            + (f" ({name} is a {fleet.site(name).effective_platform} site)" if not platform else "")
+        )
+    return driver.render(fleet, name, fmt, reveal_secrets=reveal_secrets, environ=environ)
+
+
+def join_files(files: Mapping[str, str]) -> str:
+    """Files as one text: a single config as it is, several each under a `# ==> NAME <==` line."""
+    if list(files) == [""]:
+        return files[""]
+    return "\n".join(f"# ==> {name} <==\n{text}" for name, text in files.items())
 
 
 def render_site(
     fleet: Fleet,
     name: str,
-    platform: str = "ios",
+    platform: str | None = None,
     *,
+    fmt: str | None = None,
     reveal_secrets: bool = False,
     environ: Mapping[str, str] | None = None,
 ) -> str:
-    """Render one site of a validated fleet for ``platform``.
-
-    Secrets are masked unless ``reveal_secrets``; then they are read from the environment
-    (or ``environ``) and written as type 7.
-    """
-    if platform == "ios":
-        return render_ios(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
-    if platform == "linux":
-        return render_linux(fleet, name)  # static sessions: no secret to write
-    raise RenderError(f"unknown platform {platform}; choose one of: {', '.join(PLATFORMS)}")
+    """One site's configuration as text (see ``render_files``)."""
+    files = render_files(
+        fleet, name, fmt, platform=platform, reveal_secrets=reveal_secrets, environ=environ
+    )
+    return join_files(files)
 
 
-__all__ = ["PLATFORMS", "render_base", "render_site"]
+__all__ = ["join_files", "render_base", "render_files", "render_site"]

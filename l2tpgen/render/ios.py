@@ -9,18 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import RenderError, SecretError
 from l2tpgen.ios.names import interface_sort_key
+from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
 from l2tpgen.render.env import environment
-from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet, Pseudowire, Site
 
-# A fixed type 7 salt keeps rendering deterministic (push compares secrets by their plain text).
-RENDER_SALT = 2
+IOS_DEFAULT_HOLD_QUEUE = {"in": 75, "out": 40}  # not shown by `show running-config`
 
 
 @dataclass(frozen=True)
@@ -34,6 +32,7 @@ class Xconnect:
     session_ids: tuple[int, int] | None = None
     cookie_local: str | None = None
     cookie_remote: str | None = None
+    hello: str | None = None  # `l2tp hello CLASS` under a manual session between Cisco routers
 
 
 @dataclass(frozen=True)
@@ -54,30 +53,6 @@ class Interface:
 
 
 @dataclass(frozen=True)
-class L2tpClassView:
-    """An ``l2tp-class`` section."""
-
-    name: str
-    authentication: bool
-    password: str | None
-    digest: str | None
-    hello: int | None
-
-
-@dataclass(frozen=True)
-class PseudowireClassView:
-    """A ``pseudowire-class`` section."""
-
-    name: str
-    protocol: str
-    local_interface: str
-    pmtu: bool
-    df_bit: bool
-    tos_reflect: bool
-    sequencing: str | None
-
-
-@dataclass(frozen=True)
 class Route:
     """An ``ip route`` line."""
 
@@ -92,50 +67,11 @@ class IosView:
 
     site: str
     hostname: str
-    l2tp_class: L2tpClassView | None
-    pseudowire_class: PseudowireClassView
+    l2tp_classes: tuple[L2tpClassView, ...]
+    pseudowire_classes: tuple[PseudowireClassView, ...]
     interfaces: tuple[Interface, ...]
     routes: tuple[Route, ...]
     cdp_run: bool
-
-
-def _secret_text(site: Site, *, reveal: bool, environ: Mapping[str, str] | None) -> str:
-    variable = site.l2tp_class.secret_env
-    if variable is None:  # validation requires secret_env whenever authentication is on
-        raise RenderError(f"{site.name}: l2tp_class has authentication but no secret_env")
-    if not reveal:
-        return masked(variable)
-    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
-
-    try:
-        return type7.encode(read_secret(variable, environ), RENDER_SALT)
-    except type7.Type7Error as exc:  # names the variable, never the value
-        raise SecretError(
-            f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
-            f"router would refuse it or store another secret; set {variable} to such a secret at "
-            "both ends"
-        ) from None
-
-
-def _l2tp_class(
-    site: Site, *, reveal: bool, environ: Mapping[str, str] | None
-) -> L2tpClassView | None:
-    l2tp = site.l2tp_class
-    if site.pseudowire_class.signaling == "static":
-        return None
-    password = digest = None
-    if l2tp.authentication == "password":
-        password = f"7 {_secret_text(site, reveal=reveal, environ=environ)}"
-    elif l2tp.authentication == "digest":
-        secret = _secret_text(site, reveal=reveal, environ=environ)
-        digest = f"secret 7 {secret} hash {l2tp.effective_hash}"
-    return L2tpClassView(
-        name=l2tp.name,
-        authentication=l2tp.authentication == "password",
-        password=password,
-        digest=digest,
-        hello=l2tp.hello,
-    )
 
 
 def _optional(value: object) -> str | None:
@@ -146,14 +82,17 @@ def _cookie(words: tuple[int, ...]) -> str | None:
     return f"{len(words) * 4} " + " ".join(str(w) for w in words) if words else None
 
 
+def _hold_queue(value: int, direction: str) -> int | None:
+    return None if value == IOS_DEFAULT_HOLD_QUEUE[direction] else value
+
+
 def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
     """A VLAN's subinterface and its xconnect.
 
     A static session cannot use ``ip pmtu``, so its subinterface MTU is lowered to what crosses the
-    WAN unfragmented (``mtu.py``; the dot1Q tag is counted as carried, the conservative case).
+    WAN unfragmented: the pair's budget (``Pseudowire.budget``), so that both ends agree.
     """
-    pw = site.pseudowire_class
-    xconnect = Xconnect(str(pw_end.peer_address), pw_end.vc_id, pw.name)
+    xconnect = Xconnect(str(pw_end.peer_address), pw_end.vc_id, pw_end.settings.name)
     mtu = None
     if pw_end.static:
         xconnect = Xconnect(
@@ -164,8 +103,9 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
             session_ids=pw_end.session_ids,
             cookie_local=_cookie(pw_end.cookie_local),
             cookie_remote=_cookie(pw_end.cookie_remote),
+            hello=pw_end.l2tp_class.name if pw_end.hello else None,
         )
-        mtu = site.data_budget(dot1q=True).max_inner_mtu
+        mtu = pw_end.budget.max_inner_mtu
     return Interface(
         name=f"{site.lan.interface}.{pw_end.vlan.id}",
         dot1q=pw_end.vlan.id,
@@ -184,8 +124,10 @@ def build_view(
 ) -> IosView:
     """Compute the IOS view of one site of a validated fleet."""
     site = fleet.site(name)
-    pw = site.pseudowire_class
-    l2tp = _l2tp_class(site, reveal=reveal_secrets, environ=environ)
+    pseudowires = fleet.pseudowires(name)
+    l2tp_classes, pw_classes = class_views(
+        site, pseudowires, reveal=reveal_secrets, environ=environ
+    )
     no_cdp = not site.cdp
     interfaces = [
         Interface(
@@ -194,8 +136,8 @@ def build_view(
             duplex=site.lan.duplex,
             speed=_optional(site.lan.speed),
             no_cdp=no_cdp,
-            hold_queue_in=site.lan.hold_queue.in_,
-            hold_queue_out=site.lan.hold_queue.out,
+            hold_queue_in=_hold_queue(site.lan.hold_queue.in_, "in"),
+            hold_queue_out=_hold_queue(site.lan.hold_queue.out, "out"),
         ),
         Interface(
             name=site.wan.interface,
@@ -203,8 +145,8 @@ def build_view(
             duplex=site.wan.duplex,
             speed=_optional(site.wan.speed),
             no_cdp=no_cdp,
-            hold_queue_in=site.wan.hold_queue.in_,
-            hold_queue_out=site.wan.hold_queue.out,
+            hold_queue_in=_hold_queue(site.wan.hold_queue.in_, "in"),
+            hold_queue_out=_hold_queue(site.wan.hold_queue.out, "out"),
         ),
     ]
     if site.wan.loopback is not None:
@@ -215,20 +157,12 @@ def build_view(
                 ip_address=f"{loopback.address.ip} {loopback.address.netmask}",
             )
         )
-    interfaces.extend(_attachment(site, pw_end) for pw_end in fleet.pseudowires(name))
+    interfaces.extend(_attachment(site, pw_end) for pw_end in pseudowires)
     return IosView(
         site=site.name,
         hostname=site.hostname,
-        l2tp_class=l2tp,
-        pseudowire_class=PseudowireClassView(
-            name=pw.name,
-            protocol="none" if pw.signaling == "static" else f"{pw.dialect} {site.l2tp_class.name}",
-            local_interface=site.tunnel_interface,
-            pmtu=pw.effective_pmtu,
-            df_bit=pw.df_bit,
-            tos_reflect=pw.tos_reflect,
-            sequencing=None if pw.sequencing == "none" else pw.sequencing,
-        ),
+        l2tp_classes=l2tp_classes,
+        pseudowire_classes=pw_classes,
         interfaces=tuple(sorted(interfaces, key=lambda i: interface_sort_key(i.name))),
         routes=tuple(
             Route(str(net.network_address), str(net.netmask), str(site.wan.gateway))
@@ -252,8 +186,8 @@ def render_base(fleet: Fleet, name: str) -> str:
     base = IosView(
         site=view.site,
         hostname=view.hostname,
-        l2tp_class=None,
-        pseudowire_class=view.pseudowire_class,
+        l2tp_classes=(),
+        pseudowire_classes=(),
         interfaces=bare,
         routes=view.routes,
         cdp_run=True,

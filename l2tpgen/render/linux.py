@@ -23,6 +23,20 @@ def _route(network: str, gateway: str) -> str:
     return f"ip route add {'default' if network == '0.0.0.0/0' else network} via {gateway}"
 
 
+# Cisco's `sequencing transmit|receive|both` against iproute2's `seq send|recv|both`, with the
+# default (4-byte) L2-specific sublayer that carries the sequence numbers. Unconfirmed against a
+# router (the brief's [U]); without sequencing both sides use no sublayer, as Cisco does.
+_SEQ = {"transmit": "send", "receive": "recv", "both": "both"}
+
+
+def l2spec(pw: Pseudowire) -> str:
+    """The session's L2-specific sublayer and sequencing options."""
+    sequencing = pw.settings.sequencing
+    if sequencing == "none":
+        return "l2spec_type none"
+    return f"l2spec_type default seq {_SEQ[sequencing]}"
+
+
 def base_commands(site: Site) -> list[str]:
     """WAN addressing and routes, loopback, LAN trunk up."""
     wan, lan = site.linux.wan, site.linux.lan
@@ -49,14 +63,14 @@ def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
                 f"ip l2tp add tunnel tunnel_id {tunnel} peer_tunnel_id {tunnel} encap ip "
                 f"local {site.tunnel_address} remote {pw.peer_address}"
             )
-    # The LAN subinterface removes the VLAN tag: none travels in the session.
-    mtu = site.data_budget(dot1q=False).max_inner_mtu
     lan = site.linux.lan
     for pw in pseudowires:
         vlan, (local, remote) = pw.vlan.id, pw.session_ids
+        # The pair's budget: both ends of one pseudowire get the same MTU.
+        mtu = pw.budget.max_inner_mtu
         session = (
             f"ip l2tp add session name l2tp{vlan} tunnel_id {tunnels[pw.peer.name]} "
-            f"session_id {local} peer_session_id {remote} l2spec_type none"
+            f"session_id {local} peer_session_id {remote} {l2spec(pw)}"
         )
         if pw.cookie_local:
             # Linux sends `cookie`, expects `peer_cookie`: we send the peer's local cookie.
@@ -91,7 +105,7 @@ def render_linux(fleet: Fleet, name: str) -> str:
             "8021q and bridge modules"
         ),
     ]
-    if site.pseudowire_class.signaling == "dynamic":
+    if any(not pw.static for pw in fleet.pseudowires(name)):
         lines.append(
             "# NOTE: this site uses dynamic signaling, which Linux cannot speak: these commands "
             "are its data plane only (static session IDs = VC IDs), for labs"

@@ -1,0 +1,170 @@
+"""Checks of the classes each pseudowire is built with: the site's, and each peer's changes.
+
+A site has a default ``pseudowire_class`` and ``l2tp_class``; a ``peers`` entry may change the
+pseudowire settings for that peer and bring its own l2tp-class. Each check points at the field to
+change: the peer's override when the peer has one, else the site's class.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.model.problems import Problem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from l2tpgen.model.problems import PathItem
+    from l2tpgen.model.site import L2tpClass, PseudowireClass, Site
+
+
+def _pw_path(site: Site, peer: str | None, field: str) -> tuple[PathItem, ...]:
+    """Where ``field`` of the pseudowires to ``peer`` is set: the peer's entry or the site's."""
+    for index, entry in enumerate(site.peers):
+        if entry.name == peer and getattr(entry.pseudowire, field, None) is not None:
+            return ("peers", index, "pseudowire", field)
+    return ("pseudowire_class", field)
+
+
+def _l2tp_path(site: Site, peer: str | None, field: str) -> tuple[PathItem, ...]:
+    for index, entry in enumerate(site.peers):
+        if entry.name == peer and entry.l2tp_class is not None:
+            return ("peers", index, "l2tp_class", field)
+    return ("l2tp_class", field)
+
+
+def _uses(site: Site) -> list[tuple[str | None, PseudowireClass, L2tpClass]]:
+    """The site's own classes (peer None) and those of each peer entry."""
+    found: list[tuple[str | None, PseudowireClass, L2tpClass]] = [
+        (None, site.pseudowire_class, site.l2tp_class)
+    ]
+    found += [(p.name, site.pseudowire_for(p.name), site.l2tp_for(p.name)) for p in site.peers]
+    return found
+
+
+def check_classes(site: Site) -> Iterator[Problem]:
+    """Each class the site renders is valid, and no two different ones share a name."""
+    seen_l2tp: dict[str, L2tpClass] = {}
+    seen_pw: dict[str, PseudowireClass] = {}
+    for peer, pw, l2tp in _uses(site):
+        if l2tp.name not in seen_l2tp:
+            seen_l2tp[l2tp.name] = l2tp
+            yield from _check_l2tp(site, peer, l2tp)
+        elif seen_l2tp[l2tp.name] != l2tp:
+            yield Problem(
+                site.name,
+                _l2tp_path(site, peer, "name"),
+                f"two different l2tp-classes are named {l2tp.name}",
+                "give this peer's l2tp_class a name of its own",
+            )
+        if peer is not None and pw is site.pseudowire_class:
+            continue  # the site's own class, checked once as such
+        if seen_pw.setdefault(pw.name, pw) != pw:
+            yield Problem(
+                site.name,
+                ("pseudowire_class", "name"),
+                f"two different pseudowire-classes would be named {pw.name}",
+                "rename the site's pseudowire_class or the peer's l2tp_class",
+            )
+        yield from _check_pw(site, peer, pw)
+
+
+def _check_l2tp(site: Site, peer: str | None, l2tp: L2tpClass) -> Iterator[Problem]:
+    if l2tp.authentication != "none" and l2tp.secret_env is None:
+        yield Problem(
+            site.name,
+            _l2tp_path(site, peer, "authentication"),
+            f"authentication {l2tp.authentication} needs a secret, and no secret_env is set",
+            "add `secret_env: L2TPGEN_L2TP_SECRET` to l2tp_class and export that variable when "
+            "rendering with --reveal-secrets or pushing",
+        )
+    if l2tp.hash is not None and l2tp.authentication != "digest":
+        yield Problem(
+            site.name,
+            _l2tp_path(site, peer, "hash"),
+            f"hash applies only to digest authentication, not {l2tp.authentication}",
+            "remove hash, or set `authentication: digest`",
+        )
+
+
+def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Problem]:
+    towards = f" (pseudowires to {peer})" if peer else ""
+    if site.effective_platform == "linux" and pw.signaling != "static":
+        yield Problem(
+            site.name,
+            _pw_path(site, peer, "signaling"),
+            f"a Linux PE speaks only static L2TPv3 sessions (iproute2 has no control channel)"
+            f"{towards}",
+            "set `pseudowire_class: {signaling: static}` here and at its peers",
+        )
+    if pw.signaling == "dynamic" and pw.cookie:
+        yield Problem(
+            site.name,
+            _pw_path(site, peer, "cookie"),
+            f"cookies are configured for static sessions only{towards}",
+            "remove cookie, or use `signaling: static`",
+        )
+    if pw.signaling == "static" and pw.pmtu:
+        yield Problem(
+            site.name,
+            _pw_path(site, peer, "pmtu"),
+            f"ip pmtu is not supported with static signaling (protocol none){towards}",
+            "remove `pmtu: true`; with static sessions lower the CE MTU to what `l2tpgen mtu` "
+            "prints instead",
+        )
+
+
+def check_class_pairs(
+    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
+) -> Iterator[Problem]:
+    """Both ends of each pair build their pseudowires alike (compared per peer)."""
+    for peer_name in sorted({v.peer for v in site.vlans}):
+        peer = sites.get(peer_name)
+        if peer is None or peer_name == site.name:
+            continue
+        ours, theirs = site.pseudowire_for(peer_name), peer.pseudowire_for(site.name)
+        if peer_name > site.name:  # each pair is compared once, from the site that sorts first
+            yield from _compare(site, peer, ours, theirs, files[peer_name])
+        entry = site.peer_entry(peer_name)
+        if not peer.is_cisco and entry is not None and entry.pseudowire.static_hello:
+            yield Problem(
+                site.name,
+                _pw_path(site, peer_name, "static_hello"),
+                f"{peer_name} is a Linux PE: its unmanaged tunnels cannot answer `l2tp hello`",
+                "remove static_hello for this peer (it is off towards Linux by default)",
+            )
+
+
+def _compare(
+    site: Site, peer: Site, ours: PseudowireClass, theirs: PseudowireClass, file: str
+) -> Iterator[Problem]:
+    fields = [("signaling", "signaling"), ("dialect", "dialect"), ("sequencing", "sequencing")]
+    if ours.signaling == theirs.signaling:  # else the derived cookie sizes differ too
+        fields.append(("effective_cookie", "cookie size"))
+    for field, label in fields:
+        if getattr(ours, field) != getattr(theirs, field):
+            yield Problem(
+                site.name,
+                _pw_path(site, peer.name, field.removeprefix("effective_")),
+                f"{label} is {getattr(ours, field)} here but {getattr(theirs, field)} in {file} "
+                f"(pseudowires between {site.name} and {peer.name})",
+                f"both ends of a pseudowire must use the same {label}",
+            )
+    signalled = ours.signaling == "dynamic" or (
+        ours.static_hello and site.is_cisco and peer.is_cisco
+    )
+    a, b = site.l2tp_for(peer.name), peer.l2tp_for(site.name)
+    if signalled and (a.authentication, a.effective_hash) != (b.authentication, b.effective_hash):
+        yield Problem(
+            site.name,
+            _l2tp_path(site, peer.name, "authentication"),
+            f"control-channel authentication is {_auth_label(a)} here but {_auth_label(b)} in "
+            f"{file}",
+            "the tunnel will not come up unless both ends authenticate the same way",
+        )
+
+
+def _auth_label(l2tp: L2tpClass) -> str:
+    if l2tp.authentication == "digest":
+        return f"digest (hash {l2tp.effective_hash})"
+    return l2tp.authentication

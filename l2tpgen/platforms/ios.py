@@ -1,0 +1,60 @@
+"""Cisco IOS (12.x/15.x: ISR G1/G2, 7200) and IOS-XE (ASR1000, ISR4000, CSR1000v, Catalyst 8000).
+
+Both take the same L2TPv3 configuration (templates/ios). They differ where the router keeps its
+files (``flash:`` on classic IOS, ``bootflash:`` on most IOS-XE routers; push asks ``dir`` first)
+and in the linter: hold-queues size classic IOS's process-switching path, which IOS-XE's
+forwarding plane does not use (L2T004 applies to classic IOS only).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.platforms.base import Driver
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.model import Fleet
+
+
+def render_ios(
+    fleet: Fleet,
+    name: str,
+    fmt: str,  # noqa: ARG001 - one format
+    *,
+    reveal_secrets: bool,
+    environ: Mapping[str, str] | None,
+) -> dict[str, str]:
+    """The IOS configuration of one site."""
+    from l2tpgen.render.ios import render_ios as render  # noqa: PLC0415 - jinja2 on demand
+
+    return {"": render(fleet, name, reveal_secrets=reveal_secrets, environ=environ)}
+
+
+_COMMON = {
+    "cisco": True,
+    "formats": ("ios",),
+    "renderer": render_ios,
+    "hier_config": "CISCO_IOS",  # hier_config's driver covers IOS and IOS-XE
+    "save_command": "write memory",
+    "show_xconnect": "show xconnect all",
+    "show_sessions": "show l2tun session all",
+    "simulated": True,
+}
+IOS = Driver(
+    name="ios",
+    title="Cisco IOS",
+    device_type="cisco_ios",
+    file_systems=("flash:",),
+    lint_platform="ios",
+    **_COMMON,  # type: ignore[arg-type]
+)
+IOS_XE = Driver(
+    name="iosxe",
+    title="Cisco IOS-XE",
+    device_type="cisco_xe",
+    file_systems=("bootflash:", "flash:"),
+    lint_platform="iosxe",
+    **_COMMON,  # type: ignore[arg-type]
+)

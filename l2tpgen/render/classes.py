@@ -1,0 +1,130 @@
+"""The l2tp-classes and pseudowire-classes one site renders: one per distinct setting set.
+
+A site's pseudowires to different peers may be built differently (a hub talks dynamic L2TPv3 to
+its Cisco spokes and static sessions to a Linux spoke), so a site renders every distinct class its
+pseudowires use, each under its predictable name (``Site.pseudowire_for``).
+
+IOS defaults are left out, as ``show running-config`` leaves them out (else every push would see
+a difference that is not one): ``hello 60``, ``digest ... hash md5``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.secrets import masked, read_secret
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from l2tpgen.model import Pseudowire, Site
+    from l2tpgen.model.site import L2tpClass, PseudowireClass
+
+# A fixed type 7 salt keeps rendering deterministic (push compares secrets by their plain text).
+RENDER_SALT = 2
+IOS_DEFAULT_HELLO = 60
+IOS_DEFAULT_HASH = "md5"
+
+
+@dataclass(frozen=True)
+class L2tpClassView:
+    """An ``l2tp-class`` section."""
+
+    name: str
+    authentication: bool
+    password: str | None
+    digest: str | None
+    hello: int | None
+
+
+@dataclass(frozen=True)
+class PseudowireClassView:
+    """A ``pseudowire-class`` section."""
+
+    name: str
+    protocol: str
+    local_interface: str
+    pmtu: bool
+    df_bit: bool
+    tos_reflect: bool
+    sequencing: str | None
+
+
+def _secret_text(
+    site: Site, l2tp: L2tpClass, *, reveal: bool, environ: Mapping[str, str] | None
+) -> str:
+    variable = l2tp.secret_env
+    if variable is None:  # validation requires secret_env whenever authentication is on
+        raise RenderError(f"{site.name}: l2tp-class {l2tp.name} has authentication, no secret_env")
+    if not reveal:
+        return masked(variable)
+    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
+
+    try:
+        return type7.encode(read_secret(variable, environ), RENDER_SALT)
+    except type7.Type7Error as exc:  # names the variable, never the value
+        raise SecretError(
+            f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
+            f"router would refuse it or store another secret; set {variable} to such a secret at "
+            "both ends"
+        ) from None
+
+
+def l2tp_view(
+    site: Site, l2tp: L2tpClass, *, reveal: bool, environ: Mapping[str, str] | None
+) -> L2tpClassView:
+    """One l2tp-class as IOS prints it."""
+    password = digest = None
+    if l2tp.authentication == "password":
+        password = f"7 {_secret_text(site, l2tp, reveal=reveal, environ=environ)}"
+    elif l2tp.authentication == "digest":
+        secret = _secret_text(site, l2tp, reveal=reveal, environ=environ)
+        hashed = "" if l2tp.effective_hash == IOS_DEFAULT_HASH else f" hash {l2tp.effective_hash}"
+        digest = f"secret 7 {secret}{hashed}"
+    return L2tpClassView(
+        name=l2tp.name,
+        authentication=l2tp.authentication == "password",
+        password=password,
+        digest=digest,
+        hello=None if l2tp.hello == IOS_DEFAULT_HELLO else l2tp.hello,
+    )
+
+
+def pw_view(site: Site, pw: PseudowireClass, l2tp: L2tpClass) -> PseudowireClassView:
+    """One pseudowire-class as IOS prints it."""
+    return PseudowireClassView(
+        name=pw.name,
+        protocol="none" if pw.signaling == "static" else f"{pw.dialect} {l2tp.name}",
+        local_interface=site.tunnel_interface,
+        pmtu=pw.effective_pmtu,
+        df_bit=pw.df_bit,
+        tos_reflect=pw.tos_reflect,
+        sequencing=None if pw.sequencing == "none" else pw.sequencing,
+    )
+
+
+def class_views(
+    site: Site,
+    pseudowires: Sequence[Pseudowire],
+    *,
+    reveal: bool,
+    environ: Mapping[str, str] | None,
+) -> tuple[tuple[L2tpClassView, ...], tuple[PseudowireClassView, ...]]:
+    """Every l2tp-class and pseudowire-class the site's pseudowires use, each once, by name.
+
+    An l2tp-class is rendered for the signalled pseudowires and for static sessions that run
+    `l2tp hello`. A site without pseudowires renders its own default classes.
+    """
+    uses = [(pw.settings, pw.l2tp_class, not pw.static or pw.hello) for pw in pseudowires]
+    if not uses:
+        default = site.pseudowire_class
+        uses = [(default, site.l2tp_class, default.signaling == "dynamic")]
+    l2tp: dict[str, L2tpClassView] = {}
+    pws: dict[str, PseudowireClassView] = {}
+    for settings, control, needs_class in uses:
+        if needs_class and control.name not in l2tp:
+            l2tp[control.name] = l2tp_view(site, control, reveal=reveal, environ=environ)
+        pws.setdefault(settings.name, pw_view(site, settings, control))
+    return tuple(l2tp[n] for n in sorted(l2tp)), tuple(pws[n] for n in sorted(pws))

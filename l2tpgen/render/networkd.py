@@ -1,0 +1,125 @@
+"""A Linux PE as systemd-networkd files: the persistent form of the iproute2 commands.
+
+One ``.netdev`` per peer holds the tunnel (``[L2TP]``) and its sessions (``[L2TPSession]``, one per
+VLAN); per VLAN a VLAN netdev on the LAN trunk and a bridge joining it to the session; ``.network``
+files give the WAN its address and routes and attach the rest. Keys as systemd.netdev(5) and
+systemd.network(5) document them (systemd 242 and later).
+
+systemd-networkd cannot set L2TPv3 cookies or sequencing: ``[L2TPSession]`` has ``Name``,
+``SessionId``, ``PeerSessionId`` and ``Layer2SpecificHeader`` only. A pseudowire that needs either
+is refused with the way out (``cookie: 0`` at both ends, or the iproute2 form).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import RenderError
+
+if TYPE_CHECKING:
+    from l2tpgen.model import Fleet, Pseudowire, Site
+
+
+def _ini(*sections: tuple[str, list[tuple[str, object]]]) -> str:
+    blocks = []
+    for title, keys in sections:
+        blocks.append("\n".join([f"[{title}]", *(f"{k}={v}" for k, v in keys)]))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _check(pw: Pseudowire) -> None:
+    settings = pw.settings
+    problems = []
+    if settings.effective_cookie:
+        problems.append(f"{settings.effective_cookie}-byte cookies")
+    if settings.sequencing != "none":
+        problems.append(f"sequencing {settings.sequencing}")
+    if problems:
+        raise RenderError(
+            f"{pw.site.name}: systemd-networkd cannot configure {' or '.join(problems)} "
+            f"(pseudowires to {pw.peer.name}); set `cookie: 0` and no sequencing for that peer at "
+            "both ends, or render --format iproute2"
+        )
+
+
+def _wan(site: Site) -> dict[str, str]:
+    network: list[tuple[str, object]] = [("Address", site.wan.address)]
+    routes = [
+        ("Route", [("Destination", net), ("Gateway", site.wan.gateway)]) for net in site.wan.routes
+    ]
+    files = {
+        f"10-{site.linux.wan}.network": _ini(
+            ("Match", [("Name", site.linux.wan)]),
+            ("Link", [("MTUBytes", site.wan.mtu)]),
+            ("Network", network),
+            *routes,  # type: ignore[arg-type]
+        )
+    }
+    if site.wan.loopback is not None:
+        files["10-lo.network"] = _ini(
+            ("Match", [("Name", "lo")]), ("Network", [("Address", site.wan.loopback.address)])
+        )
+    return files
+
+
+def render_networkd(fleet: Fleet, name: str) -> dict[str, str]:
+    """The site's files, by file name (for /etc/systemd/network/)."""
+    site = fleet.site(name)
+    pseudowires = fleet.pseudowires(name)
+    files = _wan(site)
+    lan = site.linux.lan
+    tunnels: dict[str, list[Pseudowire]] = {}
+    for pw in pseudowires:
+        _check(pw)
+        tunnels.setdefault(pw.peer.name, []).append(pw)
+    for number, (peer, ends) in enumerate(tunnels.items(), start=1):
+        sessions = [
+            (
+                "L2TPSession",
+                [
+                    ("Name", f"l2tp{pw.vlan.id}"),
+                    ("SessionId", pw.session_ids[0]),
+                    ("PeerSessionId", pw.session_ids[1]),
+                    ("Layer2SpecificHeader", "none"),  # as Cisco: networkd's default is "default"
+                ],
+            )
+            for pw in ends
+        ]
+        files[f"20-l2tpt{number}.netdev"] = f"# pseudowires to {peer}\n" + _ini(
+            ("NetDev", [("Name", f"l2tpt{number}"), ("Kind", "l2tp")]),
+            (
+                "L2TP",
+                [
+                    ("TunnelId", number),
+                    ("PeerTunnelId", number),
+                    ("Local", site.tunnel_address),
+                    ("Remote", ends[0].peer_address),
+                    ("EncapsulationType", "ip"),
+                ],
+            ),
+            *sessions,
+        )
+    vlans = [pw.vlan.id for pw in pseudowires]
+    files[f"30-{lan}.network"] = _ini(
+        ("Match", [("Name", lan)]),
+        ("Network", [("LinkLocalAddressing", "no"), *(("VLAN", f"{lan}.{v}") for v in vlans)]),
+    )
+    for pw in pseudowires:
+        vlan = pw.vlan.id
+        files[f"20-{lan}.{vlan}.netdev"] = _ini(
+            ("NetDev", [("Name", f"{lan}.{vlan}"), ("Kind", "vlan")]), ("VLAN", [("Id", vlan)])
+        )
+        files[f"20-br{vlan}.netdev"] = _ini(("NetDev", [("Name", f"br{vlan}"), ("Kind", "bridge")]))
+        files[f"30-{lan}.{vlan}.network"] = _ini(
+            ("Match", [("Name", f"{lan}.{vlan}")]), ("Network", [("Bridge", f"br{vlan}")])
+        )
+        files[f"30-l2tp{vlan}.network"] = _ini(
+            ("Match", [("Name", f"l2tp{vlan}")]),
+            ("Link", [("MTUBytes", pw.budget.max_inner_mtu)]),
+            ("Network", [("Bridge", f"br{vlan}")]),
+        )
+        files[f"30-br{vlan}.network"] = _ini(
+            ("Match", [("Name", f"br{vlan}")]),
+            ("Network", [("LinkLocalAddressing", "no"), ("ConfigureWithoutCarrier", "yes")]),
+        )
+    return dict(sorted(files.items()))
