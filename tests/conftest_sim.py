@@ -41,10 +41,12 @@ class Lab:
         return self.device(name).router.running.body()
 
 
-def start_lab(directory: Path, faults: dict[str, Faults] | None = None) -> Lab:
-    fleet = load_fleet(SITES)
+def start_lab(directory: Path, faults: dict[str, Faults] | None = None, sites: Path = SITES) -> Lab:
+    fleet = load_fleet(sites)
     sim = SimFleet(Credentials(USERNAME, PASSWORD))
     for name, site in fleet.sites.items():
+        if not site.is_cisco:
+            continue  # as `sim up`: no simulated router for a Linux PE
         spec = SimSpec(name, site.hostname, render_base(fleet, name))
         sim.add(spec, (faults or {}).get(name))
     inventory = directory / "inventory.json"

@@ -231,3 +231,34 @@ def test_a_site_with_error_findings_is_not_pushed(
     assert (code, result["status"]) == (1, "refused")
     assert "error-level lint findings" in str(result["message"])
     assert lab.device("site-a").router.events == []
+
+
+def test_ios_defaults_in_a_site_file_are_not_rendered_and_a_second_push_changes_nothing(
+    tmp_path: Path,
+    lab_env: None,  # noqa: ARG001 - needs the environment
+) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    for name in ("site-a", "site-b"):
+        path = sites / f"{name}.yaml"
+        text = path.read_text().replace(
+            "{name: class1, authentication: password, secret_env: L2TPGEN_L2TP_SECRET}",
+            "{name: class1, authentication: digest, hash: md5, hello: 60, "
+            "secret_env: L2TPGEN_L2TP_SECRET}",
+        )
+        path.write_text(
+            text.replace("hold_queue: {in: 2048, out: 2048}", "hold_queue: {in: 75, out: 40}")
+        )
+    lab = start_lab(tmp_path, sites=sites)
+    try:
+        code, (first,) = _push(lab, "site-a", sites=sites)
+        assert (code, first["status"]) == (0, "changed")
+        # the simulator, as IOS, shows none of these defaults: had l2tpgen rendered them, every
+        # push would find them missing and send them again
+        running = lab.running("site-a")
+        assert not re.search(r"hello 60|hash md5|hold-queue (75|40)", running)
+        assert re.search(r" digest secret 7 \S+\n", running)
+        code, (second,) = _push(lab, "site-a", sites=sites)
+        assert (code, second["status"], second["lines_sent"]) == (0, "unchanged", 0)
+    finally:
+        lab.sim.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -163,3 +164,25 @@ def test_enable_secret_gates_privileged_commands() -> None:
     assert router.hides_input()
     router.handle("en-secret")
     assert router.prompt() == "r1#"
+
+
+def test_the_simulator_hides_ios_defaults_as_show_running_config_does() -> None:
+    router = Router("r1")
+    for line in (
+        "configure terminal",
+        "l2tp-class c",
+        "hello 30",
+        "hello 60",  # back to the default: the line goes
+        "digest secret 0 s3cret hash md5",  # md5 is the default hash: not shown
+        "interface GigabitEthernet0/0",
+        "hold-queue 2048 in",
+        "hold-queue 75 in",
+        "hold-queue 40 out",
+        "end",
+    ):
+        router.handle(line)
+    body = router.running.body()
+    assert "hello" not in body
+    assert "hash" not in body
+    assert "hold-queue" not in body
+    assert re.search(r"^ digest secret 7 \S+$", body, re.MULTILINE)

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -65,10 +66,26 @@ def _select(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fle
     fleet = load(directory, names=[] if every else names)
     for name in names:
         try:
-            fleet.site(name)
+            site = fleet.site(name)
         except L2tpgenError as exc:
             fail(str(exc))
-    return fleet, names or list(fleet.sites)
+        if not driver(site.effective_platform).pushable:
+            fail(not_pushable(name, site.effective_platform))
+    if names:
+        return fleet, names
+    chosen = [n for n, s in fleet.sites.items() if driver(s.effective_platform).pushable]
+    for name in sorted(set(fleet.sites) - set(chosen)):
+        err.print(f"{name}: skipped ({fleet.sites[name].effective_platform} PE: not pushed)")
+    return fleet, chosen
+
+
+def not_pushable(name: str, platform: str) -> str:
+    """Why push, diff and verify leave a site alone."""
+    return (
+        f"{name} is a {platform} PE: push, diff and verify handle Cisco IOS and IOS-XE routers "
+        f"only; configure it from `l2tpgen render {name}` (iproute2 commands, or --format "
+        "networkd for systemd-networkd files)"
+    )
 
 
 def _inventory(path: Path | None) -> Inventory | None:

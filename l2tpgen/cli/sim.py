@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from l2tpgen.cli.app import SitesOption, err, fail, load, out
+from l2tpgen.platforms import driver
 
 sim_app = typer.Typer(help="Simulated IOS routers for rehearsal and tests.", no_args_is_help=True)
 
@@ -42,6 +43,9 @@ def up(
     simulators = SimFleet(Credentials(username, password))
     try:
         for name, site in fleet.sites.items():
+            if not driver(site.effective_platform).simulated:
+                err.print(f"{name}: no simulated router ({site.effective_platform} PE)")
+                continue
             spec = SimSpec(name, site.hostname, render_base(fleet, name))
             simulators.add(spec, Faults(latency_ms=latency_ms))
         known = simulators.write_inventory(inventory_out)

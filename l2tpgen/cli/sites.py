@@ -175,9 +175,7 @@ def _refuse_lint_errors(name: str, text: str, platform: str) -> None:
     from l2tpgen.lint.formats import text_line  # noqa: PLC0415
     from l2tpgen.lint.sites import rendered_name  # noqa: PLC0415
 
-    linted = lint_configs(
-        [ConfigText(rendered_name(name), text, platform=platform, rendered=True)]
-    )
+    linted = lint_configs([ConfigText(rendered_name(name), text, platform=platform, rendered=True)])
     errors = [f for f in linted if f.severity is Severity.ERROR]
     if errors:
         for finding in errors:

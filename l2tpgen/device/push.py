@@ -25,6 +25,7 @@ from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.sites import rendered_name
+from l2tpgen.platforms import driver
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
@@ -158,6 +159,11 @@ def push_site(
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
     clock = _Clock(name)
+    platform = fleet.site(name).effective_platform
+    if not driver(platform).pushable:
+        return clock.result(
+            Status.REFUSED, f"{name} is a {platform} PE: push handles Cisco IOS and IOS-XE only"
+        )
     blocked = None
     if options.lint_gate:
         options.tell(name, "linting")

@@ -18,6 +18,7 @@ import textfsm
 from l2tpgen.device.session import show
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import short_interface_name
+from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
@@ -100,23 +101,32 @@ class PseudowireState:
         return self.state == "UP"
 
 
-def _sessions(connection: Any) -> dict[tuple[str, str], dict[str, str]]:  # noqa: ANN401 - netmiko
+def _sessions(connection: Any, command: str | None) -> dict[tuple[str, str], dict[str, str]]:  # noqa: ANN401 - netmiko
     """Session states by (peer, VC ID); empty when the router does not know the command."""
+    if command is None:
+        return {}
     try:
-        text = show(connection, "show l2tun session all")
+        text = show(connection, command)
     except DeviceError:
         return {}
     return {(s["PEER"], s["VCID"]): s for s in parse("cisco_ios_show_l2tun_session_all", text)}
 
 
 def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireState]:  # noqa: ANN401 - netmiko
-    """The state of every pseudowire the model gives ``name``."""
-    rows = xconnect_rows(show(connection, "show xconnect all"))
+    """The state of every pseudowire the model gives ``name``.
+
+    Raises:
+        DeviceError: the site is not a Cisco router, or the router does not answer.
+    """
+    site = fleet.site(name)
+    platform = driver(site.effective_platform)
+    if platform.show_xconnect is None:
+        raise DeviceError(f"{name} is a {site.effective_platform} PE: verify reads Cisco routers")
+    rows = xconnect_rows(show(connection, platform.show_xconnect))
     by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
     by_circuit = {r.circuit: r for r in rows if r.circuit}
-    sessions = _sessions(connection)
+    sessions = _sessions(connection, platform.show_sessions)
     states = []
-    site = fleet.site(name)
     for pw in fleet.pseudowires(name):
         peer = str(pw.peer_address)
         interface = f"{site.lan.interface}.{pw.vlan.id}"

@@ -23,7 +23,8 @@ from l2tpgen.lint.pairing import pair
 from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Collection, Iterable, Iterator, Sequence
+    from ipaddress import IPv4Address
 
     from l2tpgen.ios.facts import DeviceFacts
     from l2tpgen.lint.finding import Finding
@@ -123,9 +124,14 @@ def _gc_paused() -> Iterator[None]:
 
 
 def lint_configs(
-    configs: Sequence[ConfigText], selection: Selection | None = None
+    configs: Sequence[ConfigText],
+    selection: Selection | None = None,
+    elsewhere: Collection[IPv4Address] = (),
 ) -> list[Finding]:
-    """Lint configs, each alone and, if there are several, against each other."""
+    """Lint configs, each alone and, if there are several, against each other.
+
+    ``elsewhere``: addresses of peers known not to be IOS routers (see ``pairing.pair``).
+    """
     selection = selection or Selection()
     parsed = {config.name: parse_config(config) for config in configs}
     findings: list[Finding] = []
@@ -133,7 +139,7 @@ def lint_configs(
         for rule in _run(DEVICE_RULES, selection):
             findings.extend(rule.check(item.facts))  # type: ignore[attr-defined]
     if len(parsed) > 1:
-        pairing = pair([item.facts for item in parsed.values()])
+        pairing = pair([item.facts for item in parsed.values()], elsewhere)
         for rule in _run(FLEET_RULES, selection):
             findings.extend(rule.check(pairing))  # type: ignore[attr-defined]
     kept = (f for f in findings if not _suppressed(f, parsed[f.file].normalized))

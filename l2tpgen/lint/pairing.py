@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
     from ipaddress import IPv4Address
 
     from l2tpgen.ios.facts import DeviceFacts, Interface, Xconnect
@@ -99,13 +99,19 @@ class _Index:
         return next((e for e in back if e.xconnect.peer in sources), back[0] if back else None)
 
 
-def pair(devices: Sequence[DeviceFacts]) -> Pairing:
-    """Pair every xconnect of ``devices`` with its other end (see the module docstring)."""
+def pair(devices: Sequence[DeviceFacts], elsewhere: Collection[IPv4Address] = ()) -> Pairing:
+    """Pair every xconnect of ``devices`` with its other end (see the module docstring).
+
+    ``elsewhere``: peer addresses whose routers are known but not given as IOS configs (a site's
+    Linux PE): their xconnects are left out rather than reported unpaired.
+    """
     ends = [
         End(d, i, x)
         for d in devices
         for i, x in d.xconnects()
-        if x.vc_id is not None and x.peer not in d.owned  # to itself: L2T020, not a pair
+        if x.vc_id is not None
+        and x.peer not in d.owned  # to itself: L2T020, not a pair
+        and x.peer not in elsewhere
     ]
     index = _Index.of(devices, ends)
     return Pairing(tuple(devices), tuple(_link(end, index) for end in ends))

@@ -44,16 +44,27 @@ def lint_sites(
 ) -> list[Finding]:
     """Render sites (secrets masked), lint them together, keep findings of ``names``.
 
+    Only IOS and IOS-XE sites are rendered and linted as IOS configs (IOS-XE without the
+    classic-IOS rules); a Linux site's model is validated, and no IOS rule runs on it.
+
     No ``names``: every site. Else the named sites and their peers are rendered, each peer with
     its pseudowires towards those sites only (``Fleet.around``), so that the cross-device rules
     see both ends of every pseudowire of ``names`` without rendering the rest of the fleet.
     """
+    from l2tpgen.platforms import driver  # noqa: PLC0415 - a cycle: drivers import renderers
+
     view = fleet.around(names) if names else fleet
     wanted = {rendered_name(fleet.site(name).name) for name in names} or {
         rendered_name(name) for name in fleet.sites
     }
-    configs = [
-        ConfigText(rendered_name(name), render_site(view, name), rendered=True)
-        for name in view.sites
-    ]
-    return [f for f in lint_configs(configs, selection) if f.file in wanted]
+    configs = []
+    elsewhere = set()
+    for name, site in view.sites.items():
+        platform = driver(site.effective_platform).lint_platform
+        if platform is None:  # not IOS: its model was validated, no IOS rule applies
+            elsewhere.add(site.tunnel_address)
+            continue
+        text = render_site(view, name)
+        configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
+    findings = lint_configs(configs, selection, elsewhere)
+    return [f for f in findings if f.file in wanted]

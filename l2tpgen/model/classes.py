@@ -47,7 +47,10 @@ def check_classes(site: Site) -> Iterator[Problem]:
     seen_l2tp: dict[str, L2tpClass] = {}
     seen_pw: dict[str, PseudowireClass] = {}
     for peer, pw, l2tp in _uses(site):
-        if l2tp.name not in seen_l2tp:
+        signalled = pw.signaling == "dynamic" or (pw.static_hello and site.is_cisco)
+        if not signalled:
+            pass  # no control channel: the l2tp-class is not rendered
+        elif l2tp.name not in seen_l2tp:
             seen_l2tp[l2tp.name] = l2tp
             yield from _check_l2tp(site, peer, l2tp)
         elif seen_l2tp[l2tp.name] != l2tp:

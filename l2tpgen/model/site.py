@@ -94,10 +94,17 @@ class Management(StrictModel):
 
 
 class HoldQueue(StrictModel):
-    """Input and output hold-queue lengths (IOS defaults are 75 in, 40 out)."""
+    """Input and output hold-queue lengths (IOS defaults are 75 in, 40 out).
+
+    Left out of a site file: 2048/2048 on classic IOS (the reference case's process-switching
+    fix), IOS's own defaults on IOS-XE, whose forwarding plane does not use these queues.
+    """
 
     in_: int = Field(2048, alias="in", ge=0, le=65535)
     out: int = Field(2048, ge=0, le=65535)
+
+
+IOS_DEFAULT_HOLD_QUEUE = HoldQueue.model_validate({"in": 75, "out": 40})
 
 
 class Loopback(StrictModel):
@@ -114,7 +121,7 @@ class Wan(StrictModel):
     address: PrefixedIPv4
     gateway: IPv4Address
     mtu: int = Field(1500, ge=576, le=9216)
-    hold_queue: HoldQueue = HoldQueue()
+    hold_queue: HoldQueue | None = None
     loopback: Loopback | None = None
     routes: tuple[IPv4Network, ...] = (IPv4Network("0.0.0.0/0"),)
     duplex: Duplex | None = None
@@ -125,7 +132,7 @@ class Lan(StrictModel):
     """The trunk port towards the local switch; one dot1Q subinterface per stretched VLAN."""
 
     interface: InterfaceName
-    hold_queue: HoldQueue = HoldQueue()
+    hold_queue: HoldQueue | None = None
     duplex: Duplex | None = None
     speed: Speed | None = None
 
@@ -308,6 +315,13 @@ class Site(StrictModel):
     def is_cisco(self) -> bool:
         """Whether the PE is a Cisco router (IOS or IOS-XE)."""
         return self.effective_platform != "linux"
+
+    def hold_queue(self, side: Literal["lan", "wan"]) -> HoldQueue:
+        """The hold-queues of the LAN trunk or the WAN: as given, else the platform's default."""
+        given = self.lan.hold_queue if side == "lan" else self.wan.hold_queue
+        if given is not None:
+            return given
+        return HoldQueue() if self.effective_platform == "ios" else IOS_DEFAULT_HOLD_QUEUE
 
     @property
     def peer_names(self) -> tuple[str, ...]:

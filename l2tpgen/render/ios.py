@@ -136,8 +136,8 @@ def build_view(
             duplex=site.lan.duplex,
             speed=_optional(site.lan.speed),
             no_cdp=no_cdp,
-            hold_queue_in=_hold_queue(site.lan.hold_queue.in_, "in"),
-            hold_queue_out=_hold_queue(site.lan.hold_queue.out, "out"),
+            hold_queue_in=_hold_queue(site.hold_queue("lan").in_, "in"),
+            hold_queue_out=_hold_queue(site.hold_queue("lan").out, "out"),
         ),
         Interface(
             name=site.wan.interface,
@@ -145,8 +145,8 @@ def build_view(
             duplex=site.wan.duplex,
             speed=_optional(site.wan.speed),
             no_cdp=no_cdp,
-            hold_queue_in=_hold_queue(site.wan.hold_queue.in_, "in"),
-            hold_queue_out=_hold_queue(site.wan.hold_queue.out, "out"),
+            hold_queue_in=_hold_queue(site.hold_queue("wan").in_, "in"),
+            hold_queue_out=_hold_queue(site.hold_queue("wan").out, "out"),
         ),
     ]
     if site.wan.loopback is not None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.ios import type7
 from l2tpgen.sim.commands import MODES, PROMPTS, Command
 from l2tpgen.sim.config import Config, Line
+from l2tpgen.sim.defaults import as_stored
 from l2tpgen.sim.grammar import Match, match
 
 if TYPE_CHECKING:
@@ -367,11 +368,15 @@ class Router:
             if secret is None:
                 return "% Invalid encrypted password"
             words = secret.split()
-        text = " ".join(words)
         key = (
             None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
         )
+        words = as_stored(self.stack[-1].mode, words)
+        text = " ".join(words)
         container = self._container()
+        if not words:  # a default: the setting goes back to it and shows nothing
+            container[:] = [x for x in container if not (key is not None and x.key == key)]
+            return ""
         if command.enters is not None:
             return self._enter(command, text, key, container)
         if command.default_on:
