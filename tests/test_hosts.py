@@ -16,7 +16,7 @@ from l2tpgen.hosts import (
     render_sysctl,
     tcp_buffer_max,
 )
-from l2tpgen.hosts.path import power_of_two
+from l2tpgen.hosts.path import power_of_two, power_of_two_mib
 
 MIB = 1 << 20
 FIELD = NetworkPath(bandwidth_bps=10**10, rtt_ms=55, loss=0.01)
@@ -53,6 +53,13 @@ def test_buffers_are_twice_the_bdp_rounded_up_to_a_power_of_two_mib() -> None:
     # 2 x 65.6 MiB = 131.1 MiB -> 256 MiB; 2 x 6.9 MiB (10 Gb/s x 5.5 ms) = 13.8 -> 16 MiB
     assert tcp_buffer_max(FIELD) == 256 * MIB
     assert tcp_buffer_max(NetworkPath(10**10, 5.5)) == 16 * MIB
+
+
+def test_rounding_goes_up_to_the_next_power_of_two_at_its_boundaries() -> None:
+    assert power_of_two_mib(64 * MIB) == 64 * MIB
+    assert power_of_two_mib(64 * MIB + 1) == 128 * MIB
+    assert power_of_two(65_536) == 65_536
+    assert power_of_two(65_537) == 131_072
 
 
 def test_buffers_never_drop_below_linux_defaults_nor_grow_past_one_gib() -> None:

@@ -24,7 +24,14 @@ from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
-from l2tpgen.lab.vm import APT_PACKAGES, LabEnvironmentError, find_kernel, missing_programs
+from l2tpgen.lab.vm import (
+    APT_PACKAGES,
+    Kernel,
+    LabEnvironmentError,
+    find_kernel,
+    missing_programs,
+    qemu_command,
+)
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.model import Fleet
 
@@ -200,6 +207,14 @@ def test_a_failed_batch_line_is_reported_with_its_command() -> None:
         ),
         "EXEC-FAIL wan: sysctl -w net.ipv4.ip_forward=1: sysctl: permission denied",
     )
+
+
+def test_the_lab_vm_has_no_network_device_only_its_console(tmp_path: Path) -> None:
+    kernel = Kernel(tmp_path / "vmlinuz", tmp_path)
+    command = qemu_command("qemu-system-x86_64", kernel, tmp_path / "initrd.gz")
+    assert command[command.index("-nic") + 1] == "none"
+    assert not {"-net", "-netdev", "-device"} & set(command)
+    assert "-nographic" in command
 
 
 def _have_vm() -> bool:

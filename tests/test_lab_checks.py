@@ -4,6 +4,7 @@ containerlab engine's commands, prerequisites and secrets, with a stand-in for t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -14,7 +15,7 @@ from l2tpgen.lab.checks import Isolation, Mtu, Multicast, Reach, pairs, plan_che
 from l2tpgen.lab.clab import clab_commands, run_containerlab
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.iol import startup_configs
-from l2tpgen.lab.probes import Probe, ordered
+from l2tpgen.lab.probes import Probe, counters, ordered
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
 from l2tpgen.lab.vm import LabEnvironmentError
@@ -169,6 +170,26 @@ def test_multicast_needs_the_heartbeat_received_and_the_group_learned(
     assert isinstance(check, Multicast)
     results = {"heartbeat.seen.ce-site-b": seen, "mdb.pe-site-b": mdb}
     assert check.judge(results).ok is ok
+
+
+def test_a_longer_group_with_the_same_prefix_is_not_the_vlans_group() -> None:
+    check = _check(Multicast)
+    assert isinstance(check, Multicast)
+    pair = replace(check.pair, vlan=2834)  # group 239.192.11.18, a prefix of VLAN 2996's
+    results = {"heartbeat.seen.ce-site-b": "L2GH2834S00", "mdb.pe-site-b": MDB}
+    assert not Multicast(pair).judge(results).ok
+    learned = {**results, "mdb.pe-site-b": "dev br2834 port eth2.2834 grp 239.192.11.18 temp\n"}
+    assert Multicast(pair).judge(learned).ok
+
+
+def test_snmp_counters_are_read_by_name_and_a_truncated_table_reads_as_empty() -> None:
+    assert counters(SNMP.format(oks=3, creates=6), "Ip") == {
+        "Forwarding": 1,
+        "FragOKs": 3,
+        "FragCreates": 6,
+    }
+    assert counters("Ip: Forwarding FragOKs\n", "Ip") == {}
+    assert counters(SNMP.format(oks=3, creates=6), "Udp") == {}
 
 
 def test_the_heartbeat_is_ttl_1_to_corosyncs_port_in_the_vlans_group() -> None:

@@ -117,6 +117,17 @@ def test_an_impossible_wan_shaping_label_is_refused(label: str, value: str) -> N
     assert any(label in p for p in _problems(data))
 
 
+def test_labels_at_the_edges_of_their_ranges_are_accepted() -> None:
+    data = _topology()
+    nodes = data["topology"]["nodes"]
+    nodes["wan"]["labels"] |= {"l2tpgen.wan.delay-ms": "0", "l2tpgen.wan.loss-pct": "100"}
+    nodes["ce-site-b"]["labels"] |= {"l2tpgen.index": "98", "l2tpgen.mtu": "65535"}
+    nodes["ce-site-a"]["labels"] |= {"l2tpgen.index": "0", "l2tpgen.mtu": "68"}
+    lab = parse_lab(data)
+    assert lab.shaping == Shaping(0.0, 100.0, None)
+    assert [(c.index, c.mtu) for c in lab.ces] == [(0, 68), (98, 65535)]
+
+
 def test_wan_labels_become_the_labs_shaping() -> None:
     data = build_topology(load_fleet(SITES), shaping=Shaping(27.5, 1, 500))
     assert data["topology"]["nodes"]["wan"]["labels"] == {

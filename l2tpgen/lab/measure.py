@@ -128,6 +128,7 @@ class TcpTransfer:
         pes = (near.pe, far.pe)
         target = _address(far, self.vlan)
         probes += [
+            Probe(f"{key}.sessions", near.pe, "ip l2tp show session", "out"),
             Probe(f"{key}.server", far.node, server),
             *_snmp(key, pes, "before"),
             Probe(f"{key}.iperf", near.node, f"iperf3 -c {target} -t {self.seconds} -J", "out"),
@@ -136,7 +137,7 @@ class TcpTransfer:
         return tuple(probes)
 
     def judge(self, results: Mapping[str, str]) -> Measurement:
-        """Throughput, retransmits, largest window, fragments and reassemblies."""
+        """Throughput, retransmits, largest window, fragments, reassemblies, sessions."""
         try:
             end = json.loads(results.get(f"{self.key}.iperf", ""))["end"]
             received = float(end["sum_received"]["bits_per_second"])
@@ -155,6 +156,7 @@ class TcpTransfer:
                 ("packets_fragmented", _delta(results, self.key, near_pe, "Ip", "FragOKs")),
                 ("fragments_created", _delta(results, self.key, near_pe, "Ip", "FragCreates")),
                 ("reassembled", _delta(results, self.key, far_pe, "Ip", "ReasmOKs")),
+                ("sessions", results.get(f"{self.key}.sessions", "").count("Session ")),
             ),
         )
 

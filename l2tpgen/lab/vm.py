@@ -229,6 +229,35 @@ class VmRun:
     seconds: float
 
 
+def qemu_command(
+    qemu: str, kernel: Kernel, initrd: Path, *, memory_mb: int = 768, cpus: int = 2
+) -> list[str]:
+    """The QEMU command line: software emulation, serial console only, no network device."""
+    return [
+        qemu,
+        "-m",
+        str(memory_mb),
+        "-smp",
+        str(cpus),
+        "-nographic",
+        # No network device: nothing leaves the guest but its console (and no boot ROMs).
+        "-nic",
+        "none",
+        "-vga",
+        "none",
+        "-no-reboot",
+        "-accel",
+        "tcg,thread=multi",
+        "-kernel",
+        str(kernel.image),
+        "-initrd",
+        str(initrd),
+        "-append",
+        # No IPv6: no background traffic (DAD, ND, MLD) in the namespaces.
+        "console=ttyS0 quiet panic=-1 ipv6.disable=1",
+    ]
+
+
 def run_script(script: str, *, timeout: float = 300, memory_mb: int = 768, cpus: int = 2) -> VmRun:
     """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
     qemu = _need("qemu-system-x86_64")
@@ -236,24 +265,7 @@ def run_script(script: str, *, timeout: float = 300, memory_mb: int = 768, cpus:
     with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:
         initrd = Path(work) / "initrd.gz"
         initrd.write_bytes(build_initramfs(kernel, script))
-        command = [
-            qemu,
-            "-m",
-            str(memory_mb),
-            "-smp",
-            str(cpus),
-            "-nographic",
-            "-no-reboot",
-            "-accel",
-            "tcg,thread=multi",
-            "-kernel",
-            str(kernel.image),
-            "-initrd",
-            str(initrd),
-            "-append",
-            # No IPv6: no background traffic (DAD, ND, MLD) in the namespaces.
-            "console=ttyS0 quiet panic=-1 ipv6.disable=1",
-        ]
+        command = qemu_command(qemu, kernel, initrd, memory_mb=memory_mb, cpus=cpus)
         started = time.monotonic()
         try:
             done = subprocess.run(  # noqa: S603 - our own command line
