@@ -1,12 +1,13 @@
-"""Labs: topologies containerlab would accept, the commands each engine runs, and (marked ``lab``)
-a real L2TPv3 data plane in QEMU that forwards frames per VLAN, isolates VLANs and keeps the MTU
-``mtu.py`` predicts."""
+"""Labs: topologies containerlab would accept, the guest script and its batching, the checks'
+judges, the containerlab engine's commands, and (marked ``lab``) a real L2TPv3 data plane in QEMU
+that forwards frames per VLAN, isolates VLANs, keeps the MTU ``mtu.py`` predicts and carries
+Corosync-style multicast heartbeats."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 from typing import TYPE_CHECKING, Any
 
 import jsonschema
@@ -17,15 +18,27 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
-from l2tpgen.lab.checks import plan_checks
-from l2tpgen.lab.engine import LabReport, containerlab_commands, run_containerlab, run_vm, vm_script
+from l2tpgen.lab.engine import LabReport, run_vm
+from l2tpgen.lab.guest import GuestLab, guest_script, parse_console
+from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.probes import ordered
+from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
-from l2tpgen.lab.vm import LabEnvironmentError, find_kernel
+from l2tpgen.lab.vm import (
+    APT_PACKAGES,
+    Kernel,
+    LabEnvironmentError,
+    find_kernel,
+    missing_programs,
+    qemu_command,
+)
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.model import Fleet
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from l2tpgen.lab.inputs import Lab
 
 SCHEMA = json.loads((TESTS / "schemas" / "clab.schema.json").read_text())
 # The schema's address patterns use \p{..} classes Python's re cannot compile; they only apply to
@@ -39,15 +52,32 @@ def _yaml(path: Path) -> Any:  # noqa: ANN401 - YAML documents are untyped
     return YAML(typ="safe").load(path.read_text())
 
 
+def _example(**kwargs: Any) -> Lab:  # noqa: ANN401 - passed through to build_topology
+    return parse_lab(build_topology(load_fleet(SITES), name="example", **kwargs))
+
+
 @pytest.mark.parametrize(
-    ("flavor", "variant"),
-    [("linux", "per-vlan"), ("linux", "single-trunk"), ("cisco_iol", "per-vlan")],
+    ("flavor", "variant", "shaping"),
+    [
+        ("linux", "per-vlan", None),
+        ("linux", "single-trunk", None),
+        ("cisco_iol", "per-vlan", None),
+        ("linux", "per-vlan", Shaping(27.5, 1, 500)),
+    ],
+    ids=["linux", "single-trunk", "cisco_iol", "shaped-wan"],
 )
 def test_generated_topologies_validate_against_containerlabs_schema(
-    flavor: str, variant: str
+    flavor: str, variant: str, shaping: Shaping | None
 ) -> None:
-    topology = build_topology(load_fleet(SITES), flavor=flavor, variant=variant)  # type: ignore[arg-type]
+    topology = build_topology(
+        load_fleet(SITES),
+        flavor=flavor,  # type: ignore[arg-type]
+        variant=variant,  # type: ignore[arg-type]
+        shaping=shaping,
+        workloads={2997: "cluster-heartbeat"},
+    )
     VALIDATOR.validate(topology)
+    parse_lab(topology)  # and l2tpgen's own validation
 
 
 @pytest.mark.parametrize("path", sorted(LABS.rglob("*.clab.yml")), ids=lambda p: p.name)
@@ -64,9 +94,10 @@ def test_committed_lab_files_validate_and_match_lab_build(path: Path, tmp_path: 
         app, ["lab", "build", "--sites", str(SITES), "--name", name, *flags, "-o", str(out)]
     )
     assert result.exit_code == 0, result.output
-    assert out.read_text() == path.read_text(), (
-        "regenerate labs/ with `l2tpgen lab build` (see labs/README.md)"
-    )
+    for written in sorted(tmp_path.iterdir()):
+        assert written.read_text() == (path.parent / written.name).read_text(), (
+            f"regenerate {written.name} with `l2tpgen lab build` (see labs/README.md)"
+        )
 
 
 def test_linux_render_of_site_a_matches_golden(golden: Golden) -> None:
@@ -115,34 +146,76 @@ def test_a_static_pair_with_swapped_cookies_is_caught_by_l2t105(tmp_path: Path) 
     assert {f.code for f in findings if f.code == "L2T105"} == {"L2T105"}
 
 
-def test_vm_script_builds_namespaces_links_and_runs_exec_in_order() -> None:
-    topology = build_topology(load_fleet(SITES))
-    script = vm_script(topology, plan_checks(topology).probes)
-    assert "/sbin/ip netns add pe-site-a" in script
-    assert "/sbin/ip -n pe-site-a link set eth1 mtu 1500" in script
-    first = script.index("ip netns exec pe-site-a ip link set dev eth1 up mtu 1500")
-    assert first < script.index("ip netns exec pe-site-a ip l2tp add tunnel")
-    assert 'echo "PROBE 2996.reach $?"' in script
+def _script(lab: Lab) -> str:
+    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415 - keeps the imports above short
+
+    checks = plan_checks(lab)
+    return guest_script([GuestLab(lab, ordered(p for c in checks for p in c.probes))])
 
 
-def test_containerlab_engine_deploys_probes_with_docker_exec_and_destroys(tmp_path: Path) -> None:
-    topology = build_topology(load_fleet(SITES), name="example")
-    path = tmp_path / "example.clab.yml"
-    commands = containerlab_commands(path, topology, plan_checks(topology))
-    assert commands["deploy"] == ["containerlab", "deploy", "-t", str(path), "--reconfigure"]
-    assert commands["destroy"] == ["containerlab", "destroy", "-t", str(path), "--cleanup"]
-    probe, command = commands["probes"][3]
-    assert command[:3] == ["docker", "exec", f"clab-example-{probe.node}"]
-    ran: list[list[str]] = []
+def test_each_nodes_commands_run_as_one_ip_batch_in_order() -> None:
+    script = _script(_example())
+    assert "ip netns exec" not in script
+    batches = re.findall(r"^/sbin/ip -force -n (\S+) -batch", script, re.MULTILINE)
+    assert batches == ["wan", "wan", "pe-site-a", "ce-site-a", "pe-site-b", "ce-site-b"]
+    body = script.split("cat > /tmp/l2tpgen/pe-site-a.0.ip <<'L2TPGEN_BATCH_EOF'\n")[1]
+    lines = body.split("\nL2TPGEN_BATCH_EOF\n")[0].splitlines()
+    assert lines[:3] == [
+        "link set dev lo up",
+        "link set dev eth1 up mtu 1500",
+        "addr add 10.197.251.215/28 dev eth1",
+    ]
+    assert len(lines) == 1 + len(_example().node("pe-site-a").exec)
 
-    def fake(command: list[str]) -> tuple[int, str]:
-        ran.append(command)
-        return 0, "Ip: FragCreates\nIp: 0\n"
 
-    report = run_containerlab(path, topology, fake)
-    assert ran[0][:2] == ["containerlab", "deploy"]
-    assert ran[-1][:2] == ["containerlab", "destroy"]
-    assert isinstance(report, LabReport)
+def test_links_are_created_straight_into_their_namespaces_with_their_mtu() -> None:
+    script = _script(_example())
+    assert (
+        "link add eth1 netns pe-site-a mtu 1500 type veth peer name eth1 netns wan mtu 1500"
+        in script
+    )
+
+
+def test_the_guest_script_has_no_fixed_sleeps_and_retries_single_pings() -> None:
+    script = _script(_example())
+    # The only pauses are 10 ms steps of loops that wait for a condition (a listener ready).
+    assert script.count("sleep") == script.count("sleep 0.01; done") > 0
+    assert "ping -c 1 -W 1 -p" in script
+    assert not re.search(r"ping -c [2-9]", script)
+
+
+def test_the_wan_is_shaped_only_when_asked() -> None:
+    assert "netem" not in _script(_example())
+    shaped = _script(_example(shaping=Shaping(27.5, 1, 500)))
+    assert "qdisc replace dev eth1 root handle 1: netem delay 27.5ms loss 1% limit 2292" in shaped
+    assert "qdisc replace dev eth2 parent 1:1 handle 10: tbf rate 500mbit burst 625000" in shaped
+    assert "/sbin/tc -force -n wan -batch" in shaped
+
+
+def test_a_failed_batch_line_is_reported_with_its_command() -> None:
+    lab = _example()
+    guest = GuestLab(lab, ())
+    console = (
+        "BATCH-FAIL 0 pe-site-a 0\nRTNETLINK answers: File exists\n"
+        "Command failed /tmp/l2tpgen/pe-site-a.0.ip:3\nEXEC-FAIL-END\n"
+        "EXEC-FAIL 0 wan 1\nsysctl: permission denied\nEXEC-FAIL-END\n"
+    )
+    (found,) = parse_console(console, [guest])
+    assert found.setup_errors == (
+        (
+            "EXEC-FAIL pe-site-a: ip addr add 10.197.251.215/28 dev eth1: "
+            "RTNETLINK answers: File exists"
+        ),
+        "EXEC-FAIL wan: sysctl -w net.ipv4.ip_forward=1: sysctl: permission denied",
+    )
+
+
+def test_the_lab_vm_has_no_network_device_only_its_console(tmp_path: Path) -> None:
+    kernel = Kernel(tmp_path / "vmlinuz", tmp_path)
+    command = qemu_command("qemu-system-x86_64", kernel, tmp_path / "initrd.gz")
+    assert command[command.index("-nic") + 1] == "none"
+    assert not {"-net", "-netdev", "-device"} & set(command)
+    assert "-nographic" in command
 
 
 def _have_vm() -> bool:
@@ -150,13 +223,13 @@ def _have_vm() -> bool:
         find_kernel()
     except LabEnvironmentError:
         return False
-    return all(shutil.which(p) for p in ("qemu-system-x86_64", "busybox", "ip", "ping"))
+    return not missing_programs()
 
 
 requires_vm = pytest.mark.skipif(
     not _have_vm() and os.environ.get("L2TPGEN_LAB_REQUIRED") != "1",
-    reason="QEMU lab prerequisites missing (apt-get install -y qemu-system-x86 linux-image-amd64 "
-    "busybox-static iproute2 iputils-ping); L2TPGEN_LAB_REQUIRED=1 makes this a failure",
+    reason=f"QEMU lab prerequisites missing (apt-get install -y {APT_PACKAGES}); "
+    "L2TPGEN_LAB_REQUIRED=1 makes this a failure",
 )
 
 
@@ -166,26 +239,39 @@ def _failed(report: LabReport) -> list[tuple[str, int]]:
 
 @pytest.mark.lab
 @requires_vm
-def test_example_lab_forwards_every_vlan_isolated_with_the_predicted_mtu() -> None:
-    result = runner.invoke(
-        app,
-        ["lab", "run", str(LABS / "example.clab.yml"), "--engine", "vm", "--report", os.devnull],
-    )
+def test_example_lab_forwards_every_vlan_isolated_with_the_predicted_mtu_and_multicast(
+    tmp_path: Path,
+) -> None:
+    report = tmp_path / "report.json"
+    args = ["lab", "run", str(LABS / "example.clab.yml"), "--engine", "vm", "--report"]
+    result = runner.invoke(app, [*args, str(report)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.replace("\n", " ").count("predicted 1462: 1462") == 4
+    found = json.loads(report.read_text())
+    assert found["ok"]
+    checks = [(r["check"], r["vlan"]) for r in found["results"] if r["ok"]]
+    vlans = (2996, 2997, 2998, 2999)
+    assert sorted(checks) == sorted(
+        (c, v) for c in ("reach", "isolation", "mtu", "multicast") for v in vlans
+    )
+    assert [r["detail"][:28] for r in found["results"] if r["check"] == "mtu"] == [
+        "predicted 1462: 1462 crosses"
+    ] * 4
 
 
 @pytest.mark.lab
 @requires_vm
 def test_single_trunk_variant_forwards_too() -> None:
-    report = run_vm(_yaml(LABS / "example-single-trunk.clab.yml"))
-    assert report.ok, _failed(report)
-    assert {r.check for r in report.results} == {"reach", "isolation", "mtu"}
+    report = run_vm(parse_lab(_yaml(LABS / "example-single-trunk.clab.yml")))
+    assert report.ok, (_failed(report), report.setup_errors)
+    assert {r.check for r in report.results} == {"reach", "isolation", "mtu", "multicast"}
+    assert all(
+        "1459 crosses only fragmented" in r.detail for r in report.results if r.check == "mtu"
+    )
 
 
 @pytest.mark.lab
 @requires_vm
-def test_a_fleet_with_different_vc_ids_fails_reachability_for_that_vlan_only() -> None:
+def test_a_fleet_with_different_vc_ids_fails_that_vlan_only() -> None:
     valid = load_fleet(SITES)
     site_b = valid.site("site-b")
     broken_vlans = tuple(
@@ -193,26 +279,68 @@ def test_a_fleet_with_different_vc_ids_fails_reachability_for_that_vlan_only() -
     )
     sites = dict(valid.sites) | {"site-b": site_b.model_copy(update={"vlans": broken_vlans})}
     broken = Fleet(sites, valid.files)  # built without the validator, which would refuse it
-    report = run_vm(build_topology(broken, name="broken"))
+    report = run_vm(parse_lab(build_topology(broken, name="broken")))
     failed = _failed(report)
     assert {vlan for check, vlan in failed if check == "reach"} == {2998}, failed
+    assert {check for check, _ in failed} == {"reach", "isolation", "mtu", "multicast"}
     assert [f for f in failed if f[1] != 2998] == []
 
 
-@pytest.mark.parametrize(
-    ("what", "path", "value"),
-    [
-        ("unknown node key", ("topology", "nodes", "wan", "flavour"), "x"),
-        ("exec not a list", ("topology", "nodes", "wan", "exec"), "ip a"),
-        ("unknown kind", ("topology", "nodes", "wan", "kind"), "nosuchkind"),
-    ],
-)
-def test_the_schema_check_rejects_broken_topologies(
-    what: str, path: tuple[str, ...], value: str
+THIRD_SITE = """\
+name: site-c
+hostname: lab-c-rtr1
+management: {host: 192.0.2.13}
+wan: {interface: GigabitEthernet0/1, address: 10.33.0.2/29, gateway: 10.33.0.1}
+lan: {interface: GigabitEthernet0/0}
+l2tp_class: {name: class1, authentication: password, secret_env: L2TPGEN_L2TP_SECRET}
+pseudowire_class: {name: ethernet, signaling: dynamic, pmtu: true, df_bit: true}
+peers: [site-a]
+vlans:
+  - {id: 2999, name: management, peer: site-a, vc_id: 125}
+"""
+
+
+def _three_sites(tmp_path: Path) -> Path:
+    sites = tmp_path / "three"
+    sites.mkdir()
+    a = (SITES / "site-a.yaml").read_text()
+    a = a.replace("peers: [site-b]", "peers: [site-b, site-c]")
+    a = a.replace("name: management, peer: site-b", "name: management, peer: site-c")
+    b = (SITES / "site-b.yaml").read_text()
+    b = b.replace("  - {id: 2999, name: management, peer: site-a, vc_id: 125}\n", "")
+    for name, text in (("site-a", a), ("site-b", b), ("site-c", THIRD_SITE)):
+        (sites / f"{name}.yaml").write_text(text)
+    return sites
+
+
+@pytest.mark.lab
+@requires_vm
+def test_a_correct_three_site_fleet_passes_isolation_despite_background_frames(
+    tmp_path: Path,
 ) -> None:
-    topology = build_topology(load_fleet(SITES))
-    node: Any = topology
-    for step in path[:-1]:
-        node = node[step]
-    node[path[-1]] = value
-    assert list(VALIDATOR.iter_errors(topology)), what
+    fleet = load_fleet(_three_sites(tmp_path))
+    report = run_vm(parse_lab(build_topology(fleet, name="three")))
+    assert report.ok, (_failed(report), report.setup_errors)
+    assert {(r.check, r.vlan, r.sites) for r in report.results if r.check == "isolation"} == {
+        ("isolation", 2996, "site-a->site-b"),
+        ("isolation", 2997, "site-a->site-b"),
+        ("isolation", 2998, "site-a->site-b"),
+        ("isolation", 2999, "site-a->site-c"),
+    }
+
+
+def test_a_three_site_topology_validates_and_watches_every_far_end(tmp_path: Path) -> None:
+    from l2tpgen.lab.checks import pairs  # noqa: PLC0415 - keeps the imports above short
+
+    topology = build_topology(load_fleet(_three_sites(tmp_path)), name="three")
+    VALIDATOR.validate(topology)
+    lab = parse_lab(topology)
+    assert [(p.vlan, p.near.node, p.far.node) for p in pairs(lab)] == [
+        (2996, "ce-site-a", "ce-site-b"),
+        (2997, "ce-site-a", "ce-site-b"),
+        (2998, "ce-site-a", "ce-site-b"),
+        (2999, "ce-site-a", "ce-site-c"),
+    ]
+    script = _script(lab)
+    for node, vlan in (("ce-site-b", 2996), ("ce-site-b", 2998), ("ce-site-c", 2999)):
+        assert f'INTERFACE:eth1.{vlan} CREATE:"$L2TPGEN_TMP/cap-{node}-{vlan}"' in script

@@ -5,13 +5,19 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.hosts.advice import WORKLOADS  # pure: what the --workload help lists
+from l2tpgen.lab.shaping import Shaping  # pure: the defaults of the shaping options
+
+if TYPE_CHECKING:
+    from l2tpgen.hosts import Workload
+    from l2tpgen.lab.engine import LabReport
 
 lab_app = typer.Typer(
     help="Labs: containerlab topologies and a real L2TPv3 data plane.", no_args_is_help=True
@@ -39,6 +45,44 @@ class EngineChoice(str, Enum):
     containerlab = "containerlab"
 
 
+DelayOption = Annotated[
+    float | None,
+    typer.Option(
+        "--wan-delay-ms",
+        min=0,
+        max=10_000,
+        help="One-way WAN delay added in each direction (RTT = 2 x this).",
+    ),
+]
+LossOption = Annotated[
+    float | None,
+    typer.Option("--wan-loss-pct", min=0, max=100, help="WAN loss in each direction, percent."),
+]
+RateOption = Annotated[
+    float | None,
+    typer.Option("--wan-rate-mbit", min=0.001, max=1e6, help="WAN rate in each direction."),
+]
+
+
+def _shaping(base: Shaping, delay: float | None, loss: float | None, rate: float | None) -> Shaping:
+    return Shaping(
+        base.delay_ms if delay is None else delay,
+        base.loss_pct if loss is None else loss,
+        base.rate_mbit if rate is None else rate,
+    )
+
+
+def _workloads(items: list[str]) -> dict[int, Workload]:
+    problems: list[str] = []
+    vlans = tuple(int(i.split("=", 1)[0]) for i in items if i.split("=", 1)[0].isdigit())
+    from l2tpgen.lab.inputs import parse_workloads  # noqa: PLC0415 - start-up stays cheap
+
+    found = parse_workloads(",".join(items), vlans, "--workload", problems)
+    if problems:
+        fail("; ".join(problems))
+    return dict(found)
+
+
 @lab_app.command("build")
 def build(
     sites: SitesOption = Path("sites"),
@@ -53,19 +97,45 @@ def build(
         Path | None,
         typer.Option("--output", "-o", help="Write FILE (.clab.yml) instead of stdout."),
     ] = None,
+    delay: DelayOption = None,
+    loss: LossOption = None,
+    rate: RateOption = None,
+    workload: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--workload",
+            metavar="VLAN=KIND",
+            help=f"What a VLAN carries ({', '.join(WORKLOADS)}); repeat per VLAN.",
+        ),
+    ] = None,
 ) -> None:
     """Write a containerlab topology for the fleet: PEs, a WAN router, a CE per site.
 
     The linux flavor configures every node with exec (static sessions: Linux's data plane); the
-    cisco_iol flavor gives each PE its rendered IOS config as startup config (written next to -o).
+    cisco_iol flavor gives each PE its rendered IOS config as a partial startup config (written
+    next to -o, its secret left as ${VARIABLE} for containerlab to fill in at deploy time).
     """
     from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
 
-    from l2tpgen.lab.topology import build_topology, startup_configs  # noqa: PLC0415
+    from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
+    from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
+    from l2tpgen.lab.topology import build_topology  # noqa: PLC0415
 
+    try:
+        if output is not None:
+            check_writable(output, "--output")
+    except L2tpgenError as exc:
+        fail(str(exc))
     fleet = load(sites)
     try:
-        topology = build_topology(fleet, name=name, flavor=flavor.value, variant=variant.value)
+        topology = build_topology(
+            fleet,
+            name=name,
+            flavor=flavor.value,
+            variant=variant.value,
+            shaping=_shaping(Shaping(), delay, loss, rate),
+            workloads=_workloads(workload or []),
+        )
     except L2tpgenError as exc:
         fail(str(exc))
     yaml = YAML()
@@ -83,35 +153,7 @@ def build(
     err.print(f"wrote {output}")
 
 
-@lab_app.command("run")
-def run(
-    topology_file: Annotated[Path, typer.Argument(help="A topology from `lab build`.")],
-    engine: Annotated[EngineChoice, typer.Option("--engine", help="Where to run it.")] = (
-        EngineChoice.vm
-    ),
-    report: Annotated[
-        Path | None, typer.Option("--report", help="JSON report (default: FILE.report.json).")
-    ] = None,
-) -> None:
-    """Deploy the lab, run its checks (reach, isolation, MTU per VLAN), tear it down.
-
-    The vm engine runs a linux-flavor lab in QEMU here; the containerlab engine drives the
-    containerlab CLI (needs Docker and containerlab). Exit 1 if any check fails.
-    """
-    from l2tpgen.lab.engine import load_topology, run_containerlab, run_vm  # noqa: PLC0415
-
-    try:
-        topology = load_topology(topology_file)
-        if engine is EngineChoice.vm:
-            result = run_vm(topology)
-        else:
-            result = run_containerlab(topology_file, topology)
-    except L2tpgenError as exc:
-        fail(str(exc))
-    target = report or topology_file.with_name(
-        topology_file.name.removesuffix(".yml") + ".report.json"
-    )
-    target.write_text(result.to_json() + "\n", encoding="utf-8")
+def _print(result: LabReport) -> None:
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
     table = Table(
@@ -125,6 +167,44 @@ def run(
     out.print(table)
     for error in result.setup_errors:
         err.print(error, style="red", markup=False)
+
+
+@lab_app.command("run")
+def run(
+    topology_file: Annotated[Path, typer.Argument(help="A topology from `lab build`.")],
+    engine: Annotated[EngineChoice, typer.Option("--engine", help="Where to run it.")] = (
+        EngineChoice.vm
+    ),
+    report: Annotated[
+        Path | None, typer.Option("--report", help="JSON report (default: FILE.report.json).")
+    ] = None,
+    delay: DelayOption = None,
+    loss: LossOption = None,
+    rate: RateOption = None,
+) -> None:
+    """Deploy the lab, run its checks (reach, isolation, MTU, multicast per VLAN), tear it down.
+
+    Everything is validated first: the topology, its labels, the report path. The WAN gets the
+    delay, loss and rate of the wan node's labels, or of these options. The vm engine runs a
+    linux-flavor lab in QEMU here; the containerlab engine drives the containerlab CLI (needs
+    Docker and containerlab, and root). Exit 1 if any check fails.
+    """
+    from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.engine import run_vm  # noqa: PLC0415
+    from l2tpgen.lab.inputs import check_writable, load_lab  # noqa: PLC0415
+
+    target = report or topology_file.with_name(
+        topology_file.name.removesuffix(".yml") + ".report.json"
+    )
+    try:
+        check_writable(target, "--report")
+        lab = load_lab(topology_file)
+        lab = lab.with_shaping(_shaping(lab.shaping, delay, loss, rate))
+        result = run_vm(lab) if engine is EngineChoice.vm else run_containerlab(topology_file, lab)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    target.write_text(result.to_json() + "\n", encoding="utf-8")
+    _print(result)
     err.print(f"report: {target}")
     if not result.ok:
         raise typer.Exit(EXIT_FINDINGS)

@@ -1,196 +1,293 @@
-"""The checks a lab run makes, as probes any engine can execute, and their verdicts.
+"""The checks a lab run makes, each a frozen value: its probes and its judge.
 
-For every stretched VLAN, between the two CEs that share it:
+For every stretched VLAN, between the two CEs that share it (``near`` sends, ``far`` answers):
 
-* ``reach``: the far CE answers pings across the pseudowire;
-* ``isolation``: while pinging in that VLAN, the far CE's other VLAN subinterfaces receive nothing;
-* ``mtu``: the largest packet that crosses with DF set and without fragmentation is what ``mtu.py``
-  predicts (the CE label ``l2tpgen.mtu``), and one byte more does not: it is dropped, or crosses
-  only because the sending PE fragments the encapsulated packet (a Linux bridge forwards frames up
-  to 4 bytes over the session MTU, and Linux does not set DF on L2TP-over-IP packets).
+* ``reach``: the far CE answers a ping across the pseudowire (single pings, retried);
+* ``isolation``: that ping carries a unique tag (``ping -p``); packet captures on every VLAN
+  subinterface of the CEs at far ends find it in its own VLAN only. Judged by tagged payloads,
+  not by interface counters, so background frames (ARP, IGMP) cannot fail a correct fleet;
+* ``mtu``: the largest packet that crosses with DF set and without fragmentation is the inner
+  MTU ``mtu.py`` predicts (the CE label ``l2tpgen.mtu``), and one byte more does not: it is
+  dropped, or crosses only because the sending PE fragments the encapsulated packet (a Linux
+  bridge forwards frames up to 4 bytes over the session MTU, and Linux does not set DF on
+  L2TP-over-IP packets). Fragments are counted on Linux PEs only;
+* ``multicast``: the far CE joins the VLAN's group 239.192.x.y, port 5405, on that VLAN's
+  subinterface as Corosync does; TTL-1 heartbeats from the near CE reach it, and the far PE's
+  bridge learned the group (``bridge mdb``; Linux PEs only). One receiver per CE joins every
+  VLAN's group on its own subinterface: a heartbeat that arrived in another VLAN is not accepted.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
+from l2tpgen.lab.probes import (
+    CheckResult,
+    Probe,
+    counters,
+    listener,
+    marker,
+    markers_in,
+    pattern_hex,
+    retry,
+)
 from l2tpgen.lab.topology import ce_address
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.lab.inputs import Ce, Lab
+
 ICMP_IP_HEADERS = 28
-# Generous waits: under software emulation (TCG) a reply can take well over a second.
-PING = "ping -c 3 -i 0.3 -W 2"
-PING_DF = "ping -c 2 -i 0.3 -W 2 -M do -s"
+HEARTBEAT_PORT = 5405  # Corosync's mcastport
+HEARTBEATS = 3
 
 
-@dataclass(frozen=True)
-class Probe:
-    """One command on one node. ``kind`` is ``rc`` (its exit code) or ``out`` (its output)."""
-
-    key: str
-    node: str
-    command: str
-    kind: str = "rc"
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """One verdict."""
-
-    check: str
-    vlan: int
-    sites: str
-    ok: bool
-    detail: str
-
-
-@dataclass
-class Plan:
-    """The probes to run, in order, and how to judge their results."""
-
-    probes: list[Probe] = field(default_factory=list)
-    judges: list[Any] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _Ce:
-    node: str
-    site: str
-    index: int
-    pe: str
-    vlans: tuple[int, ...]
-    mtu: int
-
-
-def _ces(topology: dict[str, Any]) -> list[_Ce]:
-    ces = []
-    for name, node in topology["topology"]["nodes"].items():
-        labels = node.get("labels", {})
-        if labels.get("l2tpgen.role") != "ce":
-            continue
-        ces.append(
-            _Ce(
-                node=name,
-                site=labels["l2tpgen.site"],
-                index=int(labels["l2tpgen.index"]),
-                pe=labels["l2tpgen.pe"],
-                vlans=tuple(int(v) for v in labels["l2tpgen.vlans"].split(",") if v),
-                mtu=int(labels["l2tpgen.mtu"]),
-            )
-        )
-    return ces
-
-
-def _address(ce: _Ce, vlan: int) -> str:
+def _address(ce: Ce, vlan: int) -> str:
     return ce_address(ce.index, vlan).split("/", 1)[0]
 
 
-def _frag_creates(snmp: str) -> int:
-    lines = [line.split() for line in snmp.splitlines() if line.startswith("Ip:")]
-    if len(lines) < 2:  # noqa: PLR2004 - header and values
-        return -1
-    header, values = lines[0], lines[1]
-    return int(values[header.index("FragCreates")])
+def heartbeat_group(vlan: int) -> str:
+    """The VLAN's heartbeat group: 239.192.(vlan / 256).(vlan % 256), Corosync's range."""
+    return f"239.192.{vlan >> 8}.{vlan & 255}"
 
 
-def plan_checks(topology: dict[str, Any]) -> Plan:
-    """Every probe and judge for the topology's CEs."""
-    plan = Plan()
-    ces = _ces(topology)
-    for ce in ces:
+def capture_name(ce: Ce, vlan: int) -> str:
+    """The file a CE's capture of one VLAN subinterface writes."""
+    return f"cap-{ce.node}-{vlan}"
+
+
+def capture_probes(ce: Ce, vlan: int) -> tuple[Probe, Probe]:
+    """Capture everything on the CE's subinterface of ``vlan``, then list the tags seen."""
+    name = capture_name(ce, vlan)
+    return (
+        Probe(
+            f"capture.{ce.node}.{vlan}",
+            ce.node,
+            listener(name, f"INTERFACE:eth1.{vlan}"),
+            phase="start",
+        ),
+        Probe(f"seen.{ce.node}.{vlan}", ce.node, markers_in(name), "out", "collect"),
+    )
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One VLAN between two CEs: the probes go from ``near`` to ``far``."""
+
+    vlan: int
+    near: Ce
+    far: Ce
+    near_pe_linux: bool = True
+    far_pe_linux: bool = True
+
+    @property
+    def sites(self) -> str:
+        """``site-a->site-b``."""
+        return f"{self.near.site}->{self.far.site}"
+
+    @property
+    def target(self) -> str:
+        """The far CE's address in the VLAN."""
+        return _address(self.far, self.vlan)
+
+    @property
+    def tag(self) -> str:
+        """The tag the reach ping carries."""
+        return marker("P", self.vlan, self.near.index)
+
+
+class Check(Protocol):
+    """A check: the VLAN and CEs it is about, the probes it needs, how it judges them."""
+
+    @property
+    def pair(self) -> Pair:
+        """The VLAN and its two CEs."""
+        ...
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        """Every probe, any phase."""
+        ...
+
+    def judge(self, results: Mapping[str, str]) -> CheckResult:
+        """The verdict from the probes' results (``key`` -> exit code or output)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The far CE answers a tagged ping."""
+
+    pair: Pair
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        """One retried ping."""
+        ping = f"ping -c 1 -W 1 -p {pattern_hex(self.pair.tag)} {self.pair.target}"
+        return (Probe(f"reach.{self.pair.vlan}", self.pair.near.node, retry(ping)),)
+
+    def judge(self, results: Mapping[str, str]) -> CheckResult:
+        """Reached if a ping was answered."""
+        ok = results.get(f"reach.{self.pair.vlan}") == "0"
+        return CheckResult("reach", self.pair.vlan, self.pair.sites, ok, f"ping {self.pair.target}")
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The reach ping's tag shows up in its own VLAN only."""
+
+    pair: Pair
+    watched: tuple[tuple[Ce, int], ...]
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        """A capture per watched VLAN subinterface (shared with the other pairs' checks)."""
+        return tuple(p for ce, vlan in self.watched for p in capture_probes(ce, vlan))
+
+    def judge(self, results: Mapping[str, str]) -> CheckResult:
+        """Seen at the far end of its own VLAN, nowhere else but the sender's own VLAN."""
+        pair, tag = self.pair, self.pair.tag
+        own = {(pair.near.node, pair.vlan), (pair.far.node, pair.vlan)}
+        seen = {
+            (ce.node, vlan)
+            for ce, vlan in self.watched
+            if tag in results.get(f"seen.{ce.node}.{vlan}", "").split()
+        }
+        leaks = sorted(f"{node} eth1.{vlan}" for node, vlan in seen - own)
+        arrived = (pair.far.node, pair.vlan) in seen
+        if leaks:
+            detail = f"tag {tag} leaked to {', '.join(leaks)}"
+        elif not arrived:
+            detail = f"tag {tag} never reached {pair.far.node} eth1.{pair.vlan}"
+        else:
+            detail = f"tag {tag} seen in VLAN {pair.vlan} only"
+        return CheckResult("isolation", pair.vlan, pair.sites, arrived and not leaks, detail)
+
+
+@dataclass(frozen=True)
+class Mtu:
+    """The predicted inner MTU crosses unfragmented; one byte more does not."""
+
+    pair: Pair
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        """DF pings of the predicted size and one byte more, with the PE's counters around."""
+        pair, key = self.pair, f"mtu.{self.pair.vlan}"
+        largest = pair.near.mtu - ICMP_IP_HEADERS
+        df = "ping -c 1 -W 1 -M do -s"
+        snmp = [
+            Probe(f"{key}.snmp.{when}", pair.near.pe, "cat /proc/net/snmp", "out")
+            for when in ("before", "after", "over")
+        ]
+        if not pair.near_pe_linux:
+            snmp = []
+        return (
+            *snmp[:1],
+            Probe(f"{key}.fits", pair.near.node, retry(f"{df} {largest} {pair.target}", 3)),
+            *snmp[1:2],
+            Probe(f"{key}.over", pair.near.node, f"{df} {largest + 1} {pair.target}"),
+            *snmp[2:],
+        )
+
+    def _fragments(self, results: Mapping[str, str], before: str, after: str) -> int:
+        key = f"mtu.{self.pair.vlan}.snmp"
+        a = counters(results.get(f"{key}.{before}", ""), "Ip").get("FragCreates", 0)
+        b = counters(results.get(f"{key}.{after}", ""), "Ip").get("FragCreates", 0)
+        return b - a
+
+    def judge(self, results: Mapping[str, str]) -> CheckResult:
+        """Judged on exit codes and, on Linux PEs, the fragment counter."""
+        pair, key, mtu = self.pair, f"mtu.{self.pair.vlan}", self.pair.near.mtu
+        fits = (
+            results.get(f"{key}.fits") == "0" and self._fragments(results, "before", "after") == 0
+        )
+        over_fragments = self._fragments(results, "after", "over")
+        dropped = results.get(f"{key}.over") != "0"
+        over = "is dropped" if dropped else "crosses only fragmented"
+        if not dropped and over_fragments <= 0:
+            over = "crosses unfragmented"
+        detail = (
+            f"predicted {mtu}: {mtu} "
+            f"{'crosses unfragmented' if fits else 'does NOT cross unfragmented'}, {mtu + 1} {over}"
+        )
+        ok = fits and (dropped or over_fragments > 0)
+        return CheckResult("mtu", pair.vlan, pair.sites, ok, detail)
+
+
+def receiver_probes(ce: Ce) -> tuple[Probe, Probe]:
+    """One heartbeat receiver for the CE: every VLAN's group joined on its own subinterface."""
+    joins = ",".join(f"ip-add-membership={heartbeat_group(vlan)}:eth1.{vlan}" for vlan in ce.vlans)
+    name = f"heartbeat-{ce.node}"
+    return (
+        Probe(
+            f"heartbeat.receiver.{ce.node}",
+            ce.node,
+            listener(name, f"UDP4-RECV:{HEARTBEAT_PORT},reuseaddr,{joins}"),
+            phase="start",
+        ),
+        Probe(f"heartbeat.seen.{ce.node}", ce.node, markers_in(name), "out", "collect"),
+    )
+
+
+@dataclass(frozen=True)
+class Multicast:
+    """TTL-1 heartbeats to the VLAN's group reach a receiver that joined it, as Corosync does."""
+
+    pair: Pair
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        """Receiver, heartbeats, what arrived, the far PE's multicast database."""
+        pair, group = self.pair, heartbeat_group(self.pair.vlan)
+        beat = marker("H", pair.vlan, pair.near.index) + "\\n"
+        # One socat, one datagram per heartbeat: it reads at most one heartbeat at a time.
+        send = (
+            f"printf '{beat * HEARTBEATS}' | socat -u -b {len(beat) - 1} - "
+            f"UDP4-DATAGRAM:{group}:{HEARTBEAT_PORT},"
+            f"ip-multicast-if={_address(pair.near, pair.vlan)},ip-multicast-ttl=1"
+        )
+        receiver, seen = receiver_probes(pair.far)
+        probes = [receiver, Probe(f"heartbeat.{pair.vlan}.send", pair.near.node, send), seen]
+        if pair.far_pe_linux:
+            probes.append(
+                Probe(f"mdb.{pair.far.pe}", pair.far.pe, "bridge mdb show", "out", "collect")
+            )
+        return tuple(probes)
+
+    def judge(self, results: Mapping[str, str]) -> CheckResult:
+        """Received, and (Linux PE) learned by the far PE's bridge."""
+        pair, group = self.pair, heartbeat_group(self.pair.vlan)
+        tag = marker("H", pair.vlan, pair.near.index)
+        received = tag in results.get(f"heartbeat.seen.{pair.far.node}", "").split()
+        learned = f"grp {group} " in results.get(f"mdb.{pair.far.pe}", "") + " "
+        detail = f"{group}:{HEARTBEAT_PORT} TTL 1 " + ("received" if received else "NOT received")
+        if pair.far_pe_linux:
+            detail += f", {'in' if learned else 'NOT in'} {pair.far.pe}'s bridge mdb"
+        ok = received and (learned or not pair.far_pe_linux)
+        return CheckResult("multicast", pair.vlan, pair.sites, ok, detail)
+
+
+def pairs(lab: Lab) -> tuple[Pair, ...]:
+    """Each stretched VLAN once, from the CE with the lower index."""
+    linux = {n.name: n.kind == "linux" for n in lab.nodes}
+    found = []
+    for ce in sorted(lab.ces, key=lambda c: c.index):
         for vlan in ce.vlans:
-            far = next((o for o in ces if o is not ce and vlan in o.vlans), None)
-            if far is None or far.index < ce.index:
-                continue  # each pair of CEs checked once, from the first
-            _plan_vlan(plan, ce, far, vlan)
-    return plan
+            far = next((o for o in lab.ces if o is not ce and vlan in o.vlans), None)
+            if far is not None and far.index > ce.index:
+                found.append(Pair(vlan, ce, far, linux.get(ce.pe, False), linux.get(far.pe, False)))
+    return tuple(found)
 
 
-def _plan_vlan(plan: Plan, ce: _Ce, far: _Ce, vlan: int) -> None:
-    sites = f"{ce.site}->{far.site}"
-    target = _address(far, vlan)
-    key = f"{vlan}"
-    others = [v for v in far.vlans if v != vlan]
-    for v in others:
-        plan.probes.append(
-            Probe(
-                f"{key}.before.{v}",
-                far.node,
-                f"cat /sys/class/net/eth1.{v}/statistics/rx_packets",
-                "out",
-            )
-        )
-    plan.probes.append(Probe(f"{key}.reach", ce.node, f"{PING} {target}"))
-    for v in others:
-        plan.probes.append(
-            Probe(
-                f"{key}.after.{v}",
-                far.node,
-                f"cat /sys/class/net/eth1.{v}/statistics/rx_packets",
-                "out",
-            )
-        )
-    largest = ce.mtu - ICMP_IP_HEADERS
-    plan.probes += [
-        Probe(f"{key}.snmp.before", ce.pe, "cat /proc/net/snmp", "out"),
-        Probe(f"{key}.fits", ce.node, f"{PING_DF} {largest} {target}"),
-        Probe(f"{key}.snmp.after", ce.pe, "cat /proc/net/snmp", "out"),
-        Probe(f"{key}.over", ce.node, f"{PING_DF} {largest + 1} {target}"),
-        Probe(f"{key}.snmp.over", ce.pe, "cat /proc/net/snmp", "out"),
-    ]
-
-    def judge(results: dict[str, str]) -> list[CheckResult]:
-        reached = results.get(f"{key}.reach") == "0"
-        leaked = [
-            f"eth1.{v}"
-            for v in others
-            if _int(results.get(f"{key}.after.{v}")) != _int(results.get(f"{key}.before.{v}"))
-        ]
-        fragments = _frag_creates(results.get(f"{key}.snmp.after", "")) - _frag_creates(
-            results.get(f"{key}.snmp.before", "")
-        )
-        fits = results.get(f"{key}.fits") == "0" and fragments == 0
-        over_fragments = _frag_creates(results.get(f"{key}.snmp.over", "")) - _frag_creates(
-            results.get(f"{key}.snmp.after", "")
-        )
-        over_dropped = results.get(f"{key}.over") != "0"
-        over = over_dropped or over_fragments > 0
-        return [
-            CheckResult("reach", vlan, sites, reached, f"ping {target}"),
-            CheckResult(
-                "isolation",
-                vlan,
-                sites,
-                reached and not leaked,
-                f"frames arrived on {', '.join(leaked)}" if leaked else "no frame in other VLANs",
-            ),
-            CheckResult(
-                "mtu",
-                vlan,
-                sites,
-                fits and over,
-                f"predicted {ce.mtu}: {ce.mtu} "
-                f"{'crosses unfragmented' if fits else 'does NOT cross unfragmented'}, "
-                f"{ce.mtu + 1} "
-                + (
-                    "is dropped"
-                    if over_dropped
-                    else "crosses only fragmented"
-                    if over_fragments > 0
-                    else "crosses unfragmented"
-                ),
-            ),
-        ]
-
-    plan.judges.append(judge)
-
-
-def _int(text: str | None) -> int:
-    match = re.search(r"-?\d+", text or "")
-    return int(match.group()) if match else -1
-
-
-def judge(plan: Plan, results: dict[str, str]) -> list[CheckResult]:
-    """Verdicts from probe results (``key`` -> exit code or output)."""
-    return [verdict for judge in plan.judges for verdict in judge(results)]
+def plan_checks(lab: Lab) -> tuple[Check, ...]:
+    """Every check for the lab's CEs, VLAN by VLAN."""
+    found = pairs(lab)
+    far = {pair.far.node for pair in found}
+    watched = tuple((ce, vlan) for ce in lab.ces if ce.node in far for vlan in ce.vlans)
+    checks: list[Check] = []
+    for pair in found:
+        checks += [Reach(pair), Isolation(pair, watched), Mtu(pair), Multicast(pair)]
+    return tuple(checks)

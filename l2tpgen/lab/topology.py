@@ -6,10 +6,15 @@ rendered Linux commands (its data plane: static sessions); each CE has one VLAN 
 test address per stretched VLAN. The checks ``lab run`` makes are read from the CE nodes' labels,
 so the topology file is all it needs.
 
-cisco_iol flavor: each PE is a Cisco IOL node with its rendered IOS config as startup config.
+cisco_iol flavor: each PE is a Cisco IOL node with its rendered IOS config as a partial startup
+config (``iol.py``).
 
 Variant ``single-trunk`` replaces the per-VLAN sessions with one session carrying the whole trunk:
-the anti-pattern, which forwards too (the linter is what flags it).
+the anti-pattern, which forwards too (the linter is what flags it). As on the routers of the
+field report, the session takes the LAN's 1500-byte frames and the PE fragments what no longer
+fits the WAN after encapsulation (Linux does not set DF on L2TP-over-IP packets).
+
+The WAN shaping and the VLANs' workloads are labels (``inputs.py``): ``lab run`` applies them.
 """
 
 from __future__ import annotations
@@ -17,16 +22,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.render import render_site
+from l2tpgen.lab.inputs import (
+    INDEX,
+    MTU,
+    PE,
+    ROLE,
+    SITE,
+    VLANS,
+    WORKLOADS_LABEL,
+)
+from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
+from l2tpgen.lab.shaping import Shaping
 from l2tpgen.render.linux import base_commands, linux_commands
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.hosts import Workload
     from l2tpgen.model import Fleet
 
 LINUX_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
 IOL_IMAGE = "vrnetlab/cisco_iol:17.12.01"
 Flavor = Literal["linux", "cisco_iol"]
 Variant = Literal["per-vlan", "single-trunk"]
+LAN_MTU = 1500
 
 
 def ce_address(site_index: int, vlan: int) -> str:
@@ -52,8 +71,9 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
             f"ip l2tp add session name l2tptrunk tunnel_id 1 session_id {first.vc_id} "
             f"peer_session_id {first.vc_id} l2spec_type none"
         ),
-        # Tagged frames cross this session: the tag counts against the WAN budget.
-        f"ip link set dev l2tptrunk up mtu {site.data_budget(dot1q=True).max_inner_mtu}",
+        # The LAN's frames, tag included, go in whole: what no longer fits the WAN after
+        # encapsulation is fragmented by the PE (the single-trunk failure of the field report).
+        f"ip link set dev l2tptrunk up mtu {LAN_MTU}",
         "ip link add brtrunk type bridge",
         f"ip link set dev {lan} master brtrunk",
         "ip link set dev l2tptrunk master brtrunk",
@@ -61,7 +81,7 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
     ]
 
 
-def _wan_router(fleet: Fleet, names: list[str]) -> dict[str, Any]:
+def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> dict[str, Any]:
     commands = ["sysctl -w net.ipv4.ip_forward=1"]
     for port, name in enumerate(names, start=1):
         site = fleet.site(name)
@@ -76,11 +96,13 @@ def _wan_router(fleet: Fleet, names: list[str]) -> dict[str, Any]:
         "kind": "linux",
         "image": LINUX_IMAGE,
         "exec": commands,
-        "labels": {"l2tpgen.role": "wan"},
+        "labels": {ROLE: "wan", **shaping.labels()},
     }
 
 
-def _ce(fleet: Fleet, name: str, index: int, variant: Variant) -> dict[str, Any]:
+def _ce(
+    fleet: Fleet, name: str, index: int, variant: Variant, workloads: Mapping[int, Workload]
+) -> dict[str, Any]:
     site = fleet.site(name)
     vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
     commands = ["ip link set dev eth1 up"]
@@ -90,19 +112,18 @@ def _ce(fleet: Fleet, name: str, index: int, variant: Variant) -> dict[str, Any]
             f"ip link set dev eth1.{vlan} up",
             f"ip addr add {ce_address(index, vlan)} dev eth1.{vlan}",
         ]
-    return {
-        "kind": "linux",
-        "image": LINUX_IMAGE,
-        "exec": commands,
-        "labels": {
-            "l2tpgen.role": "ce",
-            "l2tpgen.site": name,
-            "l2tpgen.index": str(index),
-            "l2tpgen.pe": f"pe-{name}",
-            "l2tpgen.vlans": ",".join(map(str, vlans)),
-            "l2tpgen.mtu": str(site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu),
-        },
+    labels = {
+        ROLE: "ce",
+        SITE: name,
+        INDEX: str(index),
+        PE: f"pe-{name}",
+        VLANS: ",".join(map(str, vlans)),
+        MTU: str(site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu),
     }
+    chosen = ",".join(f"{v}={workloads[v]}" for v in vlans if v in workloads)
+    if chosen:
+        labels[WORKLOADS_LABEL] = chosen
+    return {"kind": "linux", "image": LINUX_IMAGE, "exec": commands, "labels": labels}
 
 
 def build_topology(
@@ -111,21 +132,28 @@ def build_topology(
     name: str = "l2tpgen",
     flavor: Flavor = "linux",
     variant: Variant = "per-vlan",
+    shaping: Shaping | None = None,
+    workloads: Mapping[int, Workload] | None = None,
 ) -> dict[str, Any]:
-    """The containerlab topology of the fleet (a dict ready for YAML)."""
+    """The containerlab topology of the fleet (a dict ready for YAML).
+
+    ``shaping`` and ``workloads`` (by VLAN) become labels of the wan and CE nodes.
+    """
     if flavor == "linux":
         fleet = fleet.on_platform("linux")  # every PE is Linux: their pairs are Linux to Linux
     names = sorted(fleet.sites)
-    nodes: dict[str, Any] = {"wan": _wan_router(fleet, names)}
+    nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
     links: list[dict[str, Any]] = []
     for index, site_name in enumerate(names):
         site = fleet.site(site_name)
+        wan_port, lan_port = "eth1", "eth2"
         if flavor == "cisco_iol":
+            wan_port, lan_port = IOL_WAN, IOL_LAN
             pe: dict[str, Any] = {
                 "kind": "cisco_iol",
                 "image": IOL_IMAGE,
-                "startup-config": f"{site_name}.ios.cfg",
-                "labels": {"l2tpgen.role": "pe", "l2tpgen.site": site_name},
+                "startup-config": partial_config_name(site_name),
+                "labels": {ROLE: "pe", SITE: site_name},
             }
         else:
             commands = (
@@ -137,17 +165,15 @@ def build_topology(
                 "kind": "linux",
                 "image": LINUX_IMAGE,
                 "exec": commands,
-                "labels": {"l2tpgen.role": "pe", "l2tpgen.site": site_name},
+                "labels": {ROLE: "pe", SITE: site_name},
             }
         nodes[f"pe-{site_name}"] = pe
-        nodes[f"ce-{site_name}"] = _ce(fleet, site_name, index, variant)
+        nodes[f"ce-{site_name}"] = _ce(fleet, site_name, index, variant, workloads or {})
         links.append(
-            {"endpoints": [f"pe-{site_name}:eth1", f"wan:eth{index + 1}"], "mtu": site.wan.mtu}
+            {
+                "endpoints": [f"pe-{site_name}:{wan_port}", f"wan:eth{index + 1}"],
+                "mtu": site.wan.mtu,
+            }
         )
-        links.append({"endpoints": [f"pe-{site_name}:eth2", f"ce-{site_name}:eth1"]})
+        links.append({"endpoints": [f"pe-{site_name}:{lan_port}", f"ce-{site_name}:eth1"]})
     return {"name": name, "topology": {"nodes": nodes, "links": links}}
-
-
-def startup_configs(fleet: Fleet) -> dict[str, str]:
-    """The cisco_iol flavor's startup configs, by file name (secrets masked: fill them in)."""
-    return {f"{name}.ios.cfg": render_site(fleet, name) for name in sorted(fleet.sites)}

@@ -1,9 +1,10 @@
 """A real Linux L2TPv3 data plane in QEMU: a small initramfs, a script, results from the console.
 
 The host kernel here has no L2TP, and Docker is not available: Debian's kernel booted under QEMU
-(software emulation; KVM hangs on these machines) has it. The initramfs holds busybox, iproute2 with
-its libraries and the kernel modules; ``/init`` loads the modules and runs the lab script, whose
-output comes back on the serial console between markers.
+(software emulation; KVM hangs on these machines; two vCPUs, multi-threaded) has it. The initramfs
+holds busybox, iproute2 (ip, tc, bridge), iputils ping, iperf3 and socat with their libraries, and
+the kernel modules (L2TP, 802.1Q, bridge, netem, tbf, fq, BBR); ``/init`` loads the modules and
+runs the lab script, whose output comes back on the serial console between markers.
 """
 
 from __future__ import annotations
@@ -35,9 +36,25 @@ MODULES = (
     "8021q",
     "veth",
     "bridge",
+    # WAN shaping (delay, loss, rate), pacing and the congestion control the field reports used.
+    "sch_netem",
+    "sch_tbf",
+    "sch_fq",
+    "tcp_bbr",
 )
 BEGIN, END = "L2TPGEN-LAB-BEGIN", "L2TPGEN-LAB-END"
-APT_PACKAGES = "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping"
+APT_PACKAGES = "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat"
+# Host programs copied into the guest's /sbin with their libraries, and the package of each.
+# Busybox has applets called ip, tc and ping that know none of what the lab needs: the lab calls
+# these by their full path.
+PROGRAMS = (
+    ("ip", "iproute2"),
+    ("tc", "iproute2"),
+    ("bridge", "iproute2"),
+    ("ping", "iputils-ping"),  # iputils, not busybox: the MTU check needs `-M do` to set DF
+    ("iperf3", "iperf3"),
+    ("socat", "socat"),
+)
 
 
 class LabEnvironmentError(L2tpgenError):
@@ -64,14 +81,20 @@ def find_kernel() -> Kernel:
     )
 
 
-def _need(program: str) -> str:
+def _need(program: str, package: str | None = None) -> str:
     found = shutil.which(program)
     if found is None:
         raise LabEnvironmentError(
-            f"{program} is not installed; install the lab's packages: "
-            f"apt-get install -y {APT_PACKAGES}"
+            f"{program} is not installed (package {package or program}); install the lab's "
+            f"packages: apt-get install -y {APT_PACKAGES}"
         )
     return found
+
+
+def missing_programs() -> tuple[str, ...]:
+    """The host programs the VM lab needs that are not installed (empty when all are)."""
+    names = ["qemu-system-x86_64", "busybox", *(name for name, _ in PROGRAMS)]
+    return tuple(name for name in names if shutil.which(name) is None)
 
 
 def _module_bytes(kernel: Kernel, name: str) -> bytes:
@@ -151,13 +174,17 @@ BUSYBOX_APPLETS = (
     "head",
     "tail",
     "timeout",
+    "kill",
+    "sort",
+    "strings",
+    "awk",
+    "nsenter",  # a namespace without `ip netns exec`'s remount of /sys: several times faster
 )
 
 
 def build_initramfs(kernel: Kernel, script: str) -> bytes:
     """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off."""
-    busybox = _need("busybox")
-    ip = _need("ip")
+    busybox = _need("busybox", "busybox-static")
     archive = _Cpio()
     for directory in (
         "bin",
@@ -178,15 +205,14 @@ def build_initramfs(kernel: Kernel, script: str) -> bytes:
     archive.add("bin/busybox", Path(busybox).read_bytes(), mode=0o100755)
     for applet in BUSYBOX_APPLETS:
         archive.symlink(f"bin/{applet}", "busybox")
-    # iputils ping (not busybox's): the MTU check needs `-M do` to set DF.
-    ping = _need("ping")
-    archive.add("sbin/ip", Path(ip).read_bytes(), mode=0o100755)
-    archive.add("sbin/ping", Path(ping).read_bytes(), mode=0o100755)
     added: set[str] = set()
-    for library in [*_libraries(ip), *_libraries(ping)]:
-        if library not in added:
-            added.add(library)
-            archive.add(library.lstrip("/"), Path(library).read_bytes(), mode=0o100755)
+    for name, package in PROGRAMS:
+        program = _need(name, package)
+        archive.add(f"sbin/{name}", Path(program).read_bytes(), mode=0o100755)
+        for library in _libraries(program):
+            if library not in added:
+                added.add(library)
+                archive.add(library.lstrip("/"), Path(library).read_bytes(), mode=0o100755)
     for module in MODULES:
         archive.add(f"lib/modules/{module}.ko", _module_bytes(kernel, module))
     init = _INIT.format(modules=" ".join(MODULES), begin=BEGIN, end=END)
@@ -203,30 +229,43 @@ class VmRun:
     seconds: float
 
 
-def run_script(script: str, *, timeout: float = 300, memory_mb: int = 512) -> VmRun:
+def qemu_command(
+    qemu: str, kernel: Kernel, initrd: Path, *, memory_mb: int = 768, cpus: int = 2
+) -> list[str]:
+    """The QEMU command line: software emulation, serial console only, no network device."""
+    return [
+        qemu,
+        "-m",
+        str(memory_mb),
+        "-smp",
+        str(cpus),
+        "-nographic",
+        # No network device: nothing leaves the guest but its console (and no boot ROMs).
+        "-nic",
+        "none",
+        "-vga",
+        "none",
+        "-no-reboot",
+        "-accel",
+        "tcg,thread=multi",
+        "-kernel",
+        str(kernel.image),
+        "-initrd",
+        str(initrd),
+        "-append",
+        # No IPv6: no background traffic (DAD, ND, MLD) in the namespaces.
+        "console=ttyS0 quiet panic=-1 ipv6.disable=1",
+    ]
+
+
+def run_script(script: str, *, timeout: float = 300, memory_mb: int = 768, cpus: int = 2) -> VmRun:
     """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
     qemu = _need("qemu-system-x86_64")
     kernel = find_kernel()
     with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:
         initrd = Path(work) / "initrd.gz"
         initrd.write_bytes(build_initramfs(kernel, script))
-        command = [
-            qemu,
-            "-m",
-            str(memory_mb),
-            "-smp",
-            "1",
-            "-nographic",
-            "-no-reboot",
-            "-accel",
-            "tcg",
-            "-kernel",
-            str(kernel.image),
-            "-initrd",
-            str(initrd),
-            "-append",
-            "console=ttyS0 quiet panic=-1",
-        ]
+        command = qemu_command(qemu, kernel, initrd, memory_mb=memory_mb, cpus=cpus)
         started = time.monotonic()
         try:
             done = subprocess.run(  # noqa: S603 - our own command line

@@ -1,0 +1,32 @@
+"""Host tuning for the hosts on stretched VLANs.
+
+MTU/MSS, TCP buffers from the bandwidth-delay product, congestion control, heartbeat buffers,
+Corosync and hypervisor notes. Pure functions and frozen values; the ``hosts`` command and the
+model's fields build on them.
+"""
+
+from l2tpgen.hosts.advice import (
+    WORKLOADS,
+    Advice,
+    HostAdvice,
+    Workload,
+    needs_bbr,
+    recommend,
+    tcp_buffer_max,
+)
+from l2tpgen.hosts.path import HostsInputError, NetworkPath
+from l2tpgen.hosts.sysctl import merged_sysctls, render_sysctl
+
+__all__ = [
+    "WORKLOADS",
+    "Advice",
+    "HostAdvice",
+    "HostsInputError",
+    "NetworkPath",
+    "Workload",
+    "merged_sysctls",
+    "needs_bbr",
+    "recommend",
+    "render_sysctl",
+    "tcp_buffer_max",
+]

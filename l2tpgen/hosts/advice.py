@@ -1,0 +1,290 @@
+"""What the hosts on a stretched VLAN need, with the reason and the numbers behind each item.
+
+Inputs: the path between the sites (``NetworkPath``), the pseudowire's inner MTU (the largest IP
+packet that crosses unfragmented, from ``l2tpgen.mtu``) and what the VLAN carries. The rules:
+
+* **MTU and MSS.** Host MTU = inner MTU; TCP MSS = inner MTU - 40. A pseudowire is a bridge: a
+  larger frame is dropped, or fragmented after encapsulation, with no ICMP error to the host. For
+  TCP, ``tcp_mtu_probing = 1`` finds the working size when a black hole appears anyway.
+* **TCP buffers.** ``BDP = bandwidth x RTT / 8``. The largest buffer is ``2 x BDP`` rounded up to
+  a power of two MiB: Linux advertises a receive window of only about half to three quarters of
+  the buffer (the rest pays for socket overhead), so a buffer of 1 x BDP caps a transfer at that
+  fraction of the path (the field report's 64 MiB buffers gave 7+ of 10 Gb/s at 55 ms). Capped at
+  1 GiB; never below Linux's defaults (6 MiB receive, 4 MiB send), which short paths keep.
+  ``rmem_max`` / ``wmem_max`` follow, for applications that size their sockets themselves.
+* **Congestion control.** BBR with the ``fq`` qdisc (pacing) when the path is *lossy*: the Mathis
+  bound for a loss-based algorithm (Cubic) at this RTT and loss is below the path's bandwidth, or
+  *long*: RTT of 20 ms or more, where Cubic needs seconds to regrow its window after each loss.
+* **Heartbeats** (``cluster-heartbeat``): UDP receive and send buffers of 25 MiB (``rmem_default``
+  too: Corosync's sockets take the default); the default 208 KiB overflows during bursts (field
+  report: ``netstat -su`` receive buffer errors until 25 MiB). Corosync's ``netmtu`` no larger
+  than the inner MTU, an IGMP querier for its multicast, vmxnet3 rings and splitRx mode.
+* **Live migration:** several streams (multi-NIC or multi-stream vMotion, QEMU ``multifd``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from l2tpgen.hosts.path import (
+    MIB,
+    HostsInputError,
+    NetworkPath,
+    power_of_two,
+    power_of_two_mib,
+    rate,
+    size,
+)
+from l2tpgen.mtu import IPV4_TCP_HEADERS, MIN_WAN_MTU
+
+Workload = Literal["cluster-heartbeat", "live-migration", "storage", "general"]
+WORKLOADS: tuple[Workload, ...] = get_args(Workload)
+Kind = Literal["sysctl", "interface", "application", "hypervisor", "network"]
+
+# Linux's defaults (net.ipv4.tcp_rmem / tcp_wmem): min, default, max.
+TCP_RMEM_DEFAULT = (4096, 131072, 6 * MIB)
+TCP_WMEM_DEFAULT = (4096, 16384, 4 * MIB)
+BUFFER_HEADROOM = 2
+MAX_TCP_BUFFER = 1024 * MIB
+LONG_RTT_MS = 20.0
+HEARTBEAT_UDP_BUFFER = 25 * MIB
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One recommendation: where it goes, the value, why, and the figures it came from."""
+
+    kind: Kind
+    setting: str
+    value: str
+    reason: str
+    basis: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HostAdvice:
+    """Everything recommended for the hosts of one VLAN."""
+
+    path: NetworkPath
+    inner_mtu: int
+    workload: Workload
+    items: tuple[Advice, ...]
+
+    @property
+    def sysctls(self) -> tuple[tuple[str, str], ...]:
+        """The ``sysctl`` settings, in order."""
+        return tuple((a.setting, a.value) for a in self.items if a.kind == "sysctl")
+
+    def value(self, setting: str) -> str | None:
+        """The recommended value of ``setting``, if any."""
+        return next((a.value for a in self.items if a.setting == setting), None)
+
+
+def tcp_buffer_max(path: NetworkPath) -> int:
+    """The largest TCP buffer for ``path``: 2 x BDP up to a power of two MiB, within bounds."""
+    wanted = power_of_two_mib(BUFFER_HEADROOM * path.bdp_bytes)
+    return min(max(wanted, TCP_RMEM_DEFAULT[2]), MAX_TCP_BUFFER)
+
+
+def needs_bbr(path: NetworkPath, mss: int) -> tuple[bool, tuple[str, ...]]:
+    """Whether BBR and fq are recommended, and the figures that decided it."""
+    mathis = path.mathis_bps(mss)
+    lossy = mathis < path.bandwidth_bps
+    long = path.rtt_ms >= LONG_RTT_MS
+    basis = (
+        (
+            f"Mathis bound for Cubic = MSS {mss} B x 8 / RTT {path.rtt_ms:g} ms x 1.22 / "
+            f"sqrt(loss {path.loss:g}) = {rate(mathis)}"
+            + (" < " if lossy else " >= ")
+            + f"bandwidth {rate(path.bandwidth_bps)}"
+            if path.loss
+            else "no loss: Cubic is not loss-bound"
+        ),
+        f"RTT {path.rtt_ms:g} ms " + (">=" if long else "<") + f" {LONG_RTT_MS:g} ms (long path)",
+    )
+    return lossy or long, basis
+
+
+def _mtu_items(inner_mtu: int) -> list[Advice]:
+    mss = inner_mtu - IPV4_TCP_HEADERS
+    return [
+        Advice(
+            "interface",
+            "host MTU",
+            str(inner_mtu),
+            "a pseudowire is a bridge: larger frames are dropped (or fragmented after "
+            "encapsulation) with no ICMP error to the host",
+            (f"inner MTU of the pseudowire = {inner_mtu} B (l2tpgen mtu)",),
+        ),
+        Advice(
+            "interface",
+            "TCP MSS",
+            str(mss),
+            "clamp to this where hosts keep a larger MTU (firewalls, routers at the edge)",
+            (f"MSS = MTU {inner_mtu} - 40 (IPv4 and TCP headers) = {mss} B",),
+        ),
+    ]
+
+
+def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Advice]:
+    items: list[Advice] = []
+    bdp = path.bdp_bytes
+    buffer = tcp_buffer_max(path)
+    bdp_text = (
+        f"BDP = {rate(path.bandwidth_bps)} x {path.rtt_ms:g} ms / 8 = {size(bdp)} "
+        f"({bdp / MIB:.2f} MiB; a {size(power_of_two(bdp))} window)"
+    )
+    rule = f"max = {BUFFER_HEADROOM} x BDP rounded up to a power of two MiB = {size(buffer)}" + (
+        " (capped at 1 GiB)" if buffer == MAX_TCP_BUFFER else ""
+    )
+    if buffer > TCP_RMEM_DEFAULT[2]:
+        reason = (
+            "a TCP window smaller than the bandwidth-delay product caps every transfer at "
+            "window / RTT; Linux advertises only part of the buffer as window"
+        )
+        rmem = (*TCP_RMEM_DEFAULT[:2], buffer)
+        wmem = (*TCP_WMEM_DEFAULT[:2], buffer)
+        items += [
+            Advice(
+                "sysctl", "net.ipv4.tcp_rmem", " ".join(map(str, rmem)), reason, (bdp_text, rule)
+            ),
+            Advice(
+                "sysctl", "net.ipv4.tcp_wmem", " ".join(map(str, wmem)), reason, (bdp_text, rule)
+            ),
+            Advice(
+                "sysctl",
+                "net.core.rmem_max",
+                str(buffer),
+                "lets applications that set SO_RCVBUF themselves ask for the same",
+                (rule,),
+            ),
+            Advice(
+                "sysctl",
+                "net.core.wmem_max",
+                str(buffer),
+                "lets applications that set SO_SNDBUF themselves ask for the same",
+                (rule,),
+            ),
+        ]
+    else:
+        items.append(
+            Advice(
+                "application",
+                "TCP buffers",
+                "keep Linux's defaults",
+                "the bandwidth-delay product fits the default buffers (6 MiB receive, 4 MiB send)",
+                (bdp_text, rule),
+            )
+        )
+    items.append(
+        Advice(
+            "sysctl",
+            "net.ipv4.tcp_mtu_probing",
+            "1",
+            "the pseudowire drops oversized frames without an ICMP error: probing recovers "
+            "from that black hole instead of stalling",
+            (f"inner MTU {inner_mtu} B",),
+        )
+    )
+    bbr, basis = needs_bbr(path, inner_mtu - IPV4_TCP_HEADERS)
+    if bbr:
+        reason = (
+            "loss-based Cubic cannot fill a lossy or long path; BBR paces to the measured "
+            "bandwidth and RTT and does not treat random loss as congestion"
+        )
+        items += [
+            Advice("sysctl", "net.core.default_qdisc", "fq", "fq paces BBR's packets", basis),
+            Advice("sysctl", "net.ipv4.tcp_congestion_control", "bbr", reason, basis),
+        ]
+    else:
+        items.append(
+            Advice(
+                "application",
+                "TCP congestion control",
+                "keep the default (cubic)",
+                "the path is neither lossy nor long enough for BBR to matter",
+                basis,
+            )
+        )
+    if workload == "live-migration":
+        items.append(
+            Advice(
+                "hypervisor",
+                "migration streams",
+                "several",
+                "one TCP stream is limited by one CPU and one window: use multi-NIC or "
+                "multi-stream vMotion (vSphere 7+), or QEMU's multifd (multifd-channels 4+)",
+                (bdp_text,),
+            )
+        )
+    return items
+
+
+def _heartbeat_items(path: NetworkPath, inner_mtu: int) -> list[Advice]:
+    reason = (
+        "heartbeat bursts overflow the default 208 KiB socket buffers: receive buffer errors "
+        "(netstat -su, /proc/net/snmp RcvbufErrors) and lost heartbeats"
+    )
+    basis = (f"{size(HEARTBEAT_UDP_BUFFER)} per socket (field report: errors until ~25 MiB)",)
+    return [
+        *(
+            Advice("sysctl", key, str(HEARTBEAT_UDP_BUFFER), reason, basis)
+            for key in (
+                "net.core.rmem_default",
+                "net.core.rmem_max",
+                "net.core.wmem_default",
+                "net.core.wmem_max",
+            )
+        ),
+        Advice(
+            "application",
+            "corosync totem.netmtu",
+            str(inner_mtu),
+            "Corosync sizes its packets to netmtu (default 1500): larger than the inner MTU "
+            "they are fragmented or dropped on the pseudowire",
+            (f"inner MTU = {inner_mtu} B",),
+        ),
+        Advice(
+            "network",
+            "IGMP querier",
+            "one per stretched VLAN",
+            "without a querier, snooping switches stop forwarding the heartbeat group when "
+            "their membership entries expire (about 260 s)",
+            (f"path {path.describe()}",),
+        ),
+        Advice(
+            "hypervisor",
+            "vmxnet3 receive rings",
+            "ethtool -G <if> rx 4096 (Windows: Rx Ring #1 Size 4096, Small Rx Buffers 8192)",
+            "small default rings drop bursts before the socket sees them",
+            ("vmxnet3 maximum ring size = 4096",),
+        ),
+        Advice(
+            "hypervisor",
+            "ethernetX.emuRxMode",
+            "1",
+            "splitRx mode spreads multicast receive processing over several threads on ESXi",
+            ("VMware: splitRxMode for multicast receivers",),
+        ),
+    ]
+
+
+def recommend(path: NetworkPath, inner_mtu: int, workload: Workload = "general") -> HostAdvice:
+    """The host advice for one stretched VLAN.
+
+    Raises:
+        HostsInputError: an impossible MTU or an unknown workload.
+    """
+    if workload not in WORKLOADS:
+        raise HostsInputError(
+            f"unknown workload {workload!r}; choose one of: {', '.join(WORKLOADS)}"
+        )
+    if not MIN_WAN_MTU - 100 <= inner_mtu <= 65535:  # noqa: PLR2004 - IPv4's ceiling
+        raise HostsInputError(f"inner MTU must be between 476 and 65535, not {inner_mtu}")
+    items = _mtu_items(inner_mtu)
+    if workload == "cluster-heartbeat":
+        items += _heartbeat_items(path, inner_mtu)
+    else:
+        items += _tcp_items(path, inner_mtu, workload)
+    return HostAdvice(path, inner_mtu, workload, tuple(items))

@@ -1,0 +1,69 @@
+"""The sysctl part of the host advice as an ``/etc/sysctl.d/`` file.
+
+``key = value`` lines and ``#`` comments, which ``sysctl -p FILE`` and systemd-sysctl both read.
+A host that carries several VLANs gets one file: where two VLANs ask for the same key, the larger
+number wins (element by element for ``tcp_rmem`` triples).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from l2tpgen.hosts.advice import HostAdvice
+
+FILE_NAME = "90-l2tpgen.conf"
+
+
+def _larger(old: str, new: str) -> str:
+    try:
+        a, b = [int(x) for x in old.split()], [int(x) for x in new.split()]
+    except ValueError:
+        return old  # words (bbr, fq): the only values any advice gives, so they agree
+    if len(a) != len(b):
+        return old
+    return " ".join(str(max(x, y)) for x, y in zip(a, b, strict=True))
+
+
+def merged_sysctls(advice: Iterable[HostAdvice]) -> tuple[tuple[str, str], ...]:
+    """Every sysctl of every piece of advice, each key once (the larger value wins)."""
+    merged: dict[str, str] = {}
+    for one in advice:
+        for key, value in one.sysctls:
+            merged[key] = _larger(merged[key], value) if key in merged else value
+    return tuple(merged.items())
+
+
+def render_sysctl(advice: Iterable[HostAdvice]) -> str:
+    """An ``/etc/sysctl.d/90-l2tpgen.conf`` for hosts that get all of ``advice``."""
+    pieces = tuple(advice)
+    lines = [
+        (
+            f"# /etc/sysctl.d/{FILE_NAME}: written by l2tpgen; apply with "
+            f"`sysctl -p /etc/sysctl.d/{FILE_NAME}`"
+        ),
+    ]
+    lines += [f"# {a.workload} over {a.path.describe()}, inner MTU {a.inner_mtu}" for a in pieces]
+    reasons: dict[str, list[str]] = {}
+    for one in pieces:
+        for item in one.items:
+            if item.kind == "sysctl":
+                notes = reasons.setdefault(item.setting, [])
+                for line in (item.reason, *item.basis):
+                    if line not in notes:
+                        notes.append(line)
+    merged = merged_sysctls(pieces)
+    if not merged:
+        lines.append("# nothing to change: Linux's defaults fit these paths")
+    for key, value in merged:
+        lines.append("")
+        lines += [f"# {note}" for note in reasons[key]]
+        lines.append(f"{key} = {value}")
+    if any(key == "net.ipv4.tcp_congestion_control" for key, _ in merged):
+        lines += [
+            "",
+            "# BBR is a module: load it at boot with /etc/modules-load.d/bbr.conf (tcp_bbr)",
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,218 @@
+"""The vm engine's guest script: labs as network namespaces, their setup batched, their probes.
+
+Per lab: a network namespace per node (named ``prefix + node``, so several labs share one VM side
+by side), a veth pair per link created straight into both namespaces with its MTU, then each
+node's commands. Consecutive ``ip``, ``tc`` or ``bridge`` commands of a node run as one
+``ip -n NODE -batch FILE`` (one process instead of one per command); others run through
+``nsenter`` and busybox ``sh``. The WAN shaping follows the wan node's commands. Then the probes,
+phase by phase. Results come back on the console between markers.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from l2tpgen.lab.shaping import tc_commands
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.probes import Probe
+
+WORK = "/tmp/l2tpgen"  # noqa: S108 - inside the throwaway guest
+BATCHABLE = ("ip", "tc", "bridge")
+# busybox sh runs its own ip, tc and ping applets before /sbin's; shell functions come first.
+PRELUDE = "".join(f'{p}() {{ /sbin/{p} "$@"; }}; ' for p in ("ip", "tc", "bridge", "ping"))
+EOF = "L2TPGEN_BATCH_EOF"
+
+
+@dataclass(frozen=True)
+class GuestLab:
+    """One lab in the guest: its probes and the prefix of its namespaces."""
+
+    lab: Lab
+    probes: tuple[Probe, ...]
+    prefix: str = ""
+
+
+@dataclass(frozen=True)
+class GuestResults:
+    """What one lab's probes returned, and what went wrong while setting it up."""
+
+    results: dict[str, str] = field(default_factory=dict)
+    setup_errors: tuple[str, ...] = ()
+
+
+def _node_commands(lab: Lab, node: str) -> list[str]:
+    commands = ["ip link set dev lo up", *lab.node(node).exec]
+    if node == lab.wan:
+        commands += tc_commands(lab.shaping, lab.interfaces(node))
+    return commands
+
+
+def _groups(commands: Sequence[str]) -> list[tuple[str | None, list[tuple[int, str]]]]:
+    """Runs of consecutive commands of one batchable program; others alone (program None)."""
+    groups: list[tuple[str | None, list[tuple[int, str]]]] = []
+    for index, command in enumerate(commands):
+        word = command.split(" ", 1)[0]
+        program = word if word in BATCHABLE and " " in command else None
+        if program is not None and groups and groups[-1][0] == program:
+            groups[-1][1].append((index, command))
+        else:
+            groups.append((program, [(index, command)]))
+    return groups
+
+
+def _root_commands(guest: GuestLab) -> list[str]:
+    """Namespaces, and links created straight into them (no renaming, no moving)."""
+    prefix = guest.prefix
+    root = [f"ip netns add {prefix}{node.name}" for node in guest.lab.nodes]
+    for link in guest.lab.links:
+        mtu = f" mtu {link.mtu}" if link.mtu else ""
+        root.append(
+            f"ip link add {link.a.interface} netns {prefix}{link.a.node}{mtu} type veth "
+            f"peer name {link.b.interface} netns {prefix}{link.b.node}{mtu}"
+        )
+    return root
+
+
+def _setup(number: int, guest: GuestLab) -> list[str]:
+    lab, prefix = guest.lab, guest.prefix
+    lines = [f"mkdir -p {WORK}/{prefix}host"]
+    root = list(enumerate(_root_commands(guest)))
+    lines += _batch(f"{number} -", "ip", "", f"{prefix}root", root)
+    for node in lab.nodes:
+        ns = f"{prefix}{node.name}"
+        lines.append(f"mkdir -p {WORK}/{ns}")
+        for batch, (program, commands) in enumerate(_groups(_node_commands(lab, node.name))):
+            tag = f"{number} {node.name}"
+            if program is not None:
+                lines += _batch(tag, program, ns, f"{ns}.{batch}", commands)
+                continue
+            index, command = commands[0]
+            lines.append(
+                f"nsenter --net=/run/netns/{ns} sh -c {shlex.quote(PRELUDE + command)} "
+                f">{WORK}/out 2>&1 || "
+                f'{{ echo "EXEC-FAIL {tag} {index}"; cat {WORK}/out; echo EXEC-FAIL-END; }}'
+            )
+    return lines
+
+
+def _batch(
+    tag: str, program: str, ns: str, name: str, commands: list[tuple[int, str]]
+) -> list[str]:
+    path = f"{WORK}/{name}.{program}"
+    body = [command.split(" ", 1)[1] for _, command in commands]
+    netns = f" -n {ns}" if ns else ""
+    first = commands[0][0]
+    return [
+        f"cat > {path} <<'{EOF}'",
+        *body,
+        EOF,
+        (
+            f"/sbin/{program} -force{netns} -batch {path} >{WORK}/out 2>&1 || "
+            f'{{ echo "BATCH-FAIL {tag} {first}"; cat {WORK}/out; echo EXEC-FAIL-END; }}'
+        ),
+    ]
+
+
+def _run(guest: GuestLab, probe: Probe) -> str:
+    ns = f"{guest.prefix}{probe.node}" if probe.node else f"{guest.prefix}host"
+    body = f"L2TPGEN_TMP={WORK}/{ns}; {PRELUDE}{probe.command}"
+    run = f"sh -c {shlex.quote(body)}"
+    return f"nsenter --net=/run/netns/{ns} {run}" if probe.node else run
+
+
+def _parallel(number: int, guest: GuestLab, probes: Sequence[Probe]) -> list[str]:
+    """Start or collect probes: all at once, then wait, then their results in order."""
+    lines: list[str] = []
+    for index, probe in enumerate(probes):
+        out = f"{WORK}/{guest.prefix}probe.{index}"
+        lines.append(f"{{ {_run(guest, probe)} >{out} 2>&1; echo $? >{out}.rc; }} &")
+    lines.append("wait")
+    for index, probe in enumerate(probes):
+        out, key = f"{WORK}/{guest.prefix}probe.{index}", f"{number}:{probe.key}"
+        if probe.capture == "rc":
+            lines.append(f'echo "PROBE {key} $(cat {out}.rc)"')
+        else:
+            lines += [f'echo "OUT-BEGIN {key}"', f"cat {out}; echo", f'echo "OUT-END {key}"']
+    return lines
+
+
+def _probes(number: int, guest: GuestLab) -> list[str]:
+    """Main-phase probes one after another; the others phase by phase, in parallel."""
+    lines: list[str] = []
+    waiting: list[Probe] = []
+    for probe in guest.probes:
+        if probe.phase != "main":
+            waiting.append(probe)
+            continue
+        if waiting:
+            lines += _parallel(number, guest, waiting)
+            waiting = []
+        key, run = f"{number}:{probe.key}", _run(guest, probe)
+        if probe.capture == "rc":
+            lines.append(f'{run} >/dev/null 2>&1; echo "PROBE {key} $?"')
+        else:
+            lines += [f'echo "OUT-BEGIN {key}"', f"{run} 2>&1; echo", f'echo "OUT-END {key}"']
+    if waiting:
+        lines += _parallel(number, guest, waiting)
+    return lines
+
+
+def guest_script(labs: Sequence[GuestLab]) -> str:
+    """The whole guest script: every lab set up, then every lab's probes in order."""
+    lines = ["export PATH=/sbin:/bin", f"mkdir -p {WORK}"]
+    for number, guest in enumerate(labs):
+        lines += _setup(number, guest)
+    for number, guest in enumerate(labs):
+        lines += _probes(number, guest)
+    return "\n".join(lines) + "\n"
+
+
+def _setup_errors(text: str, labs: Sequence[GuestLab]) -> dict[int, list[str]]:
+    errors: dict[int, list[str]] = {}
+    blocks = re.findall(
+        r"^(EXEC|BATCH)-FAIL (\d+) (\S+) (\d+)\n(.*?)^EXEC-FAIL-END$",
+        text,
+        re.MULTILINE | re.DOTALL,
+    )
+    for how, number, node, first, output in blocks:
+        guest = labs[int(number)]
+        commands = _root_commands(guest) if node == "-" else _node_commands(guest.lab, node)
+        where = "root" if node == "-" else node
+        if how == "EXEC":
+            errors.setdefault(int(number), []).append(
+                f"EXEC-FAIL {where}: {commands[int(first)]}: {' '.join(output.split())}"
+            )
+            continue
+        message: list[str] = []
+        for line in output.splitlines():
+            failed = re.match(r"Command failed \S+:(\d+)$", line)
+            if failed is None:
+                message.append(line.strip())
+                continue
+            command = commands[int(first) + int(failed.group(1)) - 1]
+            errors.setdefault(int(number), []).append(
+                f"EXEC-FAIL {where}: {command}: {' '.join(message)}"
+            )
+            message = []
+    return errors
+
+
+def parse_console(text: str, labs: Sequence[GuestLab]) -> tuple[GuestResults, ...]:
+    """Each lab's probe results and setup errors from the guest's output."""
+    results: list[dict[str, str]] = [{} for _ in labs]
+    for number, key, code in re.findall(r"^PROBE (\d+):(\S+) (\d+)$", text, re.MULTILINE):
+        results[int(number)][key] = code
+    outputs = re.findall(
+        r"^OUT-BEGIN (\d+):(\S+)\n(.*?)^OUT-END \1:\2$", text, re.MULTILINE | re.DOTALL
+    )
+    for number, key, output in outputs:
+        results[int(number)][key] = output.removesuffix("\n").removesuffix("\n")
+    errors = _setup_errors(text, labs)
+    return tuple(GuestResults(results[n], tuple(errors.get(n, ()))) for n in range(len(labs)))

@@ -1,0 +1,392 @@
+"""Lab inputs, validated before anything runs: the topology file, its labels, output paths.
+
+A topology becomes a ``Lab``: frozen values with every name checked against a pattern (node names
+reach the QEMU guest's shell and Docker's container names), every endpoint split into node and
+interface, every label l2tpgen reads parsed. All problems are reported at once.
+
+Labels l2tpgen reads (``lab build`` writes them; the model can feed them later):
+
+* every node: ``l2tpgen.role`` (``wan``, ``pe`` or ``ce``);
+* ``pe``: ``l2tpgen.site``;
+* ``ce``: ``l2tpgen.site``, ``l2tpgen.index`` (0-98), ``l2tpgen.pe`` (a pe node),
+  ``l2tpgen.vlans`` (``2996,2997``), ``l2tpgen.mtu`` (the inner MTU ``mtu.py`` predicts) and,
+  optionally, ``l2tpgen.workloads`` (``2997=cluster-heartbeat,2998=live-migration``);
+* ``wan``, optionally: ``l2tpgen.wan.delay-ms`` (one-way delay added in each direction, so the
+  RTT grows by twice it), ``l2tpgen.wan.loss-pct`` (loss in each direction, percent) and
+  ``l2tpgen.wan.rate-mbit`` (rate in each direction).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.hosts import WORKLOADS, Workload
+from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+
+Role = Literal["wan", "pe", "ce"]
+ROLE, SITE, INDEX, PE, VLANS, MTU = (
+    "l2tpgen.role",
+    "l2tpgen.site",
+    "l2tpgen.index",
+    "l2tpgen.pe",
+    "l2tpgen.vlans",
+    "l2tpgen.mtu",
+)
+WORKLOADS_LABEL = "l2tpgen.workloads"
+# Names that end up in shell commands, file names and container names: no room for surprises.
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+LINUX_INTERFACE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
+OTHER_INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:-]{0,39}$")
+MAX_INDEX = 98  # CE addresses end in index + 1; markers carry two digits
+MAX_EXEC = 4096
+
+
+class LabInputError(L2tpgenError):
+    """The topology or another lab input is unusable; ``problems`` lists every reason."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        lines = "\n".join(f"  {p}" for p in self.problems)
+        super().__init__(f"{source}: {len(self.problems)} problem(s):\n{lines}")
+
+
+@dataclass(frozen=True)
+class Node:
+    """A node: its name, kind, role, exec commands and labels."""
+
+    name: str
+    kind: str
+    role: Role
+    exec: tuple[str, ...]
+    labels: tuple[tuple[str, str], ...]
+    startup_config: str | None = None
+
+    def label(self, key: str) -> str | None:
+        """A label's value."""
+        return dict(self.labels).get(key)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One end of a link."""
+
+    node: str
+    interface: str
+
+
+@dataclass(frozen=True)
+class Link:
+    """A point-to-point link and its MTU."""
+
+    a: Endpoint
+    b: Endpoint
+    mtu: int | None = None
+
+
+@dataclass(frozen=True)
+class Ce:
+    """A CE node as the checks see it."""
+
+    node: str
+    site: str
+    index: int
+    pe: str
+    vlans: tuple[int, ...]
+    mtu: int
+    workloads: tuple[tuple[int, Workload], ...] = ()
+
+    def workload(self, vlan: int) -> Workload:
+        """What ``vlan`` carries (``general`` unless a label says otherwise)."""
+        return dict(self.workloads).get(vlan, "general")
+
+
+@dataclass(frozen=True)
+class Lab:
+    """A validated topology."""
+
+    name: str
+    nodes: tuple[Node, ...]
+    links: tuple[Link, ...]
+    ces: tuple[Ce, ...]
+    wan: str | None = None
+    shaping: Shaping = field(default_factory=Shaping)
+
+    def node(self, name: str) -> Node:
+        """A node by name."""
+        return next(n for n in self.nodes if n.name == name)
+
+    def interfaces(self, node: str) -> tuple[str, ...]:
+        """The node's link interfaces, in link order."""
+        ends = (end for link in self.links for end in (link.a, link.b))
+        return tuple(end.interface for end in ends if end.node == node)
+
+    def with_shaping(self, shaping: Shaping) -> Lab:
+        """The same lab with another WAN shaping (command-line options win over labels)."""
+        return replace(self, shaping=shaping)
+
+
+def _number(
+    text: str | None, what: str, problems: list[str], low: float, high: float
+) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        problems.append(f"{what} must be a number, not {text!r}")
+        return None
+    if not low <= value <= high:
+        problems.append(f"{what} must be between {low:g} and {high:g}, not {text}")
+        return None
+    return value
+
+
+def _int(text: str | None, what: str, problems: list[str], low: int, high: int) -> int | None:
+    if text is None or not re.fullmatch(r"\d+", text):
+        problems.append(f"{what} must be a whole number, not {text!r}")
+        return None
+    value = int(text)
+    if not low <= value <= high:
+        problems.append(f"{what} must be between {low} and {high}, not {value}")
+        return None
+    return value
+
+
+def parse_shaping(labels: Mapping[str, str], where: str, problems: list[str]) -> Shaping:
+    """The WAN shaping labels of a node."""
+    delay = _number(labels.get(WAN_DELAY), f"{where} label {WAN_DELAY}", problems, 0, 10_000)
+    loss = _number(labels.get(WAN_LOSS), f"{where} label {WAN_LOSS}", problems, 0, 100)
+    rate = _number(labels.get(WAN_RATE), f"{where} label {WAN_RATE}", problems, 0.001, 1e6)
+    return Shaping(delay or 0.0, loss or 0.0, rate)
+
+
+def parse_workloads(
+    text: str, vlans: tuple[int, ...], where: str, problems: list[str]
+) -> tuple[tuple[int, Workload], ...]:
+    """``2997=cluster-heartbeat,2998=live-migration``."""
+    found: list[tuple[int, Workload]] = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        vlan_text, _, workload = item.partition("=")
+        vlan = _int(vlan_text.strip(), f"{where}: VLAN in {item!r}", problems, 1, 4094)
+        if workload.strip() not in WORKLOADS:
+            problems.append(
+                f"{where}: workload {workload.strip()!r} is none of: {', '.join(WORKLOADS)}"
+            )
+        elif vlan is not None and vlan not in vlans:
+            problems.append(f"{where}: VLAN {vlan} has a workload but is not in {VLANS}")
+        elif vlan is not None:
+            found.append((vlan, cast("Workload", workload.strip())))
+    return tuple(found)
+
+
+def _labels(raw: object, where: str, problems: list[str]) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: labels must be a mapping")
+        return {}
+    labels = {}
+    for key, value in raw.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            problems.append(f"{where}: label {key} must be a string or a number")
+            continue
+        labels[str(key)] = str(value)
+    return labels
+
+
+def _exec(raw: object, where: str, problems: list[str]) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+        problems.append(f"{where}: exec must be a list of commands")
+        return ()
+    for number, command in enumerate(raw, start=1):
+        if len(command) > MAX_EXEC or any(c in command for c in "\n\r\0"):
+            problems.append(f"{where}: exec command {number} must be one line")
+    return tuple(raw)
+
+
+def _node(name: str, raw: object, default_kind: str | None, problems: list[str]) -> Node | None:
+    where = f"node {name!r}"
+    if not NAME.fullmatch(name):
+        problems.append(
+            f"{where}: node names are 1-40 letters, digits, '-' or '_', starting with a letter or "
+            "digit"
+        )
+        return None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        problems.append(f"{where} must be a mapping")
+        return None
+    kind = raw.get("kind", default_kind)
+    if not isinstance(kind, str):
+        problems.append(f"{where} has no kind")
+        return None
+    labels = _labels(raw.get("labels"), where, problems)
+    role = labels.get(ROLE)
+    if role not in ("wan", "pe", "ce"):
+        problems.append(f"{where} has no {ROLE} label (wan, pe or ce)")
+        return None
+    needed = {"pe": (SITE,), "ce": (SITE, INDEX, PE, VLANS, MTU)}.get(role, ())
+    missing = [key for key in needed if key not in labels]
+    if missing:
+        problems.append(f"{where} (role {role}) lacks the label(s) {', '.join(missing)}")
+        return None
+    exec_ = _exec(raw.get("exec"), where, problems)
+    config = raw.get("startup-config")
+    if config is not None and not isinstance(config, str):
+        problems.append(f"{where}: startup-config must be a file name")
+        config = None
+    return Node(name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config)
+
+
+def _ce(node: Node, problems: list[str]) -> Ce | None:
+    where = f"node {node.name!r}"
+    labels = dict(node.labels)
+    count = len(problems)
+    index = _int(labels[INDEX], f"{where} label {INDEX}", problems, 0, MAX_INDEX)
+    mtu = _int(labels[MTU], f"{where} label {MTU}", problems, 68, 65535)
+    vlans = tuple(
+        v
+        for v in (
+            _int(t.strip(), f"{where} label {VLANS}", problems, 1, 4094)
+            for t in labels[VLANS].split(",")
+        )
+        if v is not None
+    )
+    if not NAME.fullmatch(labels[SITE]):
+        problems.append(f"{where} label {SITE} is not a valid name: {labels[SITE]!r}")
+    workloads = parse_workloads(labels.get(WORKLOADS_LABEL, ""), vlans, where, problems)
+    if len(problems) > count or index is None or mtu is None:
+        return None
+    return Ce(node.name, labels[SITE], index, labels[PE], vlans, mtu, workloads)
+
+
+def _endpoint(text: object, kinds: Mapping[str, str], problems: list[str]) -> Endpoint | None:
+    if not isinstance(text, str) or ":" not in text:
+        problems.append(f"endpoint {text!r} must be `node:interface`")
+        return None
+    node, interface = text.split(":", 1)
+    if node not in kinds:
+        problems.append(f"endpoint {text!r} names no node of the topology")
+        return None
+    pattern = LINUX_INTERFACE if kinds[node] == "linux" else OTHER_INTERFACE
+    if not pattern.fullmatch(interface) or interface == "lo":
+        problems.append(f"endpoint {text!r}: {interface!r} is not a usable interface name")
+        return None
+    return Endpoint(node, interface)
+
+
+def _links(raw: object, kinds: Mapping[str, str], problems: list[str]) -> tuple[Link, ...]:
+    if not isinstance(raw, list) or not raw:
+        problems.append("topology.links must be a non-empty list")
+        return ()
+    links: list[Link] = []
+    for number, item in enumerate(raw, start=1):
+        ends = item.get("endpoints") if isinstance(item, dict) else None
+        if not isinstance(ends, list) or len(ends) != 2:  # noqa: PLR2004 - point to point
+            problems.append(f"link {number} must have two endpoints")
+            continue
+        a, b = (_endpoint(end, kinds, problems) for end in ends)
+        mtu = item.get("mtu")
+        if mtu is not None and (not isinstance(mtu, int) or not 68 <= mtu <= 65535):  # noqa: PLR2004
+            problems.append(f"link {number}: mtu must be a whole number from 68 to 65535")
+            continue
+        if a and b:
+            links.append(Link(a, b, mtu))
+    used: set[Endpoint] = set()
+    for end in (end for link in links for end in (link.a, link.b)):
+        if end in used:
+            problems.append(f"{end.node}:{end.interface} is used by two links")
+        used.add(end)
+    return tuple(links)
+
+
+def _cross_checks(nodes: Sequence[Node], ces: Sequence[Ce], problems: list[str]) -> None:
+    roles = {n.name: n.role for n in nodes}
+    problems.extend(
+        f"node {ce.node!r}: {PE} names {ce.pe!r}, which is not a pe node"
+        for ce in ces
+        if roles.get(ce.pe) != "pe"
+    )
+    indexes = [ce.index for ce in ces]
+    if len(set(indexes)) != len(indexes):
+        problems.append(f"two CE nodes share an {INDEX}")
+    shared = {v for ce in ces for v in ce.vlans if sum(v in o.vlans for o in ces) > 1}
+    whole = len(ces) == [n.role for n in nodes].count("ce")  # else a CE's own problem explains
+    if ces and whole and not shared:
+        problems.append("no VLAN is shared by two CE nodes: there is nothing to check")
+    if [n.role for n in nodes].count("wan") > 1:
+        problems.append("more than one node has the wan role")
+
+
+def parse_lab(data: object, source: str = "topology") -> Lab:
+    """Validate a loaded topology document and return it as a ``Lab``.
+
+    Raises:
+        LabInputError: with every problem found.
+    """
+    problems: list[str] = []
+    if not isinstance(data, dict) or not isinstance(data.get("topology"), dict):
+        raise LabInputError(source, ["not a containerlab topology (no `topology:` mapping)"])
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        problems.append("name: 1-40 letters, digits, '-' or '_' (it names the containers)")
+    topology: dict[str, Any] = data["topology"]
+    raw_nodes = topology.get("nodes")
+    if not isinstance(raw_nodes, dict) or not raw_nodes:
+        raise LabInputError(source, [*problems, "topology.nodes must be a non-empty mapping"])
+    defaults = topology.get("defaults")
+    default_kind = defaults.get("kind") if isinstance(defaults, dict) else None
+    nodes = [
+        n
+        for n in (_node(str(k), v, default_kind, problems) for k, v in raw_nodes.items())
+        if n is not None
+    ]
+    kinds = {n.name: n.kind for n in nodes}
+    links = _links(topology.get("links"), kinds, problems)
+    ces = [c for c in (_ce(n, problems) for n in nodes if n.role == "ce") if c is not None]
+    _cross_checks(nodes, ces, problems)
+    wan = next((n for n in nodes if n.role == "wan"), None)
+    shaping = parse_shaping(dict(wan.labels), f"node {wan.name!r}", problems) if wan else Shaping()
+    if problems:
+        raise LabInputError(source, problems)
+    return Lab(str(name), tuple(nodes), links, tuple(ces), wan.name if wan else None, shaping)
+
+
+def load_lab(path: Path) -> Lab:
+    """Read and validate a topology file."""
+    try:
+        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LabInputError(str(path), [f"cannot read it: {exc.strerror}"]) from exc
+    except YAMLError as exc:
+        raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
+    return parse_lab(data, str(path))
+
+
+def check_writable(path: Path, what: str) -> None:
+    """Refuse, before any work, an output path that cannot be written.
+
+    Raises:
+        LabInputError: the directory is missing or read-only, or the path is a directory.
+    """
+    parent = path.parent
+    if path.is_dir():
+        raise LabInputError(str(path), [f"{what} is a directory, not a file"])
+    if not parent.is_dir():
+        raise LabInputError(str(path), [f"{what}: directory {parent} does not exist"])
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise LabInputError(str(path), [f"{what}: cannot write there (permissions)"])

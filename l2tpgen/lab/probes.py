@@ -1,0 +1,103 @@
+"""Probes: one command on one node, run by any engine, and the verdicts judged from them.
+
+A probe runs in one of three phases: ``start`` (background listeners: packet captures, multicast
+receivers; the command returns once the listener is ready), ``main`` (in order) and ``collect``
+(read what the listeners saw). Probe commands are portable shell: they call ``ping``, ``socat``,
+``bridge`` by name and keep their files under ``$L2TPGEN_TMP``, which each engine sets per node.
+"""
+
+from __future__ import annotations
+
+import binascii
+import shlex
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+Phase = Literal["start", "main", "collect"]
+PHASES: tuple[Phase, ...] = ("start", "main", "collect")
+MARKER_PATTERN = "L2G[A-Z][0-9][0-9][0-9][0-9]S[0-9][0-9]"
+READY = "starting data transfer loop"
+# Under software emulation (TCG) a reply can take over a second: single pings, retried (a VLAN
+# that does not forward costs ATTEMPTS seconds, not a fixed count of pings on every VLAN).
+ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One command on one node (``""``: the lab host itself). ``capture``: exit code or output."""
+
+    key: str
+    node: str
+    command: str
+    capture: Literal["rc", "out"] = "rc"
+    phase: Phase = "main"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One verdict."""
+
+    check: str
+    vlan: int
+    sites: str
+    ok: bool
+    detail: str
+
+
+def ordered(probes: Iterable[Probe]) -> tuple[Probe, ...]:
+    """Probes by phase, in order, each key once (checks share listeners).
+
+    Raises:
+        ValueError: two different probes with one key (a bug in a check).
+    """
+    unique: dict[str, Probe] = {}
+    for probe in probes:
+        if unique.setdefault(probe.key, probe) != probe:
+            raise ValueError(f"two different probes share the key {probe.key}")
+    return tuple(sorted(unique.values(), key=lambda p: PHASES.index(p.phase)))
+
+
+def marker(kind: str, vlan: int, index: int) -> str:
+    """A unique tag carried in payloads: ``L2GP2996S00`` (P: ping, H: heartbeat)."""
+    return f"L2G{kind}{vlan:04d}S{index:02d}"
+
+
+def pattern_hex(text: str) -> str:
+    """``text`` as ping's ``-p`` pattern (hex, at most 16 bytes)."""
+    return binascii.hexlify(text.encode()).decode()
+
+
+def retry(command: str, attempts: int = ATTEMPTS) -> str:
+    """``command`` until it succeeds, at most ``attempts`` times; no fixed sleeps."""
+    return f"for i in $(seq {attempts}); do {command} >/dev/null 2>&1 && exit 0; done; exit 1"
+
+
+def listener(name: str, socat_args: str) -> str:
+    """Start ``socat`` in the background, writing to ``$L2TPGEN_TMP/name``; return when ready.
+
+    socat logs "starting data transfer loop" once its sockets are open and bound.
+    """
+    log = f'"$L2TPGEN_TMP/{name}.log"'
+    return (
+        f'socat -d -d -u {socat_args} CREATE:"$L2TPGEN_TMP/{name}" </dev/null >/dev/null '
+        f"2>{log} & "
+        f"for i in $(seq 1000); do grep -q {shlex.quote(READY)} {log} && exit 0; sleep 0.01; "
+        "done; exit 1"
+    )
+
+
+def markers_in(name: str) -> str:
+    """The command that lists the markers a listener's file holds, one per line."""
+    return f'strings -n 6 "$L2TPGEN_TMP/{name}" | grep -o {shlex.quote(MARKER_PATTERN)} | sort -u'
+
+
+def counters(text: str, section: str) -> dict[str, int]:
+    """One section of ``/proc/net/snmp`` (``Ip``, ``Udp``) as name -> value."""
+    rows = [line.split()[1:] for line in text.splitlines() if line.startswith(f"{section}:")]
+    if len(rows) < 2:  # noqa: PLR2004 - a header row and a value row
+        return {}
+    header, values = rows[0], rows[1]
+    return {name: int(value) for name, value in zip(header, values, strict=False)}
