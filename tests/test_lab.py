@@ -344,3 +344,25 @@ def test_a_three_site_topology_validates_and_watches_every_far_end(tmp_path: Pat
     script = _script(lab)
     for node, vlan in (("ce-site-b", 2996), ("ce-site-b", 2998), ("ce-site-c", 2999)):
         assert f'INTERFACE:eth1.{vlan} CREATE:"$L2TPGEN_TMP/cap-{node}-{vlan}"' in script
+
+
+@pytest.mark.lab
+@requires_vm
+def test_the_hub_fleet_with_a_linux_spoke_forwards_every_vlan_of_both_spokes() -> None:
+    # examples/hub: IOS-XE hub, Cisco branch (dynamic), Linux edge (static); the linux flavor
+    # runs every PE on Linux, so each pair is a Linux-to-Linux data plane of the model's VLANs
+    report = run_vm(parse_lab(build_topology(load_fleet(ROOT / "examples" / "hub"), name="hub")))
+    assert _failed(report) == []
+    vlans = {r.vlan for r in report.results if r.check == "reach"}
+    assert vlans == {100, 101, 102, 103, 104, 105, 200, 201, 202}
+
+
+def test_a_linux_site_is_a_linux_pe_in_every_flavor() -> None:
+    fleet = load_fleet(ROOT / "examples" / "hub")
+    for flavor in ("linux", "cisco_iol"):
+        nodes = build_topology(fleet, flavor=flavor)["topology"]["nodes"]
+        assert nodes["pe-linux-edge"]["kind"] == "linux"
+        assert any("ip l2tp add session" in c for c in nodes["pe-linux-edge"]["exec"])
+    iol = build_topology(fleet, flavor="cisco_iol")["topology"]["nodes"]
+    assert {iol["pe-hub"]["kind"], iol["pe-branch"]["kind"]} == {"cisco_iol"}
+    VALIDATOR.validate(build_topology(fleet, flavor="cisco_iol"))

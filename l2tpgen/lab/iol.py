@@ -50,5 +50,9 @@ def partial_config(fleet: Fleet, name: str) -> str:
 
 
 def startup_configs(fleet: Fleet) -> dict[str, str]:
-    """Every site's partial startup config, by file name."""
-    return {partial_config_name(name): partial_config(fleet, name) for name in sorted(fleet.sites)}
+    """Every Cisco site's partial startup config, by file name (a Linux PE runs exec commands)."""
+    return {
+        partial_config_name(name): partial_config(fleet, name)
+        for name, site in sorted(fleet.sites.items())
+        if site.is_cisco
+    }

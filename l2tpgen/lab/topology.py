@@ -137,7 +137,8 @@ def build_topology(
 ) -> dict[str, Any]:
     """The containerlab topology of the fleet (a dict ready for YAML).
 
-    ``shaping`` and ``workloads`` (by VLAN) become labels of the wan and CE nodes.
+    ``shaping`` and ``workloads`` (by VLAN) become labels of the wan and CE nodes. A Linux site
+    is a Linux PE in every flavor; in the cisco_iol flavor the Cisco sites are IOL nodes.
     """
     if flavor == "linux":
         fleet = fleet.on_platform("linux")  # every PE is Linux: their pairs are Linux to Linux
@@ -147,7 +148,7 @@ def build_topology(
     for index, site_name in enumerate(names):
         site = fleet.site(site_name)
         wan_port, lan_port = "eth1", "eth2"
-        if flavor == "cisco_iol":
+        if flavor == "cisco_iol" and site.is_cisco:
             wan_port, lan_port = IOL_WAN, IOL_LAN
             pe: dict[str, Any] = {
                 "kind": "cisco_iol",
