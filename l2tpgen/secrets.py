@@ -7,6 +7,7 @@ or puts a secret value in an error message.
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import SecretError
@@ -33,3 +34,36 @@ def read_secret(variable: str, environ: Mapping[str, str] | None = None) -> str:
             f"`read -rs {variable} && export {variable}`) or leave out --reveal-secrets"
         )
     return value
+
+
+MASK = "<masked>"
+# Every form a secret takes in IOS text, `no ...` lines included: `password [0|7] X`,
+# `digest secret [0|7] X hash sha`, `username U [privilege N] secret 9 X`, `enable secret 5 X`,
+# `key-string X`, `pre-shared-key X`, `authentication-key X`, `message-digest-key N md5 X`,
+# `snmp-server community X`, `crypto isakmp key X address ...`. The value is the word after the
+# keyword and its optional type number.
+_SECRET_WORDS = re.compile(
+    r"(?P<head>(?<![\w-])(?:password|secret|key-string|pre-shared-key|authentication-key"
+    r"|community|md5|key(?!\s+chain\b))(?:\s+(?:[0-9](?=\s)|level\s+[0-9]+)){0,2}\s+)(?P<value>\S+)",
+    re.IGNORECASE,
+)
+
+
+def mask_secrets(text: str) -> str:
+    """IOS text with every secret value replaced by ``<masked>`` (whatever its type).
+
+    A placeholder l2tpgen wrote (``<VARIABLE>``) is no secret and stays.
+    """
+
+    def hide(match: re.Match[str]) -> str:
+        value = match.group("value")
+        return match.group(0) if value.startswith("<") else match.group("head") + MASK
+
+    # Free text (descriptions, remarks) may say "key" or "password" and holds no secret.
+    return "".join(
+        line if _FREE_TEXT.match(line) else _SECRET_WORDS.sub(hide, line)
+        for line in text.splitlines(keepends=True)
+    )
+
+
+_FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias)\s", re.IGNORECASE)

@@ -275,7 +275,7 @@ def test_iol_startup_configs_keep_the_secret_in_the_environment(
     assert " password 0 ${L2TPGEN_L2TP_SECRET}\n" in text
     assert "s3cret" not in "".join(configs.values())
     assert "interface Ethernet0/1\n ip address 10.197.251.215 255.255.255.240\n" in text
-    assert "interface Ethernet0/2.2996\n encapsulation dot1Q 2996\n" in text
+    assert "interface Ethernet0/2.2996\n description l2tpgen: VLAN 2996 public to site-b\n" in text
     assert "Ethernet0/0" not in text  # containerlab's management port
     assert "GigabitEthernet" not in text
     assert "duplex" not in text

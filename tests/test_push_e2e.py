@@ -58,7 +58,8 @@ def test_fresh_router_gets_the_four_subinterfaces_and_a_second_push_changes_noth
     assert result["status"] == "changed"
     running = lab.running("site-a")
     for vlan, vc in ((2996, 126), (2997, 127), (2998, 128), (2999, 125)):
-        assert f"interface GigabitEthernet0/0.{vlan}\n encapsulation dot1Q {vlan}\n" in running
+        assert f"interface GigabitEthernet0/0.{vlan}\n description l2tpgen: VLAN {vlan} " in running
+        assert f"\n encapsulation dot1Q {vlan}\n" in running
         assert f" xconnect 10.216.44.47 {vc} encapsulation l2tpv3 pw-class ethernet\n" in running
     assert lab.device("site-a").router.startup.body() == running  # saved
     lab.device("site-a").router.events.clear()

@@ -12,6 +12,8 @@ from l2tpgen import SecretError, load_fleet, render_site
 from l2tpgen.ios.type7 import decode as type7_decode
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from l2tpgen.model import Fleet
 
 SECRET = "123456789"  # noqa: S105 - the reference case's published example, not a real secret
@@ -30,7 +32,8 @@ def test_rendered_config_matches_golden_file(fleet: Fleet, site: str, golden: Go
 def _xconnects(config: str) -> dict[int, tuple[str, int]]:
     """VLAN -> (peer, VC ID) from the subinterfaces of a rendered config."""
     pattern = re.compile(
-        r"^interface \S+\.(\d+)\n encapsulation dot1Q (\d+)\n(?: .*\n)*? xconnect (\S+) (\d+) ",
+        r"^interface \S+\.(\d+)\n(?: description .*\n)? encapsulation dot1Q (\d+)\n"
+        r"(?: .*\n)*? xconnect (\S+) (\d+) ",
         re.MULTILINE,
     )
     found = {}
@@ -111,9 +114,42 @@ def test_site_a_renders_the_reference_case_line_for_line(fleet: Fleet) -> None:
     revealed = render_site(
         fleet, "site-a", reveal_secrets=True, environ={"L2TPGEN_L2TP_SECRET": SECRET}
     )
-    ours = [line for line in revealed.splitlines() if not line.startswith("! l2tpgen:")][1:]
+    # l2tpgen's own marks (header comment, `description l2tpgen: ...` on the subinterfaces it
+    # owns) are not in the reference case; push needs them to know what it may change later.
+    ours = [
+        line
+        for line in revealed.splitlines()
+        if not line.startswith(("! l2tpgen:", " description l2tpgen:"))
+    ][1:]
     theirs = reference.splitlines()
     # The one intended difference: l2tpgen writes the secret in its encrypted input form.
     (index,) = [i for i, line in enumerate(theirs) if line.startswith(" password 0 ")]
     assert type7_decode(ours[index].removeprefix(" password 7 ")) == SECRET
     assert ours[:index] + ours[index + 1 :] == theirs[:index] + theirs[index + 1 :]
+
+
+def test_loopback_peers_get_a_named_host_route_via_the_wan_gateway() -> None:
+    hub = load_fleet(SITES.parent / "examples" / "hub")
+    config = render_site(hub, "branch")
+    assert "\nip route 10.255.0.1 255.255.255.255 198.51.100.14 name l2tpgen-hub\n" in config
+
+
+def test_no_peer_routes_when_an_igp_carries_the_loopbacks(tmp_path: Path) -> None:
+    source = SITES.parent / "examples" / "hub"
+    for file in source.glob("*.yaml"):
+        text = file.read_text()
+        if file.name == "branch.yaml":
+            text = text.replace(
+                "  gateway: 198.51.100.14\n", "  gateway: 198.51.100.14\n  peer_routes: igp\n"
+            )
+        (tmp_path / file.name).write_text(text)
+    config = render_site(load_fleet(tmp_path), "branch")
+    assert " name l2tpgen" not in config
+    assert "\nip route 0.0.0.0 0.0.0.0 198.51.100.14\n" in config
+
+
+def test_every_managed_subinterface_carries_the_l2tpgen_mark(fleet: Fleet) -> None:
+    config = render_site(fleet, "site-a")
+    subs = re.findall(r"^interface (\S+\.\d+)\n description (.*)$", config, re.MULTILINE)
+    assert [name for name, _ in subs] == [f"GigabitEthernet0/0.{v}" for v in range(2996, 3000)]
+    assert all(text.startswith("l2tpgen: VLAN ") for _, text in subs)

@@ -10,6 +10,7 @@ from l2tpgen.ios.names import canonical_interface_name, interface_sort_key, shor
 from l2tpgen.ios.type7 import Type7Error
 from l2tpgen.ios.type7 import decode as type7_decode
 from l2tpgen.ios.type7 import encode as type7_encode
+from l2tpgen.secrets import mask_secrets
 
 
 @pytest.mark.parametrize("encoded", ["070C285F4D06", "0822455D0A16"])
@@ -109,3 +110,49 @@ def test_interfaces_sort_as_running_config_lists_them() -> None:
 )
 def test_show_outputs_use_the_short_interface_names_ios_prints(name: str, short: str) -> None:
     assert short_interface_name(name) == short
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("no password 7 0822455D0A16", "no password 7 <masked>"),
+        (" password 0 hunter2", " password 0 <masked>"),
+        (" password hunter2", " password <masked>"),
+        (" digest secret 7 0822455D0A16 hash sha", " digest secret 7 <masked> hash sha"),
+        (" no digest secret 0 hunter2 hash sha", " no digest secret 0 <masked> hash sha"),
+        (
+            "username admin privilege 15 secret 9 $9$abc",
+            "username admin privilege 15 secret 9 <masked>",
+        ),
+        ("username bob password 0 pw", "username bob password 0 <masked>"),
+        ("enable secret 5 $1$xyz", "enable secret 5 <masked>"),
+        ("enable password level 15 7 0822", "enable password level 15 7 <masked>"),
+        ("snmp-server community public RO", "snmp-server community <masked> RO"),
+        (
+            "crypto isakmp key s3cr3t address 192.0.2.1",
+            "crypto isakmp key <masked> address 192.0.2.1",
+        ),
+        (" key-string abc", " key-string <masked>"),
+        (
+            " ip ospf message-digest-key 1 md5 7 1234",
+            " ip ospf message-digest-key 1 md5 7 <masked>",
+        ),
+    ],
+)
+def test_every_secret_form_is_masked(line: str, masked: str) -> None:
+    assert mask_secrets(line) == masked
+    assert mask_secrets(line + "\n") == masked + "\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        " password 7 <L2TPGEN_L2TP_SECRET>",  # l2tpgen's own placeholder: no secret in it
+        " description the key to site-b",
+        "key chain OSPF",
+        " digest hash sha",
+        "interface GigabitEthernet0/0",
+    ],
+)
+def test_lines_without_a_secret_are_left_alone(line: str) -> None:
+    assert mask_secrets(line) == line

@@ -58,7 +58,10 @@ def test_rendered_config_loads_and_prints_back_in_running_config_form(router: Ro
     shown = router.handle("show running-config")
     assert shown.startswith("Building configuration...\n\nCurrent configuration : ")
     assert shown.endswith("end\n")
-    assert "interface GigabitEthernet0/0.2996\n encapsulation dot1Q 2996\n" in shown
+    assert (
+        "interface GigabitEthernet0/0.2996\n description l2tpgen: VLAN 2996 public to site-b\n"
+        " encapsulation dot1Q 2996\n" in shown
+    )
 
 
 def test_secrets_are_stored_as_type_7(router: Router) -> None:

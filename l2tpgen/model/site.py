@@ -124,6 +124,9 @@ class Wan(StrictModel):
     hold_queue: HoldQueue | None = None
     loopback: Loopback | None = None
     routes: tuple[IPv4Network, ...] = (IPv4Network("0.0.0.0/0"),)
+    # How the peers' loopbacks are reached: static /32 routes via the gateway (rendered, owned by
+    # push), or an IGP that l2tpgen leaves alone.
+    peer_routes: Literal["static", "igp"] = "static"
     duplex: Duplex | None = None
     speed: Speed | None = None
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.ios.names import interface_sort_key
 from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
 from l2tpgen.render.env import environment
+from l2tpgen.render.marks import MARK, ROUTE_NAME
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -40,6 +41,7 @@ class Interface:
     """One ``interface`` section; ``None`` or empty fields are not rendered."""
 
     name: str
+    description: str | None = None
     ip_address: str | None = None
     no_ip_address: bool = False
     dot1q: int | None = None
@@ -54,11 +56,12 @@ class Interface:
 
 @dataclass(frozen=True)
 class Route:
-    """An ``ip route`` line."""
+    """An ``ip route`` line; ``name`` marks the routes push owns (``name l2tpgen-PEER``)."""
 
     network: str
     mask: str
     gateway: str
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,26 @@ def _optional(value: object) -> str | None:
 
 def _cookie(words: tuple[int, ...]) -> str | None:
     return f"{len(words) * 4} " + " ".join(str(w) for w in words) if words else None
+
+
+def _peer_routes(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[Route]:
+    """A route to each peer's loopback via the WAN gateway, unless an IGP carries them.
+
+    Without it, xconnects to a loopback point at an address nothing routes to. Named
+    ``l2tpgen-PEER``: the routes push owns (and removes when the peer goes).
+    """
+    if site.wan.peer_routes != "static":
+        return []
+    peers = {pw.peer.name: pw.peer for pw in pseudowires if pw.peer.wan.loopback is not None}
+    return [
+        Route(
+            str(peer.tunnel_address),
+            "255.255.255.255",
+            str(site.wan.gateway),
+            f"{ROUTE_NAME}-{name}",
+        )
+        for name, peer in sorted(peers.items())
+    ]
 
 
 def _hold_queue(value: int, direction: str) -> int | None:
@@ -108,6 +131,7 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
         mtu = pw_end.budget.max_inner_mtu
     return Interface(
         name=f"{site.lan.interface}.{pw_end.vlan.id}",
+        description=f"{MARK} VLAN {pw_end.vlan.id} {pw_end.vlan.name} to {pw_end.peer.name}",
         dot1q=pw_end.vlan.id,
         no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting
         xconnect=xconnect,
@@ -164,9 +188,12 @@ def build_view(
         l2tp_classes=l2tp_classes,
         pseudowire_classes=pw_classes,
         interfaces=tuple(sorted(interfaces, key=lambda i: interface_sort_key(i.name))),
-        routes=tuple(
-            Route(str(net.network_address), str(net.netmask), str(site.wan.gateway))
-            for net in site.wan.routes
+        routes=(
+            *(
+                Route(str(net.network_address), str(net.netmask), str(site.wan.gateway))
+                for net in site.wan.routes
+            ),
+            *_peer_routes(site, pseudowires),
         ),
         cdp_run=site.cdp,
     )

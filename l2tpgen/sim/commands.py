@@ -56,7 +56,7 @@ GLOBAL: tuple[Command, ...] = (
     _c("ip http server", (0, 1, 2), default_on=True),
     _c("ip http secure-server", (0, 1, 2), default_on=True),
     _c("ip forward-protocol nd", (0, 1)),
-    _c("ip route A.B.C.D A.B.C.D (A.B.C.D|IFNAME) [A.B.C.D] [<1-255>]", None),
+    _c("ip route A.B.C.D A.B.C.D (A.B.C.D|IFNAME) [A.B.C.D] [<1-255>] [name WORD]", None),
     _c("ipv6 unicast-routing", (0,)),
     _c("cdp run", (0, 1), default_on=True),
     _c("lldp run", (0, 1)),

@@ -1,0 +1,146 @@
+"""What push owns on a router, and only that: the pseudowire surface of the site.
+
+Routers carry configuration l2tpgen did not write. Push reads and changes only:
+
+- the LAN trunk's subinterfaces that carry an L2TPv3 xconnect or l2tpgen's mark (a description
+  starting ``l2tpgen:``, which every rendered subinterface has); a subinterface with other
+  configuration and neither is never touched, and the model stretching its VLAN is refused;
+- on the LAN trunk itself: its hold-queue lines and an xconnect on it (the single-trunk design,
+  which push migrates away from);
+- the WAN interface's hold-queue lines (never its address or anything else);
+- the tunnel-source loopback's address, when the model sources tunnels from a loopback;
+- the classes the site renders, and classes only owned xconnects use (an older class of ours);
+- static routes named ``l2tpgen...`` (the routes to the peers' loopbacks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import DeviceError
+from l2tpgen.ios.extract import extract
+from l2tpgen.ios.order import running_config_key
+from l2tpgen.render.marks import MARK, ROUTE_NAME
+
+if TYPE_CHECKING:
+    from l2tpgen.ios.facts import DeviceFacts
+    from l2tpgen.ios.tree import Config, Node
+    from l2tpgen.model import Site
+
+
+class OwnershipError(DeviceError):
+    """The model asks for something on the router that l2tpgen does not own."""
+
+
+@dataclass(frozen=True)
+class Owned:
+    """The owned part of one config: IOS text in running-config order, and what it holds."""
+
+    text: str
+    subinterfaces: frozenset[str]
+    classes: frozenset[str]  # "pseudowire-class X" / "l2tp-class Y" headers
+    trunk_xconnect: bool  # an xconnect on the LAN trunk itself (the single-trunk design)
+
+
+def _lines(node: Node, depth: int = 0) -> list[str]:
+    out = [" " * depth + node.text]
+    for child in node.children:
+        out += _lines(child, depth + 1)
+    return out
+
+
+def _described(node: Node) -> bool:
+    return any(
+        c.text.startswith("description ") and c.text.split(maxsplit=1)[1].startswith(MARK)
+        for c in node.children
+    )
+
+
+def _class_users(facts: DeviceFacts, owned_subs: set[str], lan: str) -> set[str]:
+    """Classes only owned xconnects use: older classes of ours, removed when no longer used."""
+    ours: set[str] = set()
+    theirs: set[str] = set()
+    for iface in facts.interfaces.values():
+        xc = iface.xconnect
+        if xc is None or xc.pw_class is None:
+            continue
+        mine = iface.name in owned_subs or iface.name == lan
+        (ours if mine else theirs).add(xc.pw_class)
+    theirs |= facts.ppp_pw_classes
+    pw_classes = ours - theirs
+    l2tp_used_elsewhere = {
+        pw.protocol_class
+        for name, pw in facts.pw_classes.items()
+        if name not in pw_classes and pw.protocol_class
+    }
+    l2tp = {
+        pw.protocol_class
+        for name, pw in facts.pw_classes.items()
+        if name in pw_classes and pw.protocol_class
+    } - l2tp_used_elsewhere
+    return {f"pseudowire-class {n}" for n in pw_classes} | {f"l2tp-class {n}" for n in l2tp}
+
+
+def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
+    """The part of ``config`` push owns for ``site`` (``classes``: the intended class headers)."""
+    lan, wan = site.lan.interface, site.wan.interface
+    loopback = site.wan.loopback.interface if site.wan.loopback else None
+    facts = extract("running", config)
+    subs: set[str] = set()
+    for iface in facts.interfaces.values():
+        if iface.name.startswith(f"{lan}.") and (
+            (iface.xconnect is not None and facts.is_l2tpv3(iface.xconnect))
+            or (iface.description or "").startswith(MARK)
+        ):
+            subs.add(iface.name)
+    owned_classes = set(classes) | _class_users(facts, subs, lan)
+    out: list[str] = []
+    trunk_xconnect = False
+    for node in sorted(config.roots, key=lambda n: running_config_key(n.text)):
+        text = node.text
+        name = text.removeprefix("interface ") if text.startswith("interface ") else None
+        if name in subs or text in owned_classes:
+            out += _lines(node)
+        elif name in {lan, wan, loopback}:
+            keep = [
+                c
+                for c in node.children
+                if c.text.startswith("hold-queue ")
+                or (name == lan and c.text.startswith("xconnect "))
+                or (name == loopback and c.text.startswith("ip address "))
+            ]
+            trunk_xconnect = trunk_xconnect or any(
+                name == lan and c.text.startswith("xconnect ") for c in keep
+            )
+            if keep:
+                out.append(text)
+                for child in keep:
+                    out += _lines(child, 1)
+        elif text.startswith("ip route ") and f" name {ROUTE_NAME}" in text:
+            out.append(text)
+    return Owned(
+        "".join(line + "\n" for line in out),
+        frozenset(subs),
+        frozenset(c for c in owned_classes if any(r.text == c for r in config.roots)),
+        trunk_xconnect,
+    )
+
+
+def refuse_foreign(running: Config, site: Site, owned: Owned, wanted: frozenset[str]) -> None:
+    """Refuse to build a subinterface where the router has one l2tpgen does not own.
+
+    Raises:
+        OwnershipError: naming the subinterface and what to do.
+    """
+    lan = site.lan.interface
+    for node in running.roots:
+        name = node.text.removeprefix("interface ")
+        if name in wanted and name.startswith(f"{lan}.") and name not in owned.subinterfaces:
+            held = ", ".join(c.text.split()[0] for c in node.children[:3]) or "no xconnect"
+            raise OwnershipError(
+                f"{name} exists on the router with other configuration ({held}) and no xconnect "
+                f"or l2tpgen mark: l2tpgen does not touch it, and will not build VLAN "
+                f"{name.rsplit('.', 1)[1]} over it; move that configuration off {name} (or mark "
+                f"it with `description {MARK} ...` to hand it over), or stretch another VLAN"
+            )
