@@ -1,10 +1,17 @@
-"""The change a push makes: the part of the config l2tpgen owns, running vs intended, as commands.
+"""The change a push makes: the part of the router l2tpgen owns, running vs intended, as commands.
 
-l2tpgen owns the l2tp-class and pseudowire-class named in the site model, every dot1Q subinterface
-of the LAN trunk (stale ones are removed), and the hold-queue lines of the LAN and WAN interfaces.
-Nothing else is read into the comparison, so nothing else can change. The remediation comes from
-hier_config, then is put in a safe order: stale subinterfaces (and their xconnects) removed first,
-classes created or changed before the interfaces that use them.
+What push owns is ``l2tpgen.device.scope``; nothing else is read into the comparison, so nothing
+else can change. Classes in use change make-before-break (``l2tpgen.device.classes``). The
+remediation comes from hier_config, then is put in an order a live router takes:
+
+1. xconnects that go or change are removed first (``no interface X.Y`` of stale subinterfaces, and
+   ``no xconnect`` wherever one changes, the LAN trunk's single xconnect included), so that no new
+   xconnect ever meets an old one with the same peer and VC ID, which IOS refuses;
+2. the LAN, WAN and loopback interfaces' owned lines (hold-queues, the loopback's address) and the
+   routes to the peers' loopbacks, so the new sessions have a source and a path;
+3. l2tp-classes, then pseudowire-classes (a pseudowire-class names its l2tp-class);
+4. the subinterfaces and their xconnects;
+5. what is no longer used: routes, then pseudowire-classes, then l2tp-classes.
 """
 
 from __future__ import annotations
@@ -14,99 +21,20 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hier_config import Platform, WorkflowRemediation, get_hconfig
-
-from l2tpgen.ios import type7
+from l2tpgen.device.classes import adopt
+from l2tpgen.device.scope import own, refuse_foreign
 from l2tpgen.ios.names import interface_sort_key
-from l2tpgen.ios.order import SortKey, running_config_key
 from l2tpgen.ios.tree import parse
+from l2tpgen.secrets import MASK, mask_secrets
 
 if TYPE_CHECKING:
-    from l2tpgen.ios.tree import Node
+    from l2tpgen.ios.tree import Config
     from l2tpgen.model import Site
 
-_SECRET = re.compile(r"^(\s*(?:password|digest secret) 7 )(\S+)(.*)$", re.MULTILINE)
-MASK = "<masked>"
+__all__ = ["MASK", "Plan", "plan_change"]
 
-
-@dataclass(frozen=True)
-class Scope:
-    """The sections and lines of one router that l2tpgen manages."""
-
-    classes: frozenset[str]
-    lan: str
-    hold_queue_interfaces: frozenset[str]
-
-    @classmethod
-    def of(cls, site: Site) -> Scope:
-        """The scope of a site's router."""
-        classes = {f"pseudowire-class {site.pseudowire_class.name}"}
-        if site.pseudowire_class.signaling == "dynamic":
-            classes.add(f"l2tp-class {site.l2tp_class.name}")
-        return cls(
-            frozenset(classes),
-            site.lan.interface,
-            frozenset({site.lan.interface, site.wan.interface}),
-        )
-
-    def select(self, config: str) -> str:
-        """The managed part of a config, as indented IOS text in running-config order."""
-        out: list[str] = []
-        for node in sorted(parse(config).roots, key=_order):
-            text = node.text
-            if text in self.classes or text.startswith(f"interface {self.lan}."):
-                out += _lines(node, 0)
-            elif text.removeprefix("interface ") in self.hold_queue_interfaces:
-                queues = [c for c in node.children if c.text.startswith("hold-queue ")]
-                if queues:
-                    out.append(text)
-                    out += [" " + c.text for c in queues]
-        return "".join(line + "\n" for line in out)
-
-
-def _order(node: Node) -> SortKey:
-    return running_config_key(node.text)
-
-
-def _lines(node: Node, depth: int) -> list[str]:
-    out = [" " * depth + node.text]
-    for child in node.children:
-        out += _lines(child, depth + 1)
-    return out
-
-
-def _plain(secret: str) -> str | None:
-    try:
-        return type7.decode(secret)
-    except type7.Type7Error:
-        return None
-
-
-def align_secrets(intended: str, running: str) -> str:
-    """Keep the router's type 7 text where the secret is unchanged or unknown.
-
-    Type 7 has a random salt, so the same secret has many spellings: where the intended secret
-    decodes to the router's (or is masked, i.e. unknown), the router's text is used, and an
-    unchanged secret makes no change.
-    """
-    on_router = {m.group(1).strip(): m.group(2) for m in _SECRET.finditer(running)}
-
-    def keep(match: re.Match[str]) -> str:
-        head, value, tail = match.groups()
-        theirs = on_router.get(head.strip())
-        if theirs is None:
-            return match.group(0)
-        ours = _plain(value)
-        if ours is None or ours == _plain(theirs):
-            return f"{head}{theirs}{tail}"
-        return match.group(0)
-
-    return _SECRET.sub(keep, intended)
-
-
-def mask(text: str) -> str:
-    """Hide every type 7 secret (reversible, so as good as clear text)."""
-    return _SECRET.sub(lambda m: f"{m.group(1)}{MASK}{m.group(3)}", text)
+_PW_REFERENCE = re.compile(r"^xconnect .* pw-class (\S+)$")
+_L2TP_REFERENCE = re.compile(r"^(?:protocol l2tpv3|l2tp hello) (\S+)$")
 
 
 @dataclass(frozen=True)
@@ -114,17 +42,21 @@ class Plan:
     """What a push would change on one router.
 
     Texts and ``commands`` are masked for display; the commands to send are in ``send``, which may
-    hold secrets: never print it.
+    hold secrets: never print it. ``migration``: the LAN trunk's single xconnect goes (the VLANs
+    it carried are down until the other end has changed too). ``notes``: classes moved to a new
+    version, for the user.
     """
 
     running: str
     intended: str
     send: tuple[str, ...]
+    migration: bool = False
+    notes: tuple[str, ...] = ()
 
     @property
     def commands(self) -> tuple[str, ...]:
         """The commands, secrets masked: for display and JSON."""
-        return tuple(mask(c) for c in self.send)
+        return tuple(mask_secrets(c) for c in self.send)
 
     @property
     def empty(self) -> bool:
@@ -132,49 +64,193 @@ class Plan:
         return not self.send
 
     def diff(self, name: str) -> str:
-        """Unified diff of the managed scope, secrets masked."""
+        """Unified diff of the owned part, secrets masked."""
         return "".join(
             difflib.unified_diff(
-                mask(self.running).splitlines(keepends=True),
-                mask(self.intended).splitlines(keepends=True),
-                fromfile=f"{name} (running, managed part)",
+                mask_secrets(self.running).splitlines(keepends=True),
+                mask_secrets(self.intended).splitlines(keepends=True),
+                fromfile=f"{name} (running, the part l2tpgen owns)",
                 tofile=f"{name} (intended)",
             )
         )
 
 
-def _commands(remediation: Any) -> list[str]:  # noqa: ANN401 - hier_config's tree is untyped
-    removals: list[str] = []
-    blocks: list[tuple[tuple[int, tuple[int, str, tuple[int, ...], int]], list[str]]] = []
-    no_interface = (0, "", (), 0)
-    for child in remediation.children:
-        text = child.text
-        block = [text, *(" " * depth + line for depth, line in _walk(child, 1))]
-        if text.startswith("l2tp-class "):
-            blocks.append(((0, no_interface), block))
-        elif text.startswith("pseudowire-class "):
-            blocks.append(((1, no_interface), block))
-        elif text.startswith("interface "):
-            blocks.append(((2, interface_sort_key(text.split(" ", 1)[1])), block))
-        else:
-            removals.append(text)  # `no interface X.Y`: stale xconnects go before anything changes
-    return removals + [line for _, block in sorted(blocks, key=lambda b: b[0]) for line in block]
-
-
-def _walk(node: Any, depth: int) -> list[tuple[int, str]]:  # noqa: ANN401
-    out: list[tuple[int, str]] = []
+def _walk(node: Any, depth: int) -> list[str]:  # noqa: ANN401 - hier_config's tree is untyped
+    out: list[str] = []
     for child in node.children:
-        out.append((depth, child.text))
+        out.append(" " * depth + child.text)
         out += _walk(child, depth + 1)
     return out
 
 
-def plan_change(site: Site, running_config: str, intended_config: str) -> Plan:
-    """The change that takes the router's managed part from running to intended."""
-    scope = Scope.of(site)
-    running = scope.select(running_config)
-    intended = align_secrets(scope.select(intended_config), running)
-    workflow = WorkflowRemediation(
-        get_hconfig(Platform.CISCO_IOS, running), get_hconfig(Platform.CISCO_IOS, intended)
+_PHASES = (  # top-level remediation line prefix -> phase (module docstring); first match wins
+    ("no interface ", 0),
+    ("ip route ", 2),
+    ("l2tp-class ", 3),
+    ("pseudowire-class ", 4),
+    ("no ip route ", 7),
+    ("no pseudowire-class ", 8),
+    ("no l2tp-class ", 9),
+)
+
+
+def _phase(text: str, lan: str) -> int:
+    """Where a top-level remediation line goes in the order of the module docstring."""
+    if text.startswith(f"interface {lan}."):
+        return 5
+    return next((phase for prefix, phase in _PHASES if text.startswith(prefix)), 2)
+
+
+_XCONNECT = re.compile(r"^ (?:no )?xconnect (\S+) (\d+)\b")
+# Lines IOS replaces when set again: their old value needs no `no` first (and a `no password`
+# would name the old secret).
+_REPLACED = ("password ", "digest secret ")
+
+
+def _taken(blocks: list[tuple[str, list[str]]]) -> set[tuple[str, str, str]]:
+    """(interface, peer, VC ID) of every new xconnect."""
+    taken: set[tuple[str, str, str]] = set()
+    for text, body in blocks:
+        for line in body:
+            found = _XCONNECT.match(line)
+            if found is not None and not line.startswith(" no "):
+                taken.add((text, found.group(1), found.group(2)))
+    return taken
+
+
+def _in_place(body: list[str]) -> list[str]:
+    """The block without ``no`` lines for values it sets again (see ``_REPLACED``)."""
+    setting = {line.strip().split(" ", 1)[0] for line in body if not line.startswith(" no ")}
+    return [
+        line
+        for line in body
+        if not (
+            line.startswith((" no password ", " no digest secret "))
+            and line.strip().removeprefix("no ").split(" ", 1)[0] in setting
+        )
+    ]
+
+
+def order_commands(remediation: Any, lan: str) -> list[str]:  # noqa: ANN401 - hier_config
+    """hier_config's remediation as commands, in the order of the module docstring.
+
+    A ``no xconnect`` that frees a peer and VC ID another interface's new xconnect takes goes
+    first of all (IOS refuses a second xconnect with the same peer and VC ID); any other stays in
+    its interface, just before the new xconnect there, so a VLAN moving to a new class version is
+    down only between those two lines.
+    """
+    raw = [(child.text, _in_place(_walk(child, 1))) for child in remediation.children]
+    taken = _taken(raw)
+    first: list[str] = []
+    blocks: list[tuple[int, Any, list[str]]] = []
+    for text, body in raw:
+        phase = _phase(text, lan)
+        if text.startswith("interface "):
+            gone = []
+            for line in body:
+                found = _XCONNECT.match(line)
+                if line.startswith(" no ") and found is not None:
+                    clash = any(
+                        (peer, vc) == found.groups() and other != text for other, peer, vc in taken
+                    )
+                    if clash or phase != 5:  # noqa: PLR2004 - the trunk's xconnect: always first
+                        gone.append(line)
+            if gone:
+                first += [text, *gone]
+                body = [line for line in body if line not in gone]  # noqa: PLW2901
+                if not body:
+                    continue
+        # Subinterfaces in numeric order; everything else in hier_config's (the config's) order.
+        key = interface_sort_key(text.split(" ", 1)[1]) if phase == 5 else ()  # noqa: PLR2004
+        blocks.append((phase, key, [text, *body]))
+    blocks.sort(key=lambda b: (b[0], b[1]))
+    removals = [line for phase, _, block in blocks if phase == 0 for line in block]
+    rest = [line for phase, _, block in blocks if phase != 0 for line in block]
+    return removals + first + rest
+
+
+def _foreign_references(running: Config, owned_subs: frozenset[str], lan: str) -> set[str]:
+    """Class headers named from configuration l2tpgen does not own (never removed)."""
+    named: set[str] = set()
+    for root in running.roots:
+        text = root.text
+        if not text.startswith("interface "):
+            continue
+        name = text.removeprefix("interface ")
+        if name in owned_subs or name == lan:
+            continue
+        for node in root.walk():
+            if (found := _PW_REFERENCE.match(node.text)) is not None:
+                named.add(f"pseudowire-class {found.group(1)}")
+            elif (found := _L2TP_REFERENCE.match(node.text)) is not None:
+                named.add(f"l2tp-class {found.group(1)}")
+    return named
+
+
+def _l2tp_named_by(running: Config, headers: set[str]) -> set[str]:
+    named: set[str] = set()
+    for root in running.roots:
+        if root.text in headers:
+            for node in root.walk():
+                if (found := _L2TP_REFERENCE.match(node.text)) is not None:
+                    named.add(f"l2tp-class {found.group(1)}")
+    return named
+
+
+def _owned_classes(
+    running: Config, final: set[str], versions: frozenset[str], foreign: set[str]
+) -> set[str]:
+    """The class headers push may change or remove: the intended ones and unused versions."""
+    removable_pw = {
+        h for h in versions if h.startswith("pseudowire-class ") and h not in final | foreign
+    }
+    running_pw = {r.text for r in running.roots if r.text.startswith("pseudowire-class ")}
+    staying_pw = running_pw - removable_pw - final
+    still_named = foreign | _l2tp_named_by(running, staying_pw)
+    removable_l2tp = {
+        h for h in versions if h.startswith("l2tp-class ") and h not in final | still_named
+    }
+    return final | removable_pw | removable_l2tp
+
+
+def plan_change(
+    site: Site, running_config: str | Config, intended_config: str | Config, *, platform: str = ""
+) -> Plan:
+    """The change that takes the router's owned part from running to intended.
+
+    Raises:
+        OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own.
+    """
+    from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
+
+    running = parse(running_config) if isinstance(running_config, str) else running_config
+    rendered = parse(intended_config) if isinstance(intended_config, str) else intended_config
+    lan = site.lan.interface
+    # First pass: which subinterfaces are ours (they decide which sessions stay and which class
+    # references are foreign).
+    first = own(running, site, frozenset())
+    adopted = adopt(rendered, running, first.subinterfaces | {lan})
+    intended = parse(adopted.text)
+    final = set(adopted.names.values())
+    foreign = _foreign_references(running, first.subinterfaces, lan)
+    classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))
+    have = own(running, site, classes)
+    want = own(intended, site, frozenset(final))
+    wanted_subs = frozenset(
+        r.text.removeprefix("interface ")
+        for r in intended.roots
+        if r.text.startswith(f"interface {lan}.")
     )
-    return Plan(running, intended, tuple(_commands(workflow.remediation_config)))
+    refuse_foreign(running, site, have, wanted_subs)
+    hc_platform = getattr(Platform, platform or "CISCO_IOS")
+    workflow = WorkflowRemediation(
+        get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, want.text)
+    )
+    send = tuple(order_commands(workflow.remediation_config, lan))
+    return Plan(
+        have.text,
+        want.text,
+        send,
+        migration=have.trunk_xconnect and not want.trunk_xconnect,
+        notes=adopted.notes,
+    )
