@@ -96,7 +96,8 @@ def test_a_changed_class_with_live_sessions_is_built_anew_and_the_old_one_remove
     assert send.index(new) < send.index("interface GigabitEthernet0/0.2996")
     assert send[-1] == "no pseudowire-class ethernet"
     assert f" xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class {version}" in send
-    assert plan.notes and "in use" in plan.notes[0]
+    assert plan.notes
+    assert "in use" in plan.notes[0]
     running = _running(router)
     assert f"pseudowire-class {version}\n" in running
     assert "pseudowire-class ethernet\n" not in running
@@ -124,7 +125,7 @@ def test_a_new_secret_is_set_in_place_and_masked_in_every_view() -> None:
     old = _intended()
     new = render_site(FLEET, "site-a", reveal_secrets=True, environ={"L2TPGEN_L2TP_SECRET": "n3w"})
     plan = plan_change(SITE_A, old, new)
-    assert [line for line in plan.send if "password" in line][0].startswith(" password 7 ")
+    assert next(line for line in plan.send if "password" in line).startswith(" password 7 ")
     shown = plan.diff("site-a") + "\n".join(plan.commands)
     assert "<masked>" in shown
     for secret in re.findall(r"password 7 (\S+)", old + new):
@@ -144,7 +145,10 @@ def test_a_routed_subinterface_on_the_trunk_is_never_touched() -> None:
 
 
 def test_a_vlan_over_a_subinterface_l2tpgen_does_not_own_is_refused() -> None:
-    foreign = "interface GigabitEthernet0/0.2997\n encapsulation dot1Q 2997\n ip address 192.168.7.1 255.255.255.0\n!\n"
+    foreign = (
+        "interface GigabitEthernet0/0.2997\n encapsulation dot1Q 2997\n"
+        " ip address 192.168.7.1 255.255.255.0\n!\n"
+    )
     with pytest.raises(OwnershipError, match=r"GigabitEthernet0/0\.2997 exists on the router"):
         plan_change(SITE_A, _before("a") + foreign, _intended())
 
@@ -160,7 +164,8 @@ def test_the_wan_interface_and_unnamed_routes_are_never_in_scope() -> None:
 def test_a_stale_owned_subinterface_is_removed_before_anything_is_added() -> None:
     stale = (
         "interface GigabitEthernet0/0.3000\n description l2tpgen: VLAN 3000 old to site-b\n"
-        " encapsulation dot1Q 3000\n xconnect 10.216.44.47 300 encapsulation l2tpv3 pw-class ethernet\n!\n"
+        " encapsulation dot1Q 3000\n"
+        " xconnect 10.216.44.47 300 encapsulation l2tpv3 pw-class ethernet\n!\n"
     )
     plan, _ = _push(_before("a") + stale)
     assert plan.send[0] == "no interface GigabitEthernet0/0.3000"
@@ -183,6 +188,61 @@ def test_routes_to_the_peers_loopbacks_are_owned_by_name() -> None:
     mine = "ip route 10.8.0.0 255.255.0.0 198.51.100.14 name mgmt\n"
     plan = plan_change(hub.site("branch"), stale + mine, intended)
     assert "ip route 10.255.0.1 255.255.255.255 198.51.100.14 name l2tpgen-hub" in plan.send
-    assert plan.send[-1 - plan.send[::-1].index("no " + stale.strip())] == "no " + stale.strip()
+    added = plan.send.index("ip route 10.255.0.1 255.255.255.255 198.51.100.14 name l2tpgen-hub")
+    assert plan.send.index("no " + stale.strip()) > added
     assert not [line for line in plan.send if "name mgmt" in line]
     assert "interface Loopback0" in plan.send
+
+
+def test_a_fresh_router_gets_classes_before_the_subinterfaces_that_use_them() -> None:
+    plan, _ = _push("hostname lab-a-rtr1\n")
+    send = list(plan.send)
+    l2tp = send.index("l2tp-class class1")
+    pw = send.index("pseudowire-class ethernet")
+    first_sub = send.index("interface GigabitEthernet0/0.2996")
+    assert l2tp < pw < first_sub
+
+
+def test_vc_ids_swapped_between_two_vlans_free_both_before_taking_either() -> None:
+    running = _intended()
+    swapped = running.replace("xconnect 10.216.44.47 126 ", "xconnect 10.216.44.47 TMP ")
+    swapped = swapped.replace("xconnect 10.216.44.47 127 ", "xconnect 10.216.44.47 126 ")
+    swapped = swapped.replace("xconnect 10.216.44.47 TMP ", "xconnect 10.216.44.47 127 ")
+    plan = plan_change(SITE_A, swapped, running)
+    send = list(plan.send)
+    removed = [i for i, line in enumerate(send) if line.startswith(" no xconnect ")]
+    added = [i for i, line in enumerate(send) if line.startswith(" xconnect ")]
+    assert len(removed) == len(added) == 2
+    assert max(removed) < min(added)
+
+
+def test_a_subinterface_built_by_hand_with_an_l2tpv3_xconnect_is_owned_and_marked() -> None:
+    reference = (REFERENCE / "reference-case-router-a.conf").read_text()
+    plan, _ = _push(reference)
+    assert {line for line in plan.send if line.startswith(" ")} == {
+        f" description l2tpgen: VLAN {vlan} {name} to site-b"
+        for vlan, name in (
+            (2996, "public"),
+            (2997, "cluster"),
+            (2998, "live-migration"),
+            (2999, "management"),
+        )
+    }
+
+
+def test_an_unmarked_l2tpv3_subinterface_the_model_dropped_is_removed() -> None:
+    stale = (
+        "interface GigabitEthernet0/0.3000\n encapsulation dot1Q 3000\n"
+        " xconnect 10.216.44.47 300 encapsulation l2tpv3 pw-class ethernet\n!\n"
+    )
+    plan, _ = _push(_intended() + stale)
+    assert plan.send == ("no interface GigabitEthernet0/0.3000",)
+
+
+def test_a_marked_subinterface_whose_xconnect_was_removed_by_hand_is_rebuilt() -> None:
+    bare = re.sub(
+        r"(interface GigabitEthernet0/0\.2997\n(?: .*\n)*?) xconnect .*\n", r"\1", _intended()
+    )
+    assert "xconnect 10.216.44.47 127" not in bare
+    plan, _ = _push(bare)
+    assert " xconnect 10.216.44.47 127 encapsulation l2tpv3 pw-class ethernet" in plan.send

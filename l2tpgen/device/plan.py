@@ -136,8 +136,8 @@ def order_commands(remediation: Any, lan: str) -> list[str]:  # noqa: ANN401 - h
 
     A ``no xconnect`` that frees a peer and VC ID another interface's new xconnect takes goes
     first of all (IOS refuses a second xconnect with the same peer and VC ID); any other stays in
-    its interface, just before the new xconnect there, so a VLAN moving to a new class version is
-    down only between those two lines.
+    its interface (the LAN trunk's comes before every subinterface anyway), just before the new
+    xconnect there, so a VLAN moving to a new class version is down only between those two lines.
     """
     raw = [(child.text, _in_place(_walk(child, 1))) for child in remediation.children]
     taken = _taken(raw)
@@ -153,7 +153,7 @@ def order_commands(remediation: Any, lan: str) -> list[str]:  # noqa: ANN401 - h
                     clash = any(
                         (peer, vc) == found.groups() and other != text for other, peer, vc in taken
                     )
-                    if clash or phase != 5:  # noqa: PLR2004 - the trunk's xconnect: always first
+                    if clash:
                         gone.append(line)
             if gone:
                 first += [text, *gone]
