@@ -144,7 +144,7 @@ def test_a_connection_dropped_mid_change_is_rolled_back_after_reconnecting(tmp_p
         assert "stopped answering mid-change" in str(result["message"])
         assert lab.running("site-a") == before
         replaced = [t for k, t in lab.device("site-a").router.events if k == "replace"]
-        assert replaced == [result["rollback_file"]]
+        assert [f"flash:{name}" for name in replaced] == [result["rollback_file"]]
     finally:
         lab.sim.close()
 
@@ -215,7 +215,8 @@ def test_a_rollback_that_fails_too_exits_4_and_says_what_to_do(tmp_path: Path) -
         assert result["status"] == "rollback-failed"
         message = str(result["message"])
         assert "check the router by hand" in message
-        assert f"flash:{result['rollback_file']}" in message
+        assert f"{result['rollback_file']}" in message
+        assert str(result["rollback_file"]).startswith("flash:l2tpgen-site-a-")
     finally:
         lab.sim.close()
 

@@ -126,6 +126,8 @@ _STATUS_STYLE = {  # by Status value
     "changed": "green",
     "refused": "red",
     "failed": "red",
+    "stopped": "yellow",
+    "unsaved": "bold red",
     "rolled-back": "red",
     "rollback-failed": "bold red",
 }
@@ -263,7 +265,7 @@ def _run_push(
         if not sys.stdin.isatty():
             raise typer.BadParameter("pushing without a terminal needs --yes", param_hint="--yes")
         typer.confirm(f"Apply the change to {', '.join(names)}?", abort=True)
-    state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen")) / "rollback"
+    state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
     with _Progress(names) as progress:
         options = PushOptions(dry_run=dry_run, save=save, state_dir=state, progress=progress)
         report = push_fleet(fleet, targets, credentials, options, workers)

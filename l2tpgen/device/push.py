@@ -1,41 +1,55 @@
-"""Push one site: diff, apply in one batch, verify, save; roll back on any failure.
+"""Push one site: read, plan, copy, apply, check, save; roll back on any failure.
 
-The order of events on the router: ``show running-config``; (dry run stops here, never entering
-config mode); ``copy running-config flash:l2tpgen-rollback-...`` (also saved locally, mode 0600);
-the change in one batch; ``show running-config`` again, which must leave no remaining change;
-``write memory`` unless told not to. On a refused line, a timeout or a lost connection:
-``configure replace`` the flash copy (reconnecting if needed) and check the router is back to its
-pre-push config (exit 3), or say exactly what may be left (exit 4).
+The site is rendered once (secrets masked); that one text is linted, has its secrets filled in and
+is planned against the router. On the router, four round trips after the login:
+
+1. ``show running-config`` and ``dir`` in one write (the dry run stops here, never entering
+   config mode);
+2. ``copy running-config FS:l2tpgen-...`` with its filename prompt answered ahead (a local copy
+   is kept too, mode 0600);
+3. the change, in chunks (``session.send_batch``), its last chunk carrying ``end`` and
+   ``show running-config``, which must leave nothing to change;
+4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1).
+
+On a refused line, a lost connection, a failed check or a stop (SIGINT, SIGTERM): ``configure
+replace`` the copy (reconnecting if needed) and check the router is back to its pre-push config
+(exit 3), or say exactly what may be left (exit 4). A lock per router keeps two pushes from this
+machine apart.
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from l2tpgen.device import rollback
 from l2tpgen.device.connection import connect
+from l2tpgen.device.guard import router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.session import alive, answer_prompts, send_batch, show
-from l2tpgen.errors import DeviceError, L2tpgenError
+from l2tpgen.device.session import alive, exec_answered, exec_batch, save_config, send_batch
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.ios.tree import parse
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.sites import rendered_name
 from l2tpgen.platforms import driver
 from l2tpgen.render import render_site
+from l2tpgen.render.classes import reveal
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.plan import Plan
+    from l2tpgen.ios.tree import Config
     from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet
+    from l2tpgen.platforms.base import Driver
 
 
 class Status(enum.Enum):
@@ -45,18 +59,26 @@ class Status(enum.Enum):
     WOULD_CHANGE = "would-change"
     CHANGED = "changed"
     REFUSED = "refused"
+    STOPPED = "stopped"
+    UNSAVED = "unsaved"
     ROLLED_BACK = "rolled-back"
     ROLLBACK_FAILED = "rollback-failed"
     FAILED = "failed"
 
     @property
     def exit_code(self) -> int:
-        """0 fine, 1 nothing changed because of the input or access, 3 rolled back, 4 unknown."""
+        """The command line's exit code for this outcome.
+
+        0 fine; 1 nothing changed (input, access, a stop) or changed but unsaved; 3 rolled back;
+        4 the router's state is unknown.
+        """
         return {
             Status.UNCHANGED: 0,
             Status.WOULD_CHANGE: 0,
             Status.CHANGED: 0,
             Status.REFUSED: 1,
+            Status.STOPPED: 1,
+            Status.UNSAVED: 1,
             Status.FAILED: 1,
             Status.ROLLED_BACK: 3,
             Status.ROLLBACK_FAILED: 4,
@@ -76,47 +98,61 @@ class PushResult:
     seconds: float = 0.0
     rollback_file: str | None = None
     errors: tuple[str, ...] = field(default=())
+    notices: tuple[str, ...] = ()
+    migration: bool = False
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class PushOptions:
-    """How to push. ``progress`` is told each phase of each site (from worker threads)."""
+    """How to push. ``progress`` is told each phase of each site (from worker threads).
+
+    ``rendered``: masked renderings the caller made already (each site is rendered once).
+    ``stop``: asked between steps and chunks (``guard.Stop``). ``together``: the sites pushed in
+    the same run (a single-trunk migration needs its peers there, unless ``one_end``).
+    """
 
     dry_run: bool = False
     save: bool = True
-    state_dir: Path = Path("~/.local/state/l2tpgen/rollback")
+    state_dir: Path = Path("~/.local/state/l2tpgen")
     environ: Mapping[str, str] | None = None
     progress: Callable[[str, str], None] | None = None
     # The fleet runner lints every site once, up front, and turns the per-site gate off.
     lint_gate: bool = True
+    rendered: Mapping[str, str] | None = None
+    stop: Callable[[], bool] | None = None
+    together: Collection[str] = ()
+    one_end: bool = False
 
     def tell(self, site: str, phase: str) -> None:
         """Report a phase, if anyone listens."""
         if self.progress is not None:
             self.progress(site, phase)
 
-
-def _intended(fleet: Fleet, name: str, options: PushOptions) -> str:
-    """The rendered config with real secrets when they are set; masked (dry run only) when not."""
-    try:
-        return render_site(fleet, name, reveal_secrets=True, environ=options.environ)
-    except L2tpgenError:
-        if not options.dry_run:
-            raise
-        return render_site(fleet, name)
+    def stopping(self) -> bool:
+        """Whether a stop was requested."""
+        return self.stop is not None and self.stop()
 
 
-def lint_gate(fleet: Fleet, names: Sequence[str]) -> dict[str, str]:
+def lint_gate(
+    fleet: Fleet, names: Sequence[str], rendered: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """Why each of ``names`` must not be pushed (error-level lint findings), linting once."""
     site_of = {rendered_name(name): name for name in names}
     errors: dict[str, list[Finding]] = {}
-    for finding in lint_sites(fleet, names):
+    for finding in lint_sites(fleet, names, rendered=rendered):
         if finding.severity is Severity.ERROR and finding.file in site_of:
             errors.setdefault(site_of[finding.file], []).append(finding)
     return {
         name: f"{len(found)} error-level lint findings, first: {found[0].code} {found[0].message}"
         for name, found in errors.items()
     }
+
+
+def masked_rendering(fleet: Fleet, name: str, options: PushOptions) -> str:
+    """The site's one rendering (secrets masked): the caller's, or made now."""
+    given = options.rendered.get(name) if options.rendered is not None else None
+    return given if given is not None else render_site(fleet, name)
 
 
 @dataclass(frozen=True)
@@ -133,13 +169,6 @@ class _Clock:
 
 
 @dataclass(frozen=True)
-class _Prepared:
-    before: str
-    plan: Plan
-    rollback: str
-
-
-@dataclass(frozen=True)
 class _Link:
     """How to reach the router again (for a rollback after a lost connection)."""
 
@@ -148,7 +177,23 @@ class _Link:
     connector: Callable[[Target, Credentials], Any]
 
 
-def push_site(
+@dataclass(frozen=True)
+class _Job:
+    """One site's push: what it needs at every step."""
+
+    fleet: Fleet
+    name: str
+    link: _Link
+    intended: Config
+    options: PushOptions
+    clock: _Clock
+
+    @property
+    def platform(self) -> Driver:
+        return driver(self.fleet.site(self.name).effective_platform)
+
+
+def push_site(  # noqa: PLR0911 - one return per way a push ends early
     fleet: Fleet,
     name: str,
     target: Target,
@@ -159,156 +204,200 @@ def push_site(
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
     clock = _Clock(name)
-    platform = fleet.site(name).effective_platform
-    if not driver(platform).pushable:
+    platform = driver(fleet.site(name).effective_platform)
+    if not platform.pushable:
         return clock.result(
-            Status.REFUSED, f"{name} is a {platform} PE: push handles Cisco IOS and IOS-XE only"
+            Status.REFUSED, f"{name} is a {platform.name} PE: push handles Cisco IOS and IOS-XE"
         )
-    blocked = None
-    if options.lint_gate:
-        options.tell(name, "linting")
-        blocked = lint_gate(fleet, [name]).get(name)
-    if blocked:
-        return clock.result(Status.REFUSED, f"not pushed: {blocked}")
     try:
-        intended = _intended(fleet, name, options)
-        options.tell(name, "connecting")
-        connection = connector(target, credentials)
+        masked = masked_rendering(fleet, name, options)
+        if options.lint_gate:
+            options.tell(name, "linting")
+            blocked = lint_gate(fleet, [name], {name: masked}).get(name)
+            if blocked:
+                return clock.result(Status.REFUSED, f"not pushed: {blocked}")
+        intended = _revealed(masked, options)
     except L2tpgenError as exc:
         return clock.result(Status.REFUSED, str(exc))
-    prepared = _prepare(fleet, name, connection, intended=intended, options=options, clock=clock)
-    if isinstance(prepared, PushResult):
-        _close(connection)
-        return prepared
-    link = _Link(target, credentials, connector)
-    return _apply(
-        fleet,
-        name,
-        connection,
-        intended=intended,
-        prepared=prepared,
-        options=options,
-        link=link,
-        clock=clock,
-    )
+    if options.stopping():
+        return clock.result(Status.STOPPED, "stopped before connecting; nothing was changed")
+    job = _Job(fleet, name, _Link(target, credentials, connector), parse(intended), options, clock)
+    if options.dry_run:
+        return _session(job)
+    try:
+        with router_lock(options.state_dir, target.host, target.port):
+            return _session(job)
+    except L2tpgenError as exc:  # the lock is held by another push
+        return clock.result(Status.REFUSED, str(exc))
 
 
-def _prepare(
-    fleet: Fleet,
-    name: str,
-    connection: Any,  # noqa: ANN401 - netmiko
-    *,
-    intended: str,
-    options: PushOptions,
-    clock: _Clock,
-) -> _Prepared | PushResult:
-    """Read the router, plan; stop here for no change or a dry run; else save a rollback copy."""
+def _revealed(masked: str, options: PushOptions) -> str:
+    """The rendering with real secrets; masked still for a dry run without the variables."""
+    try:
+        return reveal(masked, options.environ)
+    except L2tpgenError:
+        if not options.dry_run:
+            raise
+        return masked
+
+
+def _session(job: _Job) -> PushResult:
+    try:
+        job.options.tell(job.name, "connecting")
+        connection = job.link.connector(job.link.target, job.link.credentials)
+    except L2tpgenError as exc:
+        return job.clock.result(Status.REFUSED, str(exc))
+    try:
+        prepared = _prepare(job, connection)
+        if isinstance(prepared, PushResult):
+            return prepared
+        return _apply(job, connection, prepared)
+    finally:
+        close(connection)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    before: str
+    plan: Plan
+    rollback: str  # FS:NAME on the router
+
+
+def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401 - netmiko
+    """Read the router and plan; stop here for no change or a dry run; else copy for rollback."""
+    fleet, name, options, clock = job.fleet, job.name, job.options, job.clock
+    site = fleet.site(name)
     try:
         options.tell(name, "reading the running config")
-        before = show(connection, "show running-config")
-        plan = plan_change(fleet.site(name), before, intended)
-        shown = {"diff": plan.diff(name), "commands": plan.commands}
+        before, listing = exec_batch(connection, ["show running-config", "dir"])
+        hc = job.platform.hier_config or ""
+        plan = plan_change(site, parse(before), job.intended, platform=hc)
+        shown = {
+            "diff": plan.diff(name),
+            "commands": plan.commands,
+            "migration": plan.migration,
+            "notes": plan.notes,
+        }
         if plan.empty:
             return clock.result(Status.UNCHANGED, "no change needed", **shown)
         if options.dry_run:
             return clock.result(
                 Status.WOULD_CHANGE, f"{len(plan.send)} lines would be sent", **shown
             )
+        lonely = _lonely_migration(fleet, name, plan, options)
+        if lonely:
+            return clock.result(Status.REFUSED, lonely, **shown)
+        if options.stopping():
+            return clock.result(Status.STOPPED, "stopped before any change", **shown)
         options.tell(name, "saving a rollback copy")
-        return _Prepared(before, plan, _save_rollback(connection, name, before, options))
+        fs = rollback.file_system(listing, job.platform.file_systems)
+        rollback.check_space(fs, before)
+        file = rollback.rollback_name(name)
+        # The filename prompt (`Destination filename [...]?`) is answered ahead: one round trip.
+        copied = exec_answered(connection, rollback.copy_command(fs, file))
+        rollback.check_copy(copied, fs, file)
+        rollback.keep_locally(options.state_dir / "rollback", file, before)
+        return _Prepared(before, plan, f"{fs.name}{file}")
     except L2tpgenError as exc:
         return clock.result(Status.FAILED, f"nothing was changed: {exc}")
 
 
-def _apply(
-    fleet: Fleet,
-    name: str,
-    connection: Any,  # noqa: ANN401 - netmiko
-    *,
-    intended: str,
-    prepared: _Prepared,
-    options: PushOptions,
-    link: _Link,
-    clock: _Clock,
-) -> PushResult:
+def _lonely_migration(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str | None:
+    """Why a single-trunk migration must not go ahead without its peers, or None."""
+    if not plan.migration or options.one_end:
+        return None
+    peers = sorted({pw.peer.name for pw in fleet.pseudowires(name)} - set(options.together))
+    if not peers:
+        return None
+    return (
+        f"not pushed: this removes the single-trunk xconnect, so every VLAN it carries is down "
+        f"until {', '.join(peers)} is migrated too; push both ends in one run "
+        f"(`l2tpgen push {name} {' '.join(peers)}`), or give --one-end to change this end alone"
+    )
+
+
+def _apply(job: _Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401
     """Send the change, check it, save it; roll back if anything goes wrong."""
+    name, options, clock, platform = job.name, job.options, job.clock, job.platform
     plan = prepared.plan
     details: dict[str, Any] = {
         "diff": plan.diff(name),
         "commands": plan.commands,
-        "lines_sent": len(plan.send),
         "rollback_file": prepared.rollback,
+        "migration": plan.migration,
+        "notes": plan.notes,
     }
-    problem: str | None
+    problem: str | None = None
     refused: tuple[str, ...] = ()
+    sent = 0
+    site = job.fleet.site(name)
     try:
         options.tell(name, f"sending {len(plan.send)} lines")
-        batch = send_batch(connection, plan.send)
-        errors = batch.refused
-        refused = tuple(f"{e.line}: {e.error}" for e in errors)
-        if errors:
-            problem = f"the router refused `{errors[0].line}`: {errors[0].error}"
+        batch = send_batch(
+            connection, plan.send, stop=options.stopping, then=("show running-config",)
+        )
+        sent = batch.sent
+        details["notices"] = tuple(f"{n.line}: {n.error}" for n in batch.notices)
+        refused = tuple(f"{e.line}: {e.error}" for e in batch.refused)
+        if batch.refused:
+            problem = f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
+        elif batch.interrupted or not batch.after:
+            problem = f"stopped after {sent} of {len(plan.send)} lines"
         else:
             options.tell(name, "checking")
-            problem = _leftover(fleet, name, connection, intended)
-        if problem is None and options.save:
-            options.tell(name, "saving")
-            answer_prompts(connection, "write memory")
+            after = parse(batch.after[0])
+            remaining = plan_change(site, after, job.intended, platform=platform.hier_config or "")
+            if not remaining.empty:
+                problem = (
+                    "the router does not hold the intended config; still to do: "
+                    f"{remaining.commands[0]}"
+                )
     except L2tpgenError as exc:
         problem = str(exc)
+    details["lines_sent"] = sent
     if problem is not None:
         options.tell(name, "rolling back")
-        status, outcome = _roll_back(connection, link, prepared.rollback, prepared.before)
+        status, outcome = _roll_back(connection, job.link, prepared.rollback, prepared.before)
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
-    _close(connection)
-    saved = "saved" if options.save else "not saved (--no-save)"
-    message = f"{len(plan.send)} lines applied, verified, {saved}"
-    return clock.result(Status.CHANGED, message, **details)
+    applied = f"{len(plan.send)} lines applied and verified"
+    if not options.save:
+        return clock.result(Status.CHANGED, f"{applied}, not saved (--no-save)", **details)
+    options.tell(name, "saving")
+    command = platform.save_command or "write memory"
+    unsaved = save_config(connection, command)
+    if unsaved is not None:
+        message = (
+            f"{applied}, but NOT saved: `{command}` said {unsaved!r}; the change is live and "
+            f"is lost at the next reload unless you run `{command}` on the router"
+        )
+        return clock.result(Status.UNSAVED, message, **details)
+    return clock.result(Status.CHANGED, f"{applied}, saved", **details)
 
 
-def _leftover(fleet: Fleet, name: str, connection: Any, intended: str) -> str | None:  # noqa: ANN401
-    """What the router still lacks after the change (None: it holds the intended config)."""
-    after = show(connection, "show running-config")
-    remaining = plan_change(fleet.site(name), after, intended)
-    if remaining.empty:
-        return None
-    return f"the router does not hold the intended config; still to do: {remaining.commands[0]}"
+def _roll_back(connection: Any, link: _Link, rollback_file: str, before: str) -> tuple[Status, str]:  # noqa: ANN401
+    """Replace the running config with the copy (reconnecting if needed) and check it took.
 
-
-def _save_rollback(connection: Any, name: str, running: str, options: PushOptions) -> str:  # noqa: ANN401
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    file = f"l2tpgen-rollback-{name}-{stamp}.cfg"
-    output = answer_prompts(connection, f"copy running-config flash:{file}")
-    if "%" in output or "bytes copied" not in output:
-        raise DeviceError(f"could not save a rollback copy to flash:{file}")
-    local = options.state_dir.expanduser()
-    local.mkdir(parents=True, exist_ok=True, mode=0o700)
-    # The copy holds the router's type 7 secrets: readable by the user only.
-    fd = os.open(local / file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(running)
-    return file
-
-
-def _roll_back(connection: Any, link: _Link, rollback: str, before: str) -> tuple[Status, str]:  # noqa: ANN401
-    """Replace the running config with the flash copy (reconnecting if needed) and check it took."""
+    The check ignores lines that change by themselves (``l2tpgen.ios.volatile``).
+    """
+    command = f"configure replace {rollback_file} force"
     for attempt in range(2):
+        fresh = None
         try:
             if attempt or not alive(connection):
-                _close(connection)
-                connection = link.connector(link.target, link.credentials)
-            output = show(connection, f"configure replace flash:{rollback} force", timeout=60)
-            after = show(connection, "show running-config")
+                fresh = connection = link.connector(link.target, link.credentials)
+            output, after = exec_batch(connection, [command, "show running-config"], timeout=120)
         except L2tpgenError:
             continue
-        _close(connection)
-        if "%" not in output and config_body(after) == config_body(before):
-            return Status.ROLLED_BACK, f"rolled back to flash:{rollback}; the router is as before"
+        finally:
+            if fresh is not None:
+                close(fresh)
+        if not rollback.replace_failed(output) and config_body(after) == config_body(before):
+            return Status.ROLLED_BACK, f"rolled back to {rollback_file}; the router is as before"
         return (
             Status.ROLLBACK_FAILED,
             (
-                f"rollback from flash:{rollback} did not restore the pre-push config; check the "
-                f"router by hand (the pre-push config is in flash:{rollback} and in the local "
+                f"rollback from {rollback_file} did not restore the pre-push config; check the "
+                f"router by hand (the pre-push config is in {rollback_file} and in the local "
                 "state directory)"
             ),
         )
@@ -316,12 +405,12 @@ def _roll_back(connection: Any, link: _Link, rollback: str, before: str) -> tupl
         Status.ROLLBACK_FAILED,
         (
             "could not reconnect to roll back; the router may hold part of the change. Restore "
-            f"it with `configure replace flash:{rollback} force` (a local copy is in the state "
-            "directory)"
+            f"it with `{command}` (a local copy is in the state directory)"
         ),
     )
 
 
-def _close(connection: Any) -> None:  # noqa: ANN401
+def close(connection: Any) -> None:  # noqa: ANN401
+    """Close the SSH session at once (no ``exit`` round trip: the socket goes)."""
     with contextlib.suppress(Exception):  # closing a dead connection is not an error
         connection.disconnect()

@@ -37,17 +37,77 @@ class LineError:
 
 @dataclass(frozen=True)
 class Batch:
-    """How a change went: lines refused, notices printed, how many lines were sent."""
+    """How a change went: lines refused, notices printed, how many lines were sent.
+
+    ``after``: the outputs of the exec commands sent right behind the change (``then``), empty if
+    the change stopped before its last chunk.
+    """
 
     refused: tuple[LineError, ...]
     notices: tuple[LineError, ...]
     sent: int
     interrupted: bool = False
+    after: tuple[str, ...] = ()
 
 
 def _exec_prompt(connection: Any) -> str:  # noqa: ANN401 - netmiko's connection is untyped
     # No capturing groups: netmiko's read_until_pattern adds its own around the pattern.
     return rf"{re.escape(connection.base_prompt)}#\s*$"
+
+
+def _exec_prompts(connection: Any) -> re.Pattern[str]:  # noqa: ANN401
+    """The exec prompt at the start of a line (the echoed command follows it)."""
+    return re.compile(rf"^{re.escape(connection.base_prompt)}#", re.MULTILINE)
+
+
+def _split_exec(text: str, prompts: re.Pattern[str], count: int) -> tuple[str, ...]:
+    """The outputs of ``count`` exec commands in ``text`` (each behind its echo line)."""
+    cuts = [m.start() for m in prompts.finditer(text)]
+    outputs = []
+    for start, end in zip([0, *cuts[:-1]], cuts, strict=False):
+        segment = text[start:end]
+        at_prompt = prompts.match(segment)
+        segment = segment[at_prompt.end() :] if at_prompt is not None else segment
+        outputs.append(segment.split("\n", 1)[1] if "\n" in segment else "")
+    return tuple(outputs[-count:]) if count else ()
+
+
+def exec_batch(
+    connection: Any,  # noqa: ANN401 - netmiko
+    commands: Sequence[str],
+    *,
+    timeout: float = 30,
+) -> tuple[str, ...]:
+    """Several exec commands in one write, so one round trip: their outputs, in order.
+
+    Raises:
+        DeviceError: the router stopped answering (naming the commands).
+    """
+    prompts = _exec_prompts(connection)
+    try:
+        connection.write_channel("".join(f"{command}\n" for command in commands))
+        text = _read_count(connection, prompts, len(commands), timeout)
+    except DeviceError as exc:
+        raise DeviceError(f"`{'`, `'.join(commands)}` got no answer ({exc})") from exc
+    return _split_exec(text, prompts, len(commands))
+
+
+def exec_answered(
+    connection: Any,  # noqa: ANN401 - netmiko
+    command: str,
+    *,
+    timeout: float = 60,
+) -> str:
+    """An exec command that asks ``Destination filename [...]?``, answered ahead: one round trip.
+
+    The empty answer is written with the command (Ansible's ``save_config`` does the same). On a
+    router with ``file prompt quiet`` nothing asks, and the empty line gives one more prompt,
+    which is read here so that the next command starts clean.
+    """
+    (output,) = exec_batch(connection, [command + "\n"], timeout=timeout)
+    if "?" not in output:
+        _read_count(connection, _exec_prompts(connection), 1, timeout)
+    return output
 
 
 def send_batch(
@@ -57,55 +117,81 @@ def send_batch(
     timeout: float = 60,
     chunk: int = CHUNK_LINES,
     stop: Callable[[], bool] | None = None,
+    then: Sequence[str] = (),
 ) -> Batch:
     """Send ``commands`` in configuration mode, a chunk at a time (see the module docstring).
 
-    ``stop`` is asked before each chunk: when it says so, the chunk in flight has been answered
-    and nothing more is sent (``interrupted``).
+    The last chunk carries ``end`` and the exec commands ``then`` in the same write (no round
+    trip of their own). ``stop`` is asked before each chunk: when it says so, the chunk in flight
+    has been answered and nothing more is sent (``interrupted``).
 
     Raises:
         DeviceError: the connection dropped or the router stopped answering mid-change.
     """
     prompts = re.compile(rf"{re.escape(connection.base_prompt)}{_CONFIG_PROMPT}")
-    output, sent, interrupted = "", 0, False
+    exec_prompts = _exec_prompts(connection)
+    chunks = [commands[i : i + chunk] for i in range(0, len(commands), chunk)] or [[]]
+    output, sent, interrupted, ended = "", 0, False, False
+    after: tuple[str, ...] = ()
     try:
-        pending = ["configure terminal"]
-        for start in range(0, len(commands), chunk):
+        for index, lines in enumerate(chunks):
             if stop is not None and stop():
                 interrupted = True
                 break
-            lines = [*pending, *commands[start : start + chunk]]
-            pending = []
-            connection.write_channel("".join(f"{line}\n" for line in lines))
-            output += _read_prompts(connection, prompts, len(lines), timeout)
-            sent += len(lines) - (1 if start == 0 else 0)
-            if any(e for e in parse_output(output, connection.base_prompt)[0]):
+            head = ["configure terminal"] if index == 0 else []
+            last = index == len(chunks) - 1
+            tail = ["end", *then] if last else []
+            connection.write_channel("".join(f"{line}\n" for line in [*head, *lines, *tail]))
+            text = _read_count(connection, prompts, len(head) + len(lines), timeout)
+            sent += len(lines)
+            if last:
+                text += _read_count(connection, exec_prompts, 1 + len(then), timeout, text)
+                back = exec_prompts.search(text)
+                cut = back.start() if back is not None else len(text)
+                after, ended = _split_exec(text[cut:], exec_prompts, len(then)), True
+                text = text[:cut]  # the configuration part: refusals are looked for there only
+            output += text
+            if parse_output(output, connection.base_prompt)[0]:
                 break
-        connection.write_channel("end\n")
-        output += _read_until(connection, re.compile(_exec_prompt(connection)), timeout)
-    except DeviceError:
-        raise
+        if not ended:
+            connection.write_channel("end\n")
+            output += _read_count(connection, exec_prompts, 1, timeout)
+    except DeviceError as exc:
+        raise DeviceError(f"the router stopped answering mid-change ({exc})") from exc
     except Exception as exc:
         message = f"the router stopped answering mid-change ({type(exc).__name__})"
         raise DeviceError(message) from exc
     refused, notices = parse_output(output, connection.base_prompt)
-    return Batch(tuple(refused), tuple(notices), sent, interrupted)
+    return Batch(tuple(refused), tuple(notices), sent, interrupted, after)
 
 
-def _read_prompts(connection: Any, prompts: re.Pattern[str], count: int, timeout: float) -> str:  # noqa: ANN401
-    """Read until the router has printed ``count`` configuration prompts (one per line sent)."""
+def _read_count(
+    connection: Any,  # noqa: ANN401
+    prompts: re.Pattern[str],
+    count: int,
+    timeout: float,
+    already: str = "",
+) -> str:
+    """Read until ``prompts`` has matched ``count`` times in ``already`` + what is read.
+
+    Returns what was read (without ``already``); carriage returns are dropped.
+
+    Raises:
+        DeviceError: the connection was lost, or no such prompt came within ``timeout``.
+    """
     deadline = time.monotonic() + timeout
     output = ""
-    while time.monotonic() < deadline:
-        chunk = connection.read_channel()
+    while True:
+        if len(prompts.findall(already + output)) >= count:
+            return output
+        if time.monotonic() >= deadline:
+            raise DeviceError(f"no prompt within {timeout:g} s")
+        chunk = str(connection.read_channel()).replace("\r", "")
         output += chunk
-        if len(prompts.findall(output)) >= count:
-            return str(output)
         if not chunk:
             if not alive(connection):
-                raise DeviceError("the router stopped answering mid-change (connection lost)")
+                raise DeviceError("connection lost")
             time.sleep(0.005)
-    raise DeviceError(f"the router stopped answering mid-change (no prompt within {timeout:g} s)")
 
 
 def alive(connection: Any) -> bool:  # noqa: ANN401
@@ -119,22 +205,6 @@ def alive(connection: Any) -> bool:  # noqa: ANN401
         return False
     transport = channel.get_transport()
     return transport is not None and bool(transport.is_active())
-
-
-def _read_until(connection: Any, prompt: re.Pattern[str], timeout: float) -> str:  # noqa: ANN401
-    """Read until ``prompt``; fail at once when the channel dies instead of at the timeout."""
-    deadline = time.monotonic() + timeout
-    output = ""
-    while time.monotonic() < deadline:
-        chunk = connection.read_channel()
-        output += chunk
-        if prompt.search(output):
-            return str(output)
-        if not chunk:
-            if not alive(connection):
-                raise DeviceError("the router stopped answering mid-change (connection lost)")
-            time.sleep(0.005)
-    raise DeviceError(f"the router stopped answering mid-change (no prompt within {timeout:g} s)")
 
 
 def parse_output(output: str, base_prompt: str) -> tuple[list[LineError], list[LineError]]:
@@ -189,3 +259,60 @@ def show(connection: Any, command: str, *, timeout: float = 30) -> str:  # noqa:
     except Exception as exc:
         raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
     return str(output)
+
+
+# What `write memory` prints (real outputs quoted in the research notes: netmiko's EXAMPLES.md,
+# NetSPoC's device.go, captures with the NVRAM-overwrite prompt): success always ends in `[OK]`.
+_SAVE_ASKS = re.compile(r"(?:\[confirm\]|\[no\]:|\[yes/no\]:?)\s*$")
+_SAVE_BUSY = "startup-config file open failed"
+SAVE_TRIES = 3  # NetSPoC retries a busy NVRAM twice, 3 s apart
+
+
+def judge_save(output: str) -> str | None:
+    """None if ``write memory`` output says the config was saved, else why not."""
+    if "[OK]" in output:
+        return None
+    for line in output.splitlines():
+        text = line.strip()
+        if "too large for nvram" in text.lower() or _SAVE_BUSY in text:
+            return text
+        if classify(text) is Kind.REFUSAL:
+            return text
+    return "no [OK] in its answer"
+
+
+def save_config(
+    connection: Any,  # noqa: ANN401 - netmiko
+    command: str = "write memory",
+    *,
+    timeout: float = 100,
+    retry_after: float = 3.0,
+) -> str | None:
+    """Save the running config; None when saved, else the router's reason.
+
+    ``[confirm]`` (overwriting NVRAM written by another release) is confirmed; ``Truncate
+    config?? [no]`` is declined (a truncated startup config is worse than none). A busy NVRAM is
+    tried again, as NetSPoC does.
+    """
+    prompt = _exec_prompts(connection)
+    either = re.compile(f"{prompt.pattern}|{_SAVE_ASKS.pattern}", re.MULTILINE)
+    reason: str | None = None
+    for attempt in range(SAVE_TRIES):
+        if attempt:
+            time.sleep(retry_after)
+        output = ""
+        try:
+            connection.write_channel(command + "\n")
+            while True:
+                output += _read_count(connection, either, 1, timeout)
+                asked = _SAVE_ASKS.search(output)
+                if asked is None:
+                    break
+                connection.write_channel("\n")  # confirm; decline a truncation (default: no)
+                output = output[: asked.start()] + output[asked.end() :] + "\n"
+        except DeviceError as exc:
+            return f"`{command}` got no answer ({exc})"
+        reason = judge_save(output)
+        if reason is None or _SAVE_BUSY not in reason:
+            return reason
+    return reason

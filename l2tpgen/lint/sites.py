@@ -9,7 +9,7 @@ from l2tpgen.lint.finding import Finding, Severity
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from l2tpgen.model import Fleet, Problem
 
@@ -40,7 +40,10 @@ def problems_as_findings(problems: Sequence[Problem]) -> list[Finding]:
 
 
 def lint_sites(
-    fleet: Fleet, names: Sequence[str] = (), selection: Selection | None = None
+    fleet: Fleet,
+    names: Sequence[str] = (),
+    selection: Selection | None = None,
+    rendered: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Render sites (secrets masked), lint them together, keep findings of ``names``.
 
@@ -50,6 +53,9 @@ def lint_sites(
     No ``names``: every site. Else the named sites and their peers are rendered, each peer with
     its pseudowires towards those sites only (``Fleet.around``), so that the cross-device rules
     see both ends of every pseudowire of ``names`` without rendering the rest of the fleet.
+
+    ``rendered``: masked renderings of some of ``names`` already made (push renders each site
+    once, and lints and pushes that one text).
     """
     from l2tpgen.platforms import driver  # noqa: PLC0415 - a cycle: drivers import renderers
 
@@ -64,7 +70,8 @@ def lint_sites(
         if platform is None:  # not IOS: its model was validated, no IOS rule applies
             elsewhere.add(site.tunnel_address)
             continue
-        text = render_site(view, name)
+        given = rendered.get(name) if rendered is not None and name in names else None
+        text = given if given is not None else render_site(view, name)
         configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
     findings = lint_configs(configs, selection, elsewhere)
     return [f for f in findings if f.file in wanted]

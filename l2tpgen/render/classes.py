@@ -10,6 +10,7 @@ a difference that is not one): ``hello 60``, ``digest ... hash md5``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,24 +53,43 @@ class PseudowireClassView:
     sequencing: str | None
 
 
+def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
+    """The secret in ``variable`` as type 7 (errors name the variable, never the value)."""
+    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
+
+    try:
+        return type7.encode(read_secret(variable, environ), RENDER_SALT)
+    except type7.Type7Error as exc:
+        raise SecretError(
+            f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
+            f"router would refuse it or store another secret; set {variable} to such a secret at "
+            "both ends"
+        ) from None
+
+
 def _secret_text(
     site: Site, l2tp: L2tpClass, *, reveal: bool, environ: Mapping[str, str] | None
 ) -> str:
     variable = l2tp.secret_env
     if variable is None:  # validation requires secret_env whenever authentication is on
         raise RenderError(f"{site.name}: l2tp-class {l2tp.name} has authentication, no secret_env")
-    if not reveal:
-        return masked(variable)
-    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
+    return _encrypted(variable, environ) if reveal else masked(variable)
 
-    try:
-        return type7.encode(read_secret(variable, environ), RENDER_SALT)
-    except type7.Type7Error as exc:  # names the variable, never the value
-        raise SecretError(
-            f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
-            f"router would refuse it or store another secret; set {variable} to such a secret at "
-            "both ends"
-        ) from None
+
+_PLACEHOLDER = re.compile(
+    r"^(\s*(?:password|digest secret) 7 )<([A-Za-z_][A-Za-z0-9_]*)>", re.MULTILINE
+)
+
+
+def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
+    """A masked rendering with its secrets filled in: the same text ``--reveal-secrets`` gives.
+
+    Push renders once (masked), lints that, and fills the secrets in here.
+
+    Raises:
+        SecretError: a variable is unset, or holds what type 7 cannot carry.
+    """
+    return _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
 
 
 def l2tp_view(

@@ -1,0 +1,104 @@
+"""What keeps a change window safe on this machine: one push per router, and a clean stop.
+
+``RouterLock``: an exclusive ``flock`` on a file per router (host and port) in the state
+directory, so two l2tpgen runs on one machine never change one router at once (the second is
+refused at once, naming the first's process). The lock goes with the process: a killed run leaves
+nothing to clean up.
+
+``Stop``: set by SIGINT or SIGTERM (``stop_on_signals``). A push that has not started changing
+its router stops there; one that is sending finishes the chunk in flight (the router has answered
+every line of it), then rolls back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import signal
+import threading
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import DeviceError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+    from types import FrameType
+
+
+class LockedError(DeviceError):
+    """Another push to the same router is running on this machine."""
+
+
+@contextlib.contextmanager
+def router_lock(state_dir: Path, host: str, port: int) -> Iterator[None]:
+    """Hold the router's lock for the block.
+
+    Raises:
+        LockedError: another process holds it (named by its pid).
+    """
+    folder = state_dir.expanduser() / "locks"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / (re.sub(r"[^A-Za-z0-9_.-]", "_", f"{host}_{port}") + ".lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+            raise LockedError(
+                f"another l2tpgen push to {host}:{port} is running (pid {holder}); wait for it "
+                f"to finish (the lock is {path})"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+class Stop:
+    """A stop request shared by every push of a run (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = ""
+
+    def request(self, reason: str) -> None:
+        """Ask every push to stop."""
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    def __call__(self) -> bool:
+        """Whether a stop was requested."""
+        return self._event.is_set()
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop: Stop, tell: Callable[[str], None] | None = None) -> Iterator[Stop]:
+    """SIGINT and SIGTERM request a stop instead of killing the run (main thread only).
+
+    A second signal does not kill it either: a rollback in progress must finish.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(number: int, _frame: FrameType | None) -> None:
+        name = signal.Signals(number).name
+        if not stop() and tell is not None:
+            tell(
+                f"{name}: stopping; routers being changed finish the lines in flight, then roll "
+                "back; nothing new is started"
+            )
+        stop.request(name)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
