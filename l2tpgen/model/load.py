@@ -160,6 +160,22 @@ def load_sites(directory: str | os.PathLike[str], names: Iterable[str]) -> Fleet
         return reader.fleet(complete=len(reader.sites) == len(reader.paths))
 
 
+def locate_problems(problems: Iterable[Problem], files: Mapping[str, str]) -> list[Problem]:
+    """Problems found after loading (the linter's model rules), placed in their site files.
+
+    ``files`` maps site names to their files (``Fleet.files``); each file with a problem is read
+    again for positions. A problem whose file cannot be read stays where it is (site and path).
+    """
+    found = list(problems)
+    docs: dict[str, SourceDoc] = {}
+    for site in sorted({p.site for p in found if p.location is None}):
+        file = files.get(site)
+        source = read_source(Path(file), file) if file else None
+        if isinstance(source, SourceDoc):
+            docs[site] = source
+    return [_locate(p, docs) for p in found]
+
+
 def _peers(site: Site) -> set[str]:
     return set(site.peer_names) | {vlan.peer for vlan in site.vlans}
 
