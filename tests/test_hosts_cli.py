@@ -118,6 +118,7 @@ def test_the_far_end_gets_the_same_advice_from_a_link_stated_only_at_the_near_en
     assert [v["items"] for v in near["vlans"]] == [v["items"] for v in far["vlans"]]
     assert {v["link_stated_in"] for v in far["vlans"]} == {str(FIELD / "dc-a.yaml")}
     assert _vlan(far, 320)["carries_stated_in"] == str(FIELD / "dc-a.yaml")
+    assert _vlan(near, 320)["carries_stated_in"] == str(FIELD / "dc-a.yaml")
     assert _vlan(far, 340)["carries_stated_in"] is None
 
 
