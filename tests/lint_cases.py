@@ -5,18 +5,22 @@ runs them: a dedented IOS snippet and where the rule must report, judged by read
 documentation (``docs/rules.md``), never copied from l2tpgen's output. Every rule has at least one
 failing case, one passing case and one boundary case (the edge of the rule, on either side).
 This module holds what those modules share: the case types, how a case is run, and the severities
-the documentation gives.
+the documentation gives. Model rules (scope ``model``) read site files, not configs: their cases
+are site files written inline, loaded as a fleet and linted as sites (``sites``).
 """
 
 from __future__ import annotations
 
+import tempfile
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Literal
 
 import pytest
 
-from l2tpgen.lint import ConfigText, Finding, Severity, lint_configs
+from l2tpgen.lint import ConfigText, Finding, Severity, lint_configs, lint_models
+from l2tpgen.model import load_fleet
 
 Kind = Literal["fails", "passes", "boundary"]
 Position = tuple[int, int]  # line, column (1-based; a tab counts as one column)
@@ -25,7 +29,10 @@ FilePosition = tuple[str, int, int]  # file, line, column
 # The default severities of docs/rules.md's table, written out by hand.
 DOCUMENTED_SEVERITY: dict[str, Severity] = {
     **dict.fromkeys(
-        ("L2T001", "L2T002", "L2T003", "L2T005", "L2T012", "L2T013", "L2T017", "L2T103", "L2T104"),
+        (
+            *("L2T001", "L2T002", "L2T003", "L2T005", "L2T012", "L2T013", "L2T017", "L2T103"),
+            *("L2T104", "L2T022", "L2T023"),
+        ),
         Severity.WARNING,
     ),
     **dict.fromkeys(("L2T004", "L2T014", "L2T106"), Severity.INFO),
@@ -66,6 +73,7 @@ class Case:
     absent: tuple[str, ...] = ()
     platform: str | None = None
     disagreement: str = ""
+    model: bool = False  # site files, linted as sites (a model rule's case)
 
     @property
     def id(self) -> str:
@@ -120,21 +128,41 @@ def fleet(
     return Case(code, kind, name, texts, expected, severity, absent, None, disagreement)
 
 
+def sites(
+    code: str,
+    kind: Kind,
+    name: str,
+    files: dict[str, str],
+    *expected: FilePosition,
+    absent: tuple[str, ...] = (),
+) -> Case:
+    """A case over site files (YAML, named as the sites), loaded as a fleet and linted as sites."""
+    texts = tuple((file, snippet(text)) for file, text in files.items())
+    return Case(code, kind, name, texts, expected, None, absent, None, "", model=True)
+
+
 def params(cases: list[Case]) -> list[object]:
     """Cases as pytest parameters, each with its readable id."""
     return [case.param() for case in cases]
 
 
 def lint_case(case: Case) -> list[Finding]:
-    """Every finding of every rule on the case's configs."""
-    return lint_configs([ConfigText(file, text, case.platform) for file, text in case.configs])
+    """Every finding of every rule on the case's configs (or, for a model case, site files)."""
+    if not case.model:
+        return lint_configs([ConfigText(file, text, case.platform) for file, text in case.configs])
+    with tempfile.TemporaryDirectory() as directory:
+        root = Path(directory)
+        for file, text in case.configs:
+            (root / file).write_text(text)
+        findings = lint_models(load_fleet(root))
+    return [replace(f, file=Path(f.file).name) for f in findings]
 
 
 def check(case: Case) -> None:
     """The case's rule reports exactly where expected, at its severity; ``absent`` codes never."""
     findings = lint_case(case)
     mine = [f for f in findings if f.code == case.code]
-    several = len(case.configs) > 1
+    several = len(case.configs) > 1 or case.model
     where = sorted((f.file, f.line, f.column) if several else (f.line, f.column) for f in mine)
     assert where == sorted(case.expected), "\n".join(
         f"{f.line}:{f.column} {f.message}" for f in mine

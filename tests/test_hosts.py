@@ -168,3 +168,27 @@ def test_a_path_needing_nothing_says_so_in_the_file() -> None:
     assert "net.core.rmem_default = 26214400" in text
     empty = render_sysctl([])
     assert "nothing to change" in empty
+
+
+def test_without_a_path_only_what_does_not_depend_on_it_is_advised() -> None:
+    advice = recommend(None, 1458, "live-migration")
+    assert advice.value("host MTU") == "1458"
+    assert advice.value("net.ipv4.tcp_mtu_probing") == "1"
+    assert advice.value("path") == "not stated"
+    assert advice.value("migration streams") == "several"
+    assert advice.value("net.ipv4.tcp_rmem") is None
+    assert advice.value("net.ipv4.tcp_congestion_control") is None
+    assert all(item.reason and item.basis for item in advice.items)
+
+
+def test_a_heartbeat_vlan_without_a_path_still_gets_its_buffers_and_netmtu() -> None:
+    advice = recommend(None, 1458, "cluster-heartbeat")
+    assert advice.value("net.core.rmem_default") == str(25 * MIB)
+    assert advice.value("corosync totem.netmtu") == "1458"
+    assert advice.value("path") is None
+
+
+def test_the_sysctl_file_says_when_the_path_was_not_stated() -> None:
+    text = render_sysctl([recommend(None, 1458, "general")], header=["site a,\nVLAN 10"])
+    assert "# general over a path not stated, inner MTU 1458\n" in text
+    assert "# site a, VLAN 10\n" in text

@@ -1,8 +1,9 @@
 """The rule set as a whole: every rule has cases and documentation; selection; the reference case.
 
 Each rule's own cases (a config snippet and the exact line and column of each finding, in
-yamllint's style) are in ``tests/test_lint_rules_*.py``; ``RULE_CASES`` gathers them, here for the
-checks below and for the whitespace property tests in ``test_lint_normalize.py``.
+yamllint's style) are in ``tests/test_lint_rules_*.py``; ``RULE_CASES`` gathers the config rules'
+cases, here for the checks below and for the whitespace property tests in
+``test_lint_normalize.py``; ``MODEL_CASES`` are the model rules' (site files, not configs).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 from conftest import TESTS, Golden
 from test_lint_rules_classes import CASES as CLASS_CASES
 from test_lint_rules_definitions import CASES as DEFINITION_CASES
+from test_lint_rules_model import CASES as MODEL_CASES
 from test_lint_rules_mtu import CASES as MTU_CASES
 from test_lint_rules_pair_ids import CASES as PAIR_ID_CASES
 from test_lint_rules_pair_settings import CASES as PAIR_SETTING_CASES
@@ -40,6 +42,7 @@ RULE_CASES: dict[str, list[Case]] = {
     **PAIR_ID_CASES,
     **PAIR_SETTING_CASES,
 }
+ALL_CASES: dict[str, list[Case]] = {**RULE_CASES, **MODEL_CASES}
 CODES = sorted(rule.code for rule in ALL_RULES)
 
 
@@ -53,12 +56,12 @@ def _codes(findings: list[Finding]) -> set[str]:
 
 
 def test_every_rule_has_inline_cases_and_every_case_is_a_rule() -> None:
-    assert sorted(RULE_CASES) == CODES
+    assert sorted(ALL_CASES) == CODES
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_rule_has_a_failing_a_passing_and_a_boundary_case(code: str) -> None:
-    cases = RULE_CASES.get(code, [])
+    cases = ALL_CASES.get(code, [])
     assert {case.kind for case in cases} == {"fails", "passes", "boundary"}
     assert all(case.code == code for case in cases)
     assert all(case.expected for case in cases if case.kind == "fails")

@@ -62,6 +62,37 @@ RateOption = Annotated[
     float | None,
     typer.Option("--wan-rate-mbit", min=0.001, max=1e6, help="WAN rate in each direction."),
 ]
+_FROM_MODEL = " [default: from the model's link]"
+BuildDelayOption = Annotated[
+    float | None,
+    typer.Option(
+        "--wan-delay-ms",
+        min=0,
+        max=10_000,
+        help="One-way WAN delay added in each direction (RTT = 2 x this)." + _FROM_MODEL,
+        show_default=False,
+    ),
+]
+BuildLossOption = Annotated[
+    float | None,
+    typer.Option(
+        "--wan-loss-pct",
+        min=0,
+        max=100,
+        help="WAN loss in each direction, percent." + _FROM_MODEL,
+        show_default=False,
+    ),
+]
+BuildRateOption = Annotated[
+    float | None,
+    typer.Option(
+        "--wan-rate-mbit",
+        min=0.001,
+        max=1e6,
+        help="WAN rate in each direction." + _FROM_MODEL,
+        show_default=False,
+    ),
+]
 
 
 def _shaping(base: Shaping, delay: float | None, loss: float | None, rate: float | None) -> Shaping:
@@ -97,15 +128,16 @@ def build(
         Path | None,
         typer.Option("--output", "-o", help="Write FILE (.clab.yml) instead of stdout."),
     ] = None,
-    delay: DelayOption = None,
-    loss: LossOption = None,
-    rate: RateOption = None,
+    delay: BuildDelayOption = None,
+    loss: BuildLossOption = None,
+    rate: BuildRateOption = None,
     workload: Annotated[
         list[str] | None,
         typer.Option(
             "--workload",
             metavar="VLAN=KIND",
-            help=f"What a VLAN carries ({', '.join(WORKLOADS)}); repeat per VLAN.",
+            help=f"What a VLAN carries ({', '.join(WORKLOADS)}); repeat per VLAN. Wins over "
+            "the VLAN's carries in the model.",
         ),
     ] = None,
 ) -> None:
@@ -114,9 +146,13 @@ def build(
     The linux flavor configures every node with exec (static sessions: Linux's data plane); the
     cisco_iol flavor gives each PE its rendered IOS config as a partial startup config (written
     next to -o, its secret left as ${VARIABLE} for containerlab to fill in at deploy time).
+    The WAN's shaping comes from the model's link (one link for every pair: the lab has one
+    WAN; half the RTT each way) and the workloads from what the VLANs carry, unless the options
+    say otherwise (each option wins on its own).
     """
     from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
 
+    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
     from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology  # noqa: PLC0415
@@ -133,8 +169,9 @@ def build(
             name=name,
             flavor=flavor.value,
             variant=variant.value,
-            shaping=_shaping(Shaping(), delay, loss, rate),
+            shaping=lab_shaping(fleet, delay, loss, rate),
             workloads=_workloads(workload or []),
+            site_workloads=model_workloads(fleet),
         )
     except L2tpgenError as exc:
         fail(str(exc))

@@ -177,7 +177,7 @@ def rules_command(
                 "code": r.code,
                 "name": r.name,
                 "severity": str(r.severity),
-                "scope": "cross-device" if r.cross_device else "device",
+                "scope": r.scope,
                 "summary": r.summary(),
             }
             for r in ALL_RULES
@@ -192,8 +192,7 @@ def rules_command(
     for column in ("code", "name", "severity", "scope", "what it catches"):
         table.add_column(column)
     for r in ALL_RULES:
-        scope = "cross-device" if r.cross_device else "device"
-        table.add_row(r.code, r.name, str(r.severity), scope, r.summary())
+        table.add_row(r.code, r.name, str(r.severity), r.scope, r.summary())
     out.print(table)
 
 

@@ -15,6 +15,7 @@ from l2tpgen.hosts.advice import (
     tcp_buffer_max,
 )
 from l2tpgen.hosts.path import HostsInputError, NetworkPath
+from l2tpgen.hosts.sites import VlanHosts, network_path, site_advice, site_sysctl
 from l2tpgen.hosts.sysctl import merged_sysctls, render_sysctl
 
 __all__ = [
@@ -23,10 +24,14 @@ __all__ = [
     "HostAdvice",
     "HostsInputError",
     "NetworkPath",
+    "VlanHosts",
     "Workload",
     "merged_sysctls",
     "needs_bbr",
+    "network_path",
     "recommend",
     "render_sysctl",
+    "site_advice",
+    "site_sysctl",
     "tcp_buffer_max",
 ]

@@ -20,6 +20,10 @@ packet that crosses unfragmented, from ``l2tpgen.mtu``) and what the VLAN carrie
   report: ``netstat -su`` receive buffer errors until 25 MiB). Corosync's ``netmtu`` no larger
   than the inner MTU, an IGMP querier for its multicast, vmxnet3 rings and splitRx mode.
 * **Live migration:** several streams (multi-NIC or multi-stream vMotion, QEMU ``multifd``).
+
+Without a path (``None``: nobody stated it) the advice keeps what does not depend on it (MTU, MSS,
+MTU probing, heartbeat buffers, hypervisor notes) and says that buffers and congestion control
+need the path.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ class Advice:
 class HostAdvice:
     """Everything recommended for the hosts of one VLAN."""
 
-    path: NetworkPath
+    path: NetworkPath | None
     inner_mtu: int
     workload: Workload
     items: tuple[Advice, ...]
@@ -177,16 +181,7 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
                 (bdp_text, rule),
             )
         )
-    items.append(
-        Advice(
-            "sysctl",
-            "net.ipv4.tcp_mtu_probing",
-            "1",
-            "the pseudowire drops oversized frames without an ICMP error: probing recovers "
-            "from that black hole instead of stalling",
-            (f"inner MTU {inner_mtu} B",),
-        )
-    )
+    items.append(_probing(inner_mtu))
     bbr, basis = needs_bbr(path, inner_mtu - IPV4_TCP_HEADERS)
     if bbr:
         reason = (
@@ -208,20 +203,50 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
             )
         )
     if workload == "live-migration":
-        items.append(
-            Advice(
-                "hypervisor",
-                "migration streams",
-                "several",
-                "one TCP stream is limited by one CPU and one window: use multi-NIC or "
-                "multi-stream vMotion (vSphere 7+), or QEMU's multifd (multifd-channels 4+)",
-                (bdp_text,),
-            )
-        )
+        items.append(_streams((bdp_text,)))
     return items
 
 
-def _heartbeat_items(path: NetworkPath, inner_mtu: int) -> list[Advice]:
+def _probing(inner_mtu: int) -> Advice:
+    return Advice(
+        "sysctl",
+        "net.ipv4.tcp_mtu_probing",
+        "1",
+        "the pseudowire drops oversized frames without an ICMP error: probing recovers "
+        "from that black hole instead of stalling",
+        (f"inner MTU {inner_mtu} B",),
+    )
+
+
+def _streams(basis: tuple[str, ...]) -> Advice:
+    return Advice(
+        "hypervisor",
+        "migration streams",
+        "several",
+        "one TCP stream is limited by one CPU and one window: use multi-NIC or "
+        "multi-stream vMotion (vSphere 7+), or QEMU's multifd (multifd-channels 4+)",
+        basis,
+    )
+
+
+def _no_path_items(inner_mtu: int, workload: Workload) -> list[Advice]:
+    items = [
+        _probing(inner_mtu),
+        Advice(
+            "network",
+            "path",
+            "not stated",
+            "TCP buffers come from the bandwidth-delay product and congestion control from the "
+            "path's loss and RTT: without the path's bandwidth, RTT and loss neither is advised",
+            ("no bandwidth, RTT or loss given",),
+        ),
+    ]
+    if workload == "live-migration":
+        items.append(_streams(("one stream: one CPU core and one TCP window",)))
+    return items
+
+
+def _heartbeat_items(path: NetworkPath | None, inner_mtu: int) -> list[Advice]:
     reason = (
         "heartbeat bursts overflow the default 208 KiB socket buffers: receive buffer errors "
         "(netstat -su, /proc/net/snmp RcvbufErrors) and lost heartbeats"
@@ -251,7 +276,7 @@ def _heartbeat_items(path: NetworkPath, inner_mtu: int) -> list[Advice]:
             "one per stretched VLAN",
             "without a querier, snooping switches stop forwarding the heartbeat group when "
             "their membership entries expire (about 260 s)",
-            (f"path {path.describe()}",),
+            (f"path {path.describe()}" if path else "whatever the path",),
         ),
         Advice(
             "hypervisor",
@@ -270,8 +295,10 @@ def _heartbeat_items(path: NetworkPath, inner_mtu: int) -> list[Advice]:
     ]
 
 
-def recommend(path: NetworkPath, inner_mtu: int, workload: Workload = "general") -> HostAdvice:
-    """The host advice for one stretched VLAN.
+def recommend(
+    path: NetworkPath | None, inner_mtu: int, workload: Workload = "general"
+) -> HostAdvice:
+    """The host advice for one stretched VLAN (``path`` None: not known).
 
     Raises:
         HostsInputError: an impossible MTU or an unknown workload.
@@ -285,6 +312,8 @@ def recommend(path: NetworkPath, inner_mtu: int, workload: Workload = "general")
     items = _mtu_items(inner_mtu)
     if workload == "cluster-heartbeat":
         items += _heartbeat_items(path, inner_mtu)
+    elif path is None:
+        items += _no_path_items(inner_mtu, workload)
     else:
         items += _tcp_items(path, inner_mtu, workload)
     return HostAdvice(path, inner_mtu, workload, tuple(items))

@@ -36,16 +36,24 @@ def merged_sysctls(advice: Iterable[HostAdvice]) -> tuple[tuple[str, str], ...]:
     return tuple(merged.items())
 
 
-def render_sysctl(advice: Iterable[HostAdvice]) -> str:
-    """An ``/etc/sysctl.d/90-l2tpgen.conf`` for hosts that get all of ``advice``."""
+def render_sysctl(advice: Iterable[HostAdvice], header: Iterable[str] = ()) -> str:
+    """An ``/etc/sysctl.d/90-l2tpgen.conf`` for hosts that get all of ``advice``.
+
+    ``header``: comment lines (without ``#``) that say whose file it is, first.
+    """
     pieces = tuple(advice)
     lines = [
         (
             f"# /etc/sysctl.d/{FILE_NAME}: written by l2tpgen; apply with "
             f"`sysctl -p /etc/sysctl.d/{FILE_NAME}`"
         ),
+        *(f"# {' '.join(line.split())}" for line in header),  # one line each, whatever it holds
     ]
-    lines += [f"# {a.workload} over {a.path.describe()}, inner MTU {a.inner_mtu}" for a in pieces]
+    lines += [
+        f"# {a.workload} over {a.path.describe() if a.path else 'a path not stated'}, "
+        f"inner MTU {a.inner_mtu}"
+        for a in pieces
+    ]
     reasons: dict[str, list[str]] = {}
     for one in pieces:
         for item in one.items:

@@ -4,7 +4,7 @@ A topology becomes a ``Lab``: frozen values with every name checked against a pa
 reach the QEMU guest's shell and Docker's container names), every endpoint split into node and
 interface, every label l2tpgen reads parsed. All problems are reported at once.
 
-Labels l2tpgen reads (``lab build`` writes them; the model can feed them later):
+Labels l2tpgen reads (``lab build`` writes them, from the model or its options: ``fromsites.py``):
 
 * every node: ``l2tpgen.role`` (``wan``, ``pe`` or ``ce``);
 * ``pe``: ``l2tpgen.site``;

@@ -101,7 +101,13 @@ def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> dict[str, A
 
 
 def _ce(
-    fleet: Fleet, name: str, index: int, variant: Variant, workloads: Mapping[int, Workload]
+    fleet: Fleet,
+    name: str,
+    index: int,
+    variant: Variant,
+    *,
+    workloads: Mapping[int, Workload],
+    stated: Mapping[int, Workload],
 ) -> dict[str, Any]:
     site = fleet.site(name)
     vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
@@ -120,7 +126,8 @@ def _ce(
         VLANS: ",".join(map(str, vlans)),
         MTU: str(site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu),
     }
-    chosen = ",".join(f"{v}={workloads[v]}" for v in vlans if v in workloads)
+    kinds = {**stated, **workloads}  # ``workloads`` (the options) win over the model's
+    chosen = ",".join(f"{v}={kinds[v]}" for v in vlans if v in kinds)
     if chosen:
         labels[WORKLOADS_LABEL] = chosen
     return {"kind": "linux", "image": LINUX_IMAGE, "exec": commands, "labels": labels}
@@ -134,11 +141,15 @@ def build_topology(
     variant: Variant = "per-vlan",
     shaping: Shaping | None = None,
     workloads: Mapping[int, Workload] | None = None,
+    site_workloads: Mapping[str, Mapping[int, Workload]] | None = None,
 ) -> dict[str, Any]:
     """The containerlab topology of the fleet (a dict ready for YAML).
 
-    ``shaping`` and ``workloads`` (by VLAN) become labels of the wan and CE nodes. A Linux site
-    is a Linux PE in every flavor; in the cisco_iol flavor the Cisco sites are IOL nodes.
+    ``shaping`` and the workloads become labels of the wan and CE nodes: ``site_workloads`` by
+    site and VLAN (what the model states, ``fromsites.model_workloads``), ``workloads`` by VLAN
+    (the options), which win. Nothing is read from the model here: ``lab build`` passes what
+    ``fromsites`` finds. A Linux site is a Linux PE in every flavor; in the cisco_iol flavor the
+    Cisco sites are IOL nodes.
     """
     if flavor == "linux":
         fleet = fleet.on_platform("linux")  # every PE is Linux: their pairs are Linux to Linux
@@ -169,7 +180,14 @@ def build_topology(
                 "labels": {ROLE: "pe", SITE: site_name},
             }
         nodes[f"pe-{site_name}"] = pe
-        nodes[f"ce-{site_name}"] = _ce(fleet, site_name, index, variant, workloads or {})
+        nodes[f"ce-{site_name}"] = _ce(
+            fleet,
+            site_name,
+            index,
+            variant,
+            workloads=workloads or {},
+            stated=(site_workloads or {}).get(site_name, {}),
+        )
         links.append(
             {
                 "endpoints": [f"pe-{site_name}:{wan_port}", f"wan:eth{index + 1}"],

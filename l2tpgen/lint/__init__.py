@@ -3,7 +3,7 @@
 from l2tpgen.lint.engine import ConfigText, Selection, lint_configs, read_configs
 from l2tpgen.lint.finding import Finding, Severity
 from l2tpgen.lint.rules import ALL_RULES, BY_CODE
-from l2tpgen.lint.sites import lint_sites, problems_as_findings
+from l2tpgen.lint.sites import lint_models, lint_sites, problems_as_findings
 
 __all__ = [
     "ALL_RULES",
@@ -13,6 +13,7 @@ __all__ = [
     "Selection",
     "Severity",
     "lint_configs",
+    "lint_models",
     "lint_sites",
     "problems_as_findings",
     "read_configs",

@@ -78,7 +78,7 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
             "fullDescription": {"text": rule.summary()},
             "help": {"text": rule.doc(), "markdown": rule.doc()},
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
-            "properties": {"tags": ["l2tpv3", "cross-device" if rule.cross_device else "device"]},
+            "properties": {"tags": ["l2tpv3", rule.scope]},
         }
         for rule in ALL_RULES
     ]
@@ -149,8 +149,7 @@ def rules_markdown() -> str:
         "|---|---|---|---|",
     ]
     parts += [
-        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | "
-        f"{'cross-device' if r.cross_device else 'device'} |"
+        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | {r.scope} |"
         for r in ALL_RULES
     ]
     for rule in ALL_RULES:

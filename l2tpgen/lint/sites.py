@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.lint.engine import ConfigText, Selection, lint_configs
 from l2tpgen.lint.finding import Finding, Severity
+from l2tpgen.lint.rules import MODEL_RULES
+from l2tpgen.model.load import locate_problems
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
@@ -39,13 +41,35 @@ def problems_as_findings(problems: Sequence[Problem]) -> list[Finding]:
     ]
 
 
+def lint_models(
+    fleet: Fleet, names: Sequence[str] = (), selection: Selection | None = None
+) -> list[Finding]:
+    """The model rules (what VLANs carry over which paths) on ``names`` (default: every site).
+
+    Findings are placed in the site files, read again for positions.
+    """
+    selection = selection or Selection()
+    rules = [rule for rule in MODEL_RULES if selection.wants(rule.code)]
+    found = [
+        (rule, problem)
+        for name in names or list(fleet.sites)
+        for rule in rules
+        for problem in rule.check(fleet, fleet.site(name).name)
+    ]
+    located = locate_problems((problem for _, problem in found), fleet.files)
+    return sorted(rule.model_finding(p) for (rule, _), p in zip(found, located, strict=True))
+
+
 def lint_sites(
     fleet: Fleet,
     names: Sequence[str] = (),
     selection: Selection | None = None,
     rendered: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """Render sites (secrets masked), lint them together, keep findings of ``names``.
+    """Lint sites: their models (``lint_models``) and their rendered configs, together.
+
+    Each site is rendered (secrets masked) and the configs are linted together; the findings of
+    ``names`` are kept.
 
     Only IOS and IOS-XE sites are rendered and linted as IOS configs (IOS-XE without the
     classic-IOS rules); a Linux site's model is validated, and no IOS rule runs on it.
@@ -74,4 +98,5 @@ def lint_sites(
         text = given if given is not None else render_site(view, name)
         configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
     findings = lint_configs(configs, selection, elsewhere)
-    return [f for f in findings if f.file in wanted]
+    rendered = [f for f in findings if f.file in wanted]
+    return sorted([*lint_models(fleet, names, selection), *rendered])

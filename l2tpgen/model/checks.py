@@ -223,6 +223,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                 )
         yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from check_class_pairs(site, sites, files)
+        yield from _check_links(site, sites, files)
 
 
 def _check_unique_across_fleet(
@@ -297,11 +298,39 @@ def _check_vlan_pairs(
                 f"vc_id: {vlan.effective_vc_id}}}` to the vlans of {files[vlan.peer]}, or remove "
                 f"VLAN {vlan.id} here",
             )
-        elif mirror.effective_vc_id != vlan.effective_vc_id and site.name < vlan.peer:
+        elif site.name < vlan.peer:  # each pair is compared once
+            if mirror.effective_vc_id != vlan.effective_vc_id:
+                yield Problem(
+                    site.name,
+                    ("vlans", index, "vc_id" if vlan.vc_id is not None else "id"),
+                    f"VLAN {vlan.id} has VC ID {vlan.effective_vc_id} here but "
+                    f"{mirror.effective_vc_id} in {files[vlan.peer]}",
+                    "both ends of a pseudowire must use the same VC ID",
+                )
+            if None not in (vlan.carries, mirror.carries) and vlan.carries != mirror.carries:
+                yield Problem(
+                    site.name,
+                    ("vlans", index, "carries"),
+                    f"VLAN {vlan.id} carries {vlan.carries} here but {mirror.carries} in "
+                    f"{files[vlan.peer]}",
+                    "one VLAN carries one kind of traffic: say it at one end, or the same at both",
+                )
+
+
+def _check_links(
+    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
+) -> Iterator[Problem]:
+    """Both ends of a pair may state the link between them, but not two different ones."""
+    for index, entry in enumerate(site.peers):
+        peer = sites.get(entry.name)
+        if entry.link is None or peer is None or entry.name <= site.name:
+            continue  # each pair is compared once, from the site that sorts first
+        theirs = peer.link_to(site.name)
+        if theirs is not None and theirs != entry.link:
             yield Problem(
                 site.name,
-                ("vlans", index, "vc_id" if vlan.vc_id is not None else "id"),
-                f"VLAN {vlan.id} has VC ID {vlan.effective_vc_id} here but "
-                f"{mirror.effective_vc_id} in {files[vlan.peer]}",
-                "both ends of a pseudowire must use the same VC ID",
+                ("peers", index, "link"),
+                f"the link to {entry.name} is {entry.link.describe()} here but "
+                f"{theirs.describe()} in {files[entry.name]}",
+                "the two sites share one path: state the link at one end, or the same at both",
             )

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
     from ipaddress import IPv4Address
 
+    from l2tpgen.hosts.advice import Workload
+    from l2tpgen.model.link import Link
     from l2tpgen.model.site import L2tpClass, PseudowireClass, Site, Vlan
 
 
@@ -33,11 +35,32 @@ def site_not_found(name: str, known: Collection[str]) -> SiteNotFoundError:
 
 @dataclass(frozen=True)
 class Pseudowire:
-    """One end of a pseudowire as seen from ``site``: the VLAN, the peer and the peer's address."""
+    """One end of a pseudowire as seen from ``site``: the VLAN, the peer and the peer's address.
+
+    ``mirror`` is the peer's entry of the same VLAN (``Fleet.pseudowires`` finds it).
+    """
 
     site: Site
     vlan: Vlan
     peer: Site
+    mirror: Vlan | None = None
+
+    @property
+    def link(self) -> Link | None:
+        """The path between the two sites, as either end states it (validation makes them agree)."""
+        return self.site.link_to(self.peer.name) or self.peer.link_to(self.site.name)
+
+    @property
+    def stated_carries(self) -> Workload | None:
+        """What the VLAN carries as either end states it (validation makes them agree)."""
+        if self.vlan.carries is not None:
+            return self.vlan.carries
+        return self.mirror.carries if self.mirror is not None else None
+
+    @property
+    def carries(self) -> Workload:
+        """What the VLAN carries: as stated, else ``general``."""
+        return self.stated_carries or "general"
 
     @property
     def vc_id(self) -> int:
@@ -174,8 +197,14 @@ class Fleet:
                 f"{name}'s peer {missing[0]} was not loaded: this fleet holds only the sites "
                 f"asked for and their peers, and {name} is only a peer"
             )
+        mirrors: dict[str, dict[int, Vlan]] = {}
+        for peer in {v.peer for v in site.vlans}:
+            found = mirrors[peer] = {}
+            for vlan in self.sites[peer].vlans:
+                if vlan.peer == name:
+                    found.setdefault(vlan.id, vlan)
         return tuple(
-            Pseudowire(site, vlan, self.sites[vlan.peer])
+            Pseudowire(site, vlan, self.sites[vlan.peer], mirrors[vlan.peer].get(vlan.id))
             for vlan in sorted(site.vlans, key=lambda v: v.id)
         )
 

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from l2tpgen.errors import FleetValidationError, ModelError
+from l2tpgen.hosts.advice import WORKLOADS
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, site_not_found
+from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
 from l2tpgen.model.problems import Location, Problem, format_path
 from l2tpgen.model.site import LITERAL_SECRET_KEYS, NAME_RULES, UNSAFE_NAME, Site
 from l2tpgen.model.source import SourceDoc, read_source
@@ -158,6 +160,22 @@ def load_sites(directory: str | os.PathLike[str], names: Iterable[str]) -> Fleet
         return reader.fleet(complete=len(reader.sites) == len(reader.paths))
 
 
+def locate_problems(problems: Iterable[Problem], files: Mapping[str, str]) -> list[Problem]:
+    """Problems found after loading (the linter's model rules), placed in their site files.
+
+    ``files`` maps site names to their files (``Fleet.files``); each file with a problem is read
+    again for positions. A problem whose file cannot be read stays where it is (site and path).
+    """
+    found = list(problems)
+    docs: dict[str, SourceDoc] = {}
+    for site in sorted({p.site for p in found if p.location is None}):
+        file = files.get(site)
+        source = read_source(Path(file), file) if file else None
+        if isinstance(source, SourceDoc):
+            docs[site] = source
+    return [_locate(p, docs) for p in found]
+
+
 def _peers(site: Site) -> set[str]:
     return set(site.peer_names) | {vlan.peer for vlan in site.vlans}
 
@@ -184,7 +202,10 @@ def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | N
 
 
 _RANGE_ERRORS = frozenset(
-    {"greater_than_equal", "less_than_equal", "int_parsing", "int_parsing_size", "int_type"}
+    {
+        *("greater_than", "greater_than_equal", "less_than_equal"),
+        *("int_parsing", "int_parsing_size", "int_type", "float_type", "float_parsing"),
+    }
 )
 _RANGES = {
     "id": "a VLAN ID is a whole number from 1 to 4094",
@@ -194,6 +215,7 @@ _RANGES = {
     "hello": "the hello interval is a whole number of seconds from 0 to 1000",
     "in": "a hold-queue length is a whole number from 0 to 65535",
     "out": "a hold-queue length is a whole number from 0 to 65535",
+    "rtt_ms": "the round-trip time is a number of milliseconds above 0 and at most 10000",
 }
 
 
@@ -214,6 +236,8 @@ _HINTS = {
         "it reaches router configs, file names, shell commands and lab scripts, where a space or "
         "a character such as `$`, `;`, `|` or a quote would be interpreted"
     ),
+    BANDWIDTH_ERROR: "e.g. `link: {bandwidth: 10Gbit, rtt_ms: 55, loss: 0.01}`",
+    LOSS_ERROR: "e.g. `link: {bandwidth: 10Gbit, rtt_ms: 55, loss: 0.01}`",
 }
 
 
@@ -234,6 +258,11 @@ def _explain(
         return _SECRET_ENV
     if kind == "missing":
         return f"{field}: required key is missing", f"add `{last}:`"
+    if last == "carries" and kind == "literal_error":
+        return (
+            f"{field}: a VLAN carries one of: {', '.join(WORKLOADS)}",
+            "leave carries out for general traffic",
+        )
     if kind == "extra_forbidden":
         message = "unknown key"
     return f"{field}: {message}", _HINTS.get(kind, "")

@@ -16,8 +16,10 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
+from l2tpgen.hosts.advice import Workload  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
+from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 MAX_VC_ID = 2**32 - 1
@@ -227,11 +229,15 @@ def _peer_entry(value: object) -> object:
 
 
 class Peer(StrictModel):
-    """A peer site, and how this site's pseudowires to it are built where that differs."""
+    """A peer site, how this site's pseudowires to it are built where that differs, and the path.
+
+    ``link`` (optional) is the path between the two sites; either end may state it.
+    """
 
     name: IosName
     pseudowire: PeerPseudowire = PeerPseudowire()
     l2tp_class: L2tpClass | None = None
+    link: Link | None = None
 
 
 PeerEntry = Annotated[Peer, BeforeValidator(_peer_entry)]
@@ -241,13 +247,15 @@ class Vlan(StrictModel):
     """One stretched VLAN: a dot1Q subinterface of the LAN trunk and its xconnect to one peer.
 
     The VC ID defaults to the VLAN ID. Both ends must use the same VC ID; a VLAN is paired with
-    the peer's VLAN of the same ID.
+    the peer's VLAN of the same ID. ``carries`` (optional, either end) says what the hosts send
+    over it, for ``l2tpgen hosts``, the linter and labs.
     """
 
     id: int = Field(ge=1, le=4094)
     name: IosName
     peer: IosName
     vc_id: int | None = Field(None, ge=1, le=MAX_VC_ID)
+    carries: Workload | None = None
 
     @property
     def effective_vc_id(self) -> int:
@@ -334,6 +342,11 @@ class Site(StrictModel):
     def peer_entry(self, name: str) -> Peer | None:
         """The ``peers`` entry of ``name``, if this site lists it."""
         return next((peer for peer in self.peers if peer.name == name), None)
+
+    def link_to(self, peer: str) -> Link | None:
+        """The link to ``peer`` as this site states it (the peer may state it instead)."""
+        entry = self.peer_entry(peer)
+        return entry.link if entry else None
 
     def l2tp_for(self, peer: str) -> L2tpClass:
         """The l2tp-class of the pseudowires to ``peer``: the peer's own, else the site's."""

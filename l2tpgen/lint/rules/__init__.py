@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from l2tpgen.lint.rules.base import DeviceRule, FleetRule, Rule
+from l2tpgen.lint.rules.base import DeviceRule, FleetRule, ModelRule, Rule
 from l2tpgen.lint.rules.classes import (
     CleartextSecret,
     LocalInterfaceNotLoopback,
@@ -29,6 +29,7 @@ from l2tpgen.lint.rules.sessions import (
     StaticClassOnSignalledXconnect,
     XconnectToSelf,
 )
+from l2tpgen.lint.rules.workloads import HeartbeatMtuBelowCorosync, LiveMigrationOnLossyPath
 from l2tpgen.lint.rules.xconnect import (
     AttachmentHasIp,
     CdpOnAttachment,
@@ -60,6 +61,7 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     XconnectToSelf(),
     BadPwEncapsulation(),
 )
+MODEL_RULES: tuple[ModelRule, ...] = (HeartbeatMtuBelowCorosync(), LiveMigrationOnLossyPath())
 FLEET_RULES: tuple[FleetRule, ...] = (
     PeerAddressMismatch(),
     VcIdMismatch(),
@@ -68,7 +70,7 @@ FLEET_RULES: tuple[FleetRule, ...] = (
     StaticSessionNotMirrored(),
     UnpairedXconnect(),
 )
-ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *FLEET_RULES)
+ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *MODEL_RULES, *FLEET_RULES)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
 
-__all__ = ["ALL_RULES", "BY_CODE", "DEVICE_RULES", "FLEET_RULES", "Rule"]
+__all__ = ["ALL_RULES", "BY_CODE", "DEVICE_RULES", "FLEET_RULES", "MODEL_RULES", "Rule"]

@@ -1,9 +1,14 @@
-"""What a rule is: a code, a name, a default severity, documentation, and a ``check`` generator."""
+"""What a rule is: a code, a name, a default severity, documentation, and a ``check`` generator.
+
+Three scopes: a ``device`` rule reads one config, a ``cross-device`` rule several configs paired
+together, a ``model`` rule the site models (only ``lint`` on sites runs those: a raw config has no
+model).
+"""
 
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from l2tpgen.lint.finding import Finding, Severity
 
@@ -12,6 +17,9 @@ if TYPE_CHECKING:
 
     from l2tpgen.ios.facts import At, DeviceFacts
     from l2tpgen.lint.pairing import Pairing
+    from l2tpgen.model import Fleet, Problem
+
+Scope = Literal["device", "cross-device", "model"]
 
 
 class Rule:
@@ -21,6 +29,7 @@ class Rule:
     name: ClassVar[str]
     severity: ClassVar[Severity]
     cross_device: ClassVar[bool] = False
+    scope: ClassVar[Scope] = "device"
 
     @classmethod
     def doc(cls) -> str:
@@ -60,7 +69,36 @@ class FleetRule(Rule):
     """A rule over several configs checked against each other."""
 
     cross_device = True
+    scope = "cross-device"
 
     def check(self, pairing: Pairing) -> Iterator[Finding]:
         """Yield this rule's findings across the paired devices."""
         raise NotImplementedError
+
+
+class ModelRule(Rule):
+    """A rule over the site models: a site's pseudowires, their links and what they carry.
+
+    ``check`` yields problems (a site, a path in its model, a message and a fix); the linter
+    places them in the site files and reports them with the rule's code and severity.
+    """
+
+    scope = "model"
+
+    def check(self, fleet: Fleet, site: str) -> Iterator[Problem]:
+        """Yield this rule's problems in ``site`` (its peers are in ``fleet``)."""
+        raise NotImplementedError
+
+    def model_finding(self, problem: Problem) -> Finding:
+        """A finding of this rule where ``problem`` is (its site's file, when it was located)."""
+        where = problem.location
+        return Finding(
+            file=where.file if where else problem.site,
+            line=where.line if where else 1,
+            column=where.column if where else 1,
+            code=self.code,
+            rule=self.name,
+            severity=self.severity,
+            message=problem.message,
+            fix=problem.hint,
+        )

@@ -1,0 +1,149 @@
+"""`l2tpgen hosts`: what the hosts on each stretched VLAN of a site need."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+from l2tpgen.cli.app import SitesOption, app, fail, load, out, safe
+from l2tpgen.errors import L2tpgenError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from l2tpgen.hosts import VlanHosts
+
+
+class HostsFormat(str, Enum):
+    """Output of `hosts`."""
+
+    text = "text"
+    json = "json"
+    sysctl = "sysctl"
+
+
+def _link_hint(one: VlanHosts) -> str:
+    pw = one.pseudowire
+    return (
+        f"not stated: add `link: {{bandwidth: 10Gbit, rtt_ms: 55, loss: 0.01}}` (your figures) "
+        f"to the peers entry of {pw.peer.name} in {one.site_file}, or of {pw.site.name} in "
+        f"{one.peer_file}"
+    )
+
+
+def _print_text(name: str, advice: Sequence[VlanHosts]) -> None:
+    out.print(
+        f"{name}: what the hosts on each stretched VLAN need "
+        "(--format sysctl prints a file for /etc/sysctl.d/)"
+    )
+    for one in advice:
+        pw, host = one.pseudowire, one.advice
+        stated = f"stated in {one.carries_file}" if one.carries_file else "not stated"
+        out.print()
+        out.print(
+            Text(
+                f"VLAN {pw.vlan.id} {pw.vlan.name} to {pw.peer.name}: carries {host.workload} "
+                f"({stated})",
+                style="bold",
+            )
+        )
+        path = (
+            f"{host.path.describe()} (stated in {one.link_file})" if host.path else _link_hint(one)
+        )
+        out.print(f"  path: {safe(path)}")
+        out.print(f"  inner MTU: {host.inner_mtu} (the pseudowire's budget, l2tpgen mtu)")
+        for item in host.items:
+            out.print(f"  [{item.kind}] {item.setting} = {item.value}")
+            out.print(f"      why:  {item.reason}")
+            for number, basis in enumerate(item.basis):
+                out.print(f"      {'from:' if number == 0 else '     '} {basis}")
+
+
+def _as_json(name: str, advice: Sequence[VlanHosts]) -> dict[str, object]:
+    from l2tpgen.hosts import merged_sysctls  # noqa: PLC0415 - start-up stays cheap
+
+    vlans = []
+    for one in advice:
+        pw, host = one.pseudowire, one.advice
+        link = pw.link
+        vlans.append(
+            {
+                "vlan": pw.vlan.id,
+                "name": pw.vlan.name,
+                "peer": pw.peer.name,
+                "carries": host.workload,
+                "carries_stated_in": one.carries_file,
+                "link": (
+                    {"bandwidth_bps": link.bandwidth, "rtt_ms": link.rtt_ms, "loss": link.loss}
+                    if link
+                    else None
+                ),
+                "link_stated_in": one.link_file,
+                "inner_mtu": host.inner_mtu,
+                "items": [
+                    {
+                        "kind": item.kind,
+                        "setting": item.setting,
+                        "value": item.value,
+                        "reason": item.reason,
+                        "basis": list(item.basis),
+                    }
+                    for item in host.items
+                ],
+            }
+        )
+    merged = merged_sysctls(one.advice for one in advice)
+    return {"site": name, "vlans": vlans, "sysctl": dict(merged)}
+
+
+@app.command()
+def hosts(
+    site: Annotated[str, typer.Argument(help="Site name (site-a) or path to its site file.")],
+    sites: SitesOption = Path("sites"),
+    fmt: Annotated[
+        HostsFormat,
+        typer.Option(
+            "--format", help="text, json, or sysctl (a file for /etc/sysctl.d/, for sysctl -p)."
+        ),
+    ] = HostsFormat.text,
+    vlan: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--vlan",
+            min=1,
+            max=4094,
+            help="Only this VLAN (repeatable): the hosts of those VLANs. Default: every VLAN.",
+        ),
+    ] = None,
+) -> None:
+    """What the hosts on each stretched VLAN need: MTU and MSS, buffers, congestion control.
+
+    Each item comes with its reason and the numbers it came from. The path is the peers entry's
+    link (either site may state it), the workload what the VLAN carries, the MTU the pseudowire's
+    budget. --format sysctl prints one file for hosts on all the VLANs shown (the larger value
+    wins where two VLANs ask for the same key).
+    """
+    from l2tpgen.hosts import site_advice, site_sysctl  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model import resolve_site  # noqa: PLC0415
+
+    try:
+        directory, name = resolve_site(site, sites)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    fleet = load(directory, names=[name])
+    try:
+        advice = site_advice(fleet, name, vlan or ())
+    except L2tpgenError as exc:
+        fail(str(exc))
+    if fmt is HostsFormat.sysctl:
+        sys.stdout.write(site_sysctl(name, advice))
+    elif fmt is HostsFormat.json:
+        sys.stdout.write(json.dumps(_as_json(name, advice), indent=2) + "\n")
+    else:
+        _print_text(name, advice)
