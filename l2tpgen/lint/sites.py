@@ -98,5 +98,5 @@ def lint_sites(
         text = given if given is not None else render_site(view, name)
         configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
     findings = lint_configs(configs, selection, elsewhere)
-    rendered = [f for f in findings if f.file in wanted]
-    return sorted([*lint_models(fleet, names, selection), *rendered])
+    kept = [f for f in findings if f.file in wanted]
+    return sorted([*lint_models(fleet, names, selection), *kept])
