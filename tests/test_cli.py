@@ -249,7 +249,8 @@ def test_help_lists_every_command() -> None:
 
 
 def test_the_cli_keeps_the_fleet_runners_default_and_a_style_for_every_push_status() -> None:
-    from l2tpgen.cli.device import _STATUS_STYLE, DEFAULT_WORKERS  # noqa: PLC0415 - under test
+    from l2tpgen.cli.push import _STATUS_STYLE  # noqa: PLC0415 - under test
+    from l2tpgen.cli.routers import DEFAULT_WORKERS  # noqa: PLC0415 - under test
     from l2tpgen.device import Status  # noqa: PLC0415
     from l2tpgen.device.fleet import DEFAULT_WORKERS as RUNNER_DEFAULT  # noqa: PLC0415
 

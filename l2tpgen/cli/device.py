@@ -1,348 +1,26 @@
-"""Commands that talk to routers: push, diff, verify."""
+"""``verify``: the pseudowires' state, read from the routers."""
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, fail, load, out
-from l2tpgen.errors import L2tpgenError
-from l2tpgen.platforms import driver
-
-if TYPE_CHECKING:
-    from rich.progress import TaskID
-
-    from l2tpgen.device import PushResult
-    from l2tpgen.device.connection import Credentials
-    from l2tpgen.device.fleet import FleetReport, PairState
-    from l2tpgen.device.inventory import Inventory, Target
-    from l2tpgen.model import Fleet
-
-# l2tpgen.device.fleet.DEFAULT_WORKERS, repeated so that --help does not import Nornir and
-# netmiko; a test keeps the two equal.
-DEFAULT_WORKERS = 20
-
-
-# Where push keeps local rollback copies (they hold the router's type 7 secrets; mode 0600).
-STATE_DIR = "L2TPGEN_STATE_DIR"
-
-
-SitesArg = Annotated[
-    list[str] | None,
-    typer.Argument(metavar="[SITE]...", help="Sites (names or site files)."),
-]
-AllOption = Annotated[bool, typer.Option("--all", help="Every site of the fleet.")]
-InventoryOption = Annotated[
-    Path | None,
-    typer.Option("--inventory", help="Inventory file overriding the site files' management."),
-]
-FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
-
-
-def _select(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fleet, list[str]]:
-    """The fleet and the sites to work on: with --all every site, else the named ones.
-
-    Named sites are loaded with their peers only (what a push needs: the peers' addresses, and
-    both ends of each pseudowire for the lint gate), whatever the size of the fleet.
-    """
-    from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
-
-    names = list(sites_args or [])
-    if not names and not every:
-        raise typer.BadParameter("name at least one site, or use --all", param_hint="SITE")
-    directory = sites
-    if names:
-        try:
-            resolved = [resolve_site(n, sites) for n in names]
-        except L2tpgenError as exc:
-            fail(str(exc))
-        directory, names = resolved[0][0], [name for _, name in resolved]
-    fleet = load(directory, names=[] if every else names)
-    for name in names:
-        try:
-            site = fleet.site(name)
-        except L2tpgenError as exc:
-            fail(str(exc))
-        if not driver(site.effective_platform).pushable:
-            fail(not_pushable(name, site.effective_platform))
-    if names:
-        return fleet, names
-    chosen = [n for n, s in fleet.sites.items() if driver(s.effective_platform).pushable]
-    for name in sorted(set(fleet.sites) - set(chosen)):
-        err.print(f"{name}: skipped ({fleet.sites[name].effective_platform} PE: not pushed)")
-    return fleet, chosen
-
-
-def not_pushable(name: str, platform: str) -> str:
-    """Why push, diff and verify leave a site alone."""
-    return (
-        f"{name} is a {platform} PE: push, diff and verify handle Cisco IOS and IOS-XE routers "
-        f"only; configure it from `l2tpgen render {name}` (iproute2 commands, or --format "
-        "networkd for systemd-networkd files)"
-    )
-
-
-def _inventory(path: Path | None) -> Inventory | None:
-    from l2tpgen.device import load_inventory  # noqa: PLC0415 - start-up stays cheap
-
-    if path is None:
-        return None
-    try:
-        return load_inventory(path)
-    except L2tpgenError as exc:
-        fail(str(exc))
-
-
-def _print_diff(diff: str) -> None:
-    styles = {"+": "green", "-": "red", "@": "cyan"}
-    for line in diff.splitlines():
-        out.print(Text(line, style=styles.get(line[:1], "")))
-
-
-def _result_dict(result: PushResult) -> dict[str, object]:
-    return {
-        "site": result.site,
-        "status": result.status.value,
-        "exit_code": result.status.exit_code,
-        "message": result.message,
-        "lines_sent": result.lines_sent,
-        "seconds": round(result.seconds, 3),
-        "commands": list(result.commands),
-        "diff": result.diff,
-        "rollback_file": result.rollback_file,
-        "errors": list(result.errors),
-    }
-
-
-_STATUS_STYLE = {  # by Status value
-    "unchanged": "green",
-    "would-change": "yellow",
-    "changed": "green",
-    "refused": "red",
-    "failed": "red",
-    "stopped": "yellow",
-    "unsaved": "bold red",
-    "rolled-back": "red",
-    "rollback-failed": "bold red",
-}
-
-
-def _print_result(result: PushResult) -> None:
-    if result.diff:
-        _print_diff(result.diff)
-    if result.commands and result.status.value != "unchanged":
-        out.print(f"commands for {result.site}:", style="bold")
-        for command in result.commands:
-            out.print(f"  {command}", markup=False, highlight=False)
-    for error in result.errors:
-        err.print(f"  refused: {error}", style="red", markup=False)
-    out.print(
-        Text.assemble(
-            (f"{result.site}: {result.status.value}", _STATUS_STYLE[result.status.value]),
-            f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
-        )
-    )
-
-
-class _Progress:
-    """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
-
-    def __init__(self, names: list[str]) -> None:
-        from rich.progress import (  # noqa: PLC0415 - only fleet commands show progress
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self.live = err.is_terminal
-        self.rows: dict[str, TaskID] = {}
-        self.bar = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err
-        )
-        if self.live:
-            self.rows = {name: self.bar.add_task(f"{name}: waiting", total=None) for name in names}
-
-    def __call__(self, site: str, phase: str) -> None:
-        if self.live:
-            self.bar.update(self.rows[site], description=f"{site}: {phase}")
-        else:
-            err.print(f"{site}: {phase}", markup=False, highlight=False)
-
-    def __enter__(self) -> _Progress:  # noqa: PYI034 - a final private class; Self needs 3.11
-        if self.live:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.live:
-            self.bar.stop()
-
-
-def _summary(report: FleetReport) -> None:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
-    table = Table(title="push summary", title_justify="left")
-    for column in ("site", "result", "lines sent", "time", "detail"):
-        table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
-    for r in report.results:
-        status = Text(r.status.value, _STATUS_STYLE[r.status.value])
-        table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
-    out.print(table)
-    if report.pairs:
-        one_sided = [p for p in report.pairs if p.one_sided]
-        down = [p for p in report.pairs if not p.up_both and not p.one_sided]
-        up = len(report.pairs) - len(one_sided) - len(down)
-        out.print(f"pairs verified: {up} pseudowires up at both ends", markup=False)
-        for p in one_sided + down:
-            out.print(
-                f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
-                f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else ""),
-                style="red",
-                markup=False,
-            )
-    for error in report.verify_errors:
-        err.print(f"verify: {error}", style="red", markup=False)
-
-
-def _pair_dict(pair: PairState) -> dict[str, object]:
-    return {
-        "site": pair.site,
-        "peer": pair.peer,
-        "vlan": pair.vlan,
-        "vc_id": pair.vc_id,
-        "here": pair.here,
-        "there": pair.there,
-        "up_both": pair.up_both,
-        "one_sided": pair.one_sided,
-    }
-
-
-def _credentials() -> Credentials:
-    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - start-up stays cheap
-
-    try:
-        return credentials_from_env()
-    except L2tpgenError as exc:
-        fail(str(exc))
-
-
-def _targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
-    from l2tpgen.device import target_for  # noqa: PLC0415 - start-up stays cheap
-
-    table = _inventory(inventory)
-    try:
-        return {name: target_for(fleet.site(name), table) for name in names}
-    except L2tpgenError as exc:
-        fail(str(exc))
-
-
-def _run_push(
-    sites_args: list[str] | None,
-    every: bool,
-    sites: Path,
-    inventory: Path | None,
-    *,
-    dry_run: bool,
-    save: bool,
-    yes: bool,
-    fmt: OutputFormat,
-    workers: int,
-) -> None:
-    from l2tpgen.device import PushOptions  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.device.fleet import push_fleet  # noqa: PLC0415
-
-    credentials = _credentials()
-    fleet, names = _select(sites_args, every, sites)
-    targets = _targets(fleet, names, inventory)
-    if not dry_run and not yes:
-        if not sys.stdin.isatty():
-            raise typer.BadParameter("pushing without a terminal needs --yes", param_hint="--yes")
-        typer.confirm(f"Apply the change to {', '.join(names)}?", abort=True)
-    state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
-    with _Progress(names) as progress:
-        options = PushOptions(dry_run=dry_run, save=save, state_dir=state, progress=progress)
-        report = push_fleet(fleet, targets, credentials, options, workers)
-    if fmt is OutputFormat.json:
-        document = {
-            "exit_code": report.exit_code,
-            "results": [_result_dict(r) for r in report.results],
-            "pairs": [_pair_dict(p) for p in report.pairs],
-            "verify_errors": list(report.verify_errors),
-        }
-        sys.stdout.write(json.dumps(document, indent=2) + "\n")
-    else:
-        for result in report.results:
-            _print_result(result)
-        _summary(report)
-    if report.exit_code:
-        raise typer.Exit(report.exit_code)
-
-
-WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Routers worked on at once.")]
-
-
-@app.command()
-def push(
-    sites_args: SitesArg = None,
-    every: AllOption = False,
-    sites: SitesOption = Path("sites"),
-    inventory: InventoryOption = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show the diff and commands; never enter config mode.")
-    ] = False,
-    no_save: Annotated[bool, typer.Option("--no-save", help="Do not `write memory`.")] = False,
-    yes: Annotated[bool, typer.Option("--yes", help="Apply without asking.")] = False,
-    fmt: FormatOption = OutputFormat.text,
-    workers: WorkersOption = DEFAULT_WORKERS,
-) -> None:
-    """Push sites to their routers: diff, apply in one batch, verify, save; roll back on failure.
-
-    Only the l2tp-class and pseudowire-class of the model, the LAN trunk's subinterfaces and the
-    hold-queue lines are touched. Credentials come from L2TPGEN_USERNAME, L2TPGEN_PASSWORD
-    (and L2TPGEN_ENABLE_SECRET); the L2TP secret from the site's secret_env. Exit 3: a line was
-    refused and the router was rolled back; exit 4: the rollback failed too.
-    """
-    _run_push(
-        sites_args,
-        every,
-        sites,
-        inventory,
-        dry_run=dry_run,
-        save=not no_save,
-        yes=yes,
-        fmt=fmt,
-        workers=workers,
-    )
-
-
-@app.command()
-def diff(
-    sites_args: SitesArg = None,
-    every: AllOption = False,
-    sites: SitesOption = Path("sites"),
-    inventory: InventoryOption = None,
-    fmt: FormatOption = OutputFormat.text,
-    workers: WorkersOption = DEFAULT_WORKERS,
-) -> None:
-    """Show what `push` would change (the same as `push --dry-run`)."""
-    _run_push(
-        sites_args,
-        every,
-        sites,
-        inventory,
-        dry_run=True,
-        save=False,
-        yes=True,
-        fmt=fmt,
-        workers=workers,
-    )
+from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, out
+from l2tpgen.cli.routers import (
+    DEFAULT_WORKERS,
+    AllOption,
+    FormatOption,
+    InventoryOption,
+    SitesArg,
+    WorkersOption,
+    read_credentials,
+    router_targets,
+    select_sites,
+)
 
 
 @app.command()
@@ -358,9 +36,11 @@ def verify(
     from l2tpgen.device.fleet import verify_fleet  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.ios.names import short_interface_name  # noqa: PLC0415
 
-    credentials = _credentials()
-    fleet, names = _select(sites_args, every, sites)
-    states, problems = verify_fleet(fleet, _targets(fleet, names, inventory), credentials, workers)
+    credentials = read_credentials()
+    fleet, names = select_sites(sites_args, every, sites)
+    states, problems = verify_fleet(
+        fleet, router_targets(fleet, names, inventory), credentials, workers
+    )
     order = {name: index for index, name in enumerate(names)}
     states.sort(key=lambda s: (order[s.site], s.vlan))
     if fmt is OutputFormat.json:

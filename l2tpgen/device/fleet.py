@@ -14,8 +14,9 @@ from nornir.core import Nornir
 from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
-from l2tpgen.device.push import PushResult, Status, lint_gate
+from l2tpgen.device.push import PushResult, Status, lint_gate, restore
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
+from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -120,11 +121,22 @@ def push_fleet(
 ) -> FleetReport:
     """Push every target's site in parallel, then verify pairs pushed together.
 
-    The lint gate runs once for all sites (it renders and lints the whole fleet), not per router.
+    Each site is rendered once (unless ``options.rendered`` has it already); the lint gate runs
+    once for all sites on those texts, not per router. Sites in the run are ``together``: a
+    single-trunk migration may go ahead when its peers are among them.
     """
-    blocked = lint_gate(fleet, list(targets)) if options.lint_gate else {}
+    rendered = dict(options.rendered or {})
+    for name in targets:
+        if name not in rendered:
+            rendered[name] = render_site(fleet, name)
+    blocked = lint_gate(fleet, list(targets), rendered) if options.lint_gate else {}
     allowed = {name: target for name, target in targets.items() if name not in blocked}
-    per_router = replace(options, lint_gate=False)
+    per_router = replace(
+        options,
+        lint_gate=False,
+        rendered=rendered,
+        together=frozenset(targets) | frozenset(options.together),
+    )
     outcome = (
         build_nornir(allowed, credentials, workers).run(
             task=l2tpgen_push,
@@ -150,6 +162,38 @@ def push_fleet(
         options.tell(name, "verifying the pair")
     states, errors = verify_fleet(fleet, to_verify, credentials, workers)
     return FleetReport(results, tuple(_pairs(states, fleet)), tuple(errors))
+
+
+def roll_back_pairs(
+    fleet: Fleet,
+    report: FleetReport,
+    targets: Mapping[str, Target],
+    credentials: Credentials,
+    options: PushOptions,
+) -> FleetReport:
+    """Roll back every changed site whose peer in the same run was rolled back (or failed to be).
+
+    One end rolled back and the other changed leaves both ends' pseudowires down; the copy each
+    push saved (on the router and locally) takes the changed end back too. Saved changes are
+    rolled back in the running config only: run push again, or ``write memory``, as needed.
+    """
+    failed = {
+        r.site for r in report.results if r.status in {Status.ROLLED_BACK, Status.ROLLBACK_FAILED}
+    }
+    results = []
+    for result in report.results:
+        peers = {pw.peer.name for pw in fleet.pseudowires(result.site)}
+        partners = sorted(peers & failed)
+        changed = result.status in {Status.CHANGED, Status.UNSAVED}
+        if not partners or not changed or result.rollback_file is None:
+            results.append(result)
+            continue
+        options.tell(result.site, "rolling back (its pair was rolled back)")
+        local = options.state_dir.expanduser() / "rollback" / result.rollback_file.split(":", 1)[1]
+        status, outcome = restore(targets[result.site], credentials, result.rollback_file, local)
+        reason = f"{', '.join(partners)} rolled back, so this end was too (--rollback-pairs)"
+        results.append(replace(result, status=status, message=f"{reason}: {outcome}"))
+    return replace(report, results=tuple(results))
 
 
 def _result_of(name: str, multi: Sequence[object]) -> PushResult:

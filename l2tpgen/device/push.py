@@ -123,6 +123,9 @@ class PushOptions:
     stop: Callable[[], bool] | None = None
     together: Collection[str] = ()
     one_end: bool = False
+    # The commands the user approved after seeing the diff: a router that now needs other
+    # commands (changed since) is left alone.
+    approved: Mapping[str, tuple[str, ...]] | None = None
 
     def tell(self, site: str, phase: str) -> None:
         """Report a phase, if anyone listens."""
@@ -284,9 +287,9 @@ def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN
             return clock.result(
                 Status.WOULD_CHANGE, f"{len(plan.send)} lines would be sent", **shown
             )
-        lonely = _lonely_migration(fleet, name, plan, options)
-        if lonely:
-            return clock.result(Status.REFUSED, lonely, **shown)
+        held = _held_back(fleet, name, plan, options)
+        if held:
+            return clock.result(Status.REFUSED, held, **shown)
         if options.stopping():
             return clock.result(Status.STOPPED, "stopped before any change", **shown)
         options.tell(name, "saving a rollback copy")
@@ -302,8 +305,18 @@ def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN
         return clock.result(Status.FAILED, f"nothing was changed: {exc}")
 
 
-def _lonely_migration(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str | None:
-    """Why a single-trunk migration must not go ahead without its peers, or None."""
+def _held_back(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str | None:
+    """Why this change must not go ahead now, or None.
+
+    Not the change the user approved (the router changed since the diff), or a single-trunk
+    migration without its peers in the run (and no ``--one-end``).
+    """
+    approved = options.approved.get(name) if options.approved is not None else None
+    if approved is not None and approved != plan.commands:
+        return (
+            "not pushed: the router's config changed since the diff was shown, so the change "
+            "is not the one approved; run push again to see the new diff"
+        )
     if not plan.migration or options.one_end:
         return None
     peers = sorted({pw.peer.name for pw in fleet.pseudowires(name)} - set(options.together))
@@ -408,6 +421,30 @@ def _roll_back(connection: Any, link: _Link, rollback_file: str, before: str) ->
             f"it with `{command}` (a local copy is in the state directory)"
         ),
     )
+
+
+def restore(
+    target: Target,
+    credentials: Credentials,
+    rollback_file: str,
+    local_copy: Path,
+    *,
+    connector: Callable[[Target, Credentials], Any] = connect,
+) -> tuple[Status, str]:
+    """Roll a router that was changed and saved back to its rollback copy (``--rollback-pairs``).
+
+    ``local_copy`` is the pre-push config kept locally; the router must match it afterwards.
+    """
+    link = _Link(target, credentials, connector)
+    try:
+        before = local_copy.read_text(encoding="utf-8")
+        connection = connector(target, credentials)
+    except (OSError, L2tpgenError) as exc:
+        return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
+    try:
+        return _roll_back(connection, link, rollback_file, before)
+    finally:
+        close(connection)
 
 
 def close(connection: Any) -> None:  # noqa: ANN401

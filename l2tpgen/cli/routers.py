@@ -1,0 +1,115 @@
+"""What the commands that talk to routers share: choosing sites, their targets, credentials."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from l2tpgen.cli.app import OutputFormat, err, fail, load
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.platforms import driver
+
+if TYPE_CHECKING:
+    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.inventory import Inventory, Target
+    from l2tpgen.model import Fleet
+
+# l2tpgen.device.fleet.DEFAULT_WORKERS, repeated so that --help does not import Nornir and
+# netmiko; a test keeps the two equal.
+DEFAULT_WORKERS = 20
+
+
+# Where push keeps local rollback copies (they hold the router's type 7 secrets; mode 0600).
+STATE_DIR = "L2TPGEN_STATE_DIR"
+
+
+SitesArg = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="[SITE]...", help="Sites (names or site files)."),
+]
+AllOption = Annotated[bool, typer.Option("--all", help="Every site of the fleet.")]
+InventoryOption = Annotated[
+    Path | None,
+    typer.Option("--inventory", help="Inventory file overriding the site files' management."),
+]
+FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+
+
+WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Routers worked on at once.")]
+
+
+def select_sites(sites_args: list[str] | None, every: bool, sites: Path) -> tuple[Fleet, list[str]]:
+    """The fleet and the sites to work on: with --all every site, else the named ones.
+
+    Named sites are loaded with their peers only (what a push needs: the peers' addresses, and
+    both ends of each pseudowire for the lint gate), whatever the size of the fleet.
+    """
+    from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
+
+    names = list(sites_args or [])
+    if not names and not every:
+        raise typer.BadParameter("name at least one site, or use --all", param_hint="SITE")
+    directory = sites
+    if names:
+        try:
+            resolved = [resolve_site(n, sites) for n in names]
+        except L2tpgenError as exc:
+            fail(str(exc))
+        directory, names = resolved[0][0], [name for _, name in resolved]
+    fleet = load(directory, names=[] if every else names)
+    for name in names:
+        try:
+            site = fleet.site(name)
+        except L2tpgenError as exc:
+            fail(str(exc))
+        if not driver(site.effective_platform).pushable:
+            fail(not_pushable(name, site.effective_platform))
+    if names:
+        return fleet, names
+    chosen = [n for n, s in fleet.sites.items() if driver(s.effective_platform).pushable]
+    for name in sorted(set(fleet.sites) - set(chosen)):
+        err.print(f"{name}: skipped ({fleet.sites[name].effective_platform} PE: not pushed)")
+    return fleet, chosen
+
+
+def not_pushable(name: str, platform: str) -> str:
+    """Why push, diff and verify leave a site alone."""
+    return (
+        f"{name} is a {platform} PE: push, diff and verify handle Cisco IOS and IOS-XE routers "
+        f"only; configure it from `l2tpgen render {name}` (iproute2 commands, or --format "
+        "networkd for systemd-networkd files)"
+    )
+
+
+def _inventory(path: Path | None) -> Inventory | None:
+    from l2tpgen.device import load_inventory  # noqa: PLC0415 - start-up stays cheap
+
+    if path is None:
+        return None
+    try:
+        return load_inventory(path)
+    except L2tpgenError as exc:
+        fail(str(exc))
+
+
+def read_credentials() -> Credentials:
+    """The routers' credentials from the environment, or a clear error and exit 1."""
+    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        return credentials_from_env()
+    except L2tpgenError as exc:
+        fail(str(exc))
+
+
+def router_targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
+    """Where each site's router is: its site file's management, or the inventory's entry."""
+    from l2tpgen.device import target_for  # noqa: PLC0415 - start-up stays cheap
+
+    table = _inventory(inventory)
+    try:
+        return {name: target_for(fleet.site(name), table) for name in names}
+    except L2tpgenError as exc:
+        fail(str(exc))
