@@ -176,6 +176,8 @@ def _drafts(
             peer = names[peering.peer.file] if peering.peer else _stub_name(peering, options)
             by_peer[peer].append(peering)
             vlans = _vlans(peering, router, name, options, refusals)
+            if peering.circuit.vlan is None and vlans:
+                draft.notes.append(_migration(peering, vlans))
             draft.vlans += [_vlan(peering, v, peer) for v in vlans]
         for peer, group in by_peer.items():
             draft.classes[peer] = peer_classes(router, [p.circuit for p in group])
@@ -188,6 +190,18 @@ def _drafts(
     if refusals:
         raise ImportRefusedError(refusals)
     return drafts
+
+
+def _migration(peering: Peering, vlans: list[int]) -> Note:
+    circuit = peering.circuit
+    return Note.at(
+        peering.router.file,
+        circuit.xconnect.at,
+        "unexpressed",
+        f"the single-trunk xconnect on {circuit.interface.name} (VC ID {circuit.vc_id}) becomes "
+        f"one subinterface and pseudowire per VLAN ({len(vlans)}: {vlans[0]}-{vlans[-1]}), VC ID "
+        "= VLAN ID: push migrates the router",
+    )
 
 
 def _stub_name(peering: Peering, options: ImportOptions) -> str:

@@ -110,7 +110,11 @@ class _Reader:
 
     def refuse(self, where: object, message: str) -> Refused:
         reasons = [Note.at(self.file, where, "refused", message)]  # type: ignore[arg-type]
-        reasons += [Note(n.file, n.line, n.column, "refused", n.message) for n in self.notes[:5]]
+        reasons += [
+            Note(n.file, n.line, n.column, "refused", n.message)
+            for n in self.notes
+            if n.kind == "unexpressed"
+        ][:5]
         return Refused(reasons)
 
     def circuits(self) -> list[Circuit]:
@@ -171,6 +175,8 @@ class _Reader:
 
     def trunk(self, circuits: list[Circuit]) -> tuple[str, list[Circuit]]:
         """The LAN trunk (the port with the most circuits) and its circuits."""
+        if not circuits and self.facts.xconnects():
+            raise self.refuse(None, "no L2TPv3 xconnect the site model can express")
         if not circuits:
             return self.bare_trunk(), []
         by_port = Counter(c.interface.parent for c in circuits)

@@ -36,8 +36,8 @@ class VlanChoice:
 def _ids(text: str, given: str) -> tuple[int, ...]:
     found: list[int] = []
     for part in (p.strip() for p in text.split(",")):
-        low, _, high = part.partition("-")
-        if not (low.isdigit() and (not high or high.isdigit())) or len(part) > 20:  # noqa: PLR2004
+        low, dash, high = part.partition("-")
+        if not (low.isdigit() and (not dash or high.isdigit())) or len(part) > 20:  # noqa: PLR2004
             raise VlanListError(
                 f"--vlans {given}: {part or 'an empty item'} is not a VLAN or a range; write "
                 "e.g. 2996-2999,3000"
