@@ -9,13 +9,14 @@ site's pseudowires): its cost does not grow with the size of the fleet. Both rai
 
 from __future__ import annotations
 
+import difflib
 import gc
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from l2tpgen.errors import FleetValidationError, ModelError
 from l2tpgen.model.checks import check_fleet, check_site
@@ -235,8 +236,29 @@ def _explain(
     if kind == "missing":
         return f"{field}: required key is missing", f"add `{last}:`"
     if kind == "extra_forbidden":
+        close = difflib.get_close_matches(str(last), _known_keys(path[:-1]), n=1, cutoff=0.6)
+        if close:
+            return f"{field}: unknown key; did you mean `{close[0]}`?", ""
         message = "unknown key"
     return f"{field}: {message}", _HINTS.get(kind, "")
+
+
+def _models_in(annotation: object) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (through Optional, tuples, Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in get_args(annotation) for m in _models_in(arg)]
+
+
+def _known_keys(path: tuple[str | int, ...]) -> list[str]:
+    """The keys a site file may have at ``path`` (a mapping), by name and alias."""
+    models: list[type[BaseModel]] = [Site]
+    for step in path:
+        if isinstance(step, int):
+            continue
+        fields = [f for m in models for n, f in m.model_fields.items() if step in {n, f.alias}]
+        models = [m for f in fields for m in _models_in(f.annotation)]
+    return [f.alias or n for m in models for n, f in m.model_fields.items()]
 
 
 def resolve_site(argument: str, sites_dir: str | os.PathLike[str] | None) -> tuple[Path, str]:
