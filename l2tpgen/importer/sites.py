@@ -115,13 +115,60 @@ def _l2tp_dict(l2tp: L2tpSettings, secrets: Mapping[tuple[str, str], str]) -> di
     return l2tp.as_dict(secrets.get(l2tp.secret) if l2tp.secret else None)
 
 
+def _named_as_derived(base: PeerClasses, classes: Mapping[str, PeerClasses]) -> int:
+    """How many peers' classes are named as l2tpgen names them with ``base`` as the site's."""
+    matches = 0
+    for mine in classes.values():
+        overrides = _pw_overrides(base.pw, mine.pw)
+        control = mine.pw.signaling == "dynamic" or mine.pw.static_hello
+        l2tp = {"name": mine.l2tp.name} if control and mine.l2tp != base.l2tp else None
+        matches += _class_name(base.pw, overrides, l2tp) == mine.pw.name
+    return matches
+
+
+def _implied(classes: list[PeerClasses]) -> list[PeerClasses]:
+    """Site classes no peer uses, which the peers' class names imply.
+
+    ``l2tpgen`` behind ``l2tpgen-nodf`` and ``l2tpgen-seq-both``: the model's defaults under the
+    names' common part.
+    """
+    parts = [c.pw.name.split("-") for c in classes]
+    common: list[str] = []
+    for words in zip(*parts, strict=False):
+        if len(set(words)) != 1:
+            break
+        common.append(words[0])
+    if not common or len(common) == min(len(p) for p in parts):
+        return []
+    name = "-".join(common)
+    l2tp = Counter(c.l2tp for c in classes).most_common(1)[0][0]
+    static = PwSettings(name, signaling="static", cookie=4, pmtu=False)
+    return [PeerClasses(PwSettings(name), l2tp, ()), PeerClasses(static, l2tp, ())]
+
+
+def _base(draft: Draft) -> PeerClasses:
+    """The site's own classes.
+
+    Those from which the others' names derive by l2tpgen's rule (a config l2tpgen rendered), else
+    those most VLANs use, else the shortest name.
+    """
+    counts = Counter(str(v["peer"]) for v in draft.vlans)
+    vlans: Counter[PeerClasses] = Counter()
+    for peer, classes in draft.classes.items():
+        vlans[classes] += counts[peer]
+    used = sorted(set(draft.classes.values()), key=lambda c: c.pw.name)
+    return max(
+        [*used, *_implied(used)],
+        key=lambda c: (_named_as_derived(c, draft.classes), vlans[c], -len(c.pw.name)),
+    )
+
+
 def classes_and_peers(
     draft: Draft, secrets: Mapping[tuple[str, str], str]
 ) -> tuple[dict[str, object], dict[str, object], list[object]]:
     """The site's ``l2tp_class``, ``pseudowire_class`` and ``peers``."""
-    counts = Counter(str(v["peer"]) for v in draft.vlans)
     if draft.classes:
-        base = draft.classes[max(sorted(draft.classes), key=lambda p: counts[p])]
+        base = _base(draft)
     else:
         assert draft.default is not None  # noqa: S101 - set for a router without pseudowires
         base = draft.default
