@@ -307,3 +307,35 @@ def test_a_quoted_config_line_keeps_no_secret() -> None:
         "standby 1 authentication md5 <redacted>"
     )
     assert redact("description uplink") == "description uplink"
+
+
+def _with_secret(path: Path, hostname: str, line: str) -> str:
+    text = path.read_text().replace("hostname lab-a-rtr1", f"hostname {hostname}")
+    text = text.replace("hostname lab-b-rtr1", f"hostname {hostname}")
+    return text.replace(" password 0 123456789", line)
+
+
+def test_routers_sharing_a_secret_share_a_variable_and_another_secret_gets_its_own() -> None:
+    a, b = SINGLE_TRUNK / "lab-a-rtr1.cfg", SINGLE_TRUNK / "lab-b-rtr1.cfg"
+    same = [  # one secret, two type 7 spellings (different salts)
+        ("a.cfg", _with_secret(a, "ra", " password 7 021505560E4B1C244F5C0C0D")),
+        ("b.cfg", _with_secret(b, "rb", " password 7 095F4F041C480417081E013E")),
+    ]
+    result = import_configs(same, ImportOptions(vlans=parse_vlans(["10"])))
+    envs = {s.name: s.data["l2tp_class"]["secret_env"] for s in result.sites if not s.stub}  # type: ignore[index]
+    assert envs == {"ra": "L2TPGEN_L2TP_SECRET", "rb": "L2TPGEN_L2TP_SECRET"}
+    other = [same[0], ("b.cfg", _with_secret(b, "rb", " password 7 030B4F03031D6C5F4B0A0B0003"))]
+    result = import_configs(other, ImportOptions(vlans=parse_vlans(["10"])))
+    envs = {s.name: s.data["l2tp_class"]["secret_env"] for s in result.sites if not s.stub}  # type: ignore[index]
+    assert sorted(envs.values()) == ["L2TPGEN_L2TP_SECRET", "L2TPGEN_L2TP_SECRET_CLASS1"]
+    everything = " ".join(str(n) for n in result.notes) + "".join(s.text for s in result.sites)
+    for secret in ("same-secret", "other-secret", "021505560E4B", "030B4F03031D"):
+        assert secret not in everything
+
+
+def test_a_config_on_standard_input_is_imported(tmp_path: Path) -> None:
+    text = (SINGLE_TRUNK / "lab-a-rtr1.cfg").read_text()
+    result = runner.invoke(app, ["import", "-", "-o", str(tmp_path), "--vlans", "7"], input=text)
+    assert result.exit_code == 0, result.output
+    assert "wrote" in result.stdout
+    assert "(from <stdin>)" in result.stdout
