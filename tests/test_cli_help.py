@@ -96,3 +96,23 @@ def test_a_misspelt_key_or_interface_gets_did_you_mean(misspelt: Path) -> None:
         "lan.interface: 'GigabitEthernt0/0': unknown interface type 'GigabitEthernt'; did you "
         "mean GigabitEthernet0/0?"
     ) in result.stderr
+
+
+def test_help_lists_the_commands_in_the_order_of_the_work_and_hides_the_hooks() -> None:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "120"})
+    listed = re.findall(r"^│ (\w+) ", result.stdout, re.MULTILINE)
+    assert listed[-12:] == [
+        "validate",
+        "render",
+        "mtu",
+        "lint",
+        "rules",
+        "rule",
+        "import",
+        "push",
+        "diff",
+        "verify",
+        "sim",
+        "lab",
+    ]
+    assert "hook" not in listed

@@ -84,6 +84,22 @@ class _Command(TyperCommand):
         super().format_usage(ctx, formatter)
 
 
+COMMAND_ORDER = (
+    "validate",
+    "render",
+    "mtu",
+    "lint",
+    "rules",
+    "rule",
+    "import",
+    "push",
+    "diff",
+    "verify",
+    "sim",
+    "lab",
+)
+
+
 class HelpGroup(TyperGroup):
     """The command group of l2tpgen: its commands' help reads well (see ``_Option``)."""
 
@@ -95,6 +111,11 @@ class HelpGroup(TyperGroup):
         elif type(command) is TyperGroup:
             command.__class__ = HelpGroup
         return command
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        """The commands in the order of the work: sites, lint, import, routers, rehearsal."""
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else 99)
 
     def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         """The group's help, without Python types."""
