@@ -277,4 +277,4 @@ def import_configs(
     for _name, draft in sorted(drafts.items()):
         data = site_dict(draft, secrets) if draft.router else stub_dict(draft, secrets)
         sites.append((draft, data))
-    return finish(sites, notes, options)
+    return finish(sites, notes)

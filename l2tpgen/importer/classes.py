@@ -17,6 +17,7 @@ from l2tpgen.importer.notes import Note, redact
 
 if TYPE_CHECKING:
     from l2tpgen.importer.router import Circuit, Router
+    from l2tpgen.ios.facts import At
     from l2tpgen.ios.facts import L2tpClass as L2tpFacts
     from l2tpgen.ios.facts import PseudowireClass as PwFacts
 
@@ -98,14 +99,18 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
 ) -> PwSettings:
     file = router.file
 
-    def note(message: str, at: object = facts.at) -> None:
-        notes.append(Note.at(file, at, "unexpressed", message))  # type: ignore[arg-type]
+    def note(message: str, at: At | None = facts.at) -> None:
+        notes.append(Note.at(file, at, "unexpressed", message))
 
     static = facts.static
     if facts.encapsulation != "l2tpv3":
+        what = (
+            "has no `encapsulation l2tpv3`"
+            if facts.encapsulation is None
+            else f"has `encapsulation {facts.encapsulation}`, read as l2tpv3"
+        )
         note(
-            f"pseudowire-class {facts.name}: encapsulation {facts.encapsulation} is read as "
-            "l2tpv3 (l2tpgen writes `encapsulation l2tpv3`)",
+            f"pseudowire-class {facts.name} {what}: push would write `encapsulation l2tpv3`",
             facts.encapsulation_at or facts.at,
         )
     dialect = facts.protocol if facts.protocol in DIALECTS else "l2tpv3"
@@ -181,8 +186,8 @@ def _l2tp(  # noqa: C901 - one branch per line the model has no field for
     if facts is None:
         return L2tpSettings(name=name or "l2tpgen")
 
-    def note(message: str, at: object = facts.at) -> None:
-        notes.append(Note.at(file, at, "unexpressed", message))  # type: ignore[arg-type]
+    def note(message: str, at: At | None = facts.at) -> None:
+        notes.append(Note.at(file, at, "unexpressed", message))
 
     authentication = "digest" if facts.digest else "password" if facts.authentication else "none"
     if facts.digest and facts.authentication:

@@ -16,7 +16,7 @@ from l2tpgen.model.site import Site
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from l2tpgen.importer import ImportOptions, ImportResult
+    from l2tpgen.importer import ImportResult
     from l2tpgen.importer.sites import Draft
 
 MANAGEMENT = (
@@ -50,13 +50,10 @@ def _header(draft: Draft, notes: Sequence[Note]) -> list[str]:
     return lines
 
 
-def finish(
-    sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note], options: ImportOptions
-) -> ImportResult:
+def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) -> ImportResult:
     """Validate, then give each site its notes and its text."""
     from l2tpgen.importer import ImportedSite, ImportRefusedError, ImportResult  # noqa: PLC0415
 
-    del options  # names and VLANs were applied while drafting
     models: list[Site] = []
     refusals: list[Note] = []
     for draft, data in sites:

@@ -33,7 +33,7 @@ from l2tpgen.model.site import NAME_PATTERN
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 
-    from l2tpgen.ios.facts import DeviceFacts, Interface, Xconnect
+    from l2tpgen.ios.facts import At, DeviceFacts, Interface, Xconnect
 
 # The first line of every config `l2tpgen render` writes: `! l2tpgen: SITE (HOSTNAME)`.
 _HEADER = re.compile(r"^! l2tpgen: (\S+) \((\S+)\)$")
@@ -105,11 +105,11 @@ class _Reader:
         self.facts = facts
         self.notes: list[Note] = []
 
-    def note(self, where: object, message: str) -> None:
-        self.notes.append(Note.at(self.file, where, "unexpressed", message))  # type: ignore[arg-type]
+    def note(self, where: At | None, message: str) -> None:
+        self.notes.append(Note.at(self.file, where, "unexpressed", message))
 
-    def refuse(self, where: object, message: str) -> Refused:
-        reasons = [Note.at(self.file, where, "refused", message)]  # type: ignore[arg-type]
+    def refuse(self, where: At | None, message: str) -> Refused:
+        reasons = [Note.at(self.file, where, "refused", message)]
         reasons += [
             Note(n.file, n.line, n.column, "refused", n.message)
             for n in self.notes
