@@ -8,13 +8,18 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ROOT, SITES, TESTS
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.importer import ImportOptions, ImportRefusedError, import_configs, parse_vlans
 from l2tpgen.importer.notes import redact
 from l2tpgen.importer.vlans import VlanListError
+from l2tpgen.importer.writer import scalar, site_yaml
 from l2tpgen.model import Site, load_fleet
+from l2tpgen.model.site import NAME_PATTERN
+from l2tpgen.model.yamlparse import parse
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
@@ -339,3 +344,24 @@ def test_a_config_on_standard_input_is_imported(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "wrote" in result.stdout
     assert "(from <stdin>)" in result.stdout
+
+
+@given(st.from_regex(NAME_PATTERN, fullmatch=True))
+def test_a_written_name_reads_back_as_the_same_text(name: str) -> None:
+    parsed = parse(site_yaml({"name": name, "peers": [name], "vlans": [{"name": name}]}))
+    assert parsed is not None
+    assert parsed[0] == {"name": name, "peers": [name], "vlans": [{"name": name}]}
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("true", '"true"'),
+        ("1e3", '"1e3"'),
+        ("010", '"010"'),
+        ("yes", "yes"),
+        ("0.0.0.0/0", "0.0.0.0/0"),
+    ],
+)
+def test_a_value_yaml_would_read_as_another_type_is_quoted(value: str, written: str) -> None:
+    assert scalar(value) == written
