@@ -1,20 +1,27 @@
 """Nornir tasks for your own Nornir scripts: push and verify l2tpgen sites.
 
-Each host's name is a site name of the fleet; ``hostname``, ``port``, ``username``, ``password``
-and ``platform`` (netmiko device type) come from your inventory as usual, ``known_hosts`` (host or
-group data) names the file of trusted host keys (default ``~/.ssh/known_hosts``), and
-``enable_secret`` (data) the enable secret if the router needs one. The L2TP secret comes from the
-environment variable named in the site file.
+**Which site a host is.** Its ``l2tpgen_site`` (host, group or defaults data), else its name:
+``router-17.example.net`` with ``data: {l2tpgen_site: site-a}`` pushes ``site-a``.
+``in_fleet(fleet)`` is a filter for the hosts that map to a site of the fleet.
+
+**How it is reached: your inventory's connection options**, as Nornir's netmiko plugin reads
+them: ``hostname``, ``port``, ``username``, ``password`` and ``platform`` (host values, overridden
+by ``connection_options: {netmiko: ...}``), and its ``extras`` passed to netmiko (``secret``,
+``conn_timeout``, ``use_keys``, ``key_file``, ...). When nornir-netmiko is installed, its
+connection plugin opens the connection. Host keys are verified whatever the extras say (l2tpgen's
+rule): against ``alt_key_file`` from the extras, else ``known_hosts`` from the host data, else
+``~/.ssh/known_hosts``. Without a username and password in the inventory, the ``L2TPGEN_*``
+environment variables are used. The L2TP secret comes from the variable named in the site file.
 
 Example::
 
     from nornir import InitNornir
     from l2tpgen import load_fleet
-    from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
+    from l2tpgen.nornir import in_fleet, l2tpgen_push, l2tpgen_verify
 
     nr = InitNornir(config_file="config.yaml")
     fleet = load_fleet("sites")
-    pushed = nr.filter(filter_func=lambda h: h.name in fleet.sites).run(
+    pushed = nr.filter(filter_func=in_fleet(fleet)).run(
         task=l2tpgen_push, fleet=fleet, dry_run=True
     )
     for host, result in pushed.items():
@@ -23,41 +30,146 @@ Example::
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nornir.core.task import Result, Task
 
-from l2tpgen.device.connection import Credentials, connect, credentials_from_env
+from l2tpgen.device.connection import (
+    Credentials,
+    _explain,
+    credentials_from_env,
+    install_redaction,
+)
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
 from l2tpgen.device.push import PushOptions, Status, push_site
 from l2tpgen.device.verify import verify_site
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.errors import DeviceError, L2tpgenError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from nornir.core.inventory import Host
+
     from l2tpgen.model import Fleet
+
+SITE_KEY = "l2tpgen_site"
+CONNECTION = "netmiko"
+TIMEOUT = 10
+# l2tpgen verifies host keys whatever the inventory says; these extras are its own.
+_HOST_KEYS = ("ssh_strict", "system_host_keys", "alt_host_keys", "alt_key_file")
+
+
+def site_of(host: Host) -> str:
+    """The site a Nornir host is: its ``l2tpgen_site`` data, else its name."""
+    value = host.get(SITE_KEY)
+    return str(value) if value else str(host.name)
+
+
+def in_fleet(fleet: Fleet) -> Callable[[Host], bool]:
+    """A ``filter_func`` keeping the hosts that map to a site of ``fleet``."""
+    return lambda host: site_of(host) in fleet.sites
+
+
+def _options(host: Host) -> tuple[Any, dict[str, Any]]:
+    options = host.get_connection_parameters(CONNECTION)
+    return options, dict(options.extras or {})
 
 
 def target_of(task: Task) -> Target:
-    """The router of a Nornir host."""
-    host = task.host
+    """The router of a Nornir host, from its netmiko connection options."""
+    options, extras = _options(task.host)
+    known = extras.get("alt_key_file") or task.host.get("known_hosts", USER_KNOWN_HOSTS)
     return Target(
-        site=host.name,
-        host=str(host.hostname),
-        port=int(host.port or 22),
-        device_type=str(host.platform or "cisco_ios"),
-        known_hosts=Path(str(host.get("known_hosts", USER_KNOWN_HOSTS))).expanduser(),
+        site=site_of(task.host),
+        host=str(options.hostname),
+        port=int(options.port or 22),
+        device_type=str(options.platform or "cisco_ios"),
+        known_hosts=Path(str(known)).expanduser(),
     )
 
 
 def credentials_of(task: Task) -> Credentials:
     """The host's username and password, else the L2TPGEN_* environment variables."""
-    host = task.host
-    if host.username and host.password:
-        return Credentials(
-            str(host.username), str(host.password), str(host.get("enable_secret", ""))
-        )
+    options, extras = _options(task.host)
+    if options.username and options.password:
+        enable = extras.get("secret") or task.host.get("enable_secret", "")
+        return Credentials(str(options.username), str(options.password), str(enable))
     return credentials_from_env()
+
+
+def _plugin() -> type[Any] | None:
+    """nornir-netmiko's connection plugin, where it is installed."""
+    if importlib.util.find_spec("nornir_netmiko") is None:
+        return None
+    from nornir_netmiko.connections import Netmiko  # noqa: PLC0415 - optional
+
+    return Netmiko  # type: ignore[no-any-return]
+
+
+def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
+    """How to open (and, for a rollback, reopen) the host's connection, with its options."""
+    _, extras = _options(task.host)
+    config = getattr(task.nornir, "config", None) if task.nornir is not None else None
+
+    def open_connection(target: Target, credentials: Credentials) -> Any:  # noqa: ANN401 - netmiko
+        if not target.known_hosts.is_file():
+            raise DeviceError(
+                f"{target}: no known_hosts file at {target.known_hosts}, so the host key cannot "
+                "be verified; set known_hosts in the host data or alt_key_file in its netmiko "
+                "extras"
+            )
+        settings: dict[str, Any] = {
+            "use_keys": False,
+            "allow_agent": False,
+            "conn_timeout": TIMEOUT,
+            "auth_timeout": TIMEOUT,
+            "banner_timeout": TIMEOUT,
+            "fast_cli": False,
+            **{k: v for k, v in extras.items() if k not in _HOST_KEYS},
+            "secret": credentials.enable_secret,
+            "ssh_strict": True,
+            "system_host_keys": False,
+            "alt_host_keys": True,
+            "alt_key_file": str(target.known_hosts),
+        }
+        install_redaction(credentials.password, credentials.enable_secret)
+        try:
+            connection = _open(target, credentials, settings, config)
+            if credentials.enable_secret and not connection.check_enable_mode():
+                connection.enable()
+        except Exception as exc:
+            raise _explain(target, exc, float(settings["conn_timeout"])) from exc
+        return connection
+
+    return open_connection
+
+
+def _open(target: Target, credentials: Credentials, settings: dict[str, Any], config: Any) -> Any:  # noqa: ANN401
+    plugin = _plugin()
+    if plugin is not None:
+        opened = plugin()
+        opened.open(
+            hostname=target.host,
+            username=credentials.username,
+            password=credentials.password,
+            port=target.port,
+            platform=target.device_type,
+            extras=settings,
+            configuration=config,
+        )
+        return opened.connection
+    from netmiko import ConnectHandler  # noqa: PLC0415 - the same as the plugin does
+
+    return ConnectHandler(
+        device_type=target.device_type,
+        host=target.host,
+        port=target.port,
+        username=credentials.username,
+        password=credentials.password,
+        **settings,
+    )
 
 
 def l2tpgen_push(
@@ -76,7 +188,12 @@ def l2tpgen_push(
     """
     chosen = options or PushOptions(dry_run=dry_run, save=save)
     outcome = push_site(
-        fleet, task.host.name, target_of(task), credentials or credentials_of(task), chosen
+        fleet,
+        site_of(task.host),
+        target_of(task),
+        credentials or credentials_of(task),
+        chosen,
+        connector=connector_of(task),
     )
     return Result(
         host=task.host,
@@ -88,12 +205,13 @@ def l2tpgen_push(
 
 def l2tpgen_verify(task: Task, fleet: Fleet, *, credentials: Credentials | None = None) -> Result:
     """Read the host's pseudowire states; ``failed`` unless all are UP."""
+    target = target_of(task)
     try:
-        connection = connect(target_of(task), credentials or credentials_of(task))
+        connection = connector_of(task)(target, credentials or credentials_of(task))
     except L2tpgenError as exc:
         return Result(host=task.host, result=[], failed=True, exception=exc)
     try:
-        states = verify_site(fleet, task.host.name, connection)
+        states = verify_site(fleet, site_of(task.host), connection)
     except L2tpgenError as exc:
         return Result(host=task.host, result=[], failed=True, exception=exc)
     finally:

@@ -6,21 +6,28 @@ Only this package prints, prompts or exits. Each module registers its commands o
 import os
 import sys
 
-from l2tpgen.cli import (
-    device,
-    hosts,
-    lab,
-    lint,
-    push,
-    sim,
-    sites,
-)
+from l2tpgen.cli import device, hooks, hosts, importer, lab, lint, push, sim, sites
 from l2tpgen.cli.app import app, err, out
 
 app.add_typer(sim.sim_app, name="sim")
 app.add_typer(lab.lab_app, name="lab")
+app.add_typer(hooks.hook_app, name="hook")
 
-__all__ = ["app", "device", "err", "hosts", "lab", "lint", "main", "out", "push", "sim", "sites"]
+__all__ = [
+    "app",
+    "device",
+    "err",
+    "hooks",
+    "hosts",
+    "importer",
+    "lab",
+    "lint",
+    "main",
+    "out",
+    "push",
+    "sim",
+    "sites",
+]
 
 
 DEBUG = "L2TPGEN_DEBUG"

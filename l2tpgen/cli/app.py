@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from l2tpgen import __version__
 from l2tpgen.errors import FleetValidationError, L2tpgenError
@@ -26,11 +27,105 @@ from l2tpgen.errors import FleetValidationError, L2tpgenError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from typer._click import Command, Context, HelpFormatter
+
     from l2tpgen.model import Fleet, Problem
 
 EXIT_FINDINGS = 1
 
+
+class _Option(TyperOption):
+    """An option whose help shows a value's kind, never Python's (``<bool>``, ``<list[str]>``)."""
+
+    def display_type_rich(self, ctx: Context) -> str | None:
+        """Nothing for a flag; the element's kind for a repeatable option."""
+        if self.is_flag or self.count:
+            return None  # a flag takes no value
+        shown = super().display_type_rich(ctx)
+        if shown and shown.startswith("<list[") and shown.endswith("]>"):
+            return f"<{shown[6:-2]}>"  # a repeatable option takes one value each time
+        return shown
+
+
+class _Argument(TyperArgument):
+    """An argument shown by its metavar (``SITE...``), as the usage line writes it."""
+
+    def display_type_rich(self, ctx: Context) -> str | None:
+        """Nothing when the metavar names the argument; never a Python list type."""
+        if self.metavar is not None:
+            return None  # the name says it already: CONFIG..., [SITE]...
+        shown = super().display_type_rich(ctx)
+        return None if shown and shown.startswith("<list[") else shown
+
+    def _usage_display_name(self) -> str:
+        if self.metavar is not None:
+            return self.metavar
+        name = (self.name or "").upper()
+        name = name if self.required else f"[{name}]"
+        return f"{name}..." if self.nargs != 1 else name
+
+
+def _tidy(command: Command, ctx: Context) -> None:
+    """Give a command's parameters the help display above (typer creates them itself)."""
+    for param in command.get_params(ctx):
+        if type(param) is TyperOption:
+            param.__class__ = _Option
+        elif type(param) is TyperArgument:
+            param.__class__ = _Argument
+
+
+class _Command(TyperCommand):
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        _tidy(self, ctx)
+        super().format_help(ctx, formatter)
+
+    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
+        _tidy(self, ctx)
+        super().format_usage(ctx, formatter)
+
+
+COMMAND_ORDER = (
+    "validate",
+    "render",
+    "mtu",
+    "lint",
+    "rules",
+    "rule",
+    "hosts",
+    "import",
+    "push",
+    "diff",
+    "verify",
+    "sim",
+    "lab",
+)
+
+
+class HelpGroup(TyperGroup):
+    """The command group of l2tpgen: its commands' help reads well (see ``_Option``)."""
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        """The command, its help made to read well (sub-groups too)."""
+        command = super().get_command(ctx, cmd_name)
+        if type(command) is TyperCommand:
+            command.__class__ = _Command
+        elif type(command) is TyperGroup:
+            command.__class__ = HelpGroup
+        return command
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        """The commands in the order of the work: sites, lint, import, routers, rehearsal."""
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else 99)
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        """The group's help, without Python types."""
+        _tidy(self, ctx)
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
+    cls=HelpGroup,
     name="l2tpgen",
     help="Build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites.",
     no_args_is_help=True,

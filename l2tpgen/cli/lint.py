@@ -86,6 +86,7 @@ def lint(
         typer.Option(
             "--config",
             "-c",
+            metavar="FILE",
             help="Lint raw IOS config files instead (repeatable; - reads standard input).",
         ),
     ] = None,
@@ -94,28 +95,32 @@ def lint(
     select: Annotated[
         list[str] | None,
         typer.Option(
-            "--select", help="Run only these rule codes, prefixes or names (comma-separated)."
+            "--select",
+            metavar="CODES",
+            help="Run only these rule codes, prefixes or names (comma-separated).",
         ),
     ] = None,
     ignore: Annotated[
         list[str] | None,
         typer.Option(
-            "--ignore", help="Skip these rule codes, prefixes or names (comma-separated)."
+            "--ignore",
+            metavar="CODES",
+            help="Skip these rule codes, prefixes or names (comma-separated).",
         ),
     ] = None,
     fail_on: Annotated[
         FailOn | None,
         typer.Option(
             "--fail-on",
-            help="Lowest severity that makes the exit code 1 [default: warning].",
+            help="Lowest severity that makes the exit code 1 \\[default: warning].",
             show_default=False,
         ),
     ] = None,
 ) -> None:
-    """Lint sites (model and rendered configs) or raw IOS config files.
+    r"""Lint sites (model and rendered configs) or raw IOS config files.
 
     Several configs are also checked against each other (both ends of every pseudowire).
-    Defaults for --select, --ignore and --fail-on come from [tool.l2tpgen.lint] in the nearest
+    Defaults for --select, --ignore and --fail-on come from \[tool.l2tpgen.lint] in the nearest
     pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
     from l2tpgen.lint import (  # noqa: PLC0415 - start-up stays cheap
@@ -184,13 +189,24 @@ def rules_command(
         ]
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
         return
+    if not out.is_terminal:
+        # A pipe gets one whole line per rule (grep, cut): a table would cut names to fit 80 columns
+        width = max(len(r.name) for r in ALL_RULES)
+        for r in ALL_RULES:
+            scope = r.scope
+            sys.stdout.write(
+                f"{r.code}  {r.name:<{width}}  {r.severity!s:<7}  {scope:<12}  {r.summary()}\n"
+            )
+        return
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
     table = Table(
         title="l2tpgen lint rules (`l2tpgen rule CODE` explains one)", title_justify="left"
     )
+    widths = {"code": 6, "name": max(len(r.name) for r in ALL_RULES), "severity": 7, "scope": 12}
     for column in ("code", "name", "severity", "scope", "what it catches"):
-        table.add_column(column)
+        # codes and names are what people type: never cut, never wrapped
+        table.add_column(column, no_wrap=column in widths, min_width=widths.get(column))
     for r in ALL_RULES:
         table.add_row(r.code, r.name, str(r.severity), r.scope, r.summary())
     out.print(table)

@@ -103,8 +103,14 @@ class _Progress:
 
         self.live = err.is_terminal
         self.rows: dict[str, TaskID] = {}
+        # transient: the live rows vanish when done (the summary table follows), so no spinner
+        # frame stays in the scrollback
         self.bar = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
         )
         if self.live:
             self.rows = {name: self.bar.add_task(f"{name}: waiting", total=None) for name in names}

@@ -222,20 +222,26 @@ def _xconnect(node: Node) -> Xconnect:
     )
 
 
-def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> None:
+def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+    """Read an ``ip ...`` line; False when it records nothing."""
     what = keyword(words[1], _IP_INTERFACE_WORDS) if len(words) > 1 else None
     if what == "address" and len(words) > 2:  # noqa: PLR2004 - an address, or `dhcp`
         fields.setdefault("address_at", _at(child))
         address = _address(words[2:4])
-        if address is not None:
-            addresses = fields.setdefault("addresses", [])
-            assert isinstance(addresses, list)  # noqa: S101 - set just above
-            addresses.append(address)
-    elif what == "mtu" and len(words) == 3:  # noqa: PLR2004
+        if address is None:
+            return False
+        addresses = fields.setdefault("addresses", [])
+        assert isinstance(addresses, list)  # noqa: S101 - set just above
+        addresses.append(address)
+        return len(words) == 4  # noqa: PLR2004 - `secondary` is more than the model keeps
+    if what == "mtu" and len(words) == 3:  # noqa: PLR2004
         fields["ip_mtu"] = _int(words[2])
+        return True
+    return False
 
 
-def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> None:
+def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+    """Read a ``no ...`` line; False when it records nothing."""
     rest = [w.lower() for w in words[1:]]
     if rest == ["cdp", "enable"]:
         fields["no_cdp"] = True
@@ -246,45 +252,68 @@ def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> N
         and rest[2:] in ([], ["cef"])  # `no ip route-cache [cef]`
     ):
         fields["route_cache_off"] = _at(child)
+    else:
+        return False
+    return True
 
 
 def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 - flat branches
     """An interface section; ``ppp`` collects the classes its virtual-ppp ``pseudowire`` names."""
     name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
     fields: dict[str, object] = {}
+    other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
         head = keyword(words[0], _INTERFACE_WORDS)
         if head == "ip":
-            _interface_ip(fields, child, words)
+            read = _interface_ip(fields, child, words)
         elif head == "no":
-            _interface_no(fields, child, words)
+            read = _interface_no(fields, child, words)
         elif head == "encapsulation" and len(words) > 1:
             framing = words[1].lower()
             if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
                 fields["dot1q"] = _int(words[2])
                 fields["dot1q_at"] = _at(child)
+                read = len(words) == 3  # noqa: PLR2004 - `native`, `second-dot1q`: more
             else:
                 fields["encapsulation"] = framing
+                read = True
         elif head == "xconnect":
             fields["xconnect"] = _xconnect(child)
+            read = True
         elif head == "hold-queue" and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
             fields[f"hold_queue_{words[2]}"] = _int(words[1])
-        elif head == "mtu" and len(words) == 2:  # noqa: PLR2004
-            fields["mtu"] = _int(words[1])
+            read = True
+        elif head in {"mtu", "duplex", "speed"} and len(words) == 2:  # noqa: PLR2004
+            fields[head] = _int(words[1]) if head == "mtu" else words[1].lower()
+            read = True
         elif head == "crypto" and len(words) > 2 and words[1].lower() == "map":  # noqa: PLR2004
             fields["crypto_map"] = words[2]
+            read = True
         elif head == "tunnel" and words[1:2] == ["protection"]:
             fields["tunnel_protection"] = True
+            read = True
         elif head == "description":
             fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
+            read = True
         elif head == "shutdown":
             fields["shutdown"] = True
-        elif head == "pseudowire" and "pw-class" in words[:-1]:
-            ppp.add(words[words.index("pw-class") + 1])
+            read = True
+        else:
+            if head == "pseudowire" and "pw-class" in words[:-1]:
+                ppp.add(words[words.index("pw-class") + 1])
+            read = False
+        if not read:
+            other.append((child.text, _at(child)))
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
     addresses = tuple(found)
-    return Interface(name=name, at=_at(node), addresses=addresses, **fields)  # type: ignore[arg-type]
+    return Interface(
+        name=name,
+        at=_at(node),
+        addresses=addresses,
+        other=tuple(other),
+        **fields,  # type: ignore[arg-type]
+    )
 
 
 def _pw_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
@@ -343,11 +372,17 @@ def fingerprint(secret: str, encryption: int) -> str | None:
     return hashlib.sha256(secret.encode()).hexdigest()[:16]
 
 
+_MASK = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*)>$")  # l2tpgen's masked secret: `<VARIABLE>`
+
+
 def _secret(kind: str, node: Node, words: list[str]) -> SecretLine:
     # "password [0|7] SECRET" / "digest secret [0|7] SECRET [hash ...]"; no type means type 0.
     typed = len(words) > 1 and words[0] in {"0", "7"}
     encryption = int(words[0]) if typed else 0
     secret = words[1] if typed else (words[0] if words else "")
+    masked = _MASK.match(secret)
+    if masked is not None:  # a config l2tpgen rendered: the variable, and no secret at all
+        return SecretLine(kind, encryption, _at(node), variable=masked.group(1))
     return SecretLine(kind, encryption, _at(node), fingerprint(secret, encryption))
 
 
@@ -398,7 +433,9 @@ def _route(node: Node) -> Route | None:
     interface = None if hop is not None else canonical_or_same(target)
     if interface is not None:
         hop = _ip(_word(words, 5))
-    return Route(network, hop, interface, _at(node))
+    lowered = [w.lower() for w in words]
+    name = _word(words, lowered.index("name") + 1) if "name" in lowered[5:] else None
+    return Route(network, hop, interface, _at(node), name)
 
 
 def _top_line(node: Node, top: dict[str, str | At]) -> None:

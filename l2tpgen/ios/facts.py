@@ -89,6 +89,9 @@ class Interface:
     tunnel_protection: bool = False
     description: str | None = None
     shutdown: bool = False
+    duplex: str | None = None
+    speed: str | None = None
+    other: tuple[tuple[str, At], ...] = ()  # lines no field above records (for import)
 
     @property
     def parent(self) -> str:
@@ -167,6 +170,7 @@ class SecretLine:
     encryption: int | None
     at: At
     fingerprint: str | None = None
+    variable: str | None = None  # l2tpgen's mask `<NAME>`: the variable named, not a secret
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,7 @@ class Route:
     next_hop: IPv4Address | None
     interface: str | None
     at: At
+    name: str | None = None  # `... name WORD`
 
 
 @dataclass(frozen=True)

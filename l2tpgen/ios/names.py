@@ -15,6 +15,7 @@ prints in show outputs, and are used as they are.
 
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 
@@ -120,10 +121,13 @@ def canonical_interface_name(name: str) -> str:
     word, port, sub = match.groups()
     full = _expand_type(word)
     if full is None:
-        raise InterfaceNameError(
-            f"{name!r}: unknown interface type {word!r}; write it as IOS does, e.g. "
-            "GigabitEthernet0/0"
+        close = difflib.get_close_matches(word.lower(), list(_BY_LOWER), n=1, cutoff=0.6)
+        hint = (
+            f"did you mean {_BY_LOWER[close[0]]}{port}?"
+            if close
+            else "write it as IOS does, e.g. GigabitEthernet0/0"
         )
+        raise InterfaceNameError(f"{name!r}: unknown interface type {word!r}; {hint}")
     if sub is not None and not 0 < int(sub[:11]) <= MAX_SUBINTERFACE:
         raise InterfaceNameError(f"{name!r}: a subinterface number is 1-{MAX_SUBINTERFACE}")
     return f"{full}{port}" + (f".{sub}" if sub is not None else "")

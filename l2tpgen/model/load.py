@@ -9,13 +9,14 @@ site's pseudowires): its cost does not grow with the size of the fleet. Both rai
 
 from __future__ import annotations
 
+import difflib
 import gc
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from l2tpgen.errors import FleetValidationError, ModelError
 from l2tpgen.hosts.advice import WORKLOADS
@@ -252,8 +253,6 @@ def _explain(
     last = path[-1] if path else ""
     if kind in _RANGE_ERRORS and last in _RANGES:
         return f"{field}: {_RANGES[str(last)]}", ""
-    if kind == "extra_forbidden" and last in LITERAL_SECRET_KEYS:
-        return f"{field}: secrets must not be written in site files", _SECRET_IN_FILE
     if last == "secret_env" and kind == "string_pattern_mismatch":
         return _SECRET_ENV
     if kind == "missing":
@@ -264,8 +263,35 @@ def _explain(
             "leave carries out for general traffic",
         )
     if kind == "extra_forbidden":
-        message = "unknown key"
+        return _unknown_key(field, path)
     return f"{field}: {message}", _HINTS.get(kind, "")
+
+
+def _unknown_key(field: str, path: tuple[str | int, ...]) -> tuple[str, str]:
+    if path[-1] in LITERAL_SECRET_KEYS:
+        return f"{field}: secrets must not be written in site files", _SECRET_IN_FILE
+    close = difflib.get_close_matches(str(path[-1]), _known_keys(path[:-1]), n=1, cutoff=0.6)
+    if close:
+        return f"{field}: unknown key; did you mean `{close[0]}`?", ""
+    return f"{field}: unknown key", _HINTS.get("extra_forbidden", "")
+
+
+def _models_in(annotation: object) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (through Optional, tuples, Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in get_args(annotation) for m in _models_in(arg)]
+
+
+def _known_keys(path: tuple[str | int, ...]) -> list[str]:
+    """The keys a site file may have at ``path`` (a mapping), by name and alias."""
+    models: list[type[BaseModel]] = [Site]
+    for step in path:
+        if isinstance(step, int):
+            continue
+        fields = [f for m in models for n, f in m.model_fields.items() if step in {n, f.alias}]
+        models = [m for f in fields for m in _models_in(f.annotation)]
+    return [f.alias or n for m in models for n, f in m.model_fields.items()]
 
 
 def resolve_site(argument: str, sites_dir: str | os.PathLike[str] | None) -> tuple[Path, str]:

@@ -1,0 +1,169 @@
+"""The interfaces of an imported site: LAN and WAN settings, and the lines the model leaves out.
+
+Push owns the LAN trunk's dot1Q subinterfaces (it rewrites them and removes stale ones) and only
+the hold-queue lines of the LAN and WAN interfaces. So a line the model cannot express on an
+attachment circuit is one push would remove, while one on the LAN or WAN port stays on the router
+and is only missing from the site file: the notes say which.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, get_args
+
+from l2tpgen.importer.notes import Note, redact
+from l2tpgen.model.site import Duplex, HoldQueue, Speed
+
+if TYPE_CHECKING:
+    from l2tpgen.importer.router import Router
+    from l2tpgen.ios.facts import Interface
+
+IOS_HOLD_QUEUE = (75, 40)  # what `show running-config` leaves out
+_DUPLEX = frozenset(get_args(Duplex))
+_SPEED = frozenset(str(s) for s in get_args(Speed))
+_HARMLESS = frozenset({"no ip address", "no shutdown"})  # what render writes or IOS's default
+KEPT = "not in the model; push leaves it on the router"
+REMOVED = "not in the model: push would remove it"
+
+
+def hold_queue(iface: Interface | None, platform: str) -> dict[str, int] | None:
+    """The hold-queues as a site file writes them: None when they are the platform's default."""
+    if iface is None:
+        return None
+    found = (
+        iface.hold_queue_in if iface.hold_queue_in is not None else IOS_HOLD_QUEUE[0],
+        iface.hold_queue_out if iface.hold_queue_out is not None else IOS_HOLD_QUEUE[1],
+    )
+    default = HoldQueue() if platform == "ios" else HoldQueue.model_validate({"in": 75, "out": 40})
+    if found == (default.in_, default.out):
+        return None
+    return {"in": found[0], "out": found[1]}
+
+
+def port_settings(iface: Interface | None, file: str, notes: list[Note]) -> dict[str, object]:
+    """``duplex`` and ``speed`` as the model takes them; a value it does not take is a note."""
+    settings: dict[str, object] = {}
+    if iface is None:
+        return settings
+    if iface.duplex is not None:
+        if iface.duplex in _DUPLEX:
+            settings["duplex"] = iface.duplex
+        else:
+            notes.append(_note(file, iface, f"duplex {iface.duplex} on {iface.name}: {KEPT}"))
+    if iface.speed is not None:
+        if iface.speed in _SPEED:
+            settings["speed"] = iface.speed if iface.speed == "auto" else int(iface.speed)
+        else:
+            notes.append(_note(file, iface, f"speed {iface.speed} on {iface.name}: {KEPT}"))
+    return settings
+
+
+def _note(file: str, iface: Interface, message: str) -> Note:
+    return Note.at(file, iface.at, "unexpressed", message)
+
+
+def _lines(file: str, iface: Interface, consequence: str, *, circuit: bool) -> list[Note]:
+    """Notes for what an interface has that its part of the model does not say."""
+    notes = [
+        Note.at(file, at, "unexpressed", f"`{redact(text)}` on {iface.name}: {consequence}")
+        for text, at in iface.other
+        if text not in _HARMLESS
+    ]
+    found: list[str] = []
+    if iface.route_cache_off is not None:
+        notes.append(
+            Note.at(
+                file,
+                iface.route_cache_off,
+                "unexpressed",
+                f"`no ip route-cache` on {iface.name} process-switches its traffic (L2T017): "
+                f"{consequence}",
+            )
+        )
+    if iface.crypto_map is not None:
+        found.append(f"crypto map {iface.crypto_map}")
+    if iface.tunnel_protection:
+        found.append("tunnel protection")
+    if iface.ip_mtu is not None:
+        found.append(f"ip mtu {iface.ip_mtu}")
+    if iface.shutdown:
+        found.append("shutdown")
+    if circuit:
+        if iface.description is not None:
+            found.append(f"description {redact(iface.description)}")
+        if iface.addresses:
+            found.append(f"ip address {iface.addresses[0].with_netmask.replace('/', ' ')}")
+        if iface.hold_queue_in is not None or iface.hold_queue_out is not None:
+            found.append("hold-queue")
+    notes += [_note(file, iface, f"`{what}` on {iface.name}: {consequence}") for what in found]
+    return notes
+
+
+def interface_notes(  # noqa: C901, PLR0912 - one branch per interface role
+    router: Router, *, static_mtu: bool
+) -> list[Note]:
+    """Everything the LAN, WAN, loopback and attachment circuits have beyond the model.
+
+    ``static_mtu``: the circuits' ``mtu`` lines are the static-session budget (read elsewhere).
+    """
+    facts, file = router.facts, router.file
+    notes: list[Note] = []
+    trunk = facts.interfaces.get(router.trunk)
+    if trunk is not None:
+        notes += _lines(file, trunk, KEPT, circuit=False)
+        if trunk.addresses:
+            notes.append(_note(file, trunk, f"{trunk.name} has an IP address: {KEPT}"))
+        if trunk.mtu is not None and any(c.vlan is not None for c in router.circuits):
+            notes.append(_note(file, trunk, f"mtu {trunk.mtu} on {trunk.name}: {KEPT}"))
+    else:
+        notes.append(
+            Note(
+                file,
+                0,
+                0,
+                "unexpressed",
+                f"no `interface {router.trunk}` section: its "
+                "duplex, speed and hold-queues are l2tpgen's defaults",
+            )
+        )
+    wan = facts.interfaces.get(router.wan.interface)
+    if wan is not None:
+        notes += _lines(file, wan, KEPT, circuit=False)
+        notes += [
+            _note(file, wan, f"secondary address {a} on {wan.name}: {KEPT}")
+            for a in wan.addresses[1:]
+        ]
+        if wan.mtu is not None:
+            notes.append(_note(file, wan, f"mtu {wan.mtu} on {wan.name}: {KEPT}"))
+    if router.wan.loopback is not None:
+        loopback = facts.interfaces.get(router.wan.loopback[0])
+        if loopback is not None:
+            notes += _lines(file, loopback, KEPT, circuit=False)
+    owned = {c.interface.name for c in router.circuits if c.vlan is not None}
+    for circuit in router.circuits:
+        iface = circuit.interface
+        if circuit.vlan is None:
+            continue  # the whole port: migrated to subinterfaces, its own lines are the LAN's
+        notes += _lines(file, iface, REMOVED, circuit=True)
+        if iface.mtu is not None and not static_mtu:
+            notes.append(_note(file, iface, f"`mtu {iface.mtu}` on {iface.name}: {REMOVED}"))
+        if iface.name != f"{router.trunk}.{circuit.vlan}":
+            notes.append(
+                _note(
+                    file,
+                    iface,
+                    f"{iface.name} carries VLAN {circuit.vlan}: l2tpgen names it "
+                    f"{router.trunk}.{circuit.vlan} (push would replace the subinterface)",
+                )
+            )
+    for iface in facts.interfaces.values():
+        if iface.parent == router.trunk and iface.is_subinterface and iface.name not in owned:
+            notes.append(
+                _note(
+                    file,
+                    iface,
+                    f"{iface.name} is a subinterface of the LAN trunk without a "
+                    "pseudowire l2tpgen can express: push would remove it (l2tpgen owns every "
+                    "subinterface of the LAN trunk)",
+                )
+            )
+    return notes

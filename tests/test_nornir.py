@@ -1,0 +1,115 @@
+"""The Nornir tasks in a user's own Nornir: hosts map to sites by data, connection options count."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from conftest_sim import PASSWORD, USERNAME
+from nornir.core import Nornir
+from nornir.core.inventory import (
+    ConnectionOptions,
+    Defaults,
+    Groups,
+    Host,
+    Hosts,
+    Inventory,
+)
+from nornir.plugins.runners import ThreadedRunner
+
+from l2tpgen import load_fleet
+from l2tpgen import nornir as tasks
+from l2tpgen.model.generate import write_fleet
+from l2tpgen.nornir import in_fleet, l2tpgen_push, l2tpgen_verify
+from l2tpgen.render import render_base
+from l2tpgen.sim import Credentials, SimFleet, SimSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from l2tpgen.model import Fleet
+
+
+@pytest.fixture
+def pair(tmp_path: Path, lab_env: None) -> Iterator[tuple[SimFleet, Fleet, Path]]:  # noqa: ARG001 - needs the environment
+    sites = tmp_path / "sites"
+    write_fleet(sites, 2, 2)
+    fleet = load_fleet(sites)
+    sim = SimFleet(Credentials(USERNAME, PASSWORD))
+    for name, site in fleet.sites.items():
+        sim.add(SimSpec(name, site.hostname, render_base(fleet, name)))
+    known = tmp_path / "known_hosts"
+    known.write_text(sim.servers.known_hosts())
+    yield sim, fleet, known
+    sim.close()
+
+
+def _nornir(sim: SimFleet, known: Path, extras: dict[str, Any] | None = None) -> Nornir:
+    """Hosts named after routers, not sites; the right address only in the netmiko options."""
+    hosts = {
+        f"router-{index}": Host(
+            name=f"router-{index}",
+            hostname="127.0.0.2",  # wrong on purpose: the connection options say 127.0.0.1
+            port=1,
+            username=USERNAME,
+            password=PASSWORD,
+            platform="cisco_ios",
+            data={"l2tpgen_site": name, "known_hosts": str(known)},
+            connection_options={
+                "netmiko": ConnectionOptions(
+                    hostname="127.0.0.1", port=device.port, extras=extras or {}
+                )
+            },
+        )
+        for index, (name, device) in enumerate(sorted(sim.devices.items()))
+    }
+    hosts["unrelated"] = Host(name="unrelated", hostname="127.0.0.1")
+    return Nornir(
+        inventory=Inventory(hosts=Hosts(hosts), groups=Groups(), defaults=Defaults()),
+        runner=ThreadedRunner(num_workers=2),
+    )
+
+
+@pytest.mark.parametrize("plugin", [True, False], ids=["nornir-netmiko", "netmiko"])
+def test_hosts_map_to_sites_by_data_and_are_reached_by_their_connection_options(
+    pair: tuple[SimFleet, Fleet, Path], plugin: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sim, fleet, known = pair
+    opened: list[str] = []
+    real = tasks._plugin  # noqa: SLF001 - counting the plugin's use
+    if plugin:
+        assert real() is not None, "nornir-netmiko is in the test extra"
+
+        def counted() -> Any:  # noqa: ANN401
+            opened.append("plugin")
+            return real()
+
+        monkeypatch.setattr(tasks, "_plugin", counted)
+    else:
+        monkeypatch.setattr(tasks, "_plugin", lambda: None)
+    nr = _nornir(sim, known).filter(filter_func=in_fleet(fleet))
+    assert set(nr.inventory.hosts) == {"router-0", "router-1"}
+    results = nr.run(task=l2tpgen_push, fleet=fleet, dry_run=True)
+    assert not results.failed, {h: r[0].result for h, r in results.items()}
+    assert {h: r[0].result.site for h, r in results.items()} == {
+        "router-0": "site-0",
+        "router-1": "site-1",
+    }
+    assert {r[0].result.status.value for r in results.values()} == {"would-change"}
+    assert opened == (["plugin", "plugin"] if plugin else [])
+    states = nr.run(task=l2tpgen_verify, fleet=fleet)
+    assert all(r[0].result for r in states.values())  # every expected pseudowire, read back
+
+
+def test_extras_cannot_turn_host_key_checking_off(
+    pair: tuple[SimFleet, Fleet, Path], tmp_path: Path
+) -> None:
+    sim, fleet, _ = pair
+    empty = tmp_path / "empty_known_hosts"
+    empty.write_text("")
+    nr = _nornir(sim, empty, {"ssh_strict": False, "system_host_keys": True})
+    results = nr.filter(filter_func=in_fleet(fleet)).run(task=l2tpgen_push, fleet=fleet)
+    for multi in results.values():
+        assert multi[0].result.status.value == "refused"
+        assert "unknown SSH host key" in multi[0].result.message
