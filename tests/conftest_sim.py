@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import SITES
 
 from l2tpgen import load_fleet
+from l2tpgen.device.connection import Credentials as Login
+from l2tpgen.device.connection import connect
+from l2tpgen.device.inventory import Target
 from l2tpgen.render import render_base
 from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
 
@@ -39,6 +42,13 @@ class Lab:
 
     def running(self, name: str) -> str:
         return self.device(name).router.running.body()
+
+    def connect(self, name: str) -> Any:  # noqa: ANN401 - netmiko's connection is untyped
+        """A netmiko session to one router, as push and verify open them."""
+        device = self.device(name)
+        known = self.inventory.with_name(self.inventory.name + ".known_hosts")
+        target = Target(name, "127.0.0.1", device.port, "cisco_ios", known)
+        return connect(target, Login(USERNAME, PASSWORD))
 
 
 def start_lab(directory: Path, faults: dict[str, Faults] | None = None, sites: Path = SITES) -> Lab:

@@ -186,3 +186,23 @@ def test_the_simulator_hides_ios_defaults_as_show_running_config_does() -> None:
     assert "hash" not in body
     assert "hold-queue" not in body
     assert re.search(r"^ digest secret 7 \S+$", body, re.MULTILINE)
+
+
+def test_each_terminal_has_its_own_mode_and_privilege_over_one_config() -> None:
+    router = Router("r1", enable_secret="en-secret")  # noqa: S106 - a test router's secret
+    first, second = router.open_terminal(), router.open_terminal()
+    first.handle("enable")
+    first.handle("en-secret")
+    first.handle("configure terminal")
+    first.handle("interface GigabitEthernet0/0.10")
+    assert (first.prompt(), second.prompt()) == ("r1(config-subif)#", "r1>")
+    second.handle("enable")
+    assert second.prompt() == "Password: "
+    assert first.prompt() == "r1(config-subif)#"  # the other session's question is not ours
+    second.handle("en-secret")
+    assert second.handle("show running-config").count("interface GigabitEthernet0/0.10\n") == 1
+    assert first.handle("encapsulation dot1Q 10") == ""
+    assert "interface GigabitEthernet0/0.10\n encapsulation dot1Q 10\n" in router.running.body()
+    second.handle("exit")
+    assert second.closed
+    assert not first.closed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,12 @@ class SimFleet:
         self.devices: dict[str, SimDevice] = {}
 
     def add(self, spec: SimSpec, faults: Faults | None = None, port: int = 0) -> SimDevice:
-        """Start one router with its initial config."""
+        """Start one router with its initial config.
+
+        Raises:
+            ValueError: the simulator refused a line of the initial config.
+        """
+        faults = faults or Faults()
         router = Router(
             spec.hostname,
             enable_secret=spec.enable_secret,
@@ -43,7 +49,8 @@ class SimFleet:
         if refused:
             raise ValueError(f"{spec.name}: the simulator refused: {refused[0]}")
         router.startup = router.running.copy()
-        device = SimDevice(spec.name, router, faults=faults or Faults())
+        router.refuse = re.compile(faults.refuse) if faults.refuse else None
+        device = SimDevice(spec.name, router, faults=faults)
         self.devices[spec.name] = device
         return self.servers.add(device, port)
 
