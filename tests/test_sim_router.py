@@ -11,6 +11,8 @@ import pytest
 from conftest import GOLDEN
 
 from l2tpgen.ios.type7 import decode as type7_decode
+from l2tpgen.ios.type7 import encode as type7_encode
+from l2tpgen.render.classes import RENDER_SALT
 from l2tpgen.sim.grammar import match
 from l2tpgen.sim.router import INCOMPLETE, INVALID, Router
 
@@ -65,6 +67,31 @@ def test_secrets_are_stored_as_type_7(router: Router) -> None:
     (line,) = [x for x in router.running.body().splitlines() if x.startswith(" password")]
     assert line.startswith(" password 7 ")
     assert type7_decode(line.split()[2]) == "s3cret"
+
+
+def _secret(router: Router, *lines: str) -> str:
+    _config(router, "l2tp-class c", *lines, "end")
+    (line,) = [x for x in router.running.body().splitlines() if x.startswith((" pass", " dig"))]
+    return line.split()[-1]
+
+
+@pytest.mark.parametrize(
+    "typed", ["password 0 s3cret", "password s3cret", "digest secret 0 s3cret"]
+)
+def test_a_secret_typed_in_clear_is_stored_under_the_routers_own_salt(typed: str) -> None:
+    router = Router("r1", salt=11)
+    stored = _secret(router, typed)
+    assert stored == type7_encode("s3cret", 11)
+    assert stored != type7_encode("s3cret", RENDER_SALT)
+
+
+def test_a_type_7_secret_is_stored_as_typed_whatever_its_salt() -> None:
+    typed = type7_encode("s3cret", 5)
+    assert _secret(Router("r1", salt=11), f"password 7 {typed}") == typed
+
+
+def test_routers_pick_their_salts_at_random() -> None:
+    assert len({Router(f"r{n}").salt for n in range(64)}) > 1
 
 
 def test_a_masked_secret_is_refused_as_an_invalid_encrypted_password(router: Router) -> None:

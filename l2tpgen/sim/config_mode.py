@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 INVALID_SECRET = "% Invalid encrypted password"  # noqa: S105 - IOS's message, not a secret
 PHYSICAL_REMOVAL = "% Removal of physical interfaces is not permitted"
-SALT = 2
 
 
 def is_refusal(output: str) -> bool:
@@ -80,11 +79,11 @@ def _container(t: Terminal) -> list[Line]:
     return frame.line.children if frame.line is not None else t.router.running.lines
 
 
-def _secret_line(words: list[str], at: int) -> str | None:
+def _secret_line(words: list[str], at: int, salt: int) -> str | None:
     """Store a secret as type 7, as ``service password-encryption`` does; None if refused.
 
-    A secret typed in clear (``0`` or no type) is encoded with ``SALT``; a type 7 string is kept
-    as typed.
+    A secret typed in clear (``0`` or no type) is encoded with the router's own salt; a type 7
+    string is kept as typed (whatever its salt).
     """
     kind = words[at] if at < len(words) else ""
     if kind in {"0", "7"} and at + 1 < len(words):
@@ -98,7 +97,7 @@ def _secret_line(words: list[str], at: int) -> str | None:
             type7.decode(secret)
             encoded = secret
         else:
-            encoded = type7.encode(secret, SALT)
+            encoded = type7.encode(secret, salt)
     except type7.Type7Error:
         return None
     return " ".join([*words[:at], "7", encoded, *rest])
@@ -110,7 +109,7 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
         at = 1 if words[0] == "password" else 2
         if words[0] == "digest" and (len(words) < 3 or words[1] != "secret"):  # noqa: PLR2004
             at = len(words)
-        secret = _secret_line(words, at)
+        secret = _secret_line(words, at, t.router.salt)
         if secret is None:
             return INVALID_SECRET
         words = secret.split()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.ios import type7
 from l2tpgen.sim.pseudowires import show_factory
 from l2tpgen.sim.router import Router
 from l2tpgen.sim.server import Credentials, Faults, SimDevice, SimServers
@@ -18,20 +20,29 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SimSpec:
-    """What to simulate: a site name, its router's hostname and initial config."""
+    """What to simulate: a site name, its router's hostname and initial config.
+
+    ``salt``: the type 7 salt the router stores clear-text secrets with (None: the fleet picks
+    one at random per router).
+    """
 
     name: str
     hostname: str
     config: str
     enable_secret: str | None = None
+    salt: int | None = None
 
 
 class SimFleet:
-    """Simulated routers that see each other's pseudowires, served over SSH on 127.0.0.1."""
+    """Simulated routers that see each other's pseudowires, served over SSH on 127.0.0.1.
 
-    def __init__(self, credentials: Credentials) -> None:
+    ``seed`` makes the routers' random choices (their type 7 salts) repeatable.
+    """
+
+    def __init__(self, credentials: Credentials, seed: int | None = None) -> None:
         self.servers = SimServers(credentials)
         self.devices: dict[str, SimDevice] = {}
+        self.random = random.Random(seed)  # noqa: S311 - a salt for obfuscation, not a secret
 
     def add(self, spec: SimSpec, faults: Faults | None = None, port: int = 0) -> SimDevice:
         """Start one router with its initial config.
@@ -44,6 +55,7 @@ class SimFleet:
             spec.hostname,
             enable_secret=spec.enable_secret,
             show_pseudowires=show_factory(lambda: [d.router for d in self.devices.values()]),
+            salt=self.random.randrange(type7.MAX_SALT + 1) if spec.salt is None else spec.salt,
         )
         refused = router.load(spec.config)
         if refused:

@@ -1,17 +1,20 @@
 """The simulated IOS router: what every session to it shares.
 
-A ``Router`` holds the configuration (running, startup, the files of its file system) and the
-record of commands typed on it. Each SSH session gets its own command line, a ``Terminal`` (mode
-stack, pending prompt, privilege), over that shared state, as on a real router where one vty in
-configuration mode does not move another. ``Router.handle`` and ``Router.prompt`` drive one
-built-in terminal (the console), for tests that need no SSH.
+A ``Router`` holds the configuration (running, startup, the files of its file system), what it is
+(the salt it stores type 7 secrets with) and the record of commands typed on it. Each SSH session
+gets its own command line, a ``Terminal`` (mode stack, pending prompt, privilege), over that shared
+state, as on a real router where one vty in configuration mode does not move another.
+``Router.handle`` and ``Router.prompt`` drive one built-in terminal (the console), for tests that
+need no SSH.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from l2tpgen.ios import type7
 from l2tpgen.sim.config import Config
 from l2tpgen.sim.config_mode import Frame, is_refusal
 from l2tpgen.sim.terminal import INCOMPLETE, INVALID, Terminal
@@ -21,13 +24,20 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-__all__ = ["INCOMPLETE", "INVALID", "Router"]
+__all__ = ["INCOMPLETE", "INVALID", "Router", "random_salt"]
+
+
+def random_salt() -> int:
+    """A type 7 salt (0-15), as a router picks one."""
+    return secrets.randbelow(type7.MAX_SALT + 1)
 
 
 @dataclass
 class Router:
-    """A simulated IOS router: configs, files, and a record of what was typed.
+    """A simulated IOS router: configs, files, what it is, and a record of what was typed.
 
+    ``salt``: the type 7 salt the router stores ``password 0 X`` / ``digest secret 0 X`` with
+    (random per router unless given).
     ``refuse``: the commands it refuses (a fault, for tests and rehearsals).
     """
 
@@ -39,6 +49,7 @@ class Router:
     files: dict[str, Config] = field(default_factory=dict)
     events: list[tuple[str, str]] = field(default_factory=list)
     refuse: re.Pattern[str] | None = None
+    salt: int = field(default_factory=random_salt)
     console: Terminal = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
