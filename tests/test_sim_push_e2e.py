@@ -1,15 +1,17 @@
 """push and verify against simulated routers that disagree with l2tpgen as real ones do.
 
-Each router stores clear-text secrets under its own type 7 salt and gives each SSH session its own
-command line. Over real SSH, netmiko unmodified.
+Each router stores clear-text secrets under its own type 7 salt, refuses a duplicate (peer, VC ID),
+and gives each SSH session its own command line. Over real SSH, netmiko unmodified.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 from typing import TYPE_CHECKING
 
+import pytest
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, Lab
 from typer.testing import CliRunner
@@ -18,6 +20,7 @@ from l2tpgen.cli import app
 from l2tpgen.device.verify import verify_site
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.render.classes import RENDER_SALT
+from l2tpgen.sim.config_mode import duplicate_xconnect
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -77,6 +80,47 @@ def test_a_changed_secret_is_pushed_whatever_salt_the_router_stored_the_old_one_
     assert (code, result["status"]) == (0, "changed"), result
     assert " password 7 <masked>" in result["commands"]  # type: ignore[operator]
     assert _stored_secret(lab, "site-a") == type7_encode(L2TP_SECRET, RENDER_SALT)
+
+
+def test_a_duplicate_peer_and_vc_id_on_another_interface_is_refused_and_rolled_back(
+    lab: Lab,
+) -> None:
+    # an xconnect l2tpgen does not manage (on the WAN port) already uses (site-b, VC ID 126)
+    taken = (
+        "interface GigabitEthernet0/1.50\n encapsulation dot1Q 50\n"
+        " xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class ethernet\n"
+    )
+    assert lab.device("site-a").router.load(taken) == []
+    before = lab.running("site-a")
+    code, (result,), _ = _push(lab, "site-a")
+    assert (code, result["status"]) == (3, "rolled-back"), result
+    refusal = duplicate_xconnect("10.216.44.47", "126", "GigabitEthernet0/1.50")
+    assert refusal.startswith("% ")
+    assert result["errors"] == [
+        f"xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class ethernet: {refusal}"
+    ]
+    assert lab.running("site-a") == before
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="device-side: the plan changes one subinterface at a time (`no xconnect` + `xconnect`), "
+    "so swapping two VLANs' VC IDs adds the first new xconnect while the other VLAN still holds "
+    "its VC ID: IOS refuses the duplicate; every `no xconnect` must go before any new xconnect",
+)
+def test_swapping_two_vlans_vc_ids_is_pushed_in_an_order_ios_accepts(
+    lab: Lab, tmp_path: Path
+) -> None:
+    assert _push(lab, "site-a")[0] == 0
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    for name in ("site-a", "site-b"):
+        path = sites / f"{name}.yaml"
+        text = path.read_text().replace("vc_id: 126", "vc_id: X")
+        text = text.replace("vc_id: 127", "vc_id: 126").replace("vc_id: X", "vc_id: 127")
+        path.write_text(text)
+    code, (result,), _ = _push(lab, "site-a", sites=sites)
+    assert (code, result["status"]) == (0, "changed"), result
 
 
 def test_verify_from_a_second_session_while_the_first_is_in_config_mode(lab: Lab) -> None:

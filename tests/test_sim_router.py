@@ -164,6 +164,37 @@ def test_no_and_default_forms_edit_single_settings(router: Router) -> None:
     assert "interface GigabitEthernet0/0.2996\n!" in body
 
 
+def test_a_second_xconnect_with_the_same_peer_and_vc_id_is_refused_and_not_applied(
+    router: Router,
+) -> None:
+    out = _config(
+        router,
+        "interface GigabitEthernet0/1.50",
+        "xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class ethernet",
+    )
+    assert out[1] == (
+        "% Xconnect to peer 10.216.44.47 with VC ID 126 already exists on GigabitEthernet0/0.2996"
+    )
+    assert router.prompt() == "lab-a-rtr1(config-subif)#"  # refused: still on the subinterface
+    line = router.running.find("interface GigabitEthernet0/1.50")
+    assert line is not None
+    assert line.children == []
+    # the same VC ID to another peer, another VC ID to the same peer, the same line again: fine
+    router.handle("end")
+    assert (
+        _config(
+            router,
+            "interface GigabitEthernet0/1.50",
+            "xconnect 10.9.9.9 126 encapsulation l2tpv3 pw-class ethernet",
+            "interface GigabitEthernet0/1.51",
+            "xconnect 10.216.44.47 900 encapsulation l2tpv3 pw-class ethernet",
+            "interface GigabitEthernet0/0.2996",
+            "xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class ethernet",
+        )
+        == [""] * 6
+    )
+
+
 def test_flash_copy_and_configure_replace_restore_the_config(router: Router) -> None:
     before = router.running.body()
     router.handle("copy running-config flash:rb.cfg")

@@ -2,6 +2,9 @@
 
 A line is checked against the grammar of the mode and its parents (``commands``); what is refused
 is never applied.
+
+Beyond the grammar, IOS refuses a second xconnect with the same peer and VC ID on another
+interface; that is here too.
 """
 
 from __future__ import annotations
@@ -25,6 +28,15 @@ PHYSICAL_REMOVAL = "% Removal of physical interfaces is not permitted"
 def is_refusal(output: str) -> bool:
     """Whether a configuration line's output says it was refused (a ``%`` line)."""
     return any(line.startswith("%") for line in output.splitlines())
+
+
+def duplicate_xconnect(peer: str, vc_id: str, interface: str) -> str:
+    """IOS's refusal of a second xconnect with the same (peer, VC ID).
+
+    NOT VERIFIED AGAINST A ROUTER: the exact IOS text was not found in any public source (research
+    notes, section 8). A ``%`` line, as every IOS refusal, so push sees it as one.
+    """
+    return f"% Xconnect to peer {peer} with VC ID {vc_id} already exists on {interface}"
 
 
 @dataclass
@@ -134,6 +146,18 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
     return ""
 
 
+def _same_xconnect_elsewhere(t: Terminal, words: list[str]) -> str | None:
+    """The interface that already has an xconnect to this peer and VC ID (None: none has)."""
+    here = t.stack[-1].line
+    for line in t.router.running.lines:
+        if line is here or not line.text.startswith("interface "):
+            continue
+        for child in line.children:
+            if child.text.split()[:3] == words[:3]:
+                return line.text.split(" ", 1)[1]
+    return None
+
+
 def _enter(
     t: Terminal, command: Command, text: str, key: tuple[str, ...] | None, container: list[Line]
 ) -> str:
@@ -142,6 +166,11 @@ def _enter(
         existing = next((x for x in container if x.key == key), None)
         if existing is not None:
             return "% Interface already has an xconnect; remove it first (no xconnect)"
+    if existing is None and command.enters == "xconnect":
+        words = text.split()
+        other = _same_xconnect_elsewhere(t, words)
+        if other is not None:
+            return duplicate_xconnect(words[1], words[2], other)
     if existing is None:
         existing = Line(text, key)
         container.append(existing)
