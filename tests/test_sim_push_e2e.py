@@ -1,7 +1,8 @@
 """push and verify against simulated routers that disagree with l2tpgen as real ones do.
 
 Each router stores clear-text secrets under its own type 7 salt, refuses a duplicate (peer, VC ID),
-and gives each SSH session its own command line. Over real SSH, netmiko unmodified.
+prints IOS's notice when a subinterface goes, and gives each SSH session its own command line. Over
+real SSH, netmiko unmodified.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from conftest_sim import L2TP_SECRET, Lab
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
+from l2tpgen.device.session import LineError, send_batch
 from l2tpgen.device.verify import verify_site
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.render.classes import RENDER_SALT
-from l2tpgen.sim.config_mode import duplicate_xconnect
+from l2tpgen.sim.config_mode import SUBINTERFACE_NOTICE, duplicate_xconnect
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,6 +53,16 @@ def _stored_secret(lab: Lab, name: str) -> str:
     found = re.search(r"^ password 7 (\S+)$", lab.running(name), re.MULTILINE)
     assert found is not None
     return found.group(1)
+
+
+def _without_vlan(tmp_path: Path, vlan: int) -> Path:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    for name in ("site-a", "site-b"):
+        path = sites / f"{name}.yaml"
+        kept = [x for x in path.read_text().splitlines(keepends=True) if str(vlan) not in x]
+        path.write_text("".join(kept))
+    return sites
 
 
 def test_a_secret_typed_in_clear_on_the_router_is_unchanged_for_push_under_another_salt(
@@ -102,6 +114,26 @@ def test_a_duplicate_peer_and_vc_id_on_another_interface_is_refused_and_rolled_b
     assert lab.running("site-a") == before
 
 
+def test_removing_a_vlan_gets_ios_subinterface_notice_and_no_rollback(
+    lab: Lab, tmp_path: Path
+) -> None:
+    assert _push(lab, "site-a")[0] == 0
+    sites = _without_vlan(tmp_path, 2998)
+    code, (result,), _ = _push(lab, "site-a", sites=sites)
+    assert (code, result["status"]) == (0, "changed"), result
+    assert result["commands"] == ["no interface GigabitEthernet0/0.2998"]
+    assert "GigabitEthernet0/0.2998" not in lab.running("site-a")
+    # what push's session layer reads from the router after that line: a notice, not a refusal
+    connection = lab.connect("site-a")
+    try:
+        batch = send_batch(connection, ["no interface GigabitEthernet0/0.2997"])
+    finally:
+        connection.disconnect()
+    assert batch.refused == ()
+    removed = "no interface GigabitEthernet0/0.2997"
+    assert batch.notices == (LineError(removed, SUBINTERFACE_NOTICE),)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="device-side: the plan changes one subinterface at a time (`no xconnect` + `xconnect`), "
@@ -121,6 +153,16 @@ def test_swapping_two_vlans_vc_ids_is_pushed_in_an_order_ios_accepts(
         path.write_text(text)
     code, (result,), _ = _push(lab, "site-a", sites=sites)
     assert (code, result["status"]) == (0, "changed"), result
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="device-side: PushResult carries no notices (send_batch's Batch.notices is dropped)",
+)
+def test_push_shows_the_notice_a_removed_subinterface_prints(lab: Lab, tmp_path: Path) -> None:
+    assert _push(lab, "site-a")[0] == 0
+    _, _, printed = _push(lab, "site-a", sites=_without_vlan(tmp_path, 2998))
+    assert "Not all config may be removed" in printed
 
 
 def test_verify_from_a_second_session_while_the_first_is_in_config_mode(lab: Lab) -> None:

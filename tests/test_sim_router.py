@@ -139,12 +139,20 @@ def test_prompts_follow_the_mode(router: Router) -> None:
     ]
 
 
-def test_no_removes_a_subinterface_but_not_a_physical_port(router: Router) -> None:
+def test_no_removes_a_subinterface_with_ios_notice_but_not_a_physical_port(router: Router) -> None:
     out = _config(router, "no interface GigabitEthernet0/0.2997", "no interface GigabitEthernet0/0")
-    assert out == ["", "% Removal of physical interfaces is not permitted"]
+    assert out == [
+        "%Not all config may be removed and may reappear after reactivating the sub-interface",
+        "% Removal of physical interfaces is not permitted",
+    ]
     body = router.running.body()
     assert "GigabitEthernet0/0.2997" not in body
     assert "interface GigabitEthernet0/0\n" in body
+
+
+def test_a_notice_is_not_a_refused_line_when_a_config_is_loaded(router: Router) -> None:
+    assert router.load("no interface GigabitEthernet0/0.2997") == []
+    assert "GigabitEthernet0/0.2997" not in router.running.body()
 
 
 def test_no_and_default_forms_edit_single_settings(router: Router) -> None:

@@ -4,7 +4,7 @@ A line is checked against the grammar of the mode and its parents (``commands``)
 is never applied.
 
 Beyond the grammar, IOS refuses a second xconnect with the same peer and VC ID on another
-interface; that is here too.
+interface, and prints a notice when a subinterface is removed; both are here.
 """
 
 from __future__ import annotations
@@ -21,13 +21,19 @@ from l2tpgen.sim.grammar import Match, match
 if TYPE_CHECKING:
     from l2tpgen.sim.terminal import Terminal
 
+# IOS's notice after `no interface X.Y` (Net::Telnet::Cisco, Cisco's NSO NED and CCP Express list
+# it as harmless; that this command prints it is the research notes' inference, section 8).
+SUBINTERFACE_NOTICE = (
+    "%Not all config may be removed and may reappear after reactivating the sub-interface"
+)
+NOTICES = frozenset({SUBINTERFACE_NOTICE})
 INVALID_SECRET = "% Invalid encrypted password"  # noqa: S105 - IOS's message, not a secret
 PHYSICAL_REMOVAL = "% Removal of physical interfaces is not permitted"
 
 
 def is_refusal(output: str) -> bool:
-    """Whether a configuration line's output says it was refused (a ``%`` line)."""
-    return any(line.startswith("%") for line in output.splitlines())
+    """Whether a configuration line's output says it was refused (a ``%`` line, not a notice)."""
+    return any(line.startswith("%") and line not in NOTICES for line in output.splitlines())
 
 
 def duplicate_xconnect(peer: str, vc_id: str, interface: str) -> str:
@@ -202,10 +208,13 @@ def _remove(t: Terminal, command: Command, found: Match) -> str:
         container[:] = [x for x in container if x.text != f"no {spelled}"]
         container.append(Line(f"no {spelled}", key))
         return ""
+    notice = ""
     if command.enters == "interface":
         name = found.words[1] if len(found.words) > 1 else ""
         if "." not in name and not name.startswith(("Loopback", "Tunnel")):
             return PHYSICAL_REMOVAL
+        if "." in name and any(x.text == spelled for x in container):
+            notice = SUBINTERFACE_NOTICE
     key = None
     if found.complete and command.key is not None:
         key = tuple(found.words[i] for i in command.key if i < len(found.words))
@@ -218,7 +227,7 @@ def _remove(t: Terminal, command: Command, found: Match) -> str:
     if command.negation_stored and command.key is not None:
         stored_key = tuple(found.words[i] for i in command.key if i < len(found.words))
         container.append(Line("no " + " ".join(stored_key), stored_key))
-    return ""
+    return notice
 
 
 def _default(t: Terminal, text: str, words: list[str]) -> str:
