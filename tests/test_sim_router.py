@@ -272,3 +272,15 @@ def test_each_terminal_has_its_own_mode_and_privilege_over_one_config() -> None:
     second.handle("exit")
     assert second.closed
     assert not first.closed
+
+
+def test_an_interface_on_a_port_the_router_lacks_is_refused(router: Router) -> None:
+    router.hardware = {"GigabitEthernet0/0", "GigabitEthernet0/1"}
+    router.handle("configure terminal")
+    prompt = router.prompt()
+    caret, message = router.handle("interface GigabitEthernet0/7.10").split("\n")
+    assert message == INVALID
+    assert caret.index("^") == len(prompt) + len("interface ")
+    assert router.running.find("interface GigabitEthernet0/7.10") is None
+    assert router.handle("interface Loopback5") == ""  # virtual interfaces are made on demand
+    assert router.handle("interface GigabitEthernet0/1.10") == ""

@@ -164,6 +164,20 @@ def _same_xconnect_elsewhere(t: Terminal, words: list[str]) -> str | None:
     return None
 
 
+# Interfaces a router creates on demand; every other name is a port of its hardware.
+VIRTUAL = ("Loopback", "Tunnel", "Vlan", "BDI", "Port-channel", "Virtual-Template", "Dialer")
+
+
+def _has_hardware(t: Terminal, text: str) -> bool:
+    """Whether ``interface NAME`` names a port the router has (or a virtual interface).
+
+    IOS refuses an interface of a port it does not have (``% Invalid input`` under the name).
+    """
+    name = text.split(" ", 1)[1]
+    hardware = t.router.hardware
+    return hardware is None or name.startswith(VIRTUAL) or name.split(".")[0] in hardware
+
+
 def _enter(
     t: Terminal, command: Command, text: str, key: tuple[str, ...] | None, container: list[Line]
 ) -> str:
@@ -172,6 +186,8 @@ def _enter(
         existing = next((x for x in container if x.key == key), None)
         if existing is not None:
             return "% Interface already has an xconnect; remove it first (no xconnect)"
+    if existing is None and command.enters == "interface" and not _has_hardware(t, text):
+        return t.error(text, 1, incomplete=False)
     if existing is None and command.enters == "xconnect":
         words = text.split()
         other = _same_xconnect_elsewhere(t, words)

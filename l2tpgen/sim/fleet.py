@@ -45,7 +45,7 @@ class SimFleet:
         self.random = random.Random(seed)  # noqa: S311 - a salt for obfuscation, not a secret
 
     def add(self, spec: SimSpec, faults: Faults | None = None, port: int = 0) -> SimDevice:
-        """Start one router with its initial config.
+        """Start one router with its initial config; its hardware is the ports that config has.
 
         Raises:
             ValueError: the simulator refused a line of the initial config.
@@ -61,6 +61,11 @@ class SimFleet:
         if refused:
             raise ValueError(f"{spec.name}: the simulator refused: {refused[0]}")
         router.startup = router.running.copy()
+        router.hardware = {
+            line.text.split(" ", 1)[1]
+            for line in router.running.lines
+            if line.text.startswith("interface ") and "." not in line.text
+        }
         router.refuse = re.compile(faults.refuse) if faults.refuse else None
         device = SimDevice(spec.name, router, faults=faults)
         self.devices[spec.name] = device

@@ -1,11 +1,11 @@
 """The simulated IOS router: what every session to it shares.
 
-A ``Router`` holds the configuration (running, startup, the files of its file system), what it is
-(the salt it stores type 7 secrets with) and the record of commands typed on it. Each SSH session
-gets its own command line, a ``Terminal`` (mode stack, pending prompt, privilege), over that shared
-state, as on a real router where one vty in configuration mode does not move another.
-``Router.handle`` and ``Router.prompt`` drive one built-in terminal (the console), for tests that
-need no SSH.
+A ``Router`` holds the configuration (running, startup, the files of its file system), what it
+is (the salt it stores type 7 secrets with, its hardware) and the record of commands typed on
+it. Each SSH session gets its own command line, a ``Terminal`` (mode stack, pending prompt,
+privilege), over that shared state, as on a real router where one vty in configuration mode does
+not move another. ``Router.handle`` and ``Router.prompt`` drive one built-in terminal (the
+console), for tests that need no SSH.
 """
 
 from __future__ import annotations
@@ -37,7 +37,10 @@ class Router:
     """A simulated IOS router: configs, files, what it is, and a record of what was typed.
 
     ``salt``: the type 7 salt the router stores ``password 0 X`` / ``digest secret 0 X`` with
-    (random per router unless given).
+    (random per router unless given). ``hardware``: the physical ports it has (None: any port);
+    the pseudowires of subinterfaces of other ports show ``NH`` (No Hardware), as after a module
+    was pulled. ``pinned``: states set by hand for (peer, VC ID), for what the simulator does not
+    model itself (``HS``/``RV``: a standby route processor, a switchover; ``SB``, ``--``).
     ``refuse``: the commands it refuses (a fault, for tests and rehearsals).
     """
 
@@ -50,6 +53,8 @@ class Router:
     events: list[tuple[str, str]] = field(default_factory=list)
     refuse: re.Pattern[str] | None = None
     salt: int = field(default_factory=random_salt)
+    hardware: set[str] | None = None
+    pinned: dict[tuple[str, int], str] = field(default_factory=dict)
     console: Terminal = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
