@@ -15,6 +15,7 @@ from l2tpgen.device.connection import connect
 from l2tpgen.device.inventory import Target
 from l2tpgen.render import render_base
 from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
+from l2tpgen.sim.flavor import IOS, Flavor
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -50,17 +51,23 @@ class Lab:
         """A netmiko session to one router, as push and verify open them."""
         device = self.device(name)
         known = self.inventory.with_name(self.inventory.name + ".known_hosts")
-        target = Target(name, "127.0.0.1", device.port, "cisco_ios", known)
+        flavor = device.router.flavor
+        target = Target(name, "127.0.0.1", device.port, flavor.device_type, known)
         return connect(target, Login(USERNAME, PASSWORD))
 
 
-def start_lab(directory: Path, faults: dict[str, Faults] | None = None, sites: Path = SITES) -> Lab:
+def start_lab(
+    directory: Path,
+    faults: dict[str, Faults] | None = None,
+    sites: Path = SITES,
+    flavor: Flavor = IOS,
+) -> Lab:
     fleet = load_fleet(sites)
     sim = SimFleet(Credentials(USERNAME, PASSWORD), seed=SEED)
     for name, site in fleet.sites.items():
         if not site.is_cisco:
             continue  # as `sim up`: no simulated router for a Linux PE
-        spec = SimSpec(name, site.hostname, render_base(fleet, name))
+        spec = SimSpec(name, site.hostname, render_base(fleet, name), flavor=flavor)
         sim.add(spec, (faults or {}).get(name))
     inventory = directory / "inventory.json"
     sim.write_inventory(inventory)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
-from conftest_sim import L2TP_SECRET, Lab
+from conftest_sim import L2TP_SECRET, Lab, start_lab
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -23,6 +23,7 @@ from l2tpgen.device.verify import verify_site
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.render.classes import RENDER_SALT
 from l2tpgen.sim.config_mode import SUBINTERFACE_NOTICE, duplicate_xconnect
+from l2tpgen.sim.flavor import IOS_XE
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -182,3 +183,42 @@ def test_verify_from_a_second_session_while_the_first_is_in_config_mode(lab: Lab
         pusher.disconnect()
         verifier.disconnect()
     assert "interface GigabitEthernet0/0.2996\n encapsulation dot1Q 2996\n" in lab.running("site-a")
+
+
+@pytest.mark.usefixtures("lab_env")
+def test_an_iosxe_lab_inventory_names_its_routers_cisco_xe(tmp_path: Path) -> None:
+    lab = start_lab(tmp_path, flavor=IOS_XE)
+    lab.sim.close()
+    sites = json.loads(lab.inventory.read_text())["sites"]
+    assert {entry["device_type"] for entry in sites.values()} == {"cisco_xe"}
+
+
+@pytest.mark.usefixtures("lab_env")
+def test_push_to_an_iosxe_router_changes_nothing_when_its_rollback_copy_cannot_be_saved(
+    tmp_path: Path,
+) -> None:
+    lab = start_lab(tmp_path, flavor=IOS_XE)
+    try:
+        before = lab.running("site-a")
+        code, (result,), _ = _push(lab, "site-a")
+        assert (code, result["status"]) == (1, "failed"), result
+        assert "could not save a rollback copy to flash:" in str(result["message"])
+        assert lab.running("site-a") == before
+        assert not [t for k, t in lab.device("site-a").router.events if k == "config"]
+    finally:
+        lab.sim.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="device-side: push copies its rollback file to flash: always; an IOS-XE router keeps "
+    "files on bootflash: (Driver.file_systems says so, `dir` would tell)",
+)
+@pytest.mark.usefixtures("lab_env")
+def test_push_to_an_iosxe_router_uses_bootflash(tmp_path: Path) -> None:
+    lab = start_lab(tmp_path, flavor=IOS_XE)
+    try:
+        code, (result,), _ = _push(lab, "site-a")
+        assert (code, result["status"]) == (0, "changed"), result
+    finally:
+        lab.sim.close()

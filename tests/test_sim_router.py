@@ -13,6 +13,7 @@ from conftest import GOLDEN
 from l2tpgen.ios.type7 import decode as type7_decode
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.render.classes import RENDER_SALT
+from l2tpgen.sim.flavor import IOS_XE
 from l2tpgen.sim.grammar import match
 from l2tpgen.sim.router import INCOMPLETE, INVALID, Router
 
@@ -272,6 +273,45 @@ def test_each_terminal_has_its_own_mode_and_privilege_over_one_config() -> None:
     second.handle("exit")
     assert second.closed
     assert not first.closed
+
+
+def test_an_iosxe_router_keeps_its_files_on_bootflash_and_has_no_flash(router: Router) -> None:
+    router.flavor = IOS_XE
+    assert router.handle("dir").startswith("Directory of bootflash:/\n\nNo files in directory\n")
+    router.handle("copy running-config bootflash:rb.cfg")
+    assert router.prompt() == "Destination filename [rb.cfg]? "
+    assert "bytes copied" in router.handle("")
+    assert "  rb.cfg" in router.handle("dir bootflash:")
+    assert router.handle("copy running-config flash:rb.cfg") == (
+        "%Error opening flash:rb.cfg (No such file or directory)"
+    )
+    assert router.prompt() == "lab-a-rtr1#"  # refused at once: no question asked
+    assert router.handle("configure replace flash:rb.cfg force") == (
+        "%Error opening flash:rb.cfg (No such file or directory)"
+    )
+    assert router.handle("dir flash:") == "%Error opening flash: (No such file or directory)"
+    assert router.handle("configure replace bootflash:rb.cfg force").endswith("Rollback Done")
+    assert router.handle("delete /force bootflash:rb.cfg") == ""
+    assert "No files in directory" in router.handle("dir bootflash:")
+
+
+def test_a_classic_ios_router_keeps_its_files_on_flash_and_has_no_bootflash(router: Router) -> None:
+    assert router.handle("dir").startswith("Directory of flash:/\n")
+    assert router.handle("copy running-config bootflash:rb.cfg") == (
+        "%Error opening bootflash:rb.cfg (No such file or directory)"
+    )
+
+
+def test_show_version_says_which_kind_of_router_it_is(router: Router) -> None:
+    classic = router.handle("show version")
+    assert classic.startswith("Cisco IOS Software, C2900 Software")
+    assert "lab-a-rtr1 uptime is" in classic
+    router.flavor = IOS_XE
+    xe = router.handle("show version")
+    assert xe.startswith("Cisco IOS XE Software, Version 17.")
+    assert "cisco C8000V (VXE) processor" in xe
+    assert 'System image file is "bootflash:packages.conf"' in xe
+    assert "lab-a-rtr1 uptime is" in xe
 
 
 def test_an_interface_on_a_port_the_router_lacks_is_refused(router: Router) -> None:

@@ -48,16 +48,7 @@ def _disable(t: Terminal, _words: list[str]) -> str:
 
 
 def _show_version(t: Terminal, _words: list[str]) -> str:
-    return (
-        "Cisco IOS Software, C2900 Software (C2900-UNIVERSALK9-M), Version 15.7(3)M8, "
-        "RELEASE SOFTWARE (fc2)\n"
-        "Technical Support: http://www.cisco.com/techsupport\n"
-        f"{t.router.current_hostname()} uptime is 1 hour, 2 minutes\n"
-        'System image file is "flash:c2900-universalk9-mz.SPA.157-3.M8.bin"\n'
-        "Cisco CISCO2911/K9 (revision 1.0) with 487424K/36864K bytes of memory.\n"
-        "3 Gigabit Ethernet interfaces\n"
-        "Configuration register is 0x2102\n"
-    )
+    return t.router.flavor.version.format(hostname=t.router.current_hostname())
 
 
 def _show_running(t: Terminal, _words: list[str]) -> str:

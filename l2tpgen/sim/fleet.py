@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios import type7
+from l2tpgen.sim.flavor import IOS, Flavor
 from l2tpgen.sim.pseudowires import show_factory
 from l2tpgen.sim.router import Router
 from l2tpgen.sim.server import Credentials, Faults, SimDevice, SimServers
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SimSpec:
-    """What to simulate: a site name, its router's hostname and initial config.
+    """What to simulate: a site name, its router's hostname and initial config, what it is.
 
     ``salt``: the type 7 salt the router stores clear-text secrets with (None: the fleet picks
     one at random per router).
@@ -30,6 +31,7 @@ class SimSpec:
     hostname: str
     config: str
     enable_secret: str | None = None
+    flavor: Flavor = IOS
     salt: int | None = None
 
 
@@ -55,6 +57,7 @@ class SimFleet:
             spec.hostname,
             enable_secret=spec.enable_secret,
             show_pseudowires=show_factory(lambda: [d.router for d in self.devices.values()]),
+            flavor=spec.flavor,
             salt=self.random.randrange(type7.MAX_SALT + 1) if spec.salt is None else spec.salt,
         )
         refused = router.load(spec.config)
@@ -71,10 +74,11 @@ class SimFleet:
         self.devices[spec.name] = device
         return self.servers.add(device, port)
 
-    def write_inventory(self, path: Path, device_type: str = "cisco_ios") -> Path:
+    def write_inventory(self, path: Path) -> Path:
         """Write ``path`` (JSON: site -> host, port, device_type, known_hosts) and its known_hosts.
 
-        The known_hosts file sits next to the inventory, named ``<inventory>.known_hosts``.
+        The known_hosts file sits next to the inventory, named ``<inventory>.known_hosts``; each
+        router's device_type is its flavor's (``cisco_ios``, ``cisco_xe``).
         """
         known = path.with_name(path.name + ".known_hosts")
         known.write_text(self.servers.known_hosts(), encoding="utf-8")
@@ -83,7 +87,7 @@ class SimFleet:
                 name: {
                     "host": self.servers.host,
                     "port": device.port,
-                    "device_type": device_type,
+                    "device_type": device.router.flavor.device_type,
                     "known_hosts": os.fspath(known.resolve()),
                 }
                 for name, device in self.devices.items()

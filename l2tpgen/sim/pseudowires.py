@@ -7,7 +7,7 @@ control-channel secret. Otherwise it is DN (Down). Before that come the states I
 pseudowire that cannot even try: AD (Admin Down) when its subinterface is shut, NH (No Hardware)
 when the router has no such port, IA (Inactive) when its pseudowire-class is not defined (an
 inference: no public capture shows it). States pinned on the router (``Router.pinned``) win over
-all of these. Formats follow the brief (section 5) and the samples.
+all of these. Formats follow the brief (section 5), the samples and the router's flavor.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from l2tpgen.ios.tree import parse
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from l2tpgen.sim.flavor import Flavor
     from l2tpgen.sim.router import Router
 
 
@@ -131,23 +132,26 @@ def state_of(router: Router, xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) 
     return State("DN", "UP", "DN")
 
 
-def show_xconnect(rows: list[tuple[Xc, State]]) -> str:
-    """``show xconnect all``."""
-    out = [
-        "Legend: XC ST=Xconnect State, S1=Segment1 State, S2=Segment2 State",
-        "  UP=Up, DN=Down, AD=Admin Down, IA=Inactive, NH=No Hardware",
-        "XC ST  Segment 1                         S1 Segment 2                         S2",
-        "------+---------------------------------+--+---------------------------------+--",
-    ]
+HEADER = (
+    "XC ST  Segment 1                         S1 Segment 2                         S2",
+    "------+---------------------------------+--+---------------------------------+--",
+)
+
+
+def show_xconnect(flavor: Flavor, rows: list[tuple[Xc, State]]) -> str:
+    """``show xconnect all``, laid out as the flavor does (legend, segment type alignment)."""
+    out = [*flavor.legend, *HEADER]
+    align = flavor.type_align
     for xc, state in rows:
         circuit = (
             f"{short_interface_name(xc.interface)}:{xc.vlan}(Eth VLAN)"
             if xc.vlan
             else f"{short_interface_name(xc.interface)}(Ethernet)"
         )
+        wire = f"{xc.peer}:{xc.vc_id}"
         out.append(
-            f"{state.xconnect:<2} pri   ac {circuit:<30} {state.circuit:<2} "
-            f"l2tp {xc.peer}:{xc.vc_id:<19} {state.wire}"
+            f"{state.xconnect:<2} pri {'ac':{align}4} {circuit:<28} {state.circuit:<2} "
+            f"{'l2tp':{align}4} {wire:<28} {state.wire}"
         )
     return "\n".join(out)
 
@@ -203,6 +207,8 @@ def show_factory(routers: Callable[[], Sequence[Router]]) -> Callable[[Router, s
     def show(router: Router, what: str) -> str:
         others = [(r, xconnects(r)) for r in routers() if r is not router]
         rows = [(xc, state_of(router, xc, others)) for xc in xconnects(router)]
-        return show_xconnect(rows) if what == "xconnect" else show_l2tun(router, rows)
+        if what == "xconnect":
+            return show_xconnect(router.flavor, rows)
+        return show_l2tun(router, rows)
 
     return show

@@ -1,11 +1,11 @@
 """The simulated IOS router: what every session to it shares.
 
 A ``Router`` holds the configuration (running, startup, the files of its file system), what it
-is (the salt it stores type 7 secrets with, its hardware) and the record of commands typed on
-it. Each SSH session gets its own command line, a ``Terminal`` (mode stack, pending prompt,
-privilege), over that shared state, as on a real router where one vty in configuration mode does
-not move another. ``Router.handle`` and ``Router.prompt`` drive one built-in terminal (the
-console), for tests that need no SSH.
+is (its flavor, the salt it stores type 7 secrets with, its hardware) and the record of commands
+typed on it. Each SSH session gets its own command line, a ``Terminal`` (mode stack, pending
+prompt, privilege), over that shared state, as on a real router where one vty in configuration
+mode does not move another. ``Router.handle`` and ``Router.prompt`` drive one built-in terminal
+(the console), for tests that need no SSH.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.ios import type7
 from l2tpgen.sim.config import Config
 from l2tpgen.sim.config_mode import Frame, is_refusal
+from l2tpgen.sim.flavor import IOS, Flavor
 from l2tpgen.sim.terminal import INCOMPLETE, INVALID, Terminal
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Router:
     files: dict[str, Config] = field(default_factory=dict)
     events: list[tuple[str, str]] = field(default_factory=list)
     refuse: re.Pattern[str] | None = None
+    flavor: Flavor = IOS
     salt: int = field(default_factory=random_salt)
     hardware: set[str] | None = None
     pinned: dict[tuple[str, int], str] = field(default_factory=dict)
