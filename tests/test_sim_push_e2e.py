@@ -1,8 +1,8 @@
 """push and verify against simulated routers that disagree with l2tpgen as real ones do.
 
 Each router stores clear-text secrets under its own type 7 salt, refuses a duplicate (peer, VC ID),
-prints IOS's notice when a subinterface goes, and gives each SSH session its own command line. Over
-real SSH, netmiko unmodified.
+prints IOS's notice when a subinterface goes, gives each SSH session its own command line, and can
+refuse to save. Over real SSH, netmiko unmodified.
 """
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ from conftest_sim import L2TP_SECRET, Lab, start_lab
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.device.session import LineError, send_batch
+from l2tpgen.device.messages import Kind, classify
+from l2tpgen.device.session import LineError, answer_prompts, send_batch
 from l2tpgen.device.verify import verify_site
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.render.classes import RENDER_SALT
+from l2tpgen.sim import Faults
 from l2tpgen.sim.config_mode import SUBINTERFACE_NOTICE, duplicate_xconnect
 from l2tpgen.sim.flavor import IOS_XE
+from l2tpgen.sim.storage import WRITE_BUSY
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -183,6 +186,57 @@ def test_verify_from_a_second_session_while_the_first_is_in_config_mode(lab: Lab
         pusher.disconnect()
         verifier.disconnect()
     assert "interface GigabitEthernet0/0.2996\n encapsulation dot1Q 2996\n" in lab.running("site-a")
+
+
+@pytest.mark.usefixtures("lab_env")
+def test_a_router_refusing_to_save_prints_ios_failure_and_keeps_its_startup_config(
+    tmp_path: Path,
+) -> None:
+    lab = start_lab(tmp_path, {"site-a": Faults(refuse_save=True)})
+    try:
+        before = lab.device("site-a").router.startup.body()
+        connection = lab.connect("site-a")
+        try:
+            output = answer_prompts(connection, "write memory")
+        finally:
+            connection.disconnect()
+        (line,) = [x for x in output.splitlines() if "failed" in x]
+        assert line.strip() == WRITE_BUSY
+        assert classify(line) is Kind.REFUSAL
+        code, _, _ = _push(lab, "site-a")
+        assert code == 0
+        assert lab.device("site-a").router.startup.body() == before
+    finally:
+        lab.sim.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="device-side: push sends `write memory` and never reads its answer, so a failed save "
+    "is reported as `changed ... saved`",
+)
+@pytest.mark.usefixtures("lab_env")
+def test_push_does_not_report_a_refused_save_as_saved(tmp_path: Path) -> None:
+    lab = start_lab(tmp_path, {"site-a": Faults(refuse_save=True)})
+    try:
+        code, (result,), _ = _push(lab, "site-a")
+        assert code != 0 or "saved" not in str(result["message"]), result
+    finally:
+        lab.sim.close()
+
+
+@pytest.mark.usefixtures("lab_env")
+def test_a_connection_drops_once_so_the_push_after_the_rollback_goes_through(
+    tmp_path: Path,
+) -> None:
+    lab = start_lab(tmp_path, {"site-a": Faults(drop_after_config_lines=3)})
+    try:
+        code, (dropped,), _ = _push(lab, "site-a")
+        assert (code, dropped["status"]) == (3, "rolled-back"), dropped
+        code, (result,), _ = _push(lab, "site-a")
+        assert (code, result["status"]) == (0, "changed"), result
+    finally:
+        lab.sim.close()
 
 
 @pytest.mark.usefixtures("lab_env")

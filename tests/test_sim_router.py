@@ -16,6 +16,7 @@ from l2tpgen.render.classes import RENDER_SALT
 from l2tpgen.sim.flavor import IOS_XE
 from l2tpgen.sim.grammar import match
 from l2tpgen.sim.router import INCOMPLETE, INVALID, Router
+from l2tpgen.sim.storage import COPY_BUSY, WRITE_BUSY
 
 RENDERED = (
     (GOLDEN / "render" / "site-a.ios.conf")
@@ -312,6 +313,20 @@ def test_show_version_says_which_kind_of_router_it_is(router: Router) -> None:
     assert "cisco C8000V (VXE) processor" in xe
     assert 'System image file is "bootflash:packages.conf"' in xe
     assert "lab-a-rtr1 uptime is" in xe
+
+
+def test_a_refused_save_says_why_and_leaves_the_startup_config_as_it_was(router: Router) -> None:
+    assert router.handle("write memory").endswith("[OK]")
+    saved = router.startup.body()
+    router.save_fails = True
+    _config(router, "no interface GigabitEthernet0/0.2997", "end")
+    assert router.handle("write memory") == WRITE_BUSY
+    assert WRITE_BUSY == "startup-config file open failed (Device or resource busy)"
+    router.handle("copy running-config startup-config")
+    assert router.prompt() == "Destination filename [startup-config]? "
+    assert router.handle("") == COPY_BUSY
+    assert COPY_BUSY == "%Error opening nvram:startup-config (Device or resource busy)"
+    assert router.startup.body() == saved
 
 
 def test_an_interface_on_a_port_the_router_lacks_is_refused(router: Router) -> None:

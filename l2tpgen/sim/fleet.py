@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios import type7
+from l2tpgen.sim.faults import Faults
 from l2tpgen.sim.flavor import IOS, Flavor
 from l2tpgen.sim.pseudowires import show_factory
 from l2tpgen.sim.router import Router
-from l2tpgen.sim.server import Credentials, Faults, SimDevice, SimServers
+from l2tpgen.sim.server import Credentials, SimDevice, SimServers
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -69,7 +69,7 @@ class SimFleet:
             for line in router.running.lines
             if line.text.startswith("interface ") and "." not in line.text
         }
-        router.refuse = re.compile(faults.refuse) if faults.refuse else None
+        router.refuse, router.save_fails = faults.refusing(), faults.refuse_save
         device = SimDevice(spec.name, router, faults=faults)
         self.devices[spec.name] = device
         return self.servers.add(device, port)

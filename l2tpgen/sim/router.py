@@ -42,7 +42,7 @@ class Router:
     the pseudowires of subinterfaces of other ports show ``NH`` (No Hardware), as after a module
     was pulled. ``pinned``: states set by hand for (peer, VC ID), for what the simulator does not
     model itself (``HS``/``RV``: a standby route processor, a switchover; ``SB``, ``--``).
-    ``refuse``: the commands it refuses (a fault, for tests and rehearsals).
+    ``refuse`` and ``save_fails`` are faults (``l2tpgen.sim.faults``).
     """
 
     hostname: str
@@ -53,6 +53,7 @@ class Router:
     files: dict[str, Config] = field(default_factory=dict)
     events: list[tuple[str, str]] = field(default_factory=list)
     refuse: re.Pattern[str] | None = None
+    save_fails: bool = False
     flavor: Flavor = IOS
     salt: int = field(default_factory=random_salt)
     hardware: set[str] | None = None

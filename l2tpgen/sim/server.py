@@ -3,8 +3,9 @@
 Every input line is echoed, the prompt is printed at start and after every line, as IOS does;
 netmiko's unmodified ``cisco_ios`` driver drives it. Latency delays every response (responses to
 lines sent together overlap, as on a real link). Each session has its own command line (a
-``Terminal``) over the router's shared configuration. Faults for tests: a refused command, a
-connection that drops after N configuration lines, a host key that changes.
+``Terminal``) over the router's shared configuration. Faults (``faults``): a connection that drops
+after N configuration lines (here), refused commands and saves (the router's), a host key that
+changes.
 """
 
 from __future__ import annotations
@@ -18,19 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from l2tpgen.sim.faults import Faults
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from l2tpgen.sim.router import Router
-
-
-@dataclass
-class Faults:
-    """Misbehaviour to inject: all off by default."""
-
-    latency_ms: float = 0.0
-    drop_after_config_lines: int | None = None
-    refuse: str | None = None  # a regex: matching commands (config or exec) are refused
 
 
 @dataclass
@@ -54,6 +48,7 @@ class SimDevice:
     )
     auth_attempts: int = 0
     config_lines: int = 0  # over every session
+    dropped: bool = False  # a drop-after fault drops one connection, once
     server: Any = None
     connections: set[Any] = field(default_factory=set)
 
@@ -149,9 +144,9 @@ def _drops(device: SimDevice) -> bool:
     """Count a configuration line; whether the connection drops now (the drop-after fault)."""
     device.config_lines += 1
     limit = device.faults.drop_after_config_lines
-    if limit is None or device.config_lines < limit:
+    if limit is None or device.dropped or device.config_lines < limit:
         return False
-    device.faults.drop_after_config_lines = None  # one drop per fault
+    device.dropped = True
     return True
 
 

@@ -1,10 +1,17 @@
-"""Files and saving: ``write memory``, ``copy``, ``dir``, ``delete``, ``configure replace``.
+r"""Files and saving: ``write memory``, ``copy``, ``dir``, ``delete``, ``configure replace``.
 
 A router has one file system, its flavor's (``flash:`` on classic IOS, ``bootflash:`` on IOS-XE);
-naming another is refused as IOS refuses a file system it does not have, with ``%Error opening
-FS:NAME (No such file or directory)``: the ``Error opening`` / ``No such file or directory``
-failures napalm, netmiko's scp_handler and RANCID look for (the research notes quote them). That a
-CSR prints exactly this for ``flash:`` is not verified.
+naming another is refused as IOS refuses a file system it does not have. Texts, with their
+sources (the research notes quote each one):
+
+- ``%Error opening FS:NAME (No such file or directory)``: the ``Error opening`` / ``No such file
+  or directory`` failures napalm, netmiko's scp_handler and RANCID look for. That a CSR prints
+  exactly this for ``flash:`` is not verified.
+- ``startup-config file open failed (Device or resource busy)``: ``write memory`` while NVRAM is
+  busy, quoted in NetSPoC-Approve's ``go/pkg/ios/device.go`` (which retries it).
+- ``%Error opening nvram:startup-config (Device or resource busy)``: the form RANCID matches
+  (``%Error opening \S+:\S+ \(Device or resource busy\)``) for ``copy running-config
+  startup-config``; the file name in it is inferred.
 """
 
 from __future__ import annotations
@@ -13,6 +20,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from l2tpgen.sim.terminal import Terminal
+
+WRITE_BUSY = "startup-config file open failed (Device or resource busy)"
+COPY_BUSY = "%Error opening nvram:startup-config (Device or resource busy)"
 
 
 def _no_such_file(path: str) -> str:
@@ -27,19 +37,21 @@ def _split(t: Terminal, path: str) -> tuple[str, str] | None:
     return system + colon, name.lstrip("/")
 
 
-def _save(t: Terminal) -> str:
+def _save(t: Terminal, failure: str) -> str:
+    if t.router.save_fails:
+        return failure
     t.router.startup = t.router.running.copy()
     return "Building configuration...\n[OK]"
 
 
 def write(t: Terminal, _words: list[str]) -> str:
     """``write [memory]``."""
-    return _save(t)
+    return _save(t, WRITE_BUSY)
 
 
 def copy_startup(t: Terminal, _words: list[str]) -> str:
     """``copy running-config startup-config``: asks for the destination, then saves."""
-    return t.ask("Destination filename [startup-config]? ", lambda _answer: _save(t))
+    return t.ask("Destination filename [startup-config]? ", lambda _answer: _save(t, COPY_BUSY))
 
 
 def copy_file(t: Terminal, words: list[str]) -> str:
