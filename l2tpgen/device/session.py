@@ -104,10 +104,17 @@ def exec_answered(
     router with ``file prompt quiet`` nothing asks, and the empty line gives one more prompt,
     which is read here so that the next command starts clean.
     """
-    (output,) = exec_batch(connection, [command + "\n"], timeout=timeout)
-    if "?" not in output:
-        _read_count(connection, _exec_prompts(connection), 1, timeout)
-    return output
+    prompts = _exec_prompts(connection)
+    try:
+        connection.write_channel(command + "\n\n")
+        text = _read_count(connection, prompts, 1, timeout)
+        first = prompts.search(text)
+        if first is not None and "?" not in text[: first.start()]:
+            text += _read_count(connection, prompts, 2, timeout, text)
+    except DeviceError as exc:
+        raise DeviceError(f"`{command}` got no answer ({exc})") from exc
+    count = min(2, len(prompts.findall(text)))  # the command's output comes first
+    return _split_exec(text, prompts, count)[0]
 
 
 def send_batch(

@@ -3,7 +3,11 @@
 A pseudowire is UP when another router of the same fleet has the mirror xconnect: the same VC ID,
 pointing at our tunnel source, from the tunnel source we point at, with a compatible
 pseudowire-class (same signaling, same encapsulation) and, for dynamic sessions, the same
-control-channel secret. Otherwise it is DOWN. Formats follow the brief (section 5) and the samples.
+control-channel secret. Otherwise it is DN (Down). Before that come the states IOS gives a
+pseudowire that cannot even try: AD (Admin Down) when its subinterface is shut, NH (No Hardware)
+when the router has no such port, IA (Inactive) when its pseudowire-class is not defined (an
+inference: no public capture shows it). States pinned on the router (``Router.pinned``) win over
+all of these. Formats follow the brief (section 5), the samples and the router's flavor.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from l2tpgen.ios.tree import parse
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from l2tpgen.sim.flavor import Flavor
     from l2tpgen.sim.router import Router
 
 
@@ -35,6 +40,8 @@ class Xc:
     source: str | None
     secret: str | None
     shutdown: bool
+    port: str  # the physical port of the attachment circuit
+    pw_class_defined: bool
 
 
 def xconnects(router: Router) -> list[Xc]:
@@ -62,47 +69,89 @@ def xconnects(router: Router) -> list[Xc]:
                 source=str(source.addresses[0].ip) if source and source.addresses else None,
                 secret=secret,
                 shutdown=iface.shutdown,
+                port=iface.parent,
+                pw_class_defined=pw is not None or not xc.pw_class,
             )
         )
     return found
 
 
+def _stopped(router: Router, xc: Xc) -> State | None:
+    """The state of an xconnect that cannot come up whatever its far end (None: it can)."""
+    if router.hardware is not None and xc.port not in router.hardware:
+        return State("NH", "NH", "DN")
+    if xc.shutdown:
+        return State("AD", "AD", "DN")
+    if not xc.pw_class_defined:
+        return State("IA", "UP", "DN")
+    return None
+
+
 def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> bool:
-    """Whether some other router holds the mirror of ``xc``."""
-    if xc.shutdown or xc.source is None:
+    """Whether some other router holds the mirror of ``xc``, itself able to come up."""
+    if xc.source is None:
         return False
-    for _, theirs in others:
+    for router, theirs in others:
         for other in theirs:
             if (
                 other.vc_id == xc.vc_id
                 and other.peer == xc.source
                 and other.source == xc.peer
                 and other.static == xc.static
-                and not other.shutdown
                 and (xc.static or other.secret == xc.secret)
+                and _stopped(router, other) is None
             ):
                 return True
     return False
 
 
-def show_xconnect(rows: list[tuple[Xc, bool]]) -> str:
-    """``show xconnect all``."""
-    out = [
-        "Legend: XC ST=Xconnect State, S1=Segment1 State, S2=Segment2 State",
-        "  UP=Up, DN=Down, AD=Admin Down, IA=Inactive, NH=No Hardware",
-        "XC ST  Segment 1                         S1 Segment 2                         S2",
-        "------+---------------------------------+--+---------------------------------+--",
-    ]
-    for xc, up in rows:
+@dataclass(frozen=True)
+class State:
+    """What ``show xconnect all`` says of one xconnect: the xconnect's and its segments' states."""
+
+    xconnect: str
+    circuit: str
+    wire: str
+
+    @property
+    def up(self) -> bool:
+        """Whether the pseudowire carries traffic."""
+        return self.xconnect == "UP"
+
+
+def state_of(router: Router, xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> State:
+    """The state of ``xc`` on ``router``, the other routers of the fleet being ``others``."""
+    pinned = router.pinned.get((xc.peer, xc.vc_id))
+    if pinned is not None:
+        return State(pinned, "UP", pinned)
+    stopped = _stopped(router, xc)
+    if stopped is not None:
+        return stopped
+    if is_up(xc, others):
+        return State("UP", "UP", "UP")
+    return State("DN", "UP", "DN")
+
+
+HEADER = (
+    "XC ST  Segment 1                         S1 Segment 2                         S2",
+    "------+---------------------------------+--+---------------------------------+--",
+)
+
+
+def show_xconnect(flavor: Flavor, rows: list[tuple[Xc, State]]) -> str:
+    """``show xconnect all``, laid out as the flavor does (legend, segment type alignment)."""
+    out = [*flavor.legend, *HEADER]
+    align = flavor.type_align
+    for xc, state in rows:
         circuit = (
             f"{short_interface_name(xc.interface)}:{xc.vlan}(Eth VLAN)"
             if xc.vlan
             else f"{short_interface_name(xc.interface)}(Ethernet)"
         )
-        state = "UP" if up else "DN"
-        ac = "AD" if xc.shutdown else "UP"
+        wire = f"{xc.peer}:{xc.vc_id}"
         out.append(
-            f"{state:<2} pri   ac {circuit:<30} {ac:<2} l2tp {xc.peer}:{xc.vc_id:<19} {state}"
+            f"{state.xconnect:<2} pri {'ac':{align}4} {circuit:<28} {state.circuit:<2} "
+            f"{'l2tp':{align}4} {wire:<28} {state.wire}"
         )
     return "\n".join(out)
 
@@ -111,14 +160,15 @@ def _session_id(router: Router, xc: Xc) -> int:
     return zlib.crc32(f"{router.current_hostname()}/{xc.peer}/{xc.vc_id}".encode()) % 60000 + 1000
 
 
-def show_l2tun(router: Router, rows: list[tuple[Xc, bool]]) -> str:
+def show_l2tun(router: Router, rows: list[tuple[Xc, State]]) -> str:
     """``show l2tun session all``."""
     tunnels = len({x.peer for x, _ in rows})
     out = [f"L2TP Session Information Total tunnels {tunnels} sessions {len(rows)}", ""]
-    for xc, up in rows:
+    for xc, state in rows:
+        up = state.up
         session = _session_id(router, xc)
         remote = (session + 17, session // 7 + 3) if up else (0, 0)
-        state = "established" if up else "wait-for-tunnel"
+        session_state = "established" if up else "wait-for-tunnel"
         kind = "Ethernet Vlan" if xc.vlan else "Ethernet"
         circuit = xc.interface + (f":{xc.vlan}" if xc.vlan else "")
         out += [
@@ -132,7 +182,7 @@ def show_l2tun(router: Router, rows: list[tuple[Xc, bool]]) -> str:
             f"  Internet address is {xc.source or 'unassigned'}",
             "IP protocol 115",
             f"  Session is {'manually' if xc.static else 'L2TP'} signaled",
-            f"  Session state is {state}, time since change 00:01:00",
+            f"  Session state is {session_state}, time since change 00:01:00",
             "    0 Packets sent, 0 received",
             "    0 Bytes sent, 0 received",
             "  DF bit on, ToS reflect disabled, ToS value 0, TTL value 255",
@@ -156,7 +206,9 @@ def show_factory(routers: Callable[[], Sequence[Router]]) -> Callable[[Router, s
 
     def show(router: Router, what: str) -> str:
         others = [(r, xconnects(r)) for r in routers() if r is not router]
-        rows = [(xc, is_up(xc, others)) for xc in xconnects(router)]
-        return show_xconnect(rows) if what == "xconnect" else show_l2tun(router, rows)
+        rows = [(xc, state_of(router, xc, others)) for xc in xconnects(router)]
+        if what == "xconnect":
+            return show_xconnect(router.flavor, rows)
+        return show_l2tun(router, rows)
 
     return show

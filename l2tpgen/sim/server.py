@@ -2,8 +2,10 @@
 
 Every input line is echoed, the prompt is printed at start and after every line, as IOS does;
 netmiko's unmodified ``cisco_ios`` driver drives it. Latency delays every response (responses to
-lines sent together overlap, as on a real link). Faults for tests: a refused command, a connection
-that drops after N configuration lines, a host key that changes.
+lines sent together overlap, as on a real link). Each session has its own command line (a
+``Terminal``) over the router's shared configuration. Faults (``faults``): a connection that drops
+after N configuration lines (here), refused commands and saves (the router's), a host key that
+changes.
 """
 
 from __future__ import annotations
@@ -17,19 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from l2tpgen.sim.faults import Faults
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from l2tpgen.sim.router import Router
-
-
-@dataclass
-class Faults:
-    """Misbehaviour to inject: all off by default."""
-
-    latency_ms: float = 0.0
-    drop_after_config_lines: int | None = None
-    refuse: str | None = None  # a regex: matching commands (config or exec) are refused
 
 
 @dataclass
@@ -52,7 +47,8 @@ class SimDevice:
         default_factory=lambda: asyncssh.generate_private_key("ssh-ed25519")
     )
     auth_attempts: int = 0
-    config_lines: int = 0
+    config_lines: int = 0  # over every session
+    dropped: bool = False  # a drop-after fault drops one connection, once
     server: Any = None
     connections: set[Any] = field(default_factory=set)
 
@@ -114,13 +110,9 @@ class _Writer:
 
 
 async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -> None:
-    router = device.router
-    router.stack, router.pending = [], None
-    router.privileged = router.enable_secret is None
+    terminal = device.router.open_terminal()
     writer = _Writer(process, device.faults.latency_ms / 1000)
-    refuse = device.faults.refuse
-    router.refuse = re.compile(refuse) if refuse else None
-    writer.send(f"\r\n{router.prompt()}")
+    writer.send(f"\r\n{terminal.prompt()}")
     buffer = ""
     try:
         while not process.stdin.at_eof():
@@ -133,24 +125,29 @@ async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -
                 if cut is None:
                     break
                 line, buffer = buffer[: cut.start()], buffer[cut.end() :]
-                in_config = router.in_config
-                output = router.handle(line)
-                echo = "" if router.hides_input() else line
-                if in_config:
-                    device.config_lines += 1
-                    limit = device.faults.drop_after_config_lines
-                    if limit is not None and device.config_lines >= limit:
-                        device.faults.drop_after_config_lines = None  # one drop per fault
-                        process.channel.get_connection().abort()
-                        return
+                in_config = terminal.in_config
+                output = terminal.handle(line)
+                echo = "" if terminal.hides_input() else line
+                if in_config and _drops(device):
+                    process.channel.get_connection().abort()
+                    return
                 text = echo + "\r\n" + (output.replace("\n", "\r\n") + "\r\n" if output else "")
-                writer.send(text + router.prompt())
-                if router.closed:
-                    router.closed = False
+                writer.send(text + terminal.prompt())
+                if terminal.closed:
                     writer.send(None)
                     return
     except (asyncssh.BreakReceived, asyncssh.DisconnectError, ConnectionError):
         return
+
+
+def _drops(device: SimDevice) -> bool:
+    """Count a configuration line; whether the connection drops now (the drop-after fault)."""
+    device.config_lines += 1
+    limit = device.faults.drop_after_config_lines
+    if limit is None or device.dropped or device.config_lines < limit:
+        return False
+    device.dropped = True
+    return True
 
 
 class SimServers:

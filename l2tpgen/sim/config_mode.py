@@ -1,0 +1,257 @@
+"""Configuration modes: a line is applied to the running config, or refused as IOS refuses it.
+
+A line is checked against the grammar of the mode and its parents (``commands``); what is refused
+is never applied.
+
+Beyond the grammar, IOS refuses a second xconnect with the same peer and VC ID on another
+interface, and prints a notice when a subinterface is removed; both are here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from l2tpgen.ios import type7
+from l2tpgen.sim.commands import MODES, Command
+from l2tpgen.sim.config import Line
+from l2tpgen.sim.defaults import as_stored
+from l2tpgen.sim.grammar import Match, match
+
+if TYPE_CHECKING:
+    from l2tpgen.sim.terminal import Terminal
+
+# IOS's notice after `no interface X.Y` (Net::Telnet::Cisco, Cisco's NSO NED and CCP Express list
+# it as harmless; that this command prints it is the research notes' inference, section 8).
+SUBINTERFACE_NOTICE = (
+    "%Not all config may be removed and may reappear after reactivating the sub-interface"
+)
+NOTICES = frozenset({SUBINTERFACE_NOTICE})
+INVALID_SECRET = "% Invalid encrypted password"  # noqa: S105 - IOS's message, not a secret
+PHYSICAL_REMOVAL = "% Removal of physical interfaces is not permitted"
+
+
+def is_refusal(output: str) -> bool:
+    """Whether a configuration line's output says it was refused (a ``%`` line, not a notice)."""
+    return any(line.startswith("%") and line not in NOTICES for line in output.splitlines())
+
+
+def duplicate_xconnect(peer: str, vc_id: str, interface: str) -> str:
+    """IOS's refusal of a second xconnect with the same (peer, VC ID).
+
+    NOT VERIFIED AGAINST A ROUTER: the exact IOS text was not found in any public source (research
+    notes, section 8). A ``%`` line, as every IOS refusal, so push sees it as one.
+    """
+    return f"% Xconnect to peer {peer} with VC ID {vc_id} already exists on {interface}"
+
+
+@dataclass
+class Frame:
+    """One level of the mode stack: the mode and the line whose children it edits."""
+
+    mode: str
+    line: Line | None = None
+    subinterface: bool = False
+
+
+def config_line(t: Terminal, text: str) -> str:
+    """A line in a configuration mode (``do`` excepted): applied, or refused like IOS."""
+    words = text.split()
+    if words[0] == "end" and len(words) == 1:
+        t.stack = []
+        return ""
+    if words[0] == "exit" and len(words) == 1:
+        t.stack.pop()
+        return ""
+    if t.refuse is not None and t.refuse.search(text):
+        return t.error(text, 0, incomplete=False)
+    if words[0].lower() == "no" and len(words) > 1:
+        return _negate(t, text, words[1:])
+    if words[0].lower() == "default" and len(words) > 1:
+        return _default(t, text, words[1:])
+    return _apply(t, text, words)
+
+
+def _candidates(t: Terminal) -> list[int]:
+    """Stack depths to try, innermost first: IOS falls back to parent modes."""
+    return list(range(len(t.stack) - 1, -1, -1))
+
+
+def _apply(t: Terminal, text: str, words: list[str]) -> str:
+    """Enter a configuration line, trying the current mode and then its parents."""
+    best = Match(complete=False, exhausted=False, progress=0, words=())
+    for depth in _candidates(t):
+        mode = t.stack[depth].mode
+        for command in MODES[mode]:
+            found = match(command.pattern, words)
+            if found.complete:
+                del t.stack[depth + 1 :]
+                return _store(t, command, list(found.words))
+            if found.progress > best.progress:
+                best = found
+    return t.error(text, best.progress, incomplete=best.exhausted)
+
+
+def _container(t: Terminal) -> list[Line]:
+    frame = t.stack[-1]
+    return frame.line.children if frame.line is not None else t.router.running.lines
+
+
+def _secret_line(words: list[str], at: int, salt: int) -> str | None:
+    """Store a secret as type 7, as ``service password-encryption`` does; None if refused.
+
+    A secret typed in clear (``0`` or no type) is encoded with the router's own salt; a type 7
+    string is kept as typed (whatever its salt).
+    """
+    kind = words[at] if at < len(words) else ""
+    if kind in {"0", "7"} and at + 1 < len(words):
+        secret, rest = words[at + 1], words[at + 2 :]
+    elif kind and kind != "hash":
+        secret, rest, kind = kind, words[at + 1 :], "0"
+    else:
+        return " ".join(words)
+    try:
+        if kind == "7":
+            type7.decode(secret)
+            encoded = secret
+        else:
+            encoded = type7.encode(secret, salt)
+    except type7.Type7Error:
+        return None
+    return " ".join([*words[:at], "7", encoded, *rest])
+
+
+def _store(t: Terminal, command: Command, words: list[str]) -> str:
+    """Apply a matched command in the current frame."""
+    if words[0] in {"password", "digest"} and t.stack[-1].mode in {"l2tp-class", "line"}:
+        at = 1 if words[0] == "password" else 2
+        if words[0] == "digest" and (len(words) < 3 or words[1] != "secret"):  # noqa: PLR2004
+            at = len(words)
+        secret = _secret_line(words, at, t.router.salt)
+        if secret is None:
+            return INVALID_SECRET
+        words = secret.split()
+    key = None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
+    words = as_stored(t.stack[-1].mode, words)
+    text = " ".join(words)
+    container = _container(t)
+    if not words:  # a default: the setting goes back to it and shows nothing
+        container[:] = [x for x in container if not (key is not None and x.key == key)]
+        return ""
+    if command.enters is not None:
+        return _enter(t, command, text, key, container)
+    if command.default_on:
+        container[:] = [x for x in container if x.text != f"no {text}"]
+        return ""
+    container[:] = [
+        x for x in container if not (key is not None and x.key == key) and x.text != text
+    ]
+    if command.negation_stored and key is not None:
+        container[:] = [x for x in container if x.text != "no " + " ".join(key)]
+    container.append(Line(text, key))
+    return ""
+
+
+def _same_xconnect_elsewhere(t: Terminal, words: list[str]) -> str | None:
+    """The interface that already has an xconnect to this peer and VC ID (None: none has)."""
+    here = t.stack[-1].line
+    for line in t.router.running.lines:
+        if line is here or not line.text.startswith("interface "):
+            continue
+        for child in line.children:
+            if child.text.split()[:3] == words[:3]:
+                return line.text.split(" ", 1)[1]
+    return None
+
+
+# Interfaces a router creates on demand; every other name is a port of its hardware.
+VIRTUAL = ("Loopback", "Tunnel", "Vlan", "BDI", "Port-channel", "Virtual-Template", "Dialer")
+
+
+def _has_hardware(t: Terminal, text: str) -> bool:
+    """Whether ``interface NAME`` names a port the router has (or a virtual interface).
+
+    IOS refuses an interface of a port it does not have (``% Invalid input`` under the name).
+    """
+    name = text.split(" ", 1)[1]
+    hardware = t.router.hardware
+    return hardware is None or name.startswith(VIRTUAL) or name.split(".")[0] in hardware
+
+
+def _enter(
+    t: Terminal, command: Command, text: str, key: tuple[str, ...] | None, container: list[Line]
+) -> str:
+    existing = next((x for x in container if x.text == text), None)
+    if existing is None and key is not None:
+        existing = next((x for x in container if x.key == key), None)
+        if existing is not None:
+            return "% Interface already has an xconnect; remove it first (no xconnect)"
+    if existing is None and command.enters == "interface" and not _has_hardware(t, text):
+        return t.error(text, 1, incomplete=False)
+    if existing is None and command.enters == "xconnect":
+        words = text.split()
+        other = _same_xconnect_elsewhere(t, words)
+        if other is not None:
+            return duplicate_xconnect(words[1], words[2], other)
+    if existing is None:
+        existing = Line(text, key)
+        container.append(existing)
+    name = text.split(" ", 1)[1] if " " in text else ""
+    t.stack.append(Frame(command.enters or "", existing, subinterface="." in name))
+    return ""
+
+
+def _negate(t: Terminal, text: str, words: list[str]) -> str:
+    """``no ...``: remove a setting or a section, or store a negated default."""
+    best = Match(complete=False, exhausted=False, progress=0, words=())
+    for depth in _candidates(t):
+        mode = t.stack[depth].mode
+        for command in MODES[mode]:
+            found = match(command.pattern, words)
+            if not (found.complete or found.exhausted):
+                best = found if found.progress > best.progress else best
+                continue
+            del t.stack[depth + 1 :]
+            return _remove(t, command, found)
+    return t.error(text, best.progress + 1, incomplete=False)
+
+
+def _remove(t: Terminal, command: Command, found: Match) -> str:
+    container = _container(t)
+    spelled = " ".join(found.words)
+    if command.default_on:
+        key = None if command.key is None else tuple(found.words[i] for i in command.key)
+        container[:] = [x for x in container if x.text != f"no {spelled}"]
+        container.append(Line(f"no {spelled}", key))
+        return ""
+    notice = ""
+    if command.enters == "interface":
+        name = found.words[1] if len(found.words) > 1 else ""
+        if "." not in name and not name.startswith(("Loopback", "Tunnel")):
+            return PHYSICAL_REMOVAL
+        if "." in name and any(x.text == spelled for x in container):
+            notice = SUBINTERFACE_NOTICE
+    key = None
+    if found.complete and command.key is not None:
+        key = tuple(found.words[i] for i in command.key if i < len(found.words))
+    kept = [
+        x
+        for x in container
+        if not (x.text == spelled or x.text.startswith(spelled + " ") or (key and x.key == key))
+    ]
+    container[:] = kept
+    if command.negation_stored and command.key is not None:
+        stored_key = tuple(found.words[i] for i in command.key if i < len(found.words))
+        container.append(Line("no " + " ".join(stored_key), stored_key))
+    return notice
+
+
+def _default(t: Terminal, text: str, words: list[str]) -> str:
+    """``default interface X``: the interface back to no configuration."""
+    found = match("interface IFNAME", words)
+    if not found.complete:
+        return t.error(text, found.progress + 1, incomplete=found.exhausted)
+    line = t.router.running.find(" ".join(found.words))
+    if line is not None:
+        line.children = []
+    return f"Interface {found.words[1]} set to default configuration"
