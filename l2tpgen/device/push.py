@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.connection import connect
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.session import alive, answer_prompts, send_batch, show
+from l2tpgen.device.session import alive, answer_prompts, running_config, send_batch, show
 from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import Severity, lint_sites
@@ -205,7 +205,7 @@ def _prepare(
     """Read the router, plan; stop here for no change or a dry run; else save a rollback copy."""
     try:
         options.tell(name, "reading the running config")
-        before = show(connection, "show running-config")
+        before = running_config(connection)
         plan = plan_change(fleet.site(name), before, intended)
         shown = {"diff": plan.diff(name), "commands": plan.commands}
         if plan.empty:
