@@ -11,16 +11,31 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, fail, load, out
+from l2tpgen.cli.app import (
+    EXIT_FINDINGS,
+    OutputFormat,
+    SitesOption,
+    app,
+    err,
+    fail,
+    load,
+    out,
+    safe,
+)
+from l2tpgen.cli.push_output import (
+    NOT_DONE,
+    Progress,
+    error_line,
+    pair_dict,
+    print_result,
+    result_dict,
+    summary,
+)
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
-    from rich.progress import TaskID
-
-    from l2tpgen.device import PushResult
     from l2tpgen.device.connection import Credentials
-    from l2tpgen.device.fleet import FleetReport, PairState
     from l2tpgen.device.inventory import Inventory, Target
     from l2tpgen.model import Fleet
 
@@ -99,127 +114,18 @@ def _inventory(path: Path | None) -> Inventory | None:
         fail(str(exc))
 
 
-def _print_diff(diff: str) -> None:
-    styles = {"+": "green", "-": "red", "@": "cyan"}
-    for line in diff.splitlines():
-        out.print(Text(line, style=styles.get(line[:1], "")))
+def _quiet_libraries() -> None:
+    """Keep Nornir's, paramiko's and netmiko's log records (tracebacks among them) off stderr.
 
+    Each failure is reported as one line by l2tpgen; without a handler of their own, Python
+    would print these libraries' warnings and errors through its last-resort handler.
+    """
+    import logging  # noqa: PLC0415 - start-up stays cheap
 
-def _result_dict(result: PushResult) -> dict[str, object]:
-    return {
-        "site": result.site,
-        "status": result.status.value,
-        "exit_code": result.status.exit_code,
-        "message": result.message,
-        "lines_sent": result.lines_sent,
-        "seconds": round(result.seconds, 3),
-        "commands": list(result.commands),
-        "diff": result.diff,
-        "rollback_file": result.rollback_file,
-        "errors": list(result.errors),
-    }
-
-
-_STATUS_STYLE = {  # by Status value
-    "unchanged": "green",
-    "would-change": "yellow",
-    "changed": "green",
-    "refused": "red",
-    "failed": "red",
-    "rolled-back": "red",
-    "rollback-failed": "bold red",
-}
-
-
-def _print_result(result: PushResult) -> None:
-    if result.diff:
-        _print_diff(result.diff)
-    if result.commands and result.status.value != "unchanged":
-        out.print(f"commands for {result.site}:", style="bold")
-        for command in result.commands:
-            out.print(f"  {command}", markup=False, highlight=False)
-    for error in result.errors:
-        err.print(f"  refused: {error}", style="red", markup=False)
-    out.print(
-        Text.assemble(
-            (f"{result.site}: {result.status.value}", _STATUS_STYLE[result.status.value]),
-            f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
-        )
-    )
-
-
-class _Progress:
-    """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
-
-    def __init__(self, names: list[str]) -> None:
-        from rich.progress import (  # noqa: PLC0415 - only fleet commands show progress
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self.live = err.is_terminal
-        self.rows: dict[str, TaskID] = {}
-        self.bar = Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err
-        )
-        if self.live:
-            self.rows = {name: self.bar.add_task(f"{name}: waiting", total=None) for name in names}
-
-    def __call__(self, site: str, phase: str) -> None:
-        if self.live:
-            self.bar.update(self.rows[site], description=f"{site}: {phase}")
-        else:
-            err.print(f"{site}: {phase}", markup=False, highlight=False)
-
-    def __enter__(self) -> _Progress:  # noqa: PYI034 - a final private class; Self needs 3.11
-        if self.live:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.live:
-            self.bar.stop()
-
-
-def _summary(report: FleetReport) -> None:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
-    table = Table(title="push summary", title_justify="left")
-    for column in ("site", "result", "lines sent", "time", "detail"):
-        table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
-    for r in report.results:
-        status = Text(r.status.value, _STATUS_STYLE[r.status.value])
-        table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
-    out.print(table)
-    if report.pairs:
-        one_sided = [p for p in report.pairs if p.one_sided]
-        down = [p for p in report.pairs if not p.up_both and not p.one_sided]
-        up = len(report.pairs) - len(one_sided) - len(down)
-        out.print(f"pairs verified: {up} pseudowires up at both ends", markup=False)
-        for p in one_sided + down:
-            out.print(
-                f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
-                f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else ""),
-                style="red",
-                markup=False,
-            )
-    for error in report.verify_errors:
-        err.print(f"verify: {error}", style="red", markup=False)
-
-
-def _pair_dict(pair: PairState) -> dict[str, object]:
-    return {
-        "site": pair.site,
-        "peer": pair.peer,
-        "vlan": pair.vlan,
-        "vc_id": pair.vc_id,
-        "here": pair.here,
-        "there": pair.there,
-        "up_both": pair.up_both,
-        "one_sided": pair.one_sided,
-    }
+    for name in ("nornir", "paramiko", "netmiko"):
+        logger = logging.getLogger(name)
+        if not logger.handlers:
+            logger.addHandler(logging.NullHandler())
 
 
 def _credentials() -> Credentials:
@@ -264,21 +170,25 @@ def _run_push(
             raise typer.BadParameter("pushing without a terminal needs --yes", param_hint="--yes")
         typer.confirm(f"Apply the change to {', '.join(names)}?", abort=True)
     state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen")) / "rollback"
-    with _Progress(names) as progress:
+    _quiet_libraries()
+    with Progress(names) as progress:
         options = PushOptions(dry_run=dry_run, save=save, state_dir=state, progress=progress)
         report = push_fleet(fleet, targets, credentials, options, workers)
     if fmt is OutputFormat.json:
         document = {
             "exit_code": report.exit_code,
-            "results": [_result_dict(r) for r in report.results],
-            "pairs": [_pair_dict(p) for p in report.pairs],
+            "results": [result_dict(r) for r in report.results],
+            "pairs": [pair_dict(p) for p in report.pairs],
             "verify_errors": list(report.verify_errors),
         }
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
+        for result in report.results:
+            if result.status.value in NOT_DONE:
+                error_line(str(targets[result.site]), result.message)
     else:
         for result in report.results:
-            _print_result(result)
-        _summary(report)
+            print_result(result, str(targets[result.site]))
+        summary(report)
     if report.exit_code:
         raise typer.Exit(report.exit_code)
 
@@ -358,7 +268,9 @@ def verify(
 
     credentials = _credentials()
     fleet, names = _select(sites_args, every, sites)
-    states, problems = verify_fleet(fleet, _targets(fleet, names, inventory), credentials, workers)
+    targets = _targets(fleet, names, inventory)
+    _quiet_libraries()
+    states, problems = verify_fleet(fleet, targets, credentials, workers)
     order = {name: index for index, name in enumerate(names)}
     states.sort(key=lambda s: (order[s.site], s.vlan))
     if fmt is OutputFormat.json:
@@ -381,7 +293,7 @@ def verify(
                 s.session,
             )
         out.print(view)
-        for problem in problems:
-            err.print(f"error: {problem}", style="red", markup=False)
+    for problem in problems:
+        err.print(Text.assemble(("error:", "bold red"), " ", safe(problem)))
     if problems or not all(s.up for s in states):
         raise typer.Exit(EXIT_FINDINGS)
