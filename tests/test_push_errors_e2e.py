@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import secrets
 import socket
+import subprocess
+import sys
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from typer.testing import CliRunner
 
@@ -117,6 +122,25 @@ def silent_port() -> Iterator[int]:
         yield listener.getsockname()[1]
 
 
+@pytest.fixture
+def closing_port() -> Iterator[int]:
+    """A port that accepts TCP connections and closes each at once."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+
+        def serve() -> None:
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except OSError:
+                    return  # the listener was closed: the test is over
+                connection.close()
+
+        threading.Thread(target=serve, daemon=True).start()
+        yield listener.getsockname()[1]
+
+
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -214,6 +238,31 @@ def test_a_malformed_inventory_is_one_located_line_and_no_router_is_contacted(
     line = _the_error(_run(lab, "diff"))
     assert line.startswith(f"error: {lab.inventory}{expected}")
     assert lab.device("site-a").auth_attempts == 0
+
+
+@pytest.mark.parametrize("command", ["diff", "verify"])
+def test_a_port_that_closes_at_once_is_one_line_and_no_library_traceback_in_a_real_process(
+    lab: Lab, closing_port: int, command: str
+) -> None:
+    # paramiko logs its transport thread's failure with a traceback; only a real process shows
+    # it (pytest's log capture would swallow it in-process).
+    _set_port(lab, closing_port)
+    args = [command, "site-a", "--sites", str(SITES), "--inventory", str(lab.inventory)]
+    done = subprocess.run(
+        [sys.executable, "-m", "l2tpgen", *args],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=60,
+        check=False,
+    )
+    lines = [line for line in done.stderr.splitlines() if not PROGRESS.fullmatch(line)]
+    expected = (
+        f"error: {_where(lab, closing_port)}: the connection on port {closing_port} closed "
+        "before SSH started; check that this is the router's SSH port and that it accepts SSH "
+        "from this machine"
+    )
+    assert (done.returncode, lines) == (1, [expected])
 
 
 # -- known_hosts ------------------------------------------------------------------------------
@@ -398,3 +447,18 @@ def test_with_json_output_the_message_is_in_the_document_and_the_line_on_stderr(
     (only,) = json.loads(result.stdout)["results"]
     assert (only["status"], only["exit_code"]) == ("refused", 1)
     assert line == f"error: {_where(lab, port)}: {only['message']}"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_unexpected_error_is_one_line_naming_only_its_type(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError(f"a bug whose text quotes {PASSWORD}\nover two lines")
+
+    monkeypatch.setattr("l2tpgen.nornir.connect", broken)  # verify's task
+    monkeypatch.setattr("l2tpgen.nornir.push_site", broken)  # push's and diff's
+    line = _the_error(_run(lab, command))
+    assert line == (
+        f"error: {_where(lab)}: unexpected error (RuntimeError); this is a bug in l2tpgen"
+    )
