@@ -214,8 +214,9 @@ def push(
 
     Only the l2tp-class and pseudowire-class of the model, the LAN trunk's subinterfaces and the
     hold-queue lines are touched. Credentials come from L2TPGEN_USERNAME, L2TPGEN_PASSWORD
-    (and L2TPGEN_ENABLE_SECRET); the L2TP secret from the site's secret_env. Exit 3: a line was
-    refused and the router was rolled back; exit 4: the rollback failed too.
+    (and L2TPGEN_ENABLE_SECRET); the L2TP secret from the site's secret_env. Exit 1: a router
+    could not be reached, logged into or read (one error line each, nothing changed on it);
+    exit 3: a line was refused and the router was rolled back; exit 4: the rollback failed too.
     """
     _run_push(
         sites_args,
