@@ -36,13 +36,16 @@ from typing import TYPE_CHECKING, Any
 
 from nornir.core.task import Result, Task
 
+from l2tpgen.device import connection as login
 from l2tpgen.device.connection import (
     Credentials,
-    _explain,
+    become_privileged,
     credentials_from_env,
+    explain,
     install_redaction,
 )
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
+from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.device.push import PushOptions, Status, push_site
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import DeviceError, L2tpgenError
@@ -56,7 +59,6 @@ if TYPE_CHECKING:
 
 SITE_KEY = "l2tpgen_site"
 CONNECTION = "netmiko"
-TIMEOUT = 10
 # l2tpgen verifies host keys whatever the inventory says; these extras are its own.
 _HOST_KEYS = ("ssh_strict", "system_host_keys", "alt_host_keys", "alt_key_file")
 
@@ -123,9 +125,9 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
         settings: dict[str, Any] = {
             "use_keys": False,
             "allow_agent": False,
-            "conn_timeout": TIMEOUT,
-            "auth_timeout": TIMEOUT,
-            "banner_timeout": TIMEOUT,
+            "conn_timeout": login.CONNECT_TIMEOUT,
+            "auth_timeout": login.CONNECT_TIMEOUT,
+            "banner_timeout": login.CONNECT_TIMEOUT,
             "fast_cli": False,
             **{k: v for k, v in extras.items() if k not in _HOST_KEYS},
             "secret": credentials.enable_secret,
@@ -134,13 +136,14 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
             "alt_host_keys": True,
             "alt_key_file": str(target.known_hosts),
         }
+        check_known_hosts(target.known_hosts)
         install_redaction(credentials.password, credentials.enable_secret)
+        wait = float(settings["conn_timeout"])
         try:
             connection = _open(target, credentials, settings, config)
-            if credentials.enable_secret and not connection.check_enable_mode():
-                connection.enable()
-        except Exception as exc:
-            raise _explain(target, exc, float(settings["conn_timeout"])) from exc
+        except Exception as exc:  # every way a login fails becomes one clear line
+            raise explain(target, credentials, exc, wait) from exc
+        become_privileged(connection, credentials, wait)
         return connection
 
     return open_connection

@@ -249,13 +249,13 @@ def test_help_lists_every_command() -> None:
 
 
 def test_the_cli_keeps_the_fleet_runners_default_and_a_style_for_every_push_status() -> None:
-    from l2tpgen.cli.push import _STATUS_STYLE  # noqa: PLC0415 - under test
-    from l2tpgen.cli.routers import DEFAULT_WORKERS  # noqa: PLC0415 - under test
+    from l2tpgen.cli.push_output import STATUS_STYLE  # noqa: PLC0415 - under test
+    from l2tpgen.cli.routers import DEFAULT_WORKERS  # noqa: PLC0415
     from l2tpgen.device import Status  # noqa: PLC0415
     from l2tpgen.device.fleet import DEFAULT_WORKERS as RUNNER_DEFAULT  # noqa: PLC0415
 
     assert DEFAULT_WORKERS == RUNNER_DEFAULT
-    assert set(_STATUS_STYLE) == {status.value for status in Status}
+    assert set(STATUS_STYLE) == {status.value for status in Status}
 
 
 def test_render_of_one_site_ignores_a_broken_site_elsewhere_but_validate_reports_it(

@@ -71,7 +71,7 @@ def test_rules_in_a_pipe_prints_every_rule_name_whole_one_rule_a_line() -> None:
 
 
 def test_the_progress_rows_of_a_fleet_command_leave_no_spinner_in_the_scrollback() -> None:
-    from l2tpgen.cli.push import _Progress  # noqa: PLC0415 - the live display under test
+    from l2tpgen.cli.push_output import Progress as _Progress  # noqa: PLC0415 - the live display under test
 
     assert _Progress(["site-a"]).bar.live.transient
 

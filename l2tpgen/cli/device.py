@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, out
+from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, out, safe
 from l2tpgen.cli.routers import (
     DEFAULT_WORKERS,
     AllOption,
@@ -17,6 +17,7 @@ from l2tpgen.cli.routers import (
     InventoryOption,
     SitesArg,
     WorkersOption,
+    quiet_libraries,
     read_credentials,
     router_targets,
     select_sites,
@@ -38,9 +39,9 @@ def verify(
 
     credentials = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
-    states, problems = verify_fleet(
-        fleet, router_targets(fleet, names, inventory), credentials, workers
-    )
+    targets = router_targets(fleet, names, inventory)
+    quiet_libraries()
+    states, problems = verify_fleet(fleet, targets, credentials, workers)
     order = {name: index for index, name in enumerate(names)}
     states.sort(key=lambda s: (order[s.site], s.vlan))
     if fmt is OutputFormat.json:
@@ -63,7 +64,7 @@ def verify(
                 s.session,
             )
         out.print(view)
-        for problem in problems:
-            err.print(f"error: {problem}", style="red", markup=False)
+    for problem in problems:
+        err.print(Text.assemble(("error:", "bold red"), " ", safe(problem)))
     if problems or not all(s.up for s in states):
         raise typer.Exit(EXIT_FINDINGS)

@@ -10,9 +10,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
-from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, out
+from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail
+from l2tpgen.cli.push_output import (
+    NOT_DONE,
+    Progress,
+    error_line,
+    pair_dict,
+    print_result,
+    result_dict,
+    summary,
+)
 from l2tpgen.cli.routers import (
     DEFAULT_WORKERS,
     STATE_DIR,
@@ -21,6 +29,7 @@ from l2tpgen.cli.routers import (
     InventoryOption,
     SitesArg,
     WorkersOption,
+    quiet_libraries,
     read_credentials,
     router_targets,
     select_sites,
@@ -28,146 +37,7 @@ from l2tpgen.cli.routers import (
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
-    from rich.progress import TaskID
-
-    from l2tpgen.device import PushResult
-    from l2tpgen.device.fleet import FleetReport, PairState
-
-
-def _print_diff(diff: str) -> None:
-    styles = {"+": "green", "-": "red", "@": "cyan"}
-    for line in diff.splitlines():
-        out.print(Text(line, style=styles.get(line[:1], "")))
-
-
-def _result_dict(result: PushResult) -> dict[str, object]:
-    return {
-        "site": result.site,
-        "status": result.status.value,
-        "exit_code": result.status.exit_code,
-        "message": result.message,
-        "lines_sent": result.lines_sent,
-        "seconds": round(result.seconds, 3),
-        "commands": list(result.commands),
-        "diff": result.diff,
-        "rollback_file": result.rollback_file,
-        "errors": list(result.errors),
-        "notices": list(result.notices),
-        "migration": result.migration,
-        "notes": list(result.notes),
-    }
-
-
-_STATUS_STYLE = {  # by Status value
-    "unchanged": "green",
-    "would-change": "yellow",
-    "changed": "green",
-    "refused": "red",
-    "failed": "red",
-    "stopped": "yellow",
-    "unsaved": "bold red",
-    "rolled-back": "red",
-    "rollback-failed": "bold red",
-}
-
-
-def _print_result(result: PushResult, *, diff: bool = True) -> None:
-    if diff and result.diff:
-        _print_diff(result.diff)
-    for note in result.notes:
-        out.print(f"note: {result.site}: {note}", markup=False, highlight=False)
-    if diff and result.commands and result.status.value != "unchanged":
-        out.print(f"commands for {result.site}:", style="bold")
-        for command in result.commands:
-            out.print(f"  {command}", markup=False, highlight=False)
-    for error in result.errors:
-        err.print(f"  refused: {error}", style="red", markup=False)
-    out.print(
-        Text.assemble(
-            (f"{result.site}: {result.status.value}", _STATUS_STYLE[result.status.value]),
-            f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
-        )
-    )
-
-
-class _Progress:
-    """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
-
-    def __init__(self, names: list[str]) -> None:
-        from rich.progress import (  # noqa: PLC0415 - only fleet commands show progress
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self.live = err.is_terminal
-        self.rows: dict[str, TaskID] = {}
-        # transient: the live rows vanish when done (the summary table follows), so no spinner
-        # frame stays in the scrollback
-        self.bar = Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        )
-        if self.live:
-            self.rows = {name: self.bar.add_task(f"{name}: waiting", total=None) for name in names}
-
-    def __call__(self, site: str, phase: str) -> None:
-        if self.live:
-            self.bar.update(self.rows[site], description=f"{site}: {phase}")
-        else:
-            err.print(f"{site}: {phase}", markup=False, highlight=False)
-
-    def __enter__(self) -> _Progress:  # noqa: PYI034 - a final private class; Self needs 3.11
-        if self.live:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.live:
-            self.bar.stop()
-
-
-def _summary(report: FleetReport) -> None:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
-    table = Table(title="push summary", title_justify="left")
-    for column in ("site", "result", "lines sent", "time", "detail"):
-        table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
-    for r in report.results:
-        status = Text(r.status.value, _STATUS_STYLE[r.status.value])
-        table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
-    out.print(table)
-    if report.pairs:
-        one_sided = [p for p in report.pairs if p.one_sided]
-        down = [p for p in report.pairs if not p.up_both and not p.one_sided]
-        up = len(report.pairs) - len(one_sided) - len(down)
-        out.print(f"pairs verified: {up} pseudowires up at both ends", markup=False)
-        for p in one_sided + down:
-            out.print(
-                f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
-                f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else ""),
-                style="red",
-                markup=False,
-            )
-    for error in report.verify_errors:
-        err.print(f"verify: {error}", style="red", markup=False)
-
-
-def _pair_dict(pair: PairState) -> dict[str, object]:
-    return {
-        "site": pair.site,
-        "peer": pair.peer,
-        "vlan": pair.vlan,
-        "vc_id": pair.vc_id,
-        "here": pair.here,
-        "there": pair.there,
-        "up_both": pair.up_both,
-        "one_sided": pair.one_sided,
-    }
+    from l2tpgen.device.fleet import FleetReport
 
 
 @dataclass(frozen=True)
@@ -196,6 +66,8 @@ def _run_push(
     creds = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
     targets = router_targets(fleet, names, inventory)
+    where = {name: str(target) for name, target in targets.items()}
+    quiet_libraries()
     if not run.dry_run and not run.yes and not sys.stdin.isatty():
         raise typer.BadParameter("pushing without a terminal needs --yes", param_hint="--yes")
     state = Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
@@ -213,36 +85,36 @@ def _run_push(
         one_end=run.one_end,
     )
     if run.dry_run or not run.yes:
-        with _Progress(names) as progress:
+        with Progress(names) as progress:
             report = push_fleet(
                 fleet, targets, creds, replace(base, progress=progress), run.workers
             )
         if run.dry_run:
-            _report(report, run, diffs_shown=False)
+            _report(report, run, where, diffs_shown=False)
             return
-        if not _approve(report, run):
-            _report(report, run, diffs_shown=True)
+        if not _approve(report, run, where):
+            _report(report, run, where, diffs_shown=True)
             return
         approved = {r.site: r.commands for r in report.results if r.status.value == "would-change"}
         targets = {name: targets[name] for name in approved}
         base = replace(base, approved=approved, lint_gate=False)
     with (
         stop_on_signals(stop, lambda text: err.print(text, style="yellow", markup=False)),
-        _Progress(list(targets)) as progress,
+        Progress(list(targets)) as progress,
     ):
         options = replace(base, dry_run=False, progress=progress)
         report = push_fleet(fleet, targets, creds, options, run.workers)
         if run.rollback_pairs:
             report = roll_back_pairs(fleet, report, targets, creds, options)
-    _report(report, run, diffs_shown=not run.yes)
+    _report(report, run, where, diffs_shown=not run.yes)
 
 
-def _approve(report: FleetReport, run: _Run) -> bool:
+def _approve(report: FleetReport, run: _Run, where: dict[str, str]) -> bool:
     """Show the diffs and ask; False (and say so) when nothing is to change or the user says no."""
     changing = [r for r in report.results if r.status.value == "would-change"]
     if run.fmt is OutputFormat.text:
         for result in report.results:
-            _print_result(result)
+            print_result(result, where[result.site])
     if not changing or any(r.status.exit_code for r in report.results):
         if changing:
             err.print("nothing was changed: fix the problems above first", style="red")
@@ -265,20 +137,23 @@ def _migration_warning(site: str) -> str:
     )
 
 
-def _report(report: FleetReport, run: _Run, *, diffs_shown: bool) -> None:
-    """Print the results (text or JSON) and exit with the run's code."""
+def _report(report: FleetReport, run: _Run, where: dict[str, str], *, diffs_shown: bool) -> None:
+    """Print the results (text or JSON; failures one error line each) and exit with the code."""
     if run.fmt is OutputFormat.json:
         document = {
             "exit_code": _exit_code(report, run),
-            "results": [_result_dict(r) for r in report.results],
-            "pairs": [_pair_dict(p) for p in report.pairs],
+            "results": [result_dict(r) for r in report.results],
+            "pairs": [pair_dict(p) for p in report.pairs],
             "verify_errors": list(report.verify_errors),
         }
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
+        for result in report.results:
+            if result.status.value in NOT_DONE:
+                error_line(where[result.site], result.message)
     else:
         for result in report.results:
-            _print_result(result, diff=not diffs_shown)
-        _summary(report)
+            print_result(result, where[result.site], diff=not diffs_shown)
+        summary(report)
     code = _exit_code(report, run)
     if code:
         raise typer.Exit(code)

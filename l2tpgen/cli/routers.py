@@ -113,3 +113,17 @@ def router_targets(fleet: Fleet, names: list[str], inventory: Path | None) -> di
         return {name: target_for(fleet.site(name), table) for name in names}
     except L2tpgenError as exc:
         fail(str(exc))
+
+
+def quiet_libraries() -> None:
+    """Keep Nornir's, paramiko's and netmiko's log records (tracebacks among them) off stderr.
+
+    Each failure is reported as one line by l2tpgen; without a handler of their own, Python
+    would print these libraries' warnings and errors through its last-resort handler.
+    """
+    import logging  # noqa: PLC0415 - start-up stays cheap
+
+    for name in ("nornir", "paramiko", "netmiko"):
+        logger = logging.getLogger(name)
+        if not logger.handlers:
+            logger.addHandler(logging.NullHandler())

@@ -1,22 +1,29 @@
 """Connections to routers: credentials from the environment, host keys always verified.
 
-Credentials are read (and their absence reported) before any connection. Host keys are checked
-against the target's known_hosts file with paramiko's reject policy, during the key exchange, so an
-unknown or changed key refuses the connection before credentials are sent.
+Credentials are read (and their absence reported) before any connection. The known_hosts file is
+checked line by line first (``known_hosts``); host keys are then checked against it with paramiko's
+reject policy, during the key exchange, so an unknown or changed key refuses the connection before
+credentials are sent. A connection is handed out at the privileged prompt only. Every way a login
+can fail is one line (``explain``): the phase that failed, its timeout if it timed out, what to do.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import os
 import re
+import socket
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import paramiko
 from netmiko import ConnectHandler
-from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutException
+from netmiko.exceptions import NetmikoTimeoutException, ReadTimeout
+from paramiko.ssh_exception import NoValidConnectionsError
 
+from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.errors import CredentialsError, DeviceError, HostKeyError
 
 if TYPE_CHECKING:
@@ -29,6 +36,8 @@ PASSWORD = "L2TPGEN_PASSWORD"  # noqa: S105 - the name of a variable, not a pass
 ENABLE_SECRET = "L2TPGEN_ENABLE_SECRET"  # noqa: S105 - same
 # IOS error lines start with "% " (Invalid input, Incomplete command, Ambiguous command, ...).
 ERROR_PATTERN = r"^% "
+# Seconds each phase of a login may take (TCP, SSH banner, authentication, first prompt, enable).
+CONNECT_TIMEOUT = 10.0
 
 
 _TYPE7 = re.compile(r"((?:password|digest secret) 7 )\S+")
@@ -94,13 +103,32 @@ def _trust_hint(target: Target) -> str:
     )
 
 
-def connect(target: Target, credentials: Credentials, *, timeout: float = 10) -> Any:  # noqa: ANN401 - netmiko's connection classes are untyped
-    """An open netmiko connection to ``target``, its host key verified."""
+def connect(
+    target: Target,
+    credentials: Credentials,
+    *,
+    timeout: float | None = None,
+) -> Any:  # noqa: ANN401 - netmiko's connection classes are untyped
+    """An open netmiko connection to ``target`` at the privileged (``#``) prompt, host key verified.
+
+    ``timeout`` (default ``CONNECT_TIMEOUT``) bounds each phase of the login: the TCP connection,
+    the SSH banner, authentication, the first prompt, ``enable``.
+
+    Raises:
+        DeviceError: one line saying what failed and what to do, without naming the router
+            (the caller knows it: ``str(target)``) and never quoting a secret.
+    """
+    wait = CONNECT_TIMEOUT if timeout is None else timeout
+    if not 1 <= target.port <= 65535:  # noqa: PLR2004
+        raise DeviceError(
+            f"port {target.port} is not a TCP port (1 to 65535); fix it (nothing was contacted)"
+        )
     if not target.known_hosts.is_file():
         raise HostKeyError(
-            f"{target}: no known_hosts file at {target.known_hosts}, so the host key cannot be "
+            f"no known_hosts file at {target.known_hosts}, so the host key cannot be "
             f"verified; {_trust_hint(target)}"
         )
+    check_known_hosts(target.known_hosts)
     params: dict[str, Any] = {
         "device_type": target.device_type,
         "host": target.host,
@@ -114,22 +142,86 @@ def connect(target: Target, credentials: Credentials, *, timeout: float = 10) ->
         "alt_key_file": str(target.known_hosts),
         "use_keys": False,
         "allow_agent": False,
-        "conn_timeout": timeout,
-        "auth_timeout": timeout,
-        "banner_timeout": timeout,
+        "conn_timeout": wait,
+        "auth_timeout": wait,
+        "banner_timeout": wait,
+        # Each read of the login (first prompt, terminal settings) waits ``wait``.
+        "read_timeout_override": wait,
         "fast_cli": False,
     }
     install_redaction(credentials.password, credentials.enable_secret)
     try:
         connection = ConnectHandler(**params)
-        if credentials.enable_secret and not connection.check_enable_mode():
-            connection.enable()
-    except NetmikoAuthenticationException as exc:
-        message = f"{target}: authentication failed for user {credentials.username}"
-        raise DeviceError(message) from exc
-    except (NetmikoTimeoutException, paramiko.SSHException, OSError) as exc:
-        raise _explain(target, exc, timeout) from exc
+    except Exception as exc:  # every way a login fails becomes one clear line
+        raise explain(target, credentials, exc, wait) from exc
+    try:
+        become_privileged(connection, credentials, wait)
+    except DeviceError:
+        _abandon(connection)
+        raise
+    connection.read_timeout_override = None  # commands have their own timeouts
     return connection
+
+
+# ``enable``'s answers: the secret's question, or a prompt (``>`` refused, ``#`` granted).
+_QUESTION = r"ssword:\s*$"
+_ENABLE_ANSWER = rf"(?:{_QUESTION})|(?:[>#]\s*$)"
+
+
+def become_privileged(connection: Any, credentials: Credentials, wait: float) -> None:  # noqa: ANN401 - netmiko
+    """Reach the ``#`` prompt: there already, or through ``enable`` with the enable secret.
+
+    netmiko's own ``enable`` waits for the echo of ``enable`` and, on a wrong secret, for a prompt
+    that IOS does not print (it asks for the secret again, twice): a long timeout, a vague error.
+    Here each answer is read up to the question or a prompt, and the final prompt decides.
+    """
+    user, secret = credentials.username, credentials.enable_secret
+    try:
+        if connection.check_enable_mode():
+            return
+        granted = bool(secret) and _enable(connection, secret, wait)
+    except Exception as exc:  # netmiko's read errors, a dropped session
+        raise _enable_failure(exc, wait) from exc
+    if not secret:
+        raise DeviceError(
+            f"user {user} is logged in at user level (`>` prompt) and {ENABLE_SECRET} is not "
+            f"set; set {ENABLE_SECRET} to the router's enable secret, or give {user} "
+            "privilege 15 on the router (nothing was changed)"
+        )
+    if not granted:
+        raise DeviceError(
+            f"`enable` was refused: {ENABLE_SECRET} is not this router's enable secret (user "
+            f"{user} stays at the `>` prompt); set the right secret, or give {user} privilege 15 "
+            "(nothing was changed)"
+        )
+
+
+def _enable(connection: Any, secret: str, wait: float) -> bool:  # noqa: ANN401 - netmiko
+    """Type ``enable`` and the secret; whether the router then shows the ``#`` prompt."""
+    connection.write_channel("enable" + connection.RETURN)
+    answer = str(connection.read_until_pattern(pattern=_ENABLE_ANSWER, read_timeout=wait))
+    if re.search(_QUESTION, answer):
+        connection.write_channel(secret + connection.RETURN)
+        connection.read_until_pattern(pattern=_ENABLE_ANSWER, read_timeout=wait)
+    return str(connection.find_prompt()).endswith("#")
+
+
+def _enable_failure(exc: BaseException, wait: float) -> DeviceError:
+    if isinstance(exc, ReadTimeout):
+        return DeviceError(
+            f"no answer within {wait:g} s while reaching the privileged prompt (`enable`); "
+            "try again (nothing was changed)"
+        )
+    return DeviceError(
+        f"the router closed the session while reaching the privileged prompt (`enable`, "
+        f"{type(exc).__name__}); try again (nothing was changed)"
+    )
+
+
+def _abandon(connection: Any) -> None:  # noqa: ANN401 - netmiko
+    """Drop a session without typing into it (at the secret's question, typing is a guess)."""
+    with contextlib.suppress(Exception):  # closing a half-open session is not an error
+        connection.paramiko_cleanup()
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -142,18 +234,108 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return found
 
 
-def _explain(target: Target, exc: BaseException, timeout: float) -> DeviceError:
-    for cause in _chain(exc):
-        if isinstance(cause, paramiko.BadHostKeyException):
-            return HostKeyError(
-                f"{target}: the SSH host key CHANGED since it was trusted; refusing to connect "
-                f"(credentials were not sent). {_trust_hint(target)}"
-            )
-        if isinstance(cause, paramiko.SSHException) and "not found in known_hosts" in str(cause):
-            return HostKeyError(
-                f"{target}: unknown SSH host key; refusing to connect (credentials were not "
-                f"sent). {_trust_hint(target)}"
-            )
-    if isinstance(exc, NetmikoTimeoutException):
-        return DeviceError(f"{target}: no answer within {timeout:g} s")
-    return DeviceError(f"{target}: cannot connect: {exc}")
+def _has(chain: list[BaseException], kind: type[BaseException], text: str = "") -> bool:
+    return any(isinstance(e, kind) and text in str(e) for e in chain)
+
+
+def _socket_errors(chain: list[BaseException]) -> list[OSError]:
+    """The socket errors of the chain, those paramiko gathered per address included."""
+    found: list[OSError] = []
+    for cause in chain:
+        if isinstance(cause, NoValidConnectionsError):
+            found.extend(e for e in cause.errors.values() if isinstance(e, OSError))
+        elif isinstance(cause, OSError):
+            found.append(cause)
+    return found
+
+
+def explain(
+    target: Target, credentials: Credentials, exc: BaseException, wait: float
+) -> DeviceError:
+    """One line for a failed login: which phase failed, the timeout if it timed out, what to do."""
+    chain = _chain(exc)
+    return (
+        _host_key_failure(target, chain)
+        or _ssh_failure(target, credentials, chain, wait)
+        or _network_failure(target, _socket_errors(chain), wait)
+        or DeviceError(
+            f"the SSH login failed ({type(exc).__name__}); check the address and port, and that "
+            "the router accepts SSH from this machine"
+        )
+    )
+
+
+def _host_key_failure(target: Target, chain: list[BaseException]) -> DeviceError | None:
+    if _has(chain, paramiko.BadHostKeyException):
+        return HostKeyError(
+            "the SSH host key CHANGED since it was trusted; refusing to connect (credentials "
+            f"were not sent). {_trust_hint(target)}"
+        )
+    if _has(chain, paramiko.SSHException, "not found in known_hosts"):
+        return HostKeyError(
+            "unknown SSH host key; refusing to connect (credentials were not sent). "
+            f"{_trust_hint(target)}"
+        )
+    return None
+
+
+def _ssh_failure(
+    target: Target, credentials: Credentials, chain: list[BaseException], wait: float
+) -> DeviceError | None:
+    """The SSH phases: banner, authentication, the first prompt."""
+    # Which of the two comes first is a race: paramiko's banner timeout, or the end of its wait
+    # for the whole handshake (then netmiko says "No existing session"); both mean the same.
+    banner = _has(chain, paramiko.SSHException, "protocol banner")
+    if _has(chain, paramiko.SSHException, "No existing session") or (
+        banner and _has(chain, TimeoutError)
+    ):
+        return DeviceError(
+            f"no SSH handshake within {wait:g} s: port {target.port} accepted the TCP "
+            "connection but no SSH banner or key exchange followed; check that this is the "
+            "router's SSH port and that the router is not overloaded"
+        )
+    if banner:
+        return DeviceError(
+            f"the connection on port {target.port} closed before SSH started; check that this "
+            "is the router's SSH port and that it accepts SSH from this machine"
+        )
+    if _has(chain, paramiko.AuthenticationException, "Authentication timeout"):
+        return DeviceError(
+            f"no answer to the login (authentication) within {wait:g} s; check the router's "
+            "AAA servers, or try again when it is less busy"
+        )
+    if _has(chain, paramiko.AuthenticationException):
+        return DeviceError(
+            f"authentication failed for user {credentials.username}; check {USERNAME} and "
+            f"{PASSWORD} (nothing was changed)"
+        )
+    if _has(chain, ReadTimeout) or _has(chain, NetmikoTimeoutException, "waiting for data"):
+        return DeviceError(
+            f"logged in, but no CLI prompt within {wait:g} s; check that the router is not "
+            "overloaded and that no login banner waits for input"
+        )
+    return None
+
+
+def _network_failure(target: Target, sockets: list[OSError], wait: float) -> DeviceError | None:
+    """Before SSH: the TCP connection, the name."""
+    if any(e.errno == errno.ECONNREFUSED for e in sockets):
+        return DeviceError(
+            f"connection refused: nothing listens on port {target.port}; check the port (in "
+            "the inventory or the site file) and that SSH is enabled on the router"
+        )
+    if any(isinstance(e, socket.gaierror) for e in sockets):
+        return DeviceError(
+            f"the name {target.host} does not resolve; check the host in the inventory or the "
+            "site file"
+        )
+    if any(isinstance(e, TimeoutError) for e in sockets):
+        return DeviceError(
+            f"no answer to the TCP connection on port {target.port} within {wait:g} s; check "
+            "that the router is up and that no firewall drops SSH on the way"
+        )
+    if sockets:
+        return DeviceError(
+            f"cannot reach port {target.port}: {sockets[0].strerror or 'network error'}"
+        )
+    return None

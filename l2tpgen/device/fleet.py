@@ -15,6 +15,7 @@ from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
 from l2tpgen.device.push import PushResult, Status, lint_gate, restore
+from l2tpgen.errors import L2tpgenError
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
 from l2tpgen.render import render_site
 
@@ -104,12 +105,24 @@ def verify_fleet(
     outcome = runner.run(task=l2tpgen_verify, fleet=fleet, credentials=credentials, on_failed=True)
     states: list[PseudowireState] = []
     errors: list[str] = []
-    for name in targets:
+    for name, target in targets.items():
         result = outcome[name][0]
         if result.exception is not None:
-            errors.append(f"{name}: {result.exception}")
-        states.extend(result.result or [])
+            errors.append(f"{target}: {_one_line(result.exception)}")
+        elif isinstance(result.result, list):
+            states.extend(result.result)
     return states, errors
+
+
+def _one_line(exception: BaseException) -> str:
+    """What to print of a task's exception: ours as they are, anything else by its type only.
+
+    Anything but an ``L2tpgenError`` is a bug; its text (netmiko's runs to several lines and may
+    quote what the router printed) stays out.
+    """
+    if isinstance(exception, L2tpgenError):
+        return str(exception)
+    return f"unexpected error ({type(exception).__name__}); this is a bug in l2tpgen"
 
 
 def push_fleet(
@@ -202,7 +215,8 @@ def _result_of(name: str, multi: Sequence[object]) -> PushResult:
     if isinstance(value, PushResult):
         return value
     exception = getattr(result, "exception", None)
-    return PushResult(name, Status.FAILED, f"unexpected error: {exception!r}")
+    message = _one_line(exception) if exception is not None else "no result"
+    return PushResult(name, Status.FAILED, message)
 
 
 def _paired_sites(fleet: Fleet, pushed: set[str]) -> set[str]:

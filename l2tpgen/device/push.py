@@ -30,7 +30,14 @@ from l2tpgen.device import rollback
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.session import alive, exec_answered, exec_batch, save_config, send_batch
+from l2tpgen.device.session import (
+    alive,
+    exec_answered,
+    exec_batch,
+    running_config_checked,
+    save_config,
+    send_batch,
+)
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse
 from l2tpgen.ios.volatile import config_body
@@ -273,6 +280,7 @@ def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN
     try:
         options.tell(name, "reading the running config")
         before, listing = exec_batch(connection, ["show running-config", "dir"])
+        running_config_checked(before)
         hc = job.platform.hier_config or ""
         plan = plan_change(site, parse(before), job.intended, platform=hc)
         shown = {

@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device.messages import Kind, classify
+from netmiko.exceptions import ReadTimeout
+
+from l2tpgen.device.messages import REFUSALS, Kind, classify
 from l2tpgen.errors import DeviceError
 
 if TYPE_CHECKING:
@@ -25,6 +27,18 @@ if TYPE_CHECKING:
 
 _CONFIG_PROMPT = r"\(config[^)]*\)#"
 CHUNK_LINES = 100
+# Seconds a show command may take (a large running config on a slow router takes a while).
+SHOW_TIMEOUT = 30.0
+# The line IOS prints under a refused command, pointing at the word it refused.
+_CARET = re.compile(r"\^")
+# A show command's refusals: the known ones only, as some answers start with `%` too
+# (`%%No active L2TP tunnels`), plus AAA's.
+_SHOW_REFUSALS = (
+    *(re.compile(pattern) for pattern, _ in REFUSALS),
+    re.compile(r"(?i)authorization failed|access denied|not authori[sz]ed"),
+)
+# How much of a refusal a message quotes.
+_QUOTED = 80
 
 
 @dataclass(frozen=True)
@@ -76,7 +90,7 @@ def exec_batch(
     connection: Any,  # noqa: ANN401 - netmiko
     commands: Sequence[str],
     *,
-    timeout: float = 30,
+    timeout: float | None = None,
 ) -> tuple[str, ...]:
     """Several exec commands in one write, so one round trip: their outputs, in order.
 
@@ -84,11 +98,18 @@ def exec_batch(
         DeviceError: the router stopped answering (naming the commands).
     """
     prompts = _exec_prompts(connection)
+    wait = SHOW_TIMEOUT if timeout is None else timeout
     try:
         connection.write_channel("".join(f"{command}\n" for command in commands))
-        text = _read_count(connection, prompts, len(commands), timeout)
+        text = _read_count(connection, prompts, len(commands), wait)
     except DeviceError as exc:
-        raise DeviceError(f"`{'`, `'.join(commands)}` got no answer ({exc})") from exc
+        named = "`, `".join(commands)
+        if "connection lost" in str(exc):
+            raise DeviceError(f"the connection was lost during `{named}`") from exc
+        raise DeviceError(
+            f"no answer to `{named}` within {wait:g} s; the router may be overloaded or the "
+            "link slow: try again"
+        ) from exc
     return _split_exec(text, prompts, len(commands))
 
 
@@ -252,19 +273,30 @@ def answer_prompts(connection: Any, command: str, *, timeout: float = 30) -> str
     return output
 
 
-def show(connection: Any, command: str, *, timeout: float = 30) -> str:  # noqa: ANN401
+def show(connection: Any, command: str, *, timeout: float | None = None) -> str:  # noqa: ANN401 - netmiko
     """A show command's output, read up to the exec prompt at its end.
 
     netmiko's default end-of-output pattern is the bare hostname, which ``show running-config``
     contains near its top (``hostname lab-a-rtr1``): waiting for ``hostname#`` at the very end
-    keeps a fast router's output from being cut short.
+    keeps a fast router's output from being cut short. ``timeout`` defaults to ``SHOW_TIMEOUT``.
+
+    Raises:
+        DeviceError: no answer within the timeout, or the session was lost (one line each).
     """
+    wait = SHOW_TIMEOUT if timeout is None else timeout
     try:
         output = connection.send_command(
-            command, expect_string=_exec_prompt(connection), read_timeout=timeout
+            command, expect_string=_exec_prompt(connection), read_timeout=wait
         )
+    except ReadTimeout as exc:
+        message = (
+            f"no answer to `{command}` within {wait:g} s; the router may be overloaded or the "
+            "link slow: try again"
+        )
+        raise DeviceError(message) from exc
     except Exception as exc:
-        raise DeviceError(f"`{command}` got no answer ({type(exc).__name__})") from exc
+        message = f"the session was lost during `{command}` ({type(exc).__name__}); try again"
+        raise DeviceError(message) from exc
     return str(output)
 
 
@@ -323,3 +355,65 @@ def save_config(
         if reason is None or _SAVE_BUSY not in reason:
             return reason
     return reason
+
+
+def refusal(output: str) -> str | None:
+    """The router's refusal of a show command (its first line), or None if it answered.
+
+    A refusal comes first, alone (`% Invalid input`, `% Authorization failed`, `Command
+    authorization failed`), after the caret line that points at the refused word; notices and
+    syslog lines before it are skipped. Only the start is read: a config's banner may hold `%`.
+    """
+    for raw in output.splitlines():
+        line = raw.strip()
+        if not line or _CARET.fullmatch(line) or classify(line) is Kind.NOTICE:
+            continue
+        return line[:_QUOTED] if any(p.search(line) for p in _SHOW_REFUSALS) else None
+    return None
+
+
+def answered(connection: Any, command: str) -> str:  # noqa: ANN401 - netmiko
+    """A show command's output, or ``DeviceError`` if the router refused the command."""
+    output = show(connection, command)
+    refused = refusal(output)
+    if refused is not None:
+        message = (
+            f"the router refused `{command}` ({refused}); log in with privilege 15, or "
+            "authorize the command for this user in AAA"
+        )
+        raise DeviceError(message)
+    return output
+
+
+def running_config(connection: Any) -> str:  # noqa: ANN401 - netmiko
+    """``show running-config``, checked whole (``running_config_checked``)."""
+    return running_config_checked(show(connection, "show running-config"))
+
+
+def running_config_checked(output: str) -> str:
+    """A ``show running-config`` output, checked whole (never diff or push against a bad read).
+
+    Raises:
+        DeviceError: a refusal (the login lacks the privilege or the authorization to read the
+            config), nothing at all, or output that stops before its final ``end``.
+    """
+    refused = refusal(output)
+    if refused is not None:
+        raise DeviceError(
+            f"the router refused `show running-config` ({refused}); log in with privilege 15, "
+            "or authorize the command for this user in AAA"
+        )
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if not lines:
+        message = (
+            "`show running-config` printed nothing; log in with privilege 15 (or a view that "
+            "shows the whole config)"
+        )
+        raise DeviceError(message)
+    if lines[-1] != "end":
+        message = (
+            "`show running-config` stopped before its final `end` (the output was cut short); "
+            "try again"
+        )
+        raise DeviceError(message)
+    return output

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import textfsm
 
-from l2tpgen.device.session import show
+from l2tpgen.device.session import answered, show
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import short_interface_name
 from l2tpgen.platforms import driver
@@ -116,13 +116,14 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
     """The state of every pseudowire the model gives ``name``.
 
     Raises:
-        DeviceError: the site is not a Cisco router, or the router does not answer.
+        DeviceError: the site is not a Cisco router, or the router does not answer or refuses
+            ``show xconnect all`` (never read as "every pseudowire missing").
     """
     site = fleet.site(name)
     platform = driver(site.effective_platform)
     if platform.show_xconnect is None:
         raise DeviceError(f"{name} is a {site.effective_platform} PE: verify reads Cisco routers")
-    rows = xconnect_rows(show(connection, platform.show_xconnect))
+    rows = xconnect_rows(answered(connection, platform.show_xconnect))
     by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
     by_circuit = {r.circuit: r for r in rows if r.circuit}
     sessions = _sessions(connection, platform.show_sessions)

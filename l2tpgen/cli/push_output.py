@@ -1,0 +1,174 @@
+"""How push, diff and verify report: results, progress rows, the summary, one error line each."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from l2tpgen.cli.app import err, out, safe
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from l2tpgen.device import PushResult
+    from l2tpgen.device.fleet import FleetReport, PairState
+
+
+def print_diff(diff: str) -> None:
+    """A unified diff, colored."""
+    styles = {"+": "green", "-": "red", "@": "cyan"}
+    for line in diff.splitlines():
+        out.print(Text(line, style=styles.get(line[:1], "")))
+
+
+def result_dict(result: PushResult) -> dict[str, object]:
+    """One router's result as JSON."""
+    return {
+        "site": result.site,
+        "status": result.status.value,
+        "exit_code": result.status.exit_code,
+        "message": result.message,
+        "lines_sent": result.lines_sent,
+        "seconds": round(result.seconds, 3),
+        "commands": list(result.commands),
+        "diff": result.diff,
+        "rollback_file": result.rollback_file,
+        "errors": list(result.errors),
+        "notices": list(result.notices),
+        "migration": result.migration,
+        "notes": list(result.notes),
+    }
+
+
+STATUS_STYLE = {  # by Status value
+    "unchanged": "green",
+    "would-change": "yellow",
+    "changed": "green",
+    "refused": "red",
+    "stopped": "yellow",
+    "unsaved": "bold red",
+    "failed": "red",
+    "rolled-back": "red",
+    "rollback-failed": "bold red",
+}
+
+
+# Results that mean the router was not reached, not read or not allowed: nothing was changed.
+NOT_DONE = frozenset({"refused", "failed"})
+
+
+def error_line(where: str, message: str) -> None:
+    """One line on stderr: the router (site, address) and what went wrong and what to do."""
+    err.print(Text.assemble(("error:", "bold red"), " ", safe(f"{where}: {message}")))
+
+
+def print_result(result: PushResult, where: str, *, diff: bool = True) -> None:
+    """One router's diff, commands and result; a failure as one error line naming ``where``.
+
+    ``diff``: print the diff and commands (not when they were shown before the question).
+    """
+    if diff and result.diff:
+        print_diff(result.diff)
+    for note in result.notes:
+        out.print(f"note: {result.site}: {note}", markup=False, highlight=False)
+    for notice in result.notices:
+        out.print(f"  notice: {notice}", markup=False, highlight=False)
+    if diff and result.commands and result.status.value != "unchanged":
+        out.print(f"commands for {result.site}:", style="bold")
+        for command in result.commands:
+            out.print(f"  {command}", markup=False, highlight=False)
+    for error in result.errors:
+        err.print(f"  refused: {error}", style="red", markup=False)
+    if result.status.value in NOT_DONE:
+        error_line(where, result.message)
+        return
+    out.print(
+        Text.assemble(
+            (f"{result.site}: {result.status.value}", STATUS_STYLE[result.status.value]),
+            f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
+        )
+    )
+
+
+class Progress:
+    """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
+
+    def __init__(self, names: list[str]) -> None:
+        from rich.progress import (  # noqa: PLC0415 - only fleet commands show progress
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self.live = err.is_terminal
+        self.rows: dict[str, TaskID] = {}
+        # transient: the live rows vanish when done (the summary table follows), so no spinner
+        # frame stays in the scrollback
+        self.bar = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        )
+        if self.live:
+            self.rows = {name: self.bar.add_task(f"{name}: waiting", total=None) for name in names}
+
+    def __call__(self, site: str, phase: str) -> None:
+        """Show ``site``'s current phase."""
+        if self.live:
+            self.bar.update(self.rows[site], description=f"{site}: {phase}")
+        else:
+            err.print(f"{site}: {phase}", markup=False, highlight=False)
+
+    def __enter__(self) -> Progress:  # noqa: PYI034 - a final private class; Self needs 3.11
+        if self.live:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.live:
+            self.bar.stop()
+
+
+def summary(report: FleetReport) -> None:
+    """The table of every router's result, then the pairs verified and verify's errors."""
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
+    table = Table(title="push summary", title_justify="left")
+    for column in ("site", "result", "lines sent", "time", "detail"):
+        table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
+    for r in report.results:
+        status = Text(r.status.value, STATUS_STYLE[r.status.value])
+        table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
+    out.print(table)
+    if report.pairs:
+        one_sided = [p for p in report.pairs if p.one_sided]
+        down = [p for p in report.pairs if not p.up_both and not p.one_sided]
+        up = len(report.pairs) - len(one_sided) - len(down)
+        out.print(f"pairs verified: {up} pseudowires up at both ends", markup=False)
+        for p in one_sided + down:
+            out.print(
+                f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
+                f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else ""),
+                style="red",
+                markup=False,
+            )
+    for error in report.verify_errors:
+        err.print(Text.assemble(("error:", "bold red"), " verify: ", safe(error)))
+
+
+def pair_dict(pair: PairState) -> dict[str, object]:
+    """A verified pair as JSON."""
+    return {
+        "site": pair.site,
+        "peer": pair.peer,
+        "vlan": pair.vlan,
+        "vc_id": pair.vc_id,
+        "here": pair.here,
+        "there": pair.there,
+        "up_both": pair.up_both,
+        "one_sided": pair.one_sided,
+    }
