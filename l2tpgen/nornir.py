@@ -46,7 +46,8 @@ from l2tpgen.device.connection import (
 )
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
 from l2tpgen.device.known_hosts import check_known_hosts
-from l2tpgen.device.push import PushOptions, Status, push_site
+from l2tpgen.device.push import PushOptions, push_site
+from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import DeviceError, L2tpgenError
 

@@ -14,7 +14,9 @@ from nornir.core import Nornir
 from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
-from l2tpgen.device.push import PushResult, Status, lint_gate, restore
+from l2tpgen.device.push import lint_gate
+from l2tpgen.device.restore import restore
+from l2tpgen.device.result import PushResult, Status
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
 from l2tpgen.render import render_site

@@ -19,8 +19,6 @@ machine apart.
 
 from __future__ import annotations
 
-import contextlib
-import enum
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,17 +28,17 @@ from l2tpgen.device import rollback
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import router_lock
 from l2tpgen.device.plan import plan_change
+from l2tpgen.device.restore import Link, close, roll_back
+from l2tpgen.device.result import PushResult, Status
+from l2tpgen.device.save import save_config
 from l2tpgen.device.session import (
-    alive,
     exec_answered,
     exec_batch,
     running_config_checked,
-    save_config,
     send_batch,
 )
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse
-from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.sites import rendered_name
 from l2tpgen.platforms import driver
@@ -57,57 +55,6 @@ if TYPE_CHECKING:
     from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet
     from l2tpgen.platforms.base import Driver
-
-
-class Status(enum.Enum):
-    """How a push ended; ``exit_code`` is the command line's."""
-
-    UNCHANGED = "unchanged"
-    WOULD_CHANGE = "would-change"
-    CHANGED = "changed"
-    REFUSED = "refused"
-    STOPPED = "stopped"
-    UNSAVED = "unsaved"
-    ROLLED_BACK = "rolled-back"
-    ROLLBACK_FAILED = "rollback-failed"
-    FAILED = "failed"
-
-    @property
-    def exit_code(self) -> int:
-        """The command line's exit code for this outcome.
-
-        0 fine; 1 nothing changed (input, access, a stop) or changed but unsaved; 3 rolled back;
-        4 the router's state is unknown.
-        """
-        return {
-            Status.UNCHANGED: 0,
-            Status.WOULD_CHANGE: 0,
-            Status.CHANGED: 0,
-            Status.REFUSED: 1,
-            Status.STOPPED: 1,
-            Status.UNSAVED: 1,
-            Status.FAILED: 1,
-            Status.ROLLED_BACK: 3,
-            Status.ROLLBACK_FAILED: 4,
-        }[self]
-
-
-@dataclass(frozen=True)
-class PushResult:
-    """The outcome of pushing one site: everything here is safe to print (secrets masked)."""
-
-    site: str
-    status: Status
-    message: str = ""
-    diff: str = ""
-    commands: tuple[str, ...] = ()
-    lines_sent: int = 0
-    seconds: float = 0.0
-    rollback_file: str | None = None
-    errors: tuple[str, ...] = field(default=())
-    notices: tuple[str, ...] = ()
-    migration: bool = False
-    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,21 +126,12 @@ class _Clock:
 
 
 @dataclass(frozen=True)
-class _Link:
-    """How to reach the router again (for a rollback after a lost connection)."""
-
-    target: Target
-    credentials: Credentials
-    connector: Callable[[Target, Credentials], Any]
-
-
-@dataclass(frozen=True)
 class _Job:
     """One site's push: what it needs at every step."""
 
     fleet: Fleet
     name: str
-    link: _Link
+    link: Link
     intended: Config
     options: PushOptions
     clock: _Clock
@@ -231,7 +169,7 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
         return clock.result(Status.REFUSED, str(exc))
     if options.stopping():
         return clock.result(Status.STOPPED, "stopped before connecting; nothing was changed")
-    job = _Job(fleet, name, _Link(target, credentials, connector), parse(intended), options, clock)
+    job = _Job(fleet, name, Link(target, credentials, connector), parse(intended), options, clock)
     if options.dry_run:
         return _session(job)
     try:
@@ -378,7 +316,7 @@ def _apply(job: _Job, connection: Any, prepared: _Prepared) -> PushResult:  # no
     details["lines_sent"] = sent
     if problem is not None:
         options.tell(name, "rolling back")
-        status, outcome = _roll_back(connection, job.link, prepared.rollback, prepared.before)
+        status, outcome = roll_back(connection, job.link, prepared.rollback, prepared.before)
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     applied = f"{len(plan.send)} lines applied and verified"
     if not options.save:
@@ -393,69 +331,3 @@ def _apply(job: _Job, connection: Any, prepared: _Prepared) -> PushResult:  # no
         )
         return clock.result(Status.UNSAVED, message, **details)
     return clock.result(Status.CHANGED, f"{applied}, saved", **details)
-
-
-def _roll_back(connection: Any, link: _Link, rollback_file: str, before: str) -> tuple[Status, str]:  # noqa: ANN401
-    """Replace the running config with the copy (reconnecting if needed) and check it took.
-
-    The check ignores lines that change by themselves (``l2tpgen.ios.volatile``).
-    """
-    command = f"configure replace {rollback_file} force"
-    for attempt in range(2):
-        fresh = None
-        try:
-            if attempt or not alive(connection):
-                fresh = connection = link.connector(link.target, link.credentials)
-            output, after = exec_batch(connection, [command, "show running-config"], timeout=120)
-        except L2tpgenError:
-            continue
-        finally:
-            if fresh is not None:
-                close(fresh)
-        if not rollback.replace_failed(output) and config_body(after) == config_body(before):
-            return Status.ROLLED_BACK, f"rolled back to {rollback_file}; the router is as before"
-        return (
-            Status.ROLLBACK_FAILED,
-            (
-                f"rollback from {rollback_file} did not restore the pre-push config; check the "
-                f"router by hand (the pre-push config is in {rollback_file} and in the local "
-                "state directory)"
-            ),
-        )
-    return (
-        Status.ROLLBACK_FAILED,
-        (
-            "could not reconnect to roll back; the router may hold part of the change. Restore "
-            f"it with `{command}` (a local copy is in the state directory)"
-        ),
-    )
-
-
-def restore(
-    target: Target,
-    credentials: Credentials,
-    rollback_file: str,
-    local_copy: Path,
-    *,
-    connector: Callable[[Target, Credentials], Any] = connect,
-) -> tuple[Status, str]:
-    """Roll a router that was changed and saved back to its rollback copy (``--rollback-pairs``).
-
-    ``local_copy`` is the pre-push config kept locally; the router must match it afterwards.
-    """
-    link = _Link(target, credentials, connector)
-    try:
-        before = local_copy.read_text(encoding="utf-8")
-        connection = connector(target, credentials)
-    except (OSError, L2tpgenError) as exc:
-        return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
-    try:
-        return _roll_back(connection, link, rollback_file, before)
-    finally:
-        close(connection)
-
-
-def close(connection: Any) -> None:  # noqa: ANN401
-    """Close the SSH session at once (no ``exit`` round trip: the socket goes)."""
-    with contextlib.suppress(Exception):  # closing a dead connection is not an error
-        connection.disconnect()

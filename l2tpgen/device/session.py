@@ -69,7 +69,7 @@ def _exec_prompt(connection: Any) -> str:  # noqa: ANN401 - netmiko's connection
     return rf"{re.escape(connection.base_prompt)}#\s*$"
 
 
-def _exec_prompts(connection: Any) -> re.Pattern[str]:  # noqa: ANN401
+def exec_prompts(connection: Any) -> re.Pattern[str]:  # noqa: ANN401
     """The exec prompt at the start of a line (the echoed command follows it)."""
     return re.compile(rf"^{re.escape(connection.base_prompt)}#", re.MULTILINE)
 
@@ -97,11 +97,11 @@ def exec_batch(
     Raises:
         DeviceError: the router stopped answering (naming the commands).
     """
-    prompts = _exec_prompts(connection)
+    prompts = exec_prompts(connection)
     wait = SHOW_TIMEOUT if timeout is None else timeout
     try:
         connection.write_channel("".join(f"{command}\n" for command in commands))
-        text = _read_count(connection, prompts, len(commands), wait)
+        text = read_count(connection, prompts, len(commands), wait)
     except DeviceError as exc:
         named = "`, `".join(commands)
         if "connection lost" in str(exc):
@@ -125,13 +125,13 @@ def exec_answered(
     router with ``file prompt quiet`` nothing asks, and the empty line gives one more prompt,
     which is read here so that the next command starts clean.
     """
-    prompts = _exec_prompts(connection)
+    prompts = exec_prompts(connection)
     try:
         connection.write_channel(command + "\n\n")
-        text = _read_count(connection, prompts, 1, timeout)
+        text = read_count(connection, prompts, 1, timeout)
         first = prompts.search(text)
         if first is not None and "?" not in text[: first.start()]:
-            text += _read_count(connection, prompts, 2, timeout, text)
+            text += read_count(connection, prompts, 2, timeout, text)
     except DeviceError as exc:
         raise DeviceError(f"`{command}` got no answer ({exc})") from exc
     count = min(2, len(prompts.findall(text)))  # the command's output comes first
@@ -157,7 +157,7 @@ def send_batch(
         DeviceError: the connection dropped or the router stopped answering mid-change.
     """
     prompts = re.compile(rf"{re.escape(connection.base_prompt)}{_CONFIG_PROMPT}")
-    exec_prompts = _exec_prompts(connection)
+    back_at_exec = exec_prompts(connection)
     chunks = [commands[i : i + chunk] for i in range(0, len(commands), chunk)] or [[]]
     output, sent, interrupted, ended = "", 0, False, False
     after: tuple[str, ...] = ()
@@ -170,20 +170,20 @@ def send_batch(
             last = index == len(chunks) - 1
             tail = ["end", *then] if last else []
             connection.write_channel("".join(f"{line}\n" for line in [*head, *lines, *tail]))
-            text = _read_count(connection, prompts, len(head) + len(lines), timeout)
+            text = read_count(connection, prompts, len(head) + len(lines), timeout)
             sent += len(lines)
             if last:
-                text += _read_count(connection, exec_prompts, 1 + len(then), timeout, text)
-                back = exec_prompts.search(text)
+                text += read_count(connection, back_at_exec, 1 + len(then), timeout, text)
+                back = back_at_exec.search(text)
                 cut = back.start() if back is not None else len(text)
-                after, ended = _split_exec(text[cut:], exec_prompts, len(then)), True
+                after, ended = _split_exec(text[cut:], back_at_exec, len(then)), True
                 text = text[:cut]  # the configuration part: refusals are looked for there only
             output += text
             if parse_output(output, connection.base_prompt)[0]:
                 break
         if not ended:
             connection.write_channel("end\n")
-            output += _read_count(connection, exec_prompts, 1, timeout)
+            output += read_count(connection, back_at_exec, 1, timeout)
     except DeviceError as exc:
         raise DeviceError(f"the router stopped answering mid-change ({exc})") from exc
     except Exception as exc:
@@ -193,7 +193,7 @@ def send_batch(
     return Batch(tuple(refused), tuple(notices), sent, interrupted, after)
 
 
-def _read_count(
+def read_count(
     connection: Any,  # noqa: ANN401
     prompts: re.Pattern[str],
     count: int,
@@ -298,63 +298,6 @@ def show(connection: Any, command: str, *, timeout: float | None = None) -> str:
         message = f"the session was lost during `{command}` ({type(exc).__name__}); try again"
         raise DeviceError(message) from exc
     return str(output)
-
-
-# What `write memory` prints (real outputs quoted in the research notes: netmiko's EXAMPLES.md,
-# NetSPoC's device.go, captures with the NVRAM-overwrite prompt): success always ends in `[OK]`.
-_SAVE_ASKS = re.compile(r"(?:\[confirm\]|\[no\]:|\[yes/no\]:?)\s*$")
-_SAVE_BUSY = "startup-config file open failed"
-SAVE_TRIES = 3  # NetSPoC retries a busy NVRAM twice, 3 s apart
-
-
-def judge_save(output: str) -> str | None:
-    """None if ``write memory`` output says the config was saved, else why not."""
-    if "[OK]" in output:
-        return None
-    for line in output.splitlines():
-        text = line.strip()
-        if "too large for nvram" in text.lower() or _SAVE_BUSY in text:
-            return text
-        if classify(text) is Kind.REFUSAL:
-            return text
-    return "no [OK] in its answer"
-
-
-def save_config(
-    connection: Any,  # noqa: ANN401 - netmiko
-    command: str = "write memory",
-    *,
-    timeout: float = 100,
-    retry_after: float = 3.0,
-) -> str | None:
-    """Save the running config; None when saved, else the router's reason.
-
-    ``[confirm]`` (overwriting NVRAM written by another release) is confirmed; ``Truncate
-    config?? [no]`` is declined (a truncated startup config is worse than none). A busy NVRAM is
-    tried again, as NetSPoC does.
-    """
-    prompt = _exec_prompts(connection)
-    either = re.compile(f"{prompt.pattern}|{_SAVE_ASKS.pattern}", re.MULTILINE)
-    reason: str | None = None
-    for attempt in range(SAVE_TRIES):
-        if attempt:
-            time.sleep(retry_after)
-        output = ""
-        try:
-            connection.write_channel(command + "\n")
-            while True:
-                output += _read_count(connection, either, 1, timeout)
-                asked = _SAVE_ASKS.search(output)
-                if asked is None:
-                    break
-                connection.write_channel("\n")  # confirm; decline a truncation (default: no)
-                output = output[: asked.start()] + output[asked.end() :] + "\n"
-        except DeviceError as exc:
-            return f"`{command}` got no answer ({exc})"
-        reason = judge_save(output)
-        if reason is None or _SAVE_BUSY not in reason:
-            return reason
-    return reason
 
 
 def refusal(output: str) -> str | None:

@@ -1,0 +1,102 @@
+"""Taking a router back to its rollback copy: ``configure replace``, then a check that it took.
+
+The check compares the running config with the pre-push one, ignoring lines that change by
+themselves (``l2tpgen.ios.volatile``: ``ntp clock-period`` and the like, as hier_config's IOS
+driver does), so a good rollback is never reported as failed. After a lost connection the router
+is reached again first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.device import rollback
+from l2tpgen.device.connection import connect
+from l2tpgen.device.result import Status
+from l2tpgen.device.session import alive, exec_batch
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.ios.volatile import config_body
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.inventory import Target
+
+
+@dataclass(frozen=True)
+class Link:
+    """How to reach the router again (for a rollback after a lost connection)."""
+
+    target: Target
+    credentials: Credentials
+    connector: Callable[[Target, Credentials], Any]
+
+
+def roll_back(connection: Any, link: Link, rollback_file: str, before: str) -> tuple[Status, str]:  # noqa: ANN401
+    """Replace the running config with the copy (reconnecting if needed) and check it took.
+
+    The check ignores lines that change by themselves (``l2tpgen.ios.volatile``).
+    """
+    command = f"configure replace {rollback_file} force"
+    for attempt in range(2):
+        fresh = None
+        try:
+            if attempt or not alive(connection):
+                fresh = connection = link.connector(link.target, link.credentials)
+            output, after = exec_batch(connection, [command, "show running-config"], timeout=120)
+        except L2tpgenError:
+            continue
+        finally:
+            if fresh is not None:
+                close(fresh)
+        if not rollback.replace_failed(output) and config_body(after) == config_body(before):
+            return Status.ROLLED_BACK, f"rolled back to {rollback_file}; the router is as before"
+        return (
+            Status.ROLLBACK_FAILED,
+            (
+                f"rollback from {rollback_file} did not restore the pre-push config; check the "
+                f"router by hand (the pre-push config is in {rollback_file} and in the local "
+                "state directory)"
+            ),
+        )
+    return (
+        Status.ROLLBACK_FAILED,
+        (
+            "could not reconnect to roll back; the router may hold part of the change. Restore "
+            f"it with `{command}` (a local copy is in the state directory)"
+        ),
+    )
+
+
+def restore(
+    target: Target,
+    credentials: Credentials,
+    rollback_file: str,
+    local_copy: Path,
+    *,
+    connector: Callable[[Target, Credentials], Any] = connect,
+) -> tuple[Status, str]:
+    """Roll a router that was changed and saved back to its rollback copy (``--rollback-pairs``).
+
+    ``local_copy`` is the pre-push config kept locally; the router must match it afterwards.
+    """
+    link = Link(target, credentials, connector)
+    try:
+        before = local_copy.read_text(encoding="utf-8")
+        connection = connector(target, credentials)
+    except (OSError, L2tpgenError) as exc:
+        return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
+    try:
+        return roll_back(connection, link, rollback_file, before)
+    finally:
+        close(connection)
+
+
+def close(connection: Any) -> None:  # noqa: ANN401
+    """Close the SSH session at once (no ``exit`` round trip: the socket goes)."""
+    with contextlib.suppress(Exception):  # closing a dead connection is not an error
+        connection.disconnect()
