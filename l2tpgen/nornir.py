@@ -47,6 +47,7 @@ from l2tpgen.device.connection import (
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
 from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.device.push import PushOptions, push_site
+from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import DeviceError, L2tpgenError
@@ -219,5 +220,5 @@ def l2tpgen_verify(task: Task, fleet: Fleet, *, credentials: Credentials | None 
     except L2tpgenError as exc:
         return Result(host=task.host, result=[], failed=True, exception=exc)
     finally:
-        connection.disconnect()
+        close(connection)
     return Result(host=task.host, result=states, failed=not all(s.up for s in states))

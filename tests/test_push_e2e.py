@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import SITES
@@ -17,6 +17,7 @@ from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 runner = CliRunner()
@@ -264,3 +265,37 @@ def test_ios_defaults_in_a_site_file_are_not_rendered_and_a_second_push_changes_
         assert (code, second["status"], second["lines_sent"]) == (0, "unchanged", 0)
     finally:
         lab.sim.close()
+
+
+def _counting(calls: list[str], real: Callable[..., Any], argument: int) -> Callable[..., Any]:
+    """``real``, recording its ``argument``-th positional argument at each call."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - passes anything through
+        calls.append(args[argument])
+        return real(*args, **kwargs)
+
+    return wrapper
+
+
+def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from l2tpgen import render as render_module  # noqa: PLC0415 - the modules under test
+    from l2tpgen.device import fleet as fleet_module  # noqa: PLC0415
+    from l2tpgen.device import plan as plan_module  # noqa: PLC0415
+    from l2tpgen.device import push as push_module  # noqa: PLC0415
+    from l2tpgen.lint import sites as lint_module  # noqa: PLC0415
+
+    rendered: list[str] = []
+    parsed: list[str] = []
+    for module in (render_module, fleet_module, push_module, lint_module):
+        monkeypatch.setattr(module, "render_site", _counting(rendered, module.render_site, 1))
+    for module in (push_module, plan_module):
+        monkeypatch.setattr(module, "parse", _counting(parsed, module.parse, 0))
+    code, (result,) = _push(lab, "site-a")
+    assert (code, result["status"]) == (0, "changed"), result
+    assert rendered.count("site-a") == 1  # one rendering: linted, filled in, planned, checked
+    # The router's config is parsed once as read before the change and once as read after it.
+    assert len(parsed) == 2
+    assert "interface GigabitEthernet0/0.2996" not in parsed[0]
+    assert "interface GigabitEthernet0/0.2996" in parsed[1]

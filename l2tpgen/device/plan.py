@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from l2tpgen.device.classes import adopt
 from l2tpgen.device.scope import own, refuse_foreign
 from l2tpgen.ios.names import interface_sort_key
-from l2tpgen.ios.tree import parse
+from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
 
 if TYPE_CHECKING:
@@ -224,13 +224,15 @@ def plan_change(
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
     running = parse(running_config) if isinstance(running_config, str) else running_config
-    rendered = parse(intended_config) if isinstance(intended_config, str) else intended_config
+    rendered = (
+        parse_rendered(intended_config) if isinstance(intended_config, str) else intended_config
+    )
     lan = site.lan.interface
     # First pass: which subinterfaces are ours (they decide which sessions stay and which class
     # references are foreign).
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan})
-    intended = parse(adopted.text)
+    intended = parse_rendered(adopted.text)
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))

@@ -38,7 +38,7 @@ from l2tpgen.device.session import (
     send_batch,
 )
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.ios.tree import parse
+from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.sites import rendered_name
 from l2tpgen.platforms import driver
@@ -169,7 +169,9 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
         return clock.result(Status.REFUSED, str(exc))
     if options.stopping():
         return clock.result(Status.STOPPED, "stopped before connecting; nothing was changed")
-    job = _Job(fleet, name, Link(target, credentials, connector), parse(intended), options, clock)
+    job = _Job(
+        fleet, name, Link(target, credentials, connector), parse_rendered(intended), options, clock
+    )
     if options.dry_run:
         return _session(job)
     try:

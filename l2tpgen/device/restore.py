@@ -97,6 +97,12 @@ def restore(
 
 
 def close(connection: Any) -> None:  # noqa: ANN401
-    """Close the SSH session at once (no ``exit`` round trip: the socket goes)."""
+    """End the SSH session at once: ``exit`` typed, the socket closed, nothing waited for.
+
+    (netmiko's ``disconnect`` first asks the router whether it is in config mode: a round trip
+    for a session that l2tpgen always leaves at the exec prompt.)
+    """
+    with contextlib.suppress(Exception):  # a dead session takes no `exit`
+        connection.write_channel("exit\n")
     with contextlib.suppress(Exception):  # closing a dead connection is not an error
-        connection.disconnect()
+        connection.paramiko_cleanup()

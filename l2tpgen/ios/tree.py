@@ -181,3 +181,8 @@ def nest(text: CleanText) -> list[Node]:
 def parse(text: str, name: str = "config") -> Config:
     """Clean and parse IOS text (see ``l2tpgen.ios.text`` for what the clean-up accepts)."""
     return build(clean(text), name)
+
+
+def parse_rendered(text: str, name: str = "config") -> Config:
+    """Parse l2tpgen's own output (see ``build``'s ``rendered``): no ciscoconfparse needed."""
+    return build(clean(text), name, rendered=True)
