@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
@@ -21,9 +21,13 @@ ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
 IOS_XE_FIRST_MAJOR = 16  # `version 16.x` and later is IOS-XE; 12.x and 15.x are classic IOS
 
 
+@cache
 def encapsulation_kind(word: str) -> str | None:
     """The encapsulation ``word`` is, or is a typo of (``12tpv3`` -> l2tpv3); None: another one."""
-    close = difflib.get_close_matches(word.lower(), ENCAPSULATIONS, n=1, cutoff=0.6)
+    lowered = word.lower()
+    if lowered in ENCAPSULATIONS:
+        return lowered
+    close = difflib.get_close_matches(lowered, ENCAPSULATIONS, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
