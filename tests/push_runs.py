@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import typer.testing
@@ -35,6 +36,12 @@ def push(lab: Lab, *args: str, sites: Path = SITES) -> tuple[int, list[dict[str,
     result = cli(lab, "push", *args, "--yes", "--format", "json", sites=sites)
     document = json.loads(result.stdout) if result.stdout.strip() else {"results": []}
     return result.exit_code, document["results"]
+
+
+def section(running: str, header: str) -> str:
+    """One top-level section of a running config, its header included ("" when absent)."""
+    found = re.search(rf"^{re.escape(header)}\n(?: .*\n)*", running, re.MULTILINE)
+    return found.group(0) if found is not None else ""
 
 
 def config_lines(lab: Lab, name: str) -> list[str]:

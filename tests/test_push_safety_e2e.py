@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import SITES
 from conftest_sim import PASSWORD, USERNAME, Lab
-from push_runs import cli, config_lines, entered_config_mode, exec_lines, on_a_terminal, push
+from push_runs import (
+    cli,
+    config_lines,
+    entered_config_mode,
+    exec_lines,
+    on_a_terminal,
+    push,
+    section,
+)
 
 from l2tpgen.device.connection import Credentials as Login
 from l2tpgen.device.connection import connect
@@ -37,10 +45,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+    from l2tpgen.device.result import PushResult
+
 REFERENCE = SITES.parent / "tests" / "reference"
 BEFORE_SECRET = "123456789"  # noqa: S105 - the reference case's published example
 PAIR = ("site-a", "site-b")
 VLANS = (2996, 2997, 2998, 2999)
+# the LAN trunk after the migration: its single xconnect gone, the hold-queues set
+MIGRATED_TRUNK = (
+    "interface GigabitEthernet0/0\n no ip address\n duplex full\n speed auto\n no cdp enable\n"
+    " hold-queue 2048 in\n hold-queue 2048 out\n"
+)
 # site-b's xconnect of VLAN 2997 (to site-a's WAN address, VC ID 127)
 REFUSE_AT_B = r"^xconnect 10\.197\.251\.215 127 "
 
@@ -50,13 +65,6 @@ def _before_pair() -> dict[str, str]:
         name: (REFERENCE / f"before-router-{name[-1]}.conf").read_text(encoding="utf-8")
         for name in PAIR
     }
-
-
-def _section(running: str, header: str) -> str:
-    """The lines of one top-level section of a running config, its header included."""
-    found = re.search(rf"^{re.escape(header)}\n(?: .*\n)*", running, re.MULTILINE)
-    assert found is not None, f"no {header!r} in the running config"
-    return found.group(0)
 
 
 def _big_sites(directory: Path, vlans: int = 45) -> Path:
@@ -71,15 +79,10 @@ def _target(lab: Lab, name: str) -> Target:
     return Target(name, "127.0.0.1", device.port, device.router.flavor.device_type, known)
 
 
-def _push_site(lab: Lab, name: str, state: Path, **options: Any) -> Any:  # noqa: ANN401
-    """push_site as the library's callers use it (the site's rendering, linted, revealed)."""
-    return push_site(
-        lab.fleet,
-        name,
-        _target(lab, name),
-        Login(USERNAME, PASSWORD),
-        PushOptions(state_dir=state, **options),
-    )
+def _push_site(lab: Lab, name: str, state: Path, stop: Callable[[], bool]) -> PushResult:
+    """push_site as the library's callers use it, with a stop request."""
+    options = PushOptions(state_dir=state, stop=stop)
+    return push_site(lab.fleet, name, _target(lab, name), Login(USERNAME, PASSWORD), options)
 
 
 # -- 1, 2: the single-trunk migration -----------------------------------------------------------
@@ -92,7 +95,7 @@ def test_the_single_trunk_pair_migrates_in_one_push_and_every_pseudowire_is_up_a
     lab = new_lab(configs=_before_pair())
     before = [ConfigText(f"{name}.conf", lab.running(name)) for name in PAIR]
     assert {f.code for f in lint_configs(before)} >= {"L2T001"}
-    secrets = {name: _section(lab.running(name), "l2tp-class class1") for name in PAIR}
+    secrets = {name: section(lab.running(name), "l2tp-class class1") for name in PAIR}
     code, results = push(lab, *PAIR)
     assert code == 0, results
     assert [(r["site"], r["status"], r["migration"]) for r in results] == [
@@ -104,9 +107,9 @@ def test_the_single_trunk_pair_migrates_in_one_push_and_every_pseudowire_is_up_a
     assert findings == []
     for name in PAIR:
         running = lab.running(name)
-        assert "xconnect" not in _section(running, "interface GigabitEthernet0/0")
+        assert section(running, "interface GigabitEthernet0/0") == MIGRATED_TRUNK
         # the same secret under the router's own type 7 spelling: not typed again
-        assert _section(running, "l2tp-class class1") == secrets[name]
+        assert section(running, "l2tp-class class1") == secrets[name]
         assert lab.device(name).router.startup.body() == running
     verified = cli(lab, "verify", *PAIR, "--format", "json")
     assert verified.exit_code == 0, verified.output
@@ -134,9 +137,31 @@ def test_one_end_of_a_single_trunk_pair_is_refused_naming_its_peer_unless_one_en
     code, (result,) = push(lab, "site-a", "--one-end")
     assert (code, result["status"], result["migration"]) == (0, "changed", True), result
     running = lab.running("site-a")
-    assert "xconnect" not in _section(running, "interface GigabitEthernet0/0")
+    assert section(running, "interface GigabitEthernet0/0") == MIGRATED_TRUNK
     assert "interface GigabitEthernet0/0.2999\n" in running
     assert lab.device("site-b").router.events == []  # the other end is left alone
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the diff compares lines, not sections: the trunk's `xconnect ... 125` comes back under "
+    "Gi0/0.2999 and shows as unchanged context, so the migration's diff never shows the "
+    "single-trunk xconnect going (the commands and the warning do)",
+)
+def test_the_migration_diff_shows_the_single_trunk_xconnect_going(
+    new_lab: Callable[..., Lab], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", BEFORE_SECRET)
+    lab = new_lab(configs=_before_pair())
+    shown = cli(lab, "diff", "site-a", "--format", "json")
+    (result,) = json.loads(shown.stdout)["results"]
+    assert (result["status"], result["migration"]) == ("would-change", True)
+    assert (
+        " no xconnect 10.216.44.47 125 encapsulation l2tpv3 pw-class ethernet"
+        in (result["commands"])
+    )
+    going = "- xconnect 10.216.44.47 125 encapsulation l2tpv3 pw-class ethernet"
+    assert going in result["diff"].splitlines()
 
 
 # -- 3, 4: the question before a change, and drift ------------------------------------------------
@@ -264,6 +289,17 @@ def _l2tpgen(*args: str, env: dict[str, str], **popen: Any) -> subprocess.Popen[
     return subprocess.Popen([sys.executable, "-m", "l2tpgen", *args], env=env, text=True, **popen)
 
 
+def _when_written(inventory: Path, sim: subprocess.Popen[str]) -> Any:  # noqa: ANN401 - JSON
+    """The inventory `sim up` writes, once it is whole."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and sim.poll() is None:
+        try:
+            return json.loads(inventory.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # noqa: PERF203 - polling a file being written
+            time.sleep(0.1)
+    pytest.fail(f"sim up wrote no inventory (exit {sim.poll()})")
+
+
 def _read_running(target: Target) -> str:
     connection = connect(target, Login(USERNAME, PASSWORD))
     try:
@@ -291,11 +327,7 @@ def test_sigint_to_a_push_mid_change_rolls_its_router_back_and_exits_3(tmp_path:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not inventory.exists() and time.monotonic() < deadline and sim.poll() is None:
-            time.sleep(0.1)
-        assert inventory.exists(), "sim up did not write its inventory"
-        entry = json.loads(inventory.read_text())["sites"]["site-0"]
+        entry = _when_written(inventory, sim)["sites"]["site-0"]
         target = Target(
             "site-0",
             "127.0.0.1",
@@ -320,6 +352,7 @@ def test_sigint_to_a_push_mid_change_rolls_its_router_back_and_exits_3(tmp_path:
                 pushing.send_signal(signal.SIGINT)
                 break
         out, rest = pushing.communicate(timeout=120)
+        assert out.strip(), f"no JSON (exit {pushing.returncode}): {rest[-2000:]}"
         (result,) = json.loads(out)["results"]
         assert "site-0: sending" in progress[-1], "".join(progress) + rest
         assert "SIGINT: stopping" in rest
