@@ -18,7 +18,7 @@ from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
 from l2tpgen.sim.flavor import IOS, Flavor
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator, Mapping
     from pathlib import Path
 
     from l2tpgen.model import Fleet
@@ -61,13 +61,16 @@ def start_lab(
     faults: dict[str, Faults] | None = None,
     sites: Path = SITES,
     flavor: Flavor = IOS,
+    configs: Mapping[str, str] | None = None,
 ) -> Lab:
+    """Start a router per Cisco site of ``sites``, each with its base config or ``configs``'s."""
     fleet = load_fleet(sites)
     sim = SimFleet(Credentials(USERNAME, PASSWORD), seed=SEED)
     for name, site in fleet.sites.items():
         if not site.is_cisco:
             continue  # as `sim up`: no simulated router for a Linux PE
-        spec = SimSpec(name, site.hostname, render_base(fleet, name), flavor=flavor)
+        config = (configs or {}).get(name) or render_base(fleet, name)
+        spec = SimSpec(name, site.hostname, config, flavor=flavor)
         sim.add(spec, (faults or {}).get(name))
     inventory = directory / "inventory.json"
     sim.write_inventory(inventory)
@@ -88,3 +91,19 @@ def lab(tmp_path: Path, lab_env: None) -> Iterator[Lab]:  # noqa: ARG001 - needs
     started = start_lab(tmp_path)
     yield started
     started.sim.close()
+
+
+@pytest.fixture
+def new_lab(tmp_path: Path, lab_env: None) -> Iterator[Callable[..., Lab]]:  # noqa: ARG001
+    """Start labs (``start_lab``'s arguments, the directory aside); all are stopped afterwards."""
+    started: list[Lab] = []
+
+    def start(**kwargs: Any) -> Lab:  # noqa: ANN401 - start_lab's keyword arguments
+        directory = tmp_path / f"lab-{len(started)}"
+        directory.mkdir()
+        started.append(start_lab(directory, **kwargs))
+        return started[-1]
+
+    yield start
+    for lab in started:
+        lab.sim.close()
