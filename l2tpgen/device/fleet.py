@@ -19,6 +19,7 @@ from l2tpgen.device.restore import restore
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
+from l2tpgen.platforms import driver
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
@@ -205,7 +206,15 @@ def roll_back_pairs(
             continue
         options.tell(result.site, "rolling back (its pair was rolled back)")
         local = options.state_dir.expanduser() / "rollback" / result.rollback_file.split(":", 1)[1]
-        status, outcome = restore(targets[result.site], credentials, result.rollback_file, local)
+        saved = result.status is Status.CHANGED and options.save
+        command = driver(fleet.site(result.site).effective_platform).save_command
+        status, outcome = restore(
+            targets[result.site],
+            credentials,
+            result.rollback_file,
+            local,
+            save_command=(command or "write memory") if saved else None,
+        )
         reason = f"{', '.join(partners)} rolled back, so this end was too (--rollback-pairs)"
         results.append(replace(result, status=status, message=f"{reason}: {outcome}"))
     return replace(report, results=tuple(results))

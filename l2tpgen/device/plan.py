@@ -16,7 +16,6 @@ remediation comes from hier_config, then is put in an order a live router takes:
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -64,15 +63,49 @@ class Plan:
         return not self.send
 
     def diff(self, name: str) -> str:
-        """Unified diff of the owned part, secrets masked."""
-        return "".join(
-            difflib.unified_diff(
-                mask_secrets(self.running).splitlines(keepends=True),
-                mask_secrets(self.intended).splitlines(keepends=True),
-                fromfile=f"{name} (running, the part l2tpgen owns)",
-                tofile=f"{name} (intended)",
-            )
-        )
+        """The owned part, running vs intended, section by section, secrets masked.
+
+        Each section that changes is one hunk (``@@ SECTION @@``) showing the whole section, so a
+        line that moves from one section to another (the single-trunk xconnect going from the
+        trunk to a subinterface) shows as removed here and added there. A secret that changes is
+        shown as ``<masked: changed>``, never as its value.
+        """
+        have, want = _sections(self.running), _sections(self.intended)
+        kept = set(self.running.splitlines())
+        hunks: list[str] = []
+        for header in [*have, *(h for h in want if h not in have)]:
+            old, new = have.get(header, []), want.get(header, [])
+            if old == new:
+                continue
+            hunks.append(f"@@ {mask_secrets(header)} @@\n")
+            hunks += [f"-{mask_secrets(line)}\n" for line in old if line not in new]
+            hunks += [
+                f"{' ' if line in old else '+'}{_masked(line, changed=line not in kept)}\n"
+                for line in new
+            ]
+        if not hunks:
+            return ""
+        head = f"--- {name} (running, the part l2tpgen owns)\n+++ {name} (intended)\n"
+        return head + "".join(hunks)
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    """Top-level header -> the section's lines (header included), in order."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith(" "):
+            current = sections.setdefault(line, [])
+        current.append(line)
+    return sections
+
+
+def _masked(line: str, *, changed: bool) -> str:
+    """A line with its secret masked; a secret new to the router is marked as changed."""
+    masked = mask_secrets(line)
+    if changed and masked != line:
+        return masked.replace(MASK, "<masked: changed>")
+    return masked
 
 
 def _walk(node: Any, depth: int) -> list[str]:  # noqa: ANN401 - hier_config's tree is untyped

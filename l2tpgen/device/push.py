@@ -31,6 +31,7 @@ from l2tpgen.device.plan import plan_change
 from l2tpgen.device.restore import Link, close, roll_back
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
+from l2tpgen.device.scope import OwnershipError
 from l2tpgen.device.session import (
     exec_answered,
     exec_batch,
@@ -213,7 +214,7 @@ class _Prepared:
     rollback: str  # FS:NAME on the router
 
 
-def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401 - netmiko
+def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, PLR0911 - netmiko; one return per way it ends
     """Read the router and plan; stop here for no change or a dry run; else copy for rollback."""
     fleet, name, options, clock = job.fleet, job.name, job.options, job.clock
     site = fleet.site(name)
@@ -249,6 +250,8 @@ def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN
         rollback.check_copy(copied, fs, file)
         rollback.keep_locally(options.state_dir / "rollback", file, before)
         return _Prepared(before, plan, f"{fs.name}{file}")
+    except OwnershipError as exc:  # the model asks for what l2tpgen does not own: not pushed
+        return clock.result(Status.REFUSED, f"not pushed: {exc}")
     except L2tpgenError as exc:
         return clock.result(Status.FAILED, f"nothing was changed: {exc}")
 

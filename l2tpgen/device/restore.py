@@ -78,22 +78,45 @@ def restore(
     rollback_file: str,
     local_copy: Path,
     *,
+    save_command: str | None = None,
     connector: Callable[[Target, Credentials], Any] = connect,
 ) -> tuple[Status, str]:
-    """Roll a router that was changed and saved back to its rollback copy (``--rollback-pairs``).
+    """Roll a router that was changed back to its rollback copy (``--rollback-pairs``).
 
     ``local_copy`` is the pre-push config kept locally; the router must match it afterwards.
+    ``save_command``: the change had been saved, so the restored config is saved too (else a
+    reload would bring the change back).
     """
+    from l2tpgen.device.save import save_config  # noqa: PLC0415 - save imports session only
+
     link = Link(target, credentials, connector)
     try:
         before = local_copy.read_text(encoding="utf-8")
         connection = connector(target, credentials)
     except (OSError, L2tpgenError) as exc:
         return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
+    status, outcome = Status.ROLLBACK_FAILED, "could not roll back"
     try:
-        return roll_back(connection, link, rollback_file, before)
+        status, outcome = roll_back(connection, link, rollback_file, before)
+        if status is not Status.ROLLED_BACK or save_command is None:
+            return status, outcome
+        if not alive(connection):
+            close(connection)
+            connection = connector(target, credentials)
+        unsaved = save_config(connection, save_command)
+    except L2tpgenError as exc:
+        if status is not Status.ROLLED_BACK:
+            return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
+        unsaved = str(exc)
     finally:
         close(connection)
+    if unsaved is not None:
+        message = (
+            f"{outcome}, but `{save_command}` said {unsaved!r}: the startup config still holds "
+            f"the change (a reload brings it back); run `{save_command}` on the router"
+        )
+        return Status.ROLLBACK_FAILED, message
+    return status, f"{outcome}, and saved"
 
 
 def close(connection: Any) -> None:  # noqa: ANN401
