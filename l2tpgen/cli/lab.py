@@ -12,8 +12,8 @@ from rich.text import Text
 
 from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.hosts.advice import WORKLOADS  # pure: what the --workload help lists
 from l2tpgen.lab.shaping import Shaping  # pure: the defaults of the shaping options
+from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 
 if TYPE_CHECKING:
     from l2tpgen.hosts import Workload

@@ -29,7 +29,7 @@ need the path.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal
 
 from l2tpgen.hosts.path import (
     MIB,
@@ -41,9 +41,9 @@ from l2tpgen.hosts.path import (
     size,
 )
 from l2tpgen.mtu import IPV4_TCP_HEADERS, MIN_WAN_MTU
+from l2tpgen.workloads import WORKLOADS, Workload
 
-Workload = Literal["cluster-heartbeat", "live-migration", "storage", "general"]
-WORKLOADS: tuple[Workload, ...] = get_args(Workload)
+__all__ = ["WORKLOADS", "Workload"]  # re-exported: l2tpgen.hosts gives them to its users
 Kind = Literal["sysctl", "interface", "application", "hypervisor", "network"]
 
 # Linux's defaults (net.ipv4.tcp_rmem / tcp_wmem): min, default, max.

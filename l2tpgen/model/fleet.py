@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
     from ipaddress import IPv4Address
 
-    from l2tpgen.hosts.advice import Workload
     from l2tpgen.model.link import Link
     from l2tpgen.model.site import L2tpClass, PseudowireClass, Site, Vlan
+    from l2tpgen.workloads import Workload
 
 
 def site_not_found(name: str, known: Collection[str]) -> SiteNotFoundError:

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, get_args
 from pydantic import BaseModel, ValidationError
 
 from l2tpgen.errors import FleetValidationError, ModelError
-from l2tpgen.hosts.advice import WORKLOADS
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, site_not_found
 from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
 from l2tpgen.model.problems import Location, Problem, format_path
 from l2tpgen.model.site import LITERAL_SECRET_KEYS, NAME_RULES, UNSAFE_NAME, Site
 from l2tpgen.model.source import SourceDoc, read_source
+from l2tpgen.workloads import WORKLOADS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping

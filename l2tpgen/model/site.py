@@ -16,11 +16,11 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-from l2tpgen.hosts.advice import Workload  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
+from l2tpgen.workloads import Workload  # noqa: TC001 - pydantic reads it at run time
 
 MAX_VC_ID = 2**32 - 1
 

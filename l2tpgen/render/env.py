@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
+import contextlib
 from functools import cache
+from typing import TYPE_CHECKING
 
 import jinja2
+
+if TYPE_CHECKING:
+    from jinja2.bccache import Bucket
+
+
+class _TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs, in Jinja's private per-user directory.
+
+    Compiling the templates is most of a one-site render; Jinja checks each cached entry against
+    the template's source, so an upgrade never uses a stale one. A cache that cannot be read or
+    written is simply not used.
+    """
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):  # Jinja itself skips a corrupt entry
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:  # Jinja refuses a directory that is not the user's own, mode 0700: no cache then
+        return _TemplateCache(pattern="l2tpgen-%s.cache")
+    except (OSError, RuntimeError):
+        return None
 
 
 @cache
@@ -17,4 +46,5 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,  # noqa: S701 - router configs are plain text, not HTML
+        bytecode_cache=_bytecode_cache(),
     )
