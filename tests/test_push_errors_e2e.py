@@ -352,7 +352,7 @@ def test_a_show_running_config_too_slow_names_the_command_and_the_timeout(
     _answer(lab, monkeypatch, "show running-config", _late)
     line = _the_error(_run(lab, command))
     assert line == (
-        f"error: {_where(lab)}: nothing was changed: no answer to `show running-config`, `dir` "
+        f"error: {_where(lab)}: nothing was changed: no answer to `show running-config` "
         "within 1 s; the router may be overloaded or the link slow: try again"
     )
     assert not _entered_config_mode(lab)

@@ -11,7 +11,9 @@ import pytest
 from conftest import SITES, TESTS
 
 from l2tpgen import load_fleet
+from l2tpgen.device.session import exec_batch
 from l2tpgen.device.verify import XconnectRow, parse, verify_site, xconnect_rows
+from l2tpgen.errors import DeviceError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -88,17 +90,29 @@ def test_a_real_l2tun_session_block_with_lost_indentation_is_read() -> None:
 
 
 class _Router:
-    """A connection stand-in: the show outputs of a router (the real captures' layout)."""
+    """A connection stand-in: the show outputs of a router (the real captures' layout), answered
+    on the channel as IOS does: each command echoed, its output, then the prompt."""
 
     base_prompt = "lab-a-rtr1"
 
     def __init__(self, xconnect: str) -> None:
         self.xconnect = xconnect
+        self.pending = ""
+        self.written: list[str] = []
 
-    def send_command(self, command: str, **_: object) -> str:
-        if command == "show xconnect all":
-            return self.xconnect
-        return "% Invalid input detected at '^' marker."
+    def write_channel(self, text: str) -> None:
+        self.written.append(text)
+        for command in text.splitlines():
+            answer = (
+                self.xconnect
+                if command == "show xconnect all"
+                else "% Invalid input detected at '^' marker."
+            )
+            self.pending += f"{command}\n{answer}\n{self.base_prompt}#"
+
+    def read_channel(self) -> str:
+        text, self.pending = self.pending, ""
+        return text
 
 
 HEADER = (
@@ -123,3 +137,48 @@ def test_verify_tells_a_missing_xconnect_from_one_to_the_wrong_peer() -> None:
         (2998, "WRONG-PEER", "l2tp 10.216.44.47:999", "-"),
         (2999, "MISSING", "", "-"),
     ]
+
+
+def test_verify_reads_both_tables_in_one_round_trip() -> None:
+    router = _Router(HEADER)
+    verify_site(load_fleet(SITES), "site-a", router)
+    assert router.written == ["show xconnect all\nshow l2tun session all\n"]
+
+
+def test_verify_names_a_refused_xconnect_table_instead_of_calling_every_wire_missing() -> None:
+    router = _Router(HEADER)
+    router.xconnect = "% Authorization failed."
+    with pytest.raises(DeviceError, match=r"refused `show xconnect all` \(% Authorization failed"):
+        verify_site(load_fleet(SITES), "site-a", router)
+
+
+class _Open:
+    """An SSH channel that stays open (for ``session.alive``)."""
+
+    closed = False
+    eof_received = False
+
+    def get_transport(self) -> _Open:
+        return self
+
+    def is_active(self) -> bool:
+        return True
+
+
+class _Stalls(_Router):
+    """A router that answers ``show xconnect all`` and then nothing more."""
+
+    remote_conn = _Open()
+
+    def write_channel(self, text: str) -> None:
+        super().write_channel(text.split("\n", 1)[0] + "\n")
+
+
+def test_a_batch_that_stalls_names_the_first_command_left_unanswered() -> None:
+    router = _Stalls(HEADER)
+    with pytest.raises(DeviceError) as caught:
+        exec_batch(router, ["show xconnect all", "show l2tun session all"], timeout=0.05)
+    assert str(caught.value) == (
+        "no answer to `show l2tun session all` within 0.05 s; the router may be overloaded or "
+        "the link slow: try again"
+    )

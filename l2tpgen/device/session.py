@@ -102,12 +102,13 @@ def exec_batch(
     try:
         connection.write_channel("".join(f"{command}\n" for command in commands))
         text = read_count(connection, prompts, len(commands), wait)
-    except DeviceError as exc:
-        named = "`, `".join(commands)
+    except _NoPromptError as exc:  # name the first command that did not come back
+        pending = commands[len(prompts.findall(exc.output)) :] or commands[-1:]
+        named = "`, `".join(pending)
         if "connection lost" in str(exc):
             raise DeviceError(f"the connection was lost during `{named}`") from exc
         raise DeviceError(
-            f"no answer to `{named}` within {wait:g} s; the router may be overloaded or the "
+            f"no answer to `{pending[0]}` within {wait:g} s; the router may be overloaded or the "
             "link slow: try again"
         ) from exc
     return _split_exec(text, prompts, len(commands))
@@ -213,13 +214,21 @@ def read_count(
         if len(prompts.findall(already + output)) >= count:
             return output
         if time.monotonic() >= deadline:
-            raise DeviceError(f"no prompt within {timeout:g} s")
+            raise _NoPromptError(f"no prompt within {timeout:g} s", output)
         chunk = str(connection.read_channel()).replace("\r", "")
         output += chunk
         if not chunk:
             if not alive(connection):
-                raise DeviceError("connection lost")
+                raise _NoPromptError("connection lost", output)
             time.sleep(0.005)
+
+
+class _NoPromptError(DeviceError):
+    """``read_count`` ran out of time or connection; ``output`` is what had come by then."""
+
+    def __init__(self, message: str, output: str) -> None:
+        super().__init__(message)
+        self.output = output
 
 
 def alive(connection: Any) -> bool:  # noqa: ANN401
@@ -317,7 +326,11 @@ def refusal(output: str) -> str | None:
 
 def answered(connection: Any, command: str) -> str:  # noqa: ANN401 - netmiko
     """A show command's output, or ``DeviceError`` if the router refused the command."""
-    output = show(connection, command)
+    return accepted(command, show(connection, command))
+
+
+def accepted(command: str, output: str) -> str:
+    """``output``, or ``DeviceError`` if it is the router's refusal of ``command``."""
     refused = refusal(output)
     if refused is not None:
         message = (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import textfsm
 
-from l2tpgen.device.session import answered, show
+from l2tpgen.device.session import accepted, exec_batch, refusal
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import short_interface_name
 from l2tpgen.platforms import driver
@@ -101,15 +101,11 @@ class PseudowireState:
         return self.state == "UP"
 
 
-def _sessions(connection: Any, command: str | None) -> dict[tuple[str, str], dict[str, str]]:  # noqa: ANN401 - netmiko
+def _sessions(output: str | None) -> dict[tuple[str, str], dict[str, str]]:
     """Session states by (peer, VC ID); empty when the router does not know the command."""
-    if command is None:
+    if output is None or refusal(output) is not None:
         return {}
-    try:
-        text = show(connection, command)
-    except DeviceError:
-        return {}
-    return {(s["PEER"], s["VCID"]): s for s in parse("cisco_ios_show_l2tun_session_all", text)}
+    return {(s["PEER"], s["VCID"]): s for s in parse("cisco_ios_show_l2tun_session_all", output)}
 
 
 def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireState]:  # noqa: ANN401 - netmiko
@@ -123,10 +119,14 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
     platform = driver(site.effective_platform)
     if platform.show_xconnect is None:
         raise DeviceError(f"{name} is a {site.effective_platform} PE: verify reads Cisco routers")
-    rows = xconnect_rows(answered(connection, platform.show_xconnect))
+    commands = [platform.show_xconnect]
+    if platform.show_sessions is not None:
+        commands.append(platform.show_sessions)
+    outputs = exec_batch(connection, commands)  # both shows in one round trip
+    rows = xconnect_rows(accepted(platform.show_xconnect, outputs[0]))
     by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
     by_circuit = {r.circuit: r for r in rows if r.circuit}
-    sessions = _sessions(connection, platform.show_sessions)
+    sessions = _sessions(outputs[1] if len(outputs) > 1 else None)
     states = []
     for pw in fleet.pseudowires(name):
         peer = str(pw.peer_address)
