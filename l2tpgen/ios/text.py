@@ -211,7 +211,7 @@ class _Cleaner:
         self.out.disabled_file = frozenset(self.file_codes)
         return self.out
 
-    def line(self, number: int, line: str) -> None:  # noqa: C901 - the hot loop, kept flat
+    def line(self, number: int, line: str) -> None:  # noqa: C901 - one pass, cheap tests first
         """One input line (right-stripped already)."""
         stripped = line.lstrip()
         column = len(line) - len(stripped) + 1
@@ -244,17 +244,9 @@ class _Cleaner:
             text = _expand_interface(text)
         if self.flattened:
             depth = self.flat_depth(text)
-        else:  # nest under the last less indented line (inline: once per line)
-            width = (column - 1 if "\t" not in line else _width(line)) - self.indent
-            width = max(width, 0)
-            stack = self.stack
-            while stack and stack[-1] >= width:
-                stack.pop()
-            depth = len(stack)
-            if depth < MAX_DEPTH:
-                stack.append(width)
-            else:
-                depth = MAX_DEPTH
+        else:
+            width = column - 1 if "\t" not in line else _width(line)
+            depth = self.indent_depth(width - self.indent)
         self.depth = depth
         if self.pending or self.section:
             self.directives(number, depth)
@@ -314,6 +306,16 @@ class _Cleaner:
         self.xconnect = bool(_XCONNECT.match(text))
         return 1
 
+    def indent_depth(self, width: int) -> int:
+        """Nest under the last less indented line (``width``: beyond the uniform indent)."""
+        width = max(width, 0)
+        stack = self.stack
+        while stack and stack[-1] >= width:
+            stack.pop()
+        depth = len(stack)
+        if depth < MAX_DEPTH:
+            stack.append(width)
+        return depth  # the stack never holds more than MAX_DEPTH widths
 
 
 def _width(line: str) -> int:
