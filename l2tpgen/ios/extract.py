@@ -24,6 +24,7 @@ from l2tpgen.ios.facts import (
     Route,
     SecretLine,
     Xconnect,
+    make,
 )
 from l2tpgen.ios.names import canonical_or_same
 
@@ -134,19 +135,27 @@ _XCONNECT_ARGS = ("encapsulation", "manual", "pw-class", "sequencing")
 _IOS_XE_ONLY = ("platform ", "vrf definition Mgmt-intf", "license udi pid CSR1000V")
 
 
-@lru_cache(maxsize=4096)
-def keyword(word: str, choices: tuple[str, ...]) -> str | None:
-    """The keyword ``word`` stands for among ``choices`` (exact, else a unique prefix).
+def abbreviations(choices: tuple[str, ...]) -> dict[str, str]:
+    """The keyword each spelling stands for: the word, or a unique prefix of two letters or more.
 
-    Cached: configs repeat the same few words on every line.
+    Looked up with the word lower-cased: one dictionary look-up per config line (IOS's rule).
     """
-    lowered = word.lower()
-    if lowered in choices:
-        return lowered
-    if len(lowered) < MIN_ABBREVIATION:
-        return None
-    found = [c for c in choices if c.startswith(lowered)]
-    return found[0] if len(found) == 1 else None
+    starts: dict[str, list[str]] = {}
+    for choice in choices:
+        for length in range(MIN_ABBREVIATION, len(choice)):
+            starts.setdefault(choice[:length], []).append(choice)
+    table = {prefix: found[0] for prefix, found in starts.items() if len(found) == 1}
+    table.update((choice, choice) for choice in choices)  # a whole word wins over a prefix
+    return table
+
+
+# The modes' tables, looked up once per config line.
+_INTERFACE = abbreviations(_INTERFACE_WORDS)
+_IP_INTERFACE = abbreviations(_IP_INTERFACE_WORDS)
+_PW = abbreviations(_PW_WORDS)
+_IP_PW = abbreviations(_IP_PW_WORDS)
+_L2TP = abbreviations(_L2TP_WORDS)
+_XCONNECT = abbreviations(_XCONNECT_ARGS)
 
 
 def _int(text: str | None) -> int | None:
@@ -189,7 +198,7 @@ def _cookie(node: Node, words: list[str]) -> Cookie | None:
 
 def _xconnect(node: Node) -> Xconnect:
     words = node.text.split()
-    args = words[:3] + [keyword(w, _XCONNECT_ARGS) or w for w in words[3:]]
+    args = words[:3] + [_XCONNECT.get(w.lower(), w) for w in words[3:]]
     pw_class = _word(words, args.index("pw-class") + 1) if "pw-class" in args else None
     encapsulation = (
         (_word(words, args.index("encapsulation") + 1) or "").lower() or None
@@ -210,7 +219,8 @@ def _xconnect(node: Node) -> Xconnect:
             fields[f"cookie_{sub[2]}"] = _cookie(child, sub)
         elif sub[1] == "hello":
             fields["hello"] = sub[2]
-    return Xconnect(
+    return make(
+        Xconnect,
         peer_text=_word(words, 1) or "",
         peer=_ip(_word(words, 1)),
         vc_id=_int(_word(words, 2)),
@@ -218,13 +228,13 @@ def _xconnect(node: Node) -> Xconnect:
         encapsulation=encapsulation,
         manual="manual" in args,
         at=_at(node),
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 
 def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
     """Read an ``ip ...`` line; False when it records nothing."""
-    what = keyword(words[1], _IP_INTERFACE_WORDS) if len(words) > 1 else None
+    what = _IP_INTERFACE.get(words[1].lower()) if len(words) > 1 else None
     if what == "address" and len(words) > 2:  # noqa: PLR2004 - an address, or `dhcp`
         fields.setdefault("address_at", _at(child))
         address = _address(words[2:4])
@@ -248,7 +258,7 @@ def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> b
     elif (
         rest[:1] == ["ip"]
         and len(rest) > 1
-        and keyword(rest[1], _IP_INTERFACE_WORDS) == "route-cache"
+        and _IP_INTERFACE.get(rest[1]) == "route-cache"
         and rest[2:] in ([], ["cef"])  # `no ip route-cache [cef]`
     ):
         fields["route_cache_off"] = _at(child)
@@ -264,7 +274,7 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = keyword(words[0], _INTERFACE_WORDS)
+        head = _INTERFACE.get(words[0].lower())
         if head == "ip":
             read = _interface_ip(fields, child, words)
         elif head == "no":
@@ -307,17 +317,18 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
             other.append((child.text, _at(child)))
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
     addresses = tuple(found)
-    return Interface(
+    return make(
+        Interface,
         name=name,
         at=_at(node),
         addresses=addresses,
         other=tuple(other),
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 
 def _pw_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
-    what = keyword(words[1], _IP_PW_WORDS) if len(words) > 1 else None
+    what = _IP_PW.get(words[1].lower()) if len(words) > 1 else None
     if what == "local" and len(words) > 3:  # noqa: PLR2004 - ip local interface NAME
         fields["local_interface"] = canonical_or_same(" ".join(words[3:]))
         fields["local_interface_at"] = _at(child)
@@ -342,7 +353,7 @@ def _pw_class(node: Node) -> PseudowireClass:
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = keyword(words[0], _PW_WORDS)
+        head = _PW.get(words[0].lower())
         if head == "encapsulation" and len(words) > 1:
             fields["encapsulation"] = words[1].lower()
             fields["encapsulation_at"] = _at(child)
@@ -392,7 +403,7 @@ def _l2tp_class(node: Node) -> L2tpClass:
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = keyword(words[0], _L2TP_WORDS)
+        head = _L2TP.get(words[0].lower())
         if head == "authentication" and len(words) == 1:
             fields["authentication"] = True
         elif head == "password" and len(words) > 1:
