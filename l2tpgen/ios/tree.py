@@ -153,8 +153,7 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
         return Config(tuple(_merge_repeated(nest(text))), text)
     parser = _import_parser()
     lines, columns = text.lines, text.columns
-    # A filler is the only line that ends with "!" and is "!" once unindented.
-    content = [i for i, line in enumerate(lines) if line[-1:] != FILLER or line.lstrip() != FILLER]
+    content = [i for i, line in enumerate(lines) if line.lstrip() != FILLER]
     kept = [lines[i] for i in content]
     joined = "\n".join(kept)  # one scan of the text instead of three tests per line
     if "{" in joined or "}" in joined or "banner " in joined:
@@ -169,17 +168,15 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
         raise ConfigTextError(
             f"{name}: ciscoconfparse cannot parse this config ({type(exc).__name__})"
         ) from None
-    nodes: list[Node] = []
+    # Node texts are l2tpgen's own lines; ciscoconfparse tells each line's parent.
+    nodes = [Node(lines[i].lstrip(), i + 1, columns[i], []) for i in content]
     roots: list[Node] = []
-    for obj in objects:
-        number = content[obj.linenum]
-        node = Node(lines[number].lstrip(), number + 1, columns[number], [])
+    for node, obj in zip(nodes, objects, strict=True):
         parent = obj.parent
-        if parent is obj or parent is None or parent.linenum >= len(nodes):
+        if parent is obj or parent is None:  # a parent always comes before its children
             roots.append(node)
         else:
             nodes[parent.linenum].children.append(node)
-        nodes.append(node)
     _release(parsed, objects)
     return Config(tuple(_merge_repeated(roots)), text)
 
