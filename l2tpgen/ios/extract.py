@@ -219,15 +219,16 @@ def _xconnect(node: Node) -> Xconnect:
             fields[f"cookie_{sub[2]}"] = _cookie(child, sub)
         elif sub[1] == "hello":
             fields["hello"] = sub[2]
+    peer = _word(words, 1)
     return make(
         Xconnect,
-        peer_text=_word(words, 1) or "",
-        peer=_ip(_word(words, 1)),
+        peer_text=peer or "",
+        peer=_ip(peer),
         vc_id=_int(_word(words, 2)),
         pw_class=pw_class,
         encapsulation=encapsulation,
         manual="manual" in args,
-        at=_at(node),
+        at=At(node.line, node.column),
         **fields,
     )
 
@@ -283,7 +284,7 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
             framing = words[1].lower()
             if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
                 fields["dot1q"] = _int(words[2])
-                fields["dot1q_at"] = _at(child)
+                fields["dot1q_at"] = At(child.line, child.column)
                 read = len(words) == 3  # noqa: PLR2004 - `native`, `second-dot1q`: more
             else:
                 fields["encapsulation"] = framing
@@ -314,13 +315,13 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
                 ppp.add(words[words.index("pw-class") + 1])
             read = False
         if not read:
-            other.append((child.text, _at(child)))
+            other.append((child.text, At(child.line, child.column)))
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
     addresses = tuple(found)
     return make(
         Interface,
         name=name,
-        at=_at(node),
+        at=At(node.line, node.column),
         addresses=addresses,
         other=tuple(other),
         **fields,
