@@ -347,9 +347,11 @@ class DeviceFacts:
 
         Memoized per destination: a device has many xconnects but few peers.
         """
-        if destination not in self._routes_to:
-            self._routes_to[destination] = self._lookup(destination)
-        return self._routes_to[destination]
+        try:  # one look-up when known: an address hashes slowly
+            return self._routes_to[destination]
+        except KeyError:
+            found = self._routes_to[destination] = self._lookup(destination)
+            return found
 
     def _lookup(self, destination: IPv4Address) -> str | None:
         for network, name in self.connected:
