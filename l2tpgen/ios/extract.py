@@ -251,9 +251,9 @@ def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> b
     return False
 
 
-def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+def _interface_no(fields: dict[str, object], child: Node) -> bool:
     """Read a ``no ...`` line; False when it records nothing."""
-    rest = [w.lower() for w in words[1:]]
+    rest = child.text.lower().split()[1:]  # the words after `no`, lower-cased
     if rest == ["cdp", "enable"]:
         fields["no_cdp"] = True
     elif (
@@ -279,7 +279,7 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
         if head == "ip":
             read = _interface_ip(fields, child, words)
         elif head == "no":
-            read = _interface_no(fields, child, words)
+            read = _interface_no(fields, child)
         elif head == "encapsulation" and len(words) > 1:
             framing = words[1].lower()
             if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
