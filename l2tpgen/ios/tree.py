@@ -169,7 +169,7 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
             f"{name}: ciscoconfparse cannot parse this config ({type(exc).__name__})"
         ) from None
     # Node texts are l2tpgen's own lines; ciscoconfparse tells each line's parent.
-    nodes = [Node(lines[i].lstrip(), i + 1, columns[i], []) for i in content]
+    nodes = [Node(lines[i].strip(), i + 1, columns[i], []) for i in content]
     roots: list[Node] = []
     for node, obj in zip(nodes, objects, strict=True):
         parent = obj.parent
