@@ -14,6 +14,7 @@ from functools import lru_cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING
 
+from l2tpgen.ios import keywords
 from l2tpgen.ios.facts import (
     At,
     Cookie,
@@ -32,130 +33,10 @@ if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
 
 _INT = re.compile(r"^[0-9]{1,10}$")
-MIN_ABBREVIATION = 2
 
-# The commands of each mode that an abbreviation must be unique among (IOS's rule), including
-# common ones l2tpgen does not read, so that `de` stays ambiguous as it is on a router.
-_INTERFACE_WORDS = (
-    "xconnect",
-    "encapsulation",
-    "hold-queue",
-    "mtu",
-    "description",
-    "shutdown",
-    "ip",
-    "no",
-    "crypto",
-    "tunnel",
-    "cdp",
-    "service-policy",
-    "duplex",
-    "speed",
-    "delay",
-    "default",
-    "bandwidth",
-    "load-interval",
-    "keepalive",
-    "negotiation",
-    "media-type",
-    "mpls",
-    "ipv6",
-    "standby",
-    "vrrp",
-    "switchport",
-    "spanning-tree",
-    "channel-group",
-    "pseudowire",
-    "peer",
-    "ppp",
-    "clock",
-    "logging",
-    "lldp",
-    "arp",
-    "mac-address",
-    "nat",
-    "vrf",
-    "zone-member",
-)
-_IP_INTERFACE_WORDS = (
-    "address",
-    "mtu",
-    "route-cache",
-    "access-group",
-    "tcp",
-    "nat",
-    "ospf",
-    "helper-address",
-    "redirects",
-    "unreachables",
-    "proxy-arp",
-    "pim",
-    "igmp",
-    "policy",
-    "vrf",
-    "flow",
-    "virtual-reassembly",
-    "verify",
-    "directed-broadcast",
-    "mroute-cache",
-    "accounting",
-)
-_PW_WORDS = (
-    "encapsulation",
-    "protocol",
-    "ip",
-    "sequencing",
-    "interworking",
-    "control-word",
-    "preferred-path",
-    "status",
-    "vc",
-    "mpls",
-    "switching",
-    "backup",
-    "description",
-)
-_IP_PW_WORDS = ("local", "pmtu", "dfbit", "tos", "ttl", "protocol")
-_L2TP_WORDS = (
-    "authentication",
-    "password",
-    "digest",
-    "hello",
-    "hostname",
-    "cookie",
-    "hidden",
-    "receive-window",
-    "retransmit",
-    "timeout",
-    "description",
-)
-_XCONNECT_ARGS = ("encapsulation", "manual", "pw-class", "sequencing")
 # Top-level lines only IOS-XE has (its forwarding plane, its management VRF); IOS-XE 3.x prints
 # `version 15.x`, so the version alone does not tell.
 _IOS_XE_ONLY = ("platform ", "vrf definition Mgmt-intf", "license udi pid CSR1000V")
-
-
-def abbreviations(choices: tuple[str, ...]) -> dict[str, str]:
-    """The keyword each spelling stands for: the word, or a unique prefix of two letters or more.
-
-    Looked up with the word lower-cased: one dictionary look-up per config line (IOS's rule).
-    """
-    starts: dict[str, list[str]] = {}
-    for choice in choices:
-        for length in range(MIN_ABBREVIATION, len(choice)):
-            starts.setdefault(choice[:length], []).append(choice)
-    table = {prefix: found[0] for prefix, found in starts.items() if len(found) == 1}
-    table.update((choice, choice) for choice in choices)  # a whole word wins over a prefix
-    return table
-
-
-# The modes' tables, looked up once per config line.
-_INTERFACE = abbreviations(_INTERFACE_WORDS)
-_IP_INTERFACE = abbreviations(_IP_INTERFACE_WORDS)
-_PW = abbreviations(_PW_WORDS)
-_IP_PW = abbreviations(_IP_PW_WORDS)
-_L2TP = abbreviations(_L2TP_WORDS)
-_XCONNECT = abbreviations(_XCONNECT_ARGS)
 
 
 def _int(text: str | None) -> int | None:
@@ -198,7 +79,7 @@ def _cookie(node: Node, words: list[str]) -> Cookie | None:
 
 def _xconnect(node: Node) -> Xconnect:
     words = node.text.split()
-    args = words[:3] + [_XCONNECT.get(w.lower(), w) for w in words[3:]]
+    args = words[:3] + [keywords.XCONNECT.get(w.lower(), w) for w in words[3:]]
     pw_class = _word(words, args.index("pw-class") + 1) if "pw-class" in args else None
     encapsulation = (
         (_word(words, args.index("encapsulation") + 1) or "").lower() or None
@@ -235,7 +116,7 @@ def _xconnect(node: Node) -> Xconnect:
 
 def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
     """Read an ``ip ...`` line; False when it records nothing."""
-    what = _IP_INTERFACE.get(words[1].lower()) if len(words) > 1 else None
+    what = keywords.IP_INTERFACE.get(words[1].lower()) if len(words) > 1 else None
     if what == "address" and len(words) > 2:  # noqa: PLR2004 - an address, or `dhcp`
         fields.setdefault("address_at", _at(child))
         address = _address(words[2:4])
@@ -259,7 +140,7 @@ def _interface_no(fields: dict[str, object], child: Node) -> bool:
     elif (
         rest[:1] == ["ip"]
         and len(rest) > 1
-        and _IP_INTERFACE.get(rest[1]) == "route-cache"
+        and keywords.IP_INTERFACE.get(rest[1]) == "route-cache"
         and rest[2:] in ([], ["cef"])  # `no ip route-cache [cef]`
     ):
         fields["route_cache_off"] = _at(child)
@@ -275,7 +156,7 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = _INTERFACE.get(words[0].lower())
+        head = keywords.INTERFACE.get(words[0].lower())
         if head == "ip":
             read = _interface_ip(fields, child, words)
         elif head == "no":
@@ -329,7 +210,7 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
 
 
 def _pw_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
-    what = _IP_PW.get(words[1].lower()) if len(words) > 1 else None
+    what = keywords.IP_PW.get(words[1].lower()) if len(words) > 1 else None
     if what == "local" and len(words) > 3:  # noqa: PLR2004 - ip local interface NAME
         fields["local_interface"] = canonical_or_same(" ".join(words[3:]))
         fields["local_interface_at"] = _at(child)
@@ -354,7 +235,7 @@ def _pw_class(node: Node) -> PseudowireClass:
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = _PW.get(words[0].lower())
+        head = keywords.PW.get(words[0].lower())
         if head == "encapsulation" and len(words) > 1:
             fields["encapsulation"] = words[1].lower()
             fields["encapsulation_at"] = _at(child)
@@ -404,7 +285,7 @@ def _l2tp_class(node: Node) -> L2tpClass:
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = _L2TP.get(words[0].lower())
+        head = keywords.L2TP.get(words[0].lower())
         if head == "authentication" and len(words) == 1:
             fields["authentication"] = True
         elif head == "password" and len(words) > 1:
