@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
 from typing import TYPE_CHECKING
 
 import pytest
@@ -232,3 +233,35 @@ def test_the_plain_indentation_stack_and_ciscoconfparse_build_the_same_tree(
 ) -> None:
     cleaned = clean(text)
     assert _shape(build(cleaned, name, rendered=True).roots) == _shape(build(cleaned, name).roots)
+
+
+_EVERY_FIELD = (
+    "interface Serial0/0\n encapsulation ppp\n mtu 1500\n ip mtu 1400\n no ip route-cache cef\n"
+    " crypto map VPN\n tunnel protection ipsec profile P\n description uplink\n shutdown\n"
+    " duplex full\n speed 100\n hold-queue 2048 in\n hold-queue 2048 out\n no cdp enable\n"
+    " ip address 192.0.2.1 255.255.255.0\n"
+    "interface GigabitEthernet0/0.10\n encapsulation dot1Q 10\n"
+    " xconnect 192.0.2.2 10 encapsulation l2tpv3 manual pw-class pw\n  l2tp id 1 2\n"
+    "  l2tp cookie local 4 1\n  l2tp cookie remote 8 1 2\n  l2tp hello l2tp-defaults\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("every-field", _EVERY_FIELD), *_rendered_and_real_configs()],
+    ids=lambda v: str(v)[:40],
+)
+def test_interfaces_and_xconnects_made_without_init_equal_those_init_makes(
+    name: str, text: str
+) -> None:
+    made = [
+        fact
+        for iface in extract(name, parse(text)).interfaces.values()
+        for fact in (iface, iface.xconnect)
+        if fact is not None
+    ]
+    assert made
+    for fact in made:
+        assert list(vars(fact)) == [f.name for f in fields(fact)]  # every field, no other name
+        assert MISSING not in vars(fact).values()
+        assert type(fact)(**vars(fact)) == fact

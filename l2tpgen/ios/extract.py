@@ -14,6 +14,7 @@ from functools import lru_cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING
 
+from l2tpgen.ios import keywords
 from l2tpgen.ios.facts import (
     At,
     Cookie,
@@ -24,6 +25,7 @@ from l2tpgen.ios.facts import (
     Route,
     SecretLine,
     Xconnect,
+    make,
 )
 from l2tpgen.ios.names import canonical_or_same
 
@@ -31,122 +33,10 @@ if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
 
 _INT = re.compile(r"^[0-9]{1,10}$")
-MIN_ABBREVIATION = 2
 
-# The commands of each mode that an abbreviation must be unique among (IOS's rule), including
-# common ones l2tpgen does not read, so that `de` stays ambiguous as it is on a router.
-_INTERFACE_WORDS = (
-    "xconnect",
-    "encapsulation",
-    "hold-queue",
-    "mtu",
-    "description",
-    "shutdown",
-    "ip",
-    "no",
-    "crypto",
-    "tunnel",
-    "cdp",
-    "service-policy",
-    "duplex",
-    "speed",
-    "delay",
-    "default",
-    "bandwidth",
-    "load-interval",
-    "keepalive",
-    "negotiation",
-    "media-type",
-    "mpls",
-    "ipv6",
-    "standby",
-    "vrrp",
-    "switchport",
-    "spanning-tree",
-    "channel-group",
-    "pseudowire",
-    "peer",
-    "ppp",
-    "clock",
-    "logging",
-    "lldp",
-    "arp",
-    "mac-address",
-    "nat",
-    "vrf",
-    "zone-member",
-)
-_IP_INTERFACE_WORDS = (
-    "address",
-    "mtu",
-    "route-cache",
-    "access-group",
-    "tcp",
-    "nat",
-    "ospf",
-    "helper-address",
-    "redirects",
-    "unreachables",
-    "proxy-arp",
-    "pim",
-    "igmp",
-    "policy",
-    "vrf",
-    "flow",
-    "virtual-reassembly",
-    "verify",
-    "directed-broadcast",
-    "mroute-cache",
-    "accounting",
-)
-_PW_WORDS = (
-    "encapsulation",
-    "protocol",
-    "ip",
-    "sequencing",
-    "interworking",
-    "control-word",
-    "preferred-path",
-    "status",
-    "vc",
-    "mpls",
-    "switching",
-    "backup",
-    "description",
-)
-_IP_PW_WORDS = ("local", "pmtu", "dfbit", "tos", "ttl", "protocol")
-_L2TP_WORDS = (
-    "authentication",
-    "password",
-    "digest",
-    "hello",
-    "hostname",
-    "cookie",
-    "hidden",
-    "receive-window",
-    "retransmit",
-    "timeout",
-    "description",
-)
-_XCONNECT_ARGS = ("encapsulation", "manual", "pw-class", "sequencing")
 # Top-level lines only IOS-XE has (its forwarding plane, its management VRF); IOS-XE 3.x prints
 # `version 15.x`, so the version alone does not tell.
 _IOS_XE_ONLY = ("platform ", "vrf definition Mgmt-intf", "license udi pid CSR1000V")
-
-
-@lru_cache(maxsize=4096)
-def keyword(word: str, choices: tuple[str, ...]) -> str | None:
-    """The keyword ``word`` stands for among ``choices`` (exact, else a unique prefix).
-
-    Cached: configs repeat the same few words on every line.
-    """
-    lowered = word.lower()
-    if lowered in choices:
-        return lowered
-    if len(lowered) < MIN_ABBREVIATION:
-        return None
-    found = [c for c in choices if c.startswith(lowered)]
-    return found[0] if len(found) == 1 else None
 
 
 def _int(text: str | None) -> int | None:
@@ -189,7 +79,7 @@ def _cookie(node: Node, words: list[str]) -> Cookie | None:
 
 def _xconnect(node: Node) -> Xconnect:
     words = node.text.split()
-    args = words[:3] + [keyword(w, _XCONNECT_ARGS) or w for w in words[3:]]
+    args = words[:3] + [keywords.XCONNECT.get(w.lower(), w) for w in words[3:]]
     pw_class = _word(words, args.index("pw-class") + 1) if "pw-class" in args else None
     encapsulation = (
         (_word(words, args.index("encapsulation") + 1) or "").lower() or None
@@ -210,21 +100,23 @@ def _xconnect(node: Node) -> Xconnect:
             fields[f"cookie_{sub[2]}"] = _cookie(child, sub)
         elif sub[1] == "hello":
             fields["hello"] = sub[2]
-    return Xconnect(
-        peer_text=_word(words, 1) or "",
-        peer=_ip(_word(words, 1)),
+    peer = _word(words, 1)
+    return make(
+        Xconnect,
+        peer_text=peer or "",
+        peer=_ip(peer),
         vc_id=_int(_word(words, 2)),
         pw_class=pw_class,
         encapsulation=encapsulation,
         manual="manual" in args,
-        at=_at(node),
-        **fields,  # type: ignore[arg-type]
+        at=At(node.line, node.column),
+        **fields,
     )
 
 
 def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
     """Read an ``ip ...`` line; False when it records nothing."""
-    what = keyword(words[1], _IP_INTERFACE_WORDS) if len(words) > 1 else None
+    what = keywords.IP_INTERFACE.get(words[1].lower()) if len(words) > 1 else None
     if what == "address" and len(words) > 2:  # noqa: PLR2004 - an address, or `dhcp`
         fields.setdefault("address_at", _at(child))
         address = _address(words[2:4])
@@ -240,15 +132,15 @@ def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> b
     return False
 
 
-def _interface_no(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+def _interface_no(fields: dict[str, object], child: Node) -> bool:
     """Read a ``no ...`` line; False when it records nothing."""
-    rest = [w.lower() for w in words[1:]]
+    rest = child.text.lower().split()[1:]  # the words after `no`, lower-cased
     if rest == ["cdp", "enable"]:
         fields["no_cdp"] = True
     elif (
         rest[:1] == ["ip"]
         and len(rest) > 1
-        and keyword(rest[1], _IP_INTERFACE_WORDS) == "route-cache"
+        and keywords.IP_INTERFACE.get(rest[1]) == "route-cache"
         and rest[2:] in ([], ["cef"])  # `no ip route-cache [cef]`
     ):
         fields["route_cache_off"] = _at(child)
@@ -264,16 +156,16 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = keyword(words[0], _INTERFACE_WORDS)
+        head = keywords.INTERFACE.get(words[0].lower())
         if head == "ip":
             read = _interface_ip(fields, child, words)
         elif head == "no":
-            read = _interface_no(fields, child, words)
+            read = _interface_no(fields, child)
         elif head == "encapsulation" and len(words) > 1:
             framing = words[1].lower()
             if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
                 fields["dot1q"] = _int(words[2])
-                fields["dot1q_at"] = _at(child)
+                fields["dot1q_at"] = At(child.line, child.column)
                 read = len(words) == 3  # noqa: PLR2004 - `native`, `second-dot1q`: more
             else:
                 fields["encapsulation"] = framing
@@ -304,20 +196,21 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
                 ppp.add(words[words.index("pw-class") + 1])
             read = False
         if not read:
-            other.append((child.text, _at(child)))
+            other.append((child.text, At(child.line, child.column)))
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
     addresses = tuple(found)
-    return Interface(
+    return make(
+        Interface,
         name=name,
-        at=_at(node),
+        at=At(node.line, node.column),
         addresses=addresses,
         other=tuple(other),
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 
 def _pw_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
-    what = keyword(words[1], _IP_PW_WORDS) if len(words) > 1 else None
+    what = keywords.IP_PW.get(words[1].lower()) if len(words) > 1 else None
     if what == "local" and len(words) > 3:  # noqa: PLR2004 - ip local interface NAME
         fields["local_interface"] = canonical_or_same(" ".join(words[3:]))
         fields["local_interface_at"] = _at(child)
@@ -342,7 +235,7 @@ def _pw_class(node: Node) -> PseudowireClass:
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = keyword(words[0], _PW_WORDS)
+        head = keywords.PW.get(words[0].lower())
         if head == "encapsulation" and len(words) > 1:
             fields["encapsulation"] = words[1].lower()
             fields["encapsulation_at"] = _at(child)
@@ -392,7 +285,7 @@ def _l2tp_class(node: Node) -> L2tpClass:
     other: list[tuple[str, At]] = []
     for child in node.children:
         words = child.text.split()
-        head = keyword(words[0], _L2TP_WORDS)
+        head = keywords.L2TP.get(words[0].lower())
         if head == "authentication" and len(words) == 1:
             fields["authentication"] = True
         elif head == "password" and len(words) > 1:

@@ -8,14 +8,16 @@ a fingerprint (a truncated SHA-256 of the plain text), nothing from which the se
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+
+_Fact = TypeVar("_Fact")
 
 ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
 IOS_XE_FIRST_MAJOR = 16  # `version 16.x` and later is IOS-XE; 12.x and 15.x are classic IOS
@@ -345,9 +347,11 @@ class DeviceFacts:
 
         Memoized per destination: a device has many xconnects but few peers.
         """
-        if destination not in self._routes_to:
-            self._routes_to[destination] = self._lookup(destination)
-        return self._routes_to[destination]
+        try:  # one look-up when known: an address hashes slowly
+            return self._routes_to[destination]
+        except KeyError:
+            found = self._routes_to[destination] = self._lookup(destination)
+            return found
 
     def _lookup(self, destination: IPv4Address) -> str | None:
         for network, name in self.connected:
@@ -362,3 +366,25 @@ class DeviceFacts:
         if best.next_hop is None:
             return None
         return next((name for net, name in self.connected if best.next_hop in net), None)
+
+
+# What ``make`` fills in: every field of each class it makes (no other class), in order, with its
+# default, or MISSING for the fields its callers must give.
+_DEFAULTS: dict[type, dict[str, Any]] = {
+    cls: {f.name: f.default for f in fields(cls)} for cls in (Interface, Xconnect)
+}
+
+
+def make(cls: type[_Fact], /, **values: Any) -> _Fact:  # noqa: ANN401 - any field's value
+    """``cls(**values)`` for ``Interface`` and ``Xconnect``, at half the cost.
+
+    The ``__init__`` of a frozen dataclass sets each field through ``object.__setattr__``, one
+    call per field (21 for an interface); a config of 50,000 lines has thousands of interfaces.
+    This fills the new object's ``__dict__`` at once, the defaults then ``values``: the same object,
+    fields in the same order (neither class has ``__post_init__`` or a default factory). Unlike
+    ``__init__`` it does not check names: its callers give every field without a default, and no
+    other name (a test checks).
+    """
+    fact: _Fact = object.__new__(cls)
+    fact.__dict__.update(_DEFAULTS[cls], **values)
+    return fact

@@ -121,7 +121,7 @@ def split_lines(text: str) -> list[str]:
     text = text.removeprefix("\ufeff")
     if "\x00" in text:
         text = text.replace("\x00", "")
-    lines = _LINE_END.split(text)
+    lines = _LINE_END.split(text) if "\r" in text else text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -187,6 +187,7 @@ class _Cleaner:
         self.indent = _uniform_indent(raw)
         self.flattened = _is_flattened(raw, self.indent)
         self.out = CleanText(lines=[], columns=[], flattened=self.flattened)
+        self.lines, self.columns = self.out.lines, self.out.columns
         self.depth = 0  # depth of the last content line
         self.stack: list[int] = []  # indented mode: indent widths of the open parents
         self.pending: set[str] = set()  # directive for the next content line
@@ -197,28 +198,29 @@ class _Cleaner:
         self.xconnect = False  # flattened mode: the last child opened an xconnect submode
 
     def emit(self, depth: int, text: str, column: int) -> None:
-        self.out.lines.append(" " * depth + text)
-        self.out.columns.append(column)
+        self.lines.append(" " * depth + text)
+        self.columns.append(column)
 
     def filler(self, column: int) -> None:
         self.emit(self.depth, FILLER, column)
 
     def run(self) -> CleanText:
-        for number, line in enumerate(self.raw, start=1):
-            self.line(number, line.rstrip())
+        line = self.line
+        for number, raw_line in enumerate(self.raw, start=1):
+            line(number, raw_line.rstrip())
         self.out.disabled_file = frozenset(self.file_codes)
         return self.out
 
-    def line(self, number: int, line: str) -> None:
-        stripped = line.strip()
-        column = len(line) - len(line.lstrip()) + 1
+    def line(self, number: int, line: str) -> None:  # noqa: C901, PLR0912 - one pass, cheap tests first
+        """One input line (right-stripped already)."""
+        stripped = line.lstrip()
+        column = len(line) - len(stripped) + 1
         if self.banner_end is not None:  # banner text is not configuration
             if self.banner_end in stripped:
                 self.banner_end = None
             self.filler(column)
             return
         # Cheap string tests guard each regex: this loop runs once per line of large configs.
-        first = stripped.split(" ", 1)[0]
         if (
             not stripped
             or stripped[0] in "!#"
@@ -226,6 +228,7 @@ class _Cleaner:
         ):
             self.comment(stripped, column)
             return
+        first = stripped.split(" ", 1)[0]
         if ("#" in first or ">" in first) and _PROMPT.match(stripped):
             self.filler(column)
             return
@@ -239,13 +242,25 @@ class _Cleaner:
         text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
         if lowered.startswith("int"):
             text = _expand_interface(text)
-        depth = self.flat_depth(text) if self.flattened else self.indent_depth(line)
+        if self.flattened:
+            depth = self.flat_depth(text)
+        else:  # nest under the last less indented line (inline: it runs for every line)
+            width = (column - 1 if "\t" not in line else _width(line)) - self.indent
+            if width < 0:  # noqa: PLR1730 - max() is a call per line: 8% of the clean-up
+                width = 0
+            stack = self.stack
+            while stack and stack[-1] >= width:
+                stack.pop()
+            depth = len(stack)  # the stack never holds more than MAX_DEPTH widths
+            if depth < MAX_DEPTH:
+                stack.append(width)
         self.depth = depth
         if self.pending or self.section:
             self.directives(number, depth)
         if depth == 0 and lowered == "banner":
             self.open_banner(text)
-        self.emit(depth, text, column)
+        self.lines.append(" " * depth + text if depth else text)
+        self.columns.append(column)
 
     def exit(self, lowered: str, column: int) -> None:
         """``exit`` leaves a section (it tells a flattened config's structure); ``end`` ends it."""
@@ -298,16 +313,11 @@ class _Cleaner:
         self.xconnect = bool(_XCONNECT.match(text))
         return 1
 
-    def indent_depth(self, line: str) -> int:
-        expanded = line.expandtabs(8) if "\t" in line else line
-        width = len(expanded) - len(expanded.lstrip()) - self.indent
-        width = max(width, 0)
-        while self.stack and self.stack[-1] >= width:
-            self.stack.pop()
-        depth = min(len(self.stack), MAX_DEPTH)
-        if len(self.stack) < MAX_DEPTH:
-            self.stack.append(width)
-        return depth
+
+def _width(line: str) -> int:
+    """The indentation of a line with tabs, in columns (tab stops every 8)."""
+    expanded = line.expandtabs(8)
+    return len(expanded) - len(expanded.lstrip())
 
 
 def clean(text: str) -> CleanText:

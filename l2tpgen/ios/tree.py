@@ -124,6 +124,20 @@ def _merge_repeated(roots: list[Node]) -> list[Node]:
     return merged
 
 
+def _release(parsed: Any, objects: list[Any]) -> None:  # noqa: ANN401 - untyped parser
+    """Let reference counting free ciscoconfparse's objects now, not the cyclic collector later.
+
+    Each line object refers to its parent, its children and the list that holds it, and the list
+    to the parser: all of it is one reference cycle, which only the collector frees. Parsing runs
+    with the collector paused (``l2tpgen.lint.engine``), so it would find all of them at its next
+    run and walk every one; with their references dropped here they are freed as the last reference
+    to each goes.
+    """
+    for obj in objects:
+        obj.__dict__.clear()
+    parsed.__dict__.clear()
+
+
 def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> Config:
     """The tree of cleaned text.
 
@@ -138,26 +152,32 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
     if rendered:
         return Config(tuple(_merge_repeated(nest(text))), text)
     parser = _import_parser()
-    content = [i for i, line in enumerate(text.lines) if line.lstrip() != FILLER]
+    lines, columns = text.lines, text.columns
+    content = [i for i, line in enumerate(lines) if line.lstrip() != FILLER]
+    kept = [lines[i] for i in content]
+    joined = "\n".join(kept)  # one scan of the text instead of three tests per line
+    if "{" in joined or "}" in joined or "banner " in joined:
+        kept = [_mask(line) for line in kept]
     try:
-        parsed = parser([_mask(text.lines[i]) for i in content], syntax="ios")
+        # No line is blank (clean-up turned blank lines into fillers), so ciscoconfparse's
+        # blank-line filter, a second pass over its objects, has nothing to do; without it, an
+        # object's linenum is its index in ``kept``.
+        parsed = parser(kept, syntax="ios", ignore_blank_lines=False)
         objects = list(parsed.ConfigObjs)
     except Exception as exc:  # noqa: BLE001 - it raises bare ValueError, AssertionError, ...
         raise ConfigTextError(
             f"{name}: ciscoconfparse cannot parse this config ({type(exc).__name__})"
         ) from None
-    by_index: dict[int, Node] = {}
+    # Node texts are l2tpgen's own lines; ciscoconfparse tells each line's parent.
+    nodes = [Node(lines[i].strip(), i + 1, columns[i], []) for i in content]
     roots: list[Node] = []
-    for obj in objects:
-        index = obj.linenum
-        number = content[index]
-        node = Node(text.lines[number].strip(), number + 1, text.columns[number])
-        by_index[index] = node
+    for node, obj in zip(nodes, objects, strict=True):
         parent = obj.parent
-        if parent is obj or parent is None or parent.linenum not in by_index:
+        if parent is obj or parent is None:  # a parent always comes before its children
             roots.append(node)
         else:
-            by_index[parent.linenum].children.append(node)
+            nodes[parent.linenum].children.append(node)
+    _release(parsed, objects)
     return Config(tuple(_merge_repeated(roots)), text)
 
 

@@ -66,7 +66,7 @@ class DefaultHoldQueue(DeviceRule):
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         if not device.classic_ios:
             return
-        physical = (n for n in device.carriers if (is_ethernet(n) or is_serial(n)) and "." not in n)
+        physical = (n for n in device.carriers if "." not in n and (is_ethernet(n) or is_serial(n)))
         for name in sorted(physical):
             iface = device.interfaces.get(name)
             if iface is None:
