@@ -130,6 +130,20 @@ def test_a_banner_with_braces_and_ascii_art_is_left_out_and_the_rest_is_read() -
     assert device.interfaces["GigabitEthernet0/0.10"].dot1q == 10
 
 
+def test_a_macro_body_is_not_config_and_what_follows_its_closing_line_is() -> None:
+    # `macro name` (Catalyst smartports) holds commands to apply later, up to a line `@`:
+    # an interface in it is not one of the router's, the one after the `@` is.
+    text = (
+        "macro name uplink\ninterface Gi0/0.20\n encapsulation dot1Q 20\n@\n"
+        "interface Gi0/0.10\n encapsulation dot1Q 10\n"
+    )
+    assert set(facts(text).interfaces) == {"GigabitEthernet0/0.10"}
+    assert [node.text for node in parse(text).roots] == [
+        "macro name uplink",
+        "interface GigabitEthernet0/0.10",
+    ]
+
+
 def test_five_hundred_levels_of_indentation_are_clamped_not_followed() -> None:
     text = "".join(" " * depth + f"level {depth}\n" for depth in range(500)) + CLASS
     assert "pw" in facts(text).pw_classes

@@ -30,6 +30,9 @@ CRASHES: dict[str, bytes] = {
     "huge-number": (XC.replace("192.0.2.2 10", "192.0.2.2 " + "9" * 5000) + " mtu 1").encode(),
     "utf16": ("\ufeff" + XC).encode("utf-16-le"),
     "nul-terminated": "".join(f"{line}\x00\n" for line in XC.splitlines()).encode(),
+    # ciscoconfparse raised IndexError on a macro without its closing `@`, and its loguru wrapper
+    # printed the traceback with the config's lines (this one's secret among them)
+    "macro": (XC + "macro name ports\n switchport mode access\n@\nmacro name open\n x\n").encode(),
 }
 
 
@@ -199,6 +202,33 @@ def test_ciscoconfparse_and_loguru_never_print_and_leave_a_users_loguru_alone() 
     assert result.stdout == ""  # ciscoconfparse's stdout sink is gone
     assert "user message" in result.stderr  # the user's default sink is back
     assert "ciscoconfparse" not in result.stderr
+
+
+def test_a_parser_failure_logged_by_loguru_never_prints_the_config() -> None:
+    # ciscoconfparse's `logger.catch` wrappers log a failure as a record of their caller
+    # (l2tpgen.ios.tree), with a traceback holding the config's text: simulate one.
+    script = (
+        "import sys\n"
+        "from loguru import logger\n"
+        "import l2tpgen.ios.tree as tree\n"
+        "tree._import_parser()\n"
+        "@logger.catch(reraise=True)\n"
+        "def parser(lines, **options):\n"
+        "    raise IndexError(lines[0])\n"
+        "tree._import_parser = lambda: parser\n"
+        "from l2tpgen.lint import ConfigText, lint_configs\n"
+        "try:\n"
+        "    lint_configs([ConfigText('x', 'username a password 0 SECRET-TEXT\\n')])\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert result.stdout.strip() == (
+        "ConfigTextError x: ciscoconfparse cannot parse this config (IndexError)"
+    )
+    assert result.stderr == ""
 
 
 def test_the_parser_is_loaded_once_when_many_threads_lint_at_the_same_time() -> None:

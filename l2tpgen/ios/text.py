@@ -74,6 +74,7 @@ _NOISE_STARTS = tuple(
     for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time")
     for w in (word, word.lower())
 )
+_MACRO_END = "@"  # a `macro name NAME` body ends at a line `@` (compared by identity)
 _BANNER = re.compile(r"^banner\s+\S+\s+(\S)", re.IGNORECASE)
 _EXIT = re.compile(r"^exit(?:-[a-z-]+)?$", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"^!\s*l2tpgen:\s*(disable|disable-file)\s*=\s*([\w,\s-]+)$", re.IGNORECASE)
@@ -215,8 +216,8 @@ class _Cleaner:
         """One input line (right-stripped already)."""
         stripped = line.lstrip()
         column = len(line) - len(stripped) + 1
-        if self.banner_end is not None:  # banner text is not configuration
-            if self.banner_end in stripped:
+        if self.banner_end is not None:  # banner and macro text is not configuration
+            if stripped == "@" if self.banner_end is _MACRO_END else self.banner_end in stripped:
                 self.banner_end = None
             self.filler(column)
             return
@@ -257,7 +258,7 @@ class _Cleaner:
         self.depth = depth
         if self.pending or self.section:
             self.directives(number, depth)
-        if depth == 0 and lowered == "banner":
+        if depth == 0 and lowered in {"banner", "macro"}:
             self.open_banner(text)
         self.lines.append(" " * depth + text if depth else text)
         self.columns.append(column)
@@ -280,7 +281,13 @@ class _Cleaner:
         self.pending = set()
 
     def open_banner(self, text: str) -> None:
-        """A banner whose closing delimiter is on a later line: its text is not config."""
+        """Text that is not config: a banner's up to its closing delimiter on a later line.
+
+        So is a ``macro name``'s body: its commands run up to a line ``@``.
+        """
+        if text.lower().startswith("macro name "):
+            self.banner_end = _MACRO_END
+            return
         banner = _BANNER.match(text)
         if banner is None:
             return

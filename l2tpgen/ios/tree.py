@@ -87,6 +87,9 @@ def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
         from ciscoconfparse import CiscoConfParse  # noqa: PLC0415 - heavy, loaded on first parse
 
         logger.disable("ciscoconfparse")
+        # Its `logger.catch` wrappers log a failure as a record of the caller (this module),
+        # with a traceback whose variables hold the config: l2tpgen never logs through loguru.
+        logger.disable("l2tpgen")
         after = dict(getattr(core, "handlers", {}))
         for handler_id in set(after) - set(before):
             logger.remove(handler_id)
@@ -101,6 +104,8 @@ def _mask(line: str) -> str:
         # Its text was left out already; ciscoconfparse would look for the closing delimiter in the
         # lines that follow and swallow them.
         return "l2tpgen-banner"
+    if line.startswith("macro name "):  # the same for a macro's body (up to a line `@`)
+        return "l2tpgen-macro"
     # Braces mean nothing to IOS; ciscoconfparse would pair them as a brace-delimited syntax.
     return line.replace("{", "(").replace("}", ")") if "{" in line or "}" in line else line
 
@@ -156,7 +161,7 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
     content = [i for i, line in enumerate(lines) if line.lstrip() != FILLER]
     kept = [lines[i] for i in content]
     joined = "\n".join(kept)  # one scan of the text instead of three tests per line
-    if "{" in joined or "}" in joined or "banner " in joined:
+    if "{" in joined or "}" in joined or "banner " in joined or "macro name " in joined:
         kept = [_mask(line) for line in kept]
     try:
         # No line is blank (clean-up turned blank lines into fillers), so ciscoconfparse's
