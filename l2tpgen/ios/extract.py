@@ -32,7 +32,7 @@ from l2tpgen.ios.names import canonical_or_same
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
 
-_INT = re.compile(r"^[0-9]{1,10}$")
+_MAX_DIGITS = 10  # no IOS number needs more; int() of thousands of digits is refused
 
 # Top-level lines only IOS-XE has (its forwarding plane, its management VRF); IOS-XE 3.x prints
 # `version 15.x`, so the version alone does not tell.
@@ -40,7 +40,10 @@ _IOS_XE_ONLY = ("platform ", "vrf definition Mgmt-intf", "license udi pid CSR100
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text is not None and _INT.match(text) else None
+    """1 to 10 ASCII digits (``[0-9]{1,10}``, tested without a regex: it runs twice per line)."""
+    if text is None or len(text) > _MAX_DIGITS or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
 
 
 def _word(words: list[str], index: int) -> str | None:
