@@ -10,8 +10,10 @@ by ``connection_options: {netmiko: ...}``), and its ``extras`` passed to netmiko
 ``conn_timeout``, ``use_keys``, ``key_file``, ...). When nornir-netmiko is installed, its
 connection plugin opens the connection. Host keys are verified whatever the extras say (l2tpgen's
 rule): against ``alt_key_file`` from the extras, else ``known_hosts`` from the host data, else
-``~/.ssh/known_hosts``. Without a username and password in the inventory, the ``L2TPGEN_*``
-environment variables are used. The L2TP secret comes from the variable named in the site file.
+``~/.ssh/known_hosts``. The plugin (or netmiko) only makes the connection object: l2tpgen then logs
+in itself, in one round trip after the SSH login (``auto_connect`` is always false). Without a
+username and password in the inventory, the ``L2TPGEN_*`` environment variables are used. The L2TP
+secret comes from the variable named in the site file.
 
 Example::
 
@@ -39,7 +41,6 @@ from nornir.core.task import Result, Task
 from l2tpgen.device import connection as login
 from l2tpgen.device.connection import (
     Credentials,
-    become_privileged,
     credentials_from_env,
     explain,
     install_redaction,
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 SITE_KEY = "l2tpgen_site"
 CONNECTION = "netmiko"
 # l2tpgen verifies host keys whatever the inventory says; these extras are its own.
-_HOST_KEYS = ("ssh_strict", "system_host_keys", "alt_host_keys", "alt_key_file")
+_OWN_KEYS = ("ssh_strict", "system_host_keys", "alt_host_keys", "alt_key_file", "auto_connect")
 
 
 def site_of(host: Host) -> str:
@@ -130,23 +131,25 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
             "conn_timeout": login.CONNECT_TIMEOUT,
             "auth_timeout": login.CONNECT_TIMEOUT,
             "banner_timeout": login.CONNECT_TIMEOUT,
-            "fast_cli": False,
-            **{k: v for k, v in extras.items() if k not in _HOST_KEYS},
+            "fast_cli": True,
+            **{k: v for k, v in extras.items() if k not in _OWN_KEYS},
             "secret": credentials.enable_secret,
             "ssh_strict": True,
             "system_host_keys": False,
             "alt_host_keys": True,
             "alt_key_file": str(target.known_hosts),
+            # l2tpgen logs in itself (``login.log_in``: one round trip, not netmiko's four)
+            "auto_connect": False,
         }
+        wait = float(settings["conn_timeout"])
+        settings.setdefault("read_timeout_override", wait)  # each read of the login
         check_known_hosts(target.known_hosts)
         install_redaction(credentials.password, credentials.enable_secret)
-        wait = float(settings["conn_timeout"])
         try:
             connection = _open(target, credentials, settings, config)
         except Exception as exc:  # every way a login fails becomes one clear line
             raise explain(target, credentials, exc, wait) from exc
-        become_privileged(connection, credentials, wait)
-        return connection
+        return login.log_in(connection, target, credentials, wait)
 
     return open_connection
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest_sim import PASSWORD, USERNAME
+from netmiko import BaseConnection
 from nornir.core import Nornir
 from nornir.core.inventory import (
     ConnectionOptions,
@@ -113,3 +114,26 @@ def test_extras_cannot_turn_host_key_checking_off(
     for multi in results.values():
         assert multi[0].result.status.value == "refused"
         assert "unknown SSH host key" in multi[0].result.message
+
+
+@pytest.mark.parametrize("extras", [{}, {"auto_connect": True, "fast_cli": False}])
+def test_the_tasks_log_in_as_l2tpgen_does_in_one_write_whatever_the_extras(
+    pair: tuple[SimFleet, Fleet, Path], extras: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # netmiko's own session preparation probes the prompt with blank lines and sends the
+    # terminal settings one by one, each a round trip with sleeps (0.8 s a router here)
+    sim, fleet, known = pair
+    writes: list[str] = []
+    real = BaseConnection.write_channel
+
+    def recorded(self: BaseConnection, out_data: str) -> None:
+        writes.append(out_data)
+        real(self, out_data)
+
+    monkeypatch.setattr(BaseConnection, "write_channel", recorded)
+    nr = _nornir(sim, known, extras).filter(filter_func=in_fleet(fleet))
+    results = nr.run(task=l2tpgen_verify, fleet=fleet)
+    assert all(r[0].result for r in results.values())  # read (the wires are not pushed: MISSING)
+    logins = [w for w in writes if "terminal" in w]
+    assert logins == ["terminal length 0\nterminal width 511\n"] * 2
+    assert "\n" not in writes  # no prompt probing

@@ -154,7 +154,19 @@ def connect(
         "auto_connect": False,
     }
     install_redaction(credentials.password, credentials.enable_secret)
-    connection = ConnectHandler(**params)
+    return log_in(ConnectHandler(**params), target, credentials, wait)
+
+
+def log_in(connection: Any, target: Target, credentials: Credentials, wait: float) -> Any:  # noqa: ANN401 - netmiko
+    """Log a netmiko connection made with ``auto_connect=False`` in, and reach the ``#`` prompt.
+
+    One round trip after the SSH login (``_log_in``), where netmiko's own session preparation
+    costs four and its sleeps. ``connect`` and the Nornir connector (with the host's own
+    connection options) both log in here.
+
+    Raises:
+        DeviceError: one line saying what failed (``explain``); the connection is abandoned.
+    """
     try:
         terminator = _log_in(connection, wait)
     except Exception as exc:  # every way a login fails becomes one clear line
