@@ -141,15 +141,20 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
             # l2tpgen logs in itself (``login.log_in``: one round trip, not netmiko's four)
             "auto_connect": False,
         }
-        wait = float(settings["conn_timeout"])
-        settings.setdefault("read_timeout_override", wait)  # each read of the login
+        # Each read of the login waits the user's read_timeout_override, else conn_timeout; the
+        # override is theirs again once logged in.
+        override = extras.get("read_timeout_override")
+        wait = float(override or settings["conn_timeout"])
+        settings["read_timeout_override"] = wait
         check_known_hosts(target.known_hosts)
         install_redaction(credentials.password, credentials.enable_secret)
         try:
             connection = _open(target, credentials, settings, config)
         except Exception as exc:  # every way a login fails becomes one clear line
             raise explain(target, credentials, exc, wait) from exc
-        return login.log_in(connection, target, credentials, wait)
+        connection = login.log_in(connection, target, credentials, wait)
+        connection.read_timeout_override = override
+        return connection
 
     return open_connection
 

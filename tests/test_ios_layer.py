@@ -130,6 +130,15 @@ def test_a_banner_with_braces_and_ascii_art_is_left_out_and_the_rest_is_read() -
     assert device.interfaces["GigabitEthernet0/0.10"].dot1q == 10
 
 
+@pytest.mark.parametrize("delimiter", ["@", "#", "^C"])
+def test_a_banner_ends_at_its_delimiter_whatever_it_is_even_the_macro_end(delimiter: str) -> None:
+    text = (
+        f"banner motd {delimiter}\nAuthorized access only{delimiter}\n"
+        "interface Gi0/0.10\n encapsulation dot1Q 10\n"
+    )
+    assert facts(text).interfaces["GigabitEthernet0/0.10"].dot1q == 10
+
+
 def test_a_macro_body_is_not_config_and_what_follows_its_closing_line_is() -> None:
     # `macro name` (Catalyst smartports) holds commands to apply later, up to a line `@`:
     # an interface in it is not one of the router's, the one after the `@` is.

@@ -20,6 +20,7 @@ from nornir.plugins.runners import ThreadedRunner
 
 from l2tpgen import load_fleet
 from l2tpgen import nornir as tasks
+from l2tpgen.device import connection as login
 from l2tpgen.model.generate import write_fleet
 from l2tpgen.nornir import in_fleet, l2tpgen_push, l2tpgen_verify
 from l2tpgen.render import render_base
@@ -137,3 +138,22 @@ def test_the_tasks_log_in_as_l2tpgen_does_in_one_write_whatever_the_extras(
     logins = [w for w in writes if "terminal" in w]
     assert logins == ["terminal length 0\nterminal width 511\n"] * 2
     assert "\n" not in writes  # no prompt probing
+
+
+def test_a_users_read_timeout_override_bounds_the_login_and_stays_theirs_after_it(
+    pair: tuple[SimFleet, Fleet, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sim, fleet, known = pair
+    seen: list[tuple[float, Any]] = []
+    real = login.log_in
+
+    def spied(connection: Any, target: Any, credentials: Any, wait: float) -> Any:  # noqa: ANN401
+        seen.append((wait, real(connection, target, credentials, wait)))
+        return seen[-1][1]
+
+    monkeypatch.setattr(login, "log_in", spied)
+    nr = _nornir(sim, known, {"read_timeout_override": 42}).filter(filter_func=in_fleet(fleet))
+    results = nr.run(task=l2tpgen_verify, fleet=fleet)
+    assert all(r[0].result for r in results.values())
+    assert [wait for wait, _ in seen] == [42.0, 42.0]
+    assert [connection.read_timeout_override for _, connection in seen] == [42, 42]

@@ -78,3 +78,20 @@ def test_an_unwritable_cache_does_not_stop_a_render(cache_root: Path) -> None:
     finally:
         if private.is_dir():
             private.chmod(0o700)
+
+
+def test_cache_entries_are_named_for_this_version_and_these_compile_options(
+    cache_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Jinja checks an entry against the template's source only: an upgrade that changes how the
+    # templates compile (not the templates) must not read the old entries.
+    _render()
+    before = {entry.name for entry in cache_root.glob("_jinja2-cache-*/l2tpgen-*.cache")}
+    monkeypatch.setattr(env, "_KEEP_NEWLINE", False)
+    _render()
+    after = {entry.name for entry in cache_root.glob("_jinja2-cache-*/l2tpgen-*.cache")}
+    assert before
+    assert len(after) == 2 * len(before)
+    monkeypatch.setattr(env, "__version__", "999")
+    _render()
+    assert len(set(cache_root.glob("_jinja2-cache-*/l2tpgen-*.cache"))) == 3 * len(before)

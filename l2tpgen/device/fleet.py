@@ -190,8 +190,8 @@ def roll_back_pairs(
     """Roll back every changed site whose peer in the same run was rolled back (or failed to be).
 
     One end rolled back and the other changed leaves both ends' pseudowires down; the copy each
-    push saved (on the router and locally) takes the changed end back too. Saved changes are
-    rolled back in the running config only: run push again, or ``write memory``, as needed.
+    push saved (on the router and locally) takes the changed end back too. A change that had been
+    saved is saved again once rolled back, so a reload does not bring it back.
     """
     failed = {
         r.site for r in report.results if r.status in {Status.ROLLED_BACK, Status.ROLLBACK_FAILED}

@@ -100,9 +100,10 @@ def restore(
         status, outcome = roll_back(connection, link, rollback_file, before)
         if status is not Status.ROLLED_BACK or save_command is None:
             return status, outcome
-        if not alive(connection):
-            close(connection)
-            connection = connector(target, credentials)
+        # A fresh session: the one rolled back on may hold a timed-out read's unread output
+        # (its prompts would pass for the save's answer).
+        close(connection)
+        connection = connector(target, credentials)
         unsaved = save_config(connection, save_command)
     except L2tpgenError as exc:
         if status is not Status.ROLLED_BACK:

@@ -74,7 +74,7 @@ _NOISE_STARTS = tuple(
     for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time")
     for w in (word, word.lower())
 )
-_MACRO_END = "@"  # a `macro name NAME` body ends at a line `@` (compared by identity)
+_MACRO_END = "\n@"  # a `macro name NAME` body ends at a line `@` (no banner delimiter holds \n)
 _BANNER = re.compile(r"^banner\s+\S+\s+(\S)", re.IGNORECASE)
 _EXIT = re.compile(r"^exit(?:-[a-z-]+)?$", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"^!\s*l2tpgen:\s*(disable|disable-file)\s*=\s*([\w,\s-]+)$", re.IGNORECASE)
@@ -217,7 +217,7 @@ class _Cleaner:
         stripped = line.lstrip()
         column = len(line) - len(stripped) + 1
         if self.banner_end is not None:  # banner and macro text is not configuration
-            if stripped == "@" if self.banner_end is _MACRO_END else self.banner_end in stripped:
+            if stripped == "@" if self.banner_end == _MACRO_END else self.banner_end in stripped:
                 self.banner_end = None
             self.filler(column)
             return
