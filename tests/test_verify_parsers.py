@@ -182,3 +182,31 @@ def test_a_batch_that_stalls_names_the_first_command_left_unanswered() -> None:
         "no answer to `show l2tun session all` within 0.05 s; the router may be overloaded or "
         "the link slow: try again"
     )
+
+
+def test_a_session_table_that_never_comes_leaves_the_xconnect_states_readable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("l2tpgen.device.session.SHOW_TIMEOUT", 0.05)
+    rows = "UP pri   ac Gi0/0.2996:2996(Eth VLAN)    UP l2tp 10.216.44.47:126             UP\n"
+    states = verify_site(load_fleet(SITES), "site-a", _Stalls(HEADER + rows))
+    assert [(s.vlan, s.state, s.session) for s in states][:2] == [
+        (2996, "UP", "-"),
+        (2997, "MISSING", "-"),
+    ]
+
+
+class _Silent(_Stalls):
+    """A router that answers nothing at all."""
+
+    def write_channel(self, text: str) -> None:
+        self.written.append(text)
+
+
+def test_an_xconnect_table_that_never_comes_fails_verify_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("l2tpgen.device.session.SHOW_TIMEOUT", 0.05)
+    router = _Silent(HEADER)
+    with pytest.raises(DeviceError, match=r"no answer to `show xconnect all` within 0\.05 s"):
+        verify_site(load_fleet(SITES), "site-a", router)

@@ -103,13 +103,15 @@ def exec_batch(
         connection.write_channel("".join(f"{command}\n" for command in commands))
         text = read_count(connection, prompts, len(commands), wait)
     except _NoPromptError as exc:  # name the first command that did not come back
-        pending = commands[len(prompts.findall(exc.output)) :] or commands[-1:]
+        done = min(len(prompts.findall(exc.output)), len(commands) - 1)
+        pending, answered = commands[done:], _split_exec(exc.output, prompts, done)
         named = "`, `".join(pending)
         if "connection lost" in str(exc):
-            raise DeviceError(f"the connection was lost during `{named}`") from exc
-        raise DeviceError(
+            raise BatchError(f"the connection was lost during `{named}`", answered) from exc
+        raise BatchError(
             f"no answer to `{pending[0]}` within {wait:g} s; the router may be overloaded or the "
-            "link slow: try again"
+            "link slow: try again",
+            answered,
         ) from exc
     return _split_exec(text, prompts, len(commands))
 
@@ -221,6 +223,14 @@ def read_count(
             if not alive(connection):
                 raise _NoPromptError("connection lost", output)
             time.sleep(0.005)
+
+
+class BatchError(DeviceError):
+    """``exec_batch`` stopped; ``answered`` holds the outputs of the commands answered before."""
+
+    def __init__(self, message: str, answered: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.answered = answered
 
 
 class _NoPromptError(DeviceError):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import textfsm
 
-from l2tpgen.device.session import accepted, exec_batch, refusal
+from l2tpgen.device.session import BatchError, accepted, exec_batch, refusal
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import short_interface_name
 from l2tpgen.platforms import driver
@@ -122,7 +122,12 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
     commands = [platform.show_xconnect]
     if platform.show_sessions is not None:
         commands.append(platform.show_sessions)
-    outputs = exec_batch(connection, commands)  # both shows in one round trip
+    try:
+        outputs = exec_batch(connection, commands)  # both shows in one round trip
+    except BatchError as exc:
+        if not exc.answered:  # not even the xconnect table
+            raise
+        outputs = exc.answered  # the session table is only a detail: the states come without it
     rows = xconnect_rows(accepted(platform.show_xconnect, outputs[0]))
     by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
     by_circuit = {r.circuit: r for r in rows if r.circuit}
