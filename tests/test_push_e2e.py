@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, Lab, start_lab
+from push_runs import push
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -21,25 +22,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 runner = CliRunner()
-
-
-def _push(lab: Lab, *args: str, sites: Path = SITES) -> tuple[int, list[dict[str, object]]]:
-    result = runner.invoke(
-        app,
-        [
-            "push",
-            *args,
-            "--sites",
-            str(sites),
-            "--inventory",
-            str(lab.inventory),
-            "--yes",
-            "--format",
-            "json",
-        ],
-    )
-    document = json.loads(result.stdout) if result.stdout.strip() else {"results": []}
-    return result.exit_code, document["results"]
 
 
 def _config_lines(lab: Lab, name: str) -> list[str]:
@@ -54,7 +36,7 @@ def _entered_config_mode(lab: Lab, name: str) -> bool:
 def test_fresh_router_gets_the_four_subinterfaces_and_a_second_push_changes_nothing(
     lab: Lab,
 ) -> None:
-    code, (result,) = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert code == 0, result
     assert result["status"] == "changed"
     running = lab.running("site-a")
@@ -64,13 +46,13 @@ def test_fresh_router_gets_the_four_subinterfaces_and_a_second_push_changes_noth
         assert f" xconnect 10.216.44.47 {vc} encapsulation l2tpv3 pw-class ethernet\n" in running
     assert lab.device("site-a").router.startup.body() == running  # saved
     lab.device("site-a").router.events.clear()
-    code, (again,) = _push(lab, "site-a")
+    code, (again,) = push(lab, "site-a")
     assert (code, again["status"], again["lines_sent"]) == (0, "unchanged", 0)
     assert not _entered_config_mode(lab, "site-a")
 
 
 def test_verify_shows_all_up_after_both_ends_and_a_vlan_removed_by_hand_down(lab: Lab) -> None:
-    code, results = _push(lab, "site-a", "site-b")
+    code, results = push(lab, "site-a", "site-b")
     assert code == 0, results
     verified = runner.invoke(
         app, ["verify", "site-a", "site-b", "--inventory", str(lab.inventory), "--format", "json"]
@@ -91,7 +73,7 @@ def test_verify_shows_all_up_after_both_ends_and_a_vlan_removed_by_hand_down(lab
 def test_removing_a_vlan_from_the_model_removes_exactly_its_subinterface(
     lab: Lab, tmp_path: Path
 ) -> None:
-    assert _push(lab, "site-a")[0] == 0
+    assert push(lab, "site-a")[0] == 0
     sites = tmp_path / "sites"
     shutil.copytree(SITES, sites)
     for name in ("site-a", "site-b"):
@@ -99,7 +81,7 @@ def test_removing_a_vlan_from_the_model_removes_exactly_its_subinterface(
         kept = [line for line in path.read_text().splitlines(keepends=True) if "2998" not in line]
         path.write_text("".join(kept))
     lab.device("site-a").router.events.clear()
-    code, (result,) = _push(lab, "site-a", sites=sites)
+    code, (result,) = push(lab, "site-a", sites=sites)
     assert code == 0, result
     assert result["commands"] == ["no interface GigabitEthernet0/0.2998"]
     assert _config_lines(lab, "site-a") == ["no interface GigabitEthernet0/0.2998", "end"]
@@ -122,7 +104,7 @@ def test_a_refused_line_rolls_back_to_the_exact_previous_config(tmp_path: Path) 
     lab = start_lab(tmp_path, {"site-a": Faults(refuse=r"^xconnect 10\.216\.44\.47 127 ")})
     try:
         before = lab.running("site-a")
-        code, (result,) = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert code == 3
         assert result["status"] == "rolled-back"
         errors = result["errors"]
@@ -139,7 +121,7 @@ def test_a_connection_dropped_mid_change_is_rolled_back_after_reconnecting(tmp_p
     lab = start_lab(tmp_path, {"site-a": Faults(drop_after_config_lines=6)})
     try:
         before = lab.running("site-a")
-        code, (result,) = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert code == 3, result
         assert result["status"] == "rolled-back"
         assert "stopped answering mid-change" in str(result["message"])
@@ -153,7 +135,7 @@ def test_a_connection_dropped_mid_change_is_rolled_back_after_reconnecting(tmp_p
 def test_a_changed_host_key_is_refused_before_authentication(lab: Lab) -> None:
     lab.sim.servers.change_host_key("site-a")
     attempts = lab.device("site-a").auth_attempts
-    code, (result,) = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert code == 1
     assert result["status"] == "refused"
     assert "host key CHANGED" in str(result["message"])
@@ -164,7 +146,7 @@ def test_a_changed_host_key_is_refused_before_authentication(lab: Lab) -> None:
 def test_an_unknown_host_key_is_refused_before_authentication(lab: Lab) -> None:
     known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
     known.write_text("")
-    code, (result,) = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (1, "refused")
     assert "unknown SSH host key" in str(result["message"])
     assert lab.device("site-a").auth_attempts == 0
@@ -211,7 +193,7 @@ def test_a_rollback_that_fails_too_exits_4_and_says_what_to_do(tmp_path: Path) -
     refuse = r"^xconnect 10\.216\.44\.47 127 |^configure replace"
     lab = start_lab(tmp_path, {"site-a": Faults(refuse=refuse)})
     try:
-        code, (result,) = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert code == 4
         assert result["status"] == "rollback-failed"
         message = str(result["message"])
@@ -230,7 +212,7 @@ def test_a_site_with_error_findings_is_not_pushed(
 
     bad = Finding("rendered:site-a", 1, 1, "L2T006", "undefined-pw-class", Severity.ERROR, "x")
     monkeypatch.setattr(push_module, "lint_sites", lambda *_a, **_k: [bad])
-    code, (result,) = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (1, "refused")
     assert "error-level lint findings" in str(result["message"])
     assert lab.device("site-a").router.events == []
@@ -254,14 +236,14 @@ def test_ios_defaults_in_a_site_file_are_not_rendered_and_a_second_push_changes_
         )
     lab = start_lab(tmp_path, sites=sites)
     try:
-        code, (first,) = _push(lab, "site-a", sites=sites)
+        code, (first,) = push(lab, "site-a", sites=sites)
         assert (code, first["status"]) == (0, "changed")
         # the simulator, as IOS, shows none of these defaults: had l2tpgen rendered them, every
         # push would find them missing and send them again
         running = lab.running("site-a")
         assert not re.search(r"hello 60|hash md5|hold-queue (75|40)", running)
         assert re.search(r" digest secret 7 \S+\n", running)
-        code, (second,) = _push(lab, "site-a", sites=sites)
+        code, (second,) = push(lab, "site-a", sites=sites)
         assert (code, second["status"], second["lines_sent"]) == (0, "unchanged", 0)
     finally:
         lab.sim.close()
@@ -292,7 +274,7 @@ def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
         monkeypatch.setattr(module, "render_site", _counting(rendered, module.render_site, 1))
     for module in (push_module, plan_module):
         monkeypatch.setattr(module, "parse", _counting(parsed, module.parse, 0))
-    code, (result,) = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (0, "changed"), result
     assert rendered.count("site-a") == 1  # one rendering: linted, filled in, planned, checked
     # The router's config is parsed once as read before the change and once as read after it.

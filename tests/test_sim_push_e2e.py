@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING
 import pytest
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, Lab, start_lab
-from typer.testing import CliRunner
+from push_runs import cli, push
 
-from l2tpgen.cli import app
 from l2tpgen.device.messages import Kind, classify
 from l2tpgen.device.session import LineError, answer_prompts, send_batch
 from l2tpgen.device.verify import verify_site
@@ -30,27 +29,6 @@ from l2tpgen.sim.storage import WRITE_BUSY
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-runner = CliRunner()
-
-
-def _push(lab: Lab, *args: str, sites: Path = SITES) -> tuple[int, list[dict[str, object]], str]:
-    result = runner.invoke(
-        app,
-        [
-            "push",
-            *args,
-            "--sites",
-            str(sites),
-            "--inventory",
-            str(lab.inventory),
-            "--yes",
-            "--format",
-            "json",
-        ],
-    )
-    document = json.loads(result.stdout) if result.stdout.strip() else {"results": []}
-    return result.exit_code, document["results"], result.output
 
 
 def _stored_secret(lab: Lab, name: str) -> str:
@@ -79,11 +57,11 @@ def test_a_secret_typed_in_clear_on_the_router_is_unchanged_for_push_under_anoth
     stored = _stored_secret(lab, "site-a")
     assert stored == type7_encode(L2TP_SECRET, router.salt)
     assert stored != type7_encode(L2TP_SECRET, RENDER_SALT)
-    code, (first,), _ = _push(lab, "site-a")
+    code, (first,) = push(lab, "site-a")
     assert (code, first["status"]) == (0, "changed"), first
-    assert not [c for c in first["commands"] if "password" in str(c)]  # type: ignore[attr-defined]
+    assert not [c for c in first["commands"] if "password" in str(c)]
     assert _stored_secret(lab, "site-a") == stored
-    code, (second,), _ = _push(lab, "site-a")
+    code, (second,) = push(lab, "site-a")
     assert (code, second["status"], second["lines_sent"]) == (0, "unchanged", 0)
 
 
@@ -92,9 +70,9 @@ def test_a_changed_secret_is_pushed_whatever_salt_the_router_stored_the_old_one_
 ) -> None:
     router = lab.device("site-a").router
     assert router.load("l2tp-class class1\n authentication\n password 0 an-old-secret") == []
-    code, (result,), _ = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (0, "changed"), result
-    assert " password 7 <masked>" in result["commands"]  # type: ignore[operator]
+    assert " password 7 <masked>" in result["commands"]
     assert _stored_secret(lab, "site-a") == type7_encode(L2TP_SECRET, RENDER_SALT)
 
 
@@ -108,7 +86,7 @@ def test_a_duplicate_peer_and_vc_id_on_another_interface_is_refused_and_rolled_b
     )
     assert lab.device("site-a").router.load(taken) == []
     before = lab.running("site-a")
-    code, (result,), _ = _push(lab, "site-a")
+    code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (3, "rolled-back"), result
     refusal = duplicate_xconnect("10.216.44.47", "126", "GigabitEthernet0/1.50")
     assert refusal.startswith("% ")
@@ -121,9 +99,9 @@ def test_a_duplicate_peer_and_vc_id_on_another_interface_is_refused_and_rolled_b
 def test_removing_a_vlan_gets_ios_subinterface_notice_and_no_rollback(
     lab: Lab, tmp_path: Path
 ) -> None:
-    assert _push(lab, "site-a")[0] == 0
+    assert push(lab, "site-a")[0] == 0
     sites = _without_vlan(tmp_path, 2998)
-    code, (result,), _ = _push(lab, "site-a", sites=sites)
+    code, (result,) = push(lab, "site-a", sites=sites)
     assert (code, result["status"]) == (0, "changed"), result
     assert result["commands"] == ["no interface GigabitEthernet0/0.2998"]
     assert "GigabitEthernet0/0.2998" not in lab.running("site-a")
@@ -141,7 +119,7 @@ def test_removing_a_vlan_gets_ios_subinterface_notice_and_no_rollback(
 def test_swapping_two_vlans_vc_ids_is_pushed_in_an_order_ios_accepts(
     lab: Lab, tmp_path: Path
 ) -> None:
-    assert _push(lab, "site-a")[0] == 0
+    assert push(lab, "site-a")[0] == 0
     sites = tmp_path / "sites"
     shutil.copytree(SITES, sites)
     for name in ("site-a", "site-b"):
@@ -149,13 +127,14 @@ def test_swapping_two_vlans_vc_ids_is_pushed_in_an_order_ios_accepts(
         text = path.read_text().replace("vc_id: 126", "vc_id: X")
         text = text.replace("vc_id: 127", "vc_id: 126").replace("vc_id: X", "vc_id: 127")
         path.write_text(text)
-    code, (result,), _ = _push(lab, "site-a", sites=sites)
+    code, (result,) = push(lab, "site-a", sites=sites)
     assert (code, result["status"]) == (0, "changed"), result
 
 
 def test_push_shows_the_notice_a_removed_subinterface_prints(lab: Lab, tmp_path: Path) -> None:
-    assert _push(lab, "site-a")[0] == 0
-    _, _, printed = _push(lab, "site-a", sites=_without_vlan(tmp_path, 2998))
+    assert push(lab, "site-a")[0] == 0
+    sites = _without_vlan(tmp_path, 2998)
+    printed = cli(lab, "push", "site-a", "--yes", "--format", "json", sites=sites).output
     assert "Not all config may be removed" in printed
 
 
@@ -193,7 +172,7 @@ def test_a_router_refusing_to_save_prints_ios_failure_and_keeps_its_startup_conf
         (line,) = [x for x in output.splitlines() if "failed" in x]
         assert line.strip() == WRITE_BUSY
         assert classify(line) is Kind.REFUSAL
-        code, (result,), _ = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert (code, result["status"]) == (1, "unsaved"), result
         assert lab.device("site-a").router.startup.body() == before
     finally:
@@ -204,7 +183,7 @@ def test_a_router_refusing_to_save_prints_ios_failure_and_keeps_its_startup_conf
 def test_push_does_not_report_a_refused_save_as_saved(tmp_path: Path) -> None:
     lab = start_lab(tmp_path, {"site-a": Faults(refuse_save=True)})
     try:
-        code, (result,), _ = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert (code, result["status"]) == (1, "unsaved"), result
         message = str(result["message"])
         assert "NOT saved" in message
@@ -220,9 +199,9 @@ def test_a_connection_drops_once_so_the_push_after_the_rollback_goes_through(
 ) -> None:
     lab = start_lab(tmp_path, {"site-a": Faults(drop_after_config_lines=3)})
     try:
-        code, (dropped,), _ = _push(lab, "site-a")
+        code, (dropped,) = push(lab, "site-a")
         assert (code, dropped["status"]) == (3, "rolled-back"), dropped
-        code, (result,), _ = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert (code, result["status"]) == (0, "changed"), result
     finally:
         lab.sim.close()
@@ -243,7 +222,7 @@ def test_push_changes_nothing_when_its_rollback_copy_cannot_be_saved(
     lab = start_lab(tmp_path, {"site-a": Faults(refuse="^copy running-config")}, flavor=IOS_XE)
     try:
         before = lab.running("site-a")
-        code, (result,), _ = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert (code, result["status"]) == (1, "failed"), result
         assert "could not save a rollback copy to bootflash:" in str(result["message"])
         assert lab.running("site-a") == before
@@ -256,7 +235,7 @@ def test_push_changes_nothing_when_its_rollback_copy_cannot_be_saved(
 def test_push_to_an_iosxe_router_uses_bootflash(tmp_path: Path) -> None:
     lab = start_lab(tmp_path, flavor=IOS_XE)
     try:
-        code, (result,), _ = _push(lab, "site-a")
+        code, (result,) = push(lab, "site-a")
         assert (code, result["status"]) == (0, "changed"), result
     finally:
         lab.sim.close()
