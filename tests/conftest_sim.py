@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, final
 
 import pytest
 from conftest import SITES
@@ -20,6 +26,7 @@ from l2tpgen.sim.flavor import IOS, Flavor
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
     from pathlib import Path
+    from types import TracebackType
 
     from l2tpgen.model import Fleet
 
@@ -107,3 +114,72 @@ def new_lab(tmp_path: Path, lab_env: None) -> Iterator[Callable[..., Lab]]:  # n
     yield start
     for lab in started:
         lab.sim.close()
+
+
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    """What a user's shell gives l2tpgen: the login, the L2TP secret, a state directory."""
+    return {
+        **os.environ,
+        "L2TPGEN_USERNAME": USERNAME,
+        "L2TPGEN_PASSWORD": PASSWORD,
+        "L2TPGEN_L2TP_SECRET": L2TP_SECRET,
+        "L2TPGEN_STATE_DIR": str(tmp_path / "state"),
+    }
+
+
+def run_cli(*args: str, env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
+    """``l2tpgen ARGS`` in its own process, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "l2tpgen", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+@final
+class SimUp:
+    """``l2tpgen sim up --inventory-out INVENTORY ARGS`` in its own process, as a user starts it.
+
+    Entering waits for the whole inventory (``inventory`` then holds it); leaving stops the
+    simulator with SIGTERM and keeps its ``returncode``, ``out`` and ``err``.
+    """
+
+    def __init__(self, *args: str, inventory: Path, env: Mapping[str, str]) -> None:
+        self.path = inventory
+        command = ["sim", "up", "--inventory-out", str(inventory), *args]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "l2tpgen", *command],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.inventory: Any = None
+        self.returncode: int | None = None
+        self.out = self.err = ""
+
+    def __enter__(self) -> SimUp:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                self.inventory = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):  # noqa: PERF203 - not written yet, or not whole yet
+                time.sleep(0.1)
+            else:
+                return self
+        self.__exit__(None, None, None)
+        pytest.fail(f"sim up wrote no inventory (exit {self.returncode}): {self.err[-2000:]}")
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        self.out, self.err = self.process.communicate(timeout=30)
+        self.returncode = self.process.returncode

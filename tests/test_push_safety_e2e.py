@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import SITES
-from conftest_sim import PASSWORD, USERNAME, Lab
+from conftest_sim import PASSWORD, USERNAME, Lab, SimUp, cli_env
 from push_runs import (
     cli,
     config_lines,
@@ -278,17 +278,6 @@ def _l2tpgen(*args: str, env: dict[str, str], **popen: Any) -> subprocess.Popen[
     return subprocess.Popen([sys.executable, "-m", "l2tpgen", *args], env=env, text=True, **popen)
 
 
-def _when_written(inventory: Path, sim: subprocess.Popen[str]) -> Any:  # noqa: ANN401 - JSON
-    """The inventory `sim up` writes, once it is whole."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and sim.poll() is None:
-        try:
-            return json.loads(inventory.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # noqa: PERF203 - polling a file being written
-            time.sleep(0.1)
-    pytest.fail(f"sim up wrote no inventory (exit {sim.poll()})")
-
-
 def _read_running(target: Target) -> str:
     connection = connect(target, Login(USERNAME, PASSWORD))
     try:
@@ -300,23 +289,14 @@ def _read_running(target: Target) -> str:
 def test_sigint_to_a_push_mid_change_rolls_its_router_back_and_exits_3(tmp_path: Path) -> None:
     sites = _big_sites(tmp_path / "big")
     inventory = tmp_path / "inventory.json"
-    env = {
-        **os.environ,
-        "L2TPGEN_USERNAME": USERNAME,
-        "L2TPGEN_PASSWORD": PASSWORD,
-        "L2TPGEN_L2TP_SECRET": "sigint-test-secret",
-        "L2TPGEN_STATE_DIR": str(tmp_path / "state"),
-    }
+    env = cli_env(tmp_path)
     latency = 0.3
-    sim = _l2tpgen(
-        *("sim", "up", "--sites", str(sites), "--inventory-out", str(inventory)),
-        *("--latency-ms", str(int(latency * 1000))),
+    with SimUp(
+        *("--sites", str(sites), "--latency-ms", str(int(latency * 1000))),
+        inventory=inventory,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        entry = _when_written(inventory, sim)["sites"]["site-0"]
+    ) as sim:
+        entry = sim.inventory["sites"]["site-0"]
         target = Target(
             "site-0",
             "127.0.0.1",
@@ -352,9 +332,6 @@ def test_sigint_to_a_push_mid_change_rolls_its_router_back_and_exits_3(tmp_path:
             assert result["lines_sent"] % CHUNK_LINES == 0
             assert result["lines_sent"] < len(result["commands"])
         assert _read_running(target) == before
-    finally:
-        sim.send_signal(signal.SIGTERM)
-        sim.communicate(timeout=30)
 
 
 # -- 7: chunks ----------------------------------------------------------------------------------

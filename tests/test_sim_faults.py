@@ -5,16 +5,11 @@ rollback; bad values are usage errors before anything starts.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
-from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME
+from conftest_sim import PASSWORD, USERNAME, SimUp, cli_env, run_cli
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -91,50 +86,23 @@ def test_sim_up_refuses_a_bad_fault_as_a_usage_error_before_starting(
     assert not inventory.exists()
 
 
-def _l2tpgen(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "l2tpgen", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-
-
 def test_a_fault_given_to_sim_up_rolls_back_the_push_to_its_site_only(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "L2TPGEN_USERNAME": USERNAME,
-        "L2TPGEN_PASSWORD": PASSWORD,
-        "L2TPGEN_L2TP_SECRET": L2TP_SECRET,
-        "L2TPGEN_STATE_DIR": str(tmp_path / "state"),
-    }
+    env = cli_env(tmp_path)
     inventory = tmp_path / "inventory.json"
-    command = [sys.executable, "-m", "l2tpgen", "sim", "up", "--sites", str(SITES)]
-    command += ["--inventory-out", str(inventory), "--flavor", "ios"]
-    command += ["--fault", r"refuse=^xconnect 10\.216\.44\.47 127 ", "--fault-site", "site-a"]
-    sim = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not inventory.exists() and time.monotonic() < deadline and sim.poll() is None:
-            time.sleep(0.1)
-        assert inventory.exists(), "sim up did not write its inventory"
+    faults = ("--fault", r"refuse=^xconnect 10\.216\.44\.47 127 ", "--fault-site", "site-a")
+    with SimUp(
+        "--sites", str(SITES), "--flavor", "ios", *faults, inventory=inventory, env=env
+    ) as sim:
         common = ["--sites", str(SITES), "--inventory", str(inventory), "--yes"]
-        refused = _l2tpgen("push", "site-a", *common, "--format", "json", env=env)
+        refused = run_cli("push", "site-a", *common, "--format", "json", env=env)
         assert refused.returncode == 3, refused.stdout + refused.stderr
         (result,) = json.loads(refused.stdout)["results"]
         assert result["status"] == "rolled-back"
         assert result["errors"][0].startswith("xconnect 10.216.44.47 127 encapsulation l2tpv3")
-        pushed = _l2tpgen("push", "site-b", *common, env=env)
+        pushed = run_cli("push", "site-b", *common, env=env)
         assert pushed.returncode == 0, pushed.stdout + pushed.stderr
         assert "site-b: changed" in pushed.stdout
-    finally:
-        sim.send_signal(signal.SIGTERM)
-        out, err = sim.communicate(timeout=30)
-    assert sim.returncode == 0, err
-    rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ site-")}
+    assert sim.returncode == 0, sim.err
+    rows = {line.split()[1]: line for line in sim.out.splitlines() if line.startswith("│ site-")}
     assert "refuse=" in rows["site-a"]
     assert "refuse" not in rows["site-b"]
