@@ -62,8 +62,6 @@ if TYPE_CHECKING:
 
 SITE_KEY = "l2tpgen_site"
 CONNECTION = "netmiko"
-# l2tpgen verifies host keys whatever the inventory says; these extras are its own.
-_OWN_KEYS = ("ssh_strict", "system_host_keys", "alt_host_keys", "alt_key_file", "auto_connect")
 
 
 def site_of(host: Host) -> str:
@@ -125,21 +123,11 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
                 "be verified; set known_hosts in the host data or alt_key_file in its netmiko "
                 "extras"
             )
+        enforced = login.enforced_options(target, credentials)
         settings: dict[str, Any] = {
-            "use_keys": False,
-            "allow_agent": False,
-            "conn_timeout": login.CONNECT_TIMEOUT,
-            "auth_timeout": login.CONNECT_TIMEOUT,
-            "banner_timeout": login.CONNECT_TIMEOUT,
-            "fast_cli": True,
-            **{k: v for k, v in extras.items() if k not in _OWN_KEYS},
-            "secret": credentials.enable_secret,
-            "ssh_strict": True,
-            "system_host_keys": False,
-            "alt_host_keys": True,
-            "alt_key_file": str(target.known_hosts),
-            # l2tpgen logs in itself (``login.log_in``: one round trip, not netmiko's four)
-            "auto_connect": False,
+            **login.default_options(login.CONNECT_TIMEOUT),
+            **{k: v for k, v in extras.items() if k not in enforced},
+            **enforced,
         }
         # Each read of the login waits the user's read_timeout_override, else conn_timeout; the
         # override is theirs again once logged in.

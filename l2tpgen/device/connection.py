@@ -136,25 +136,45 @@ def connect(
         "port": target.port,
         "username": credentials.username,
         "password": credentials.password,
-        "secret": credentials.enable_secret,
-        "ssh_strict": True,
-        "system_host_keys": False,
-        "alt_host_keys": True,
-        "alt_key_file": str(target.known_hosts),
+        **default_options(wait),
+        **enforced_options(target, credentials),
+    }
+    install_redaction(credentials.password, credentials.enable_secret)
+    return log_in(ConnectHandler(**params), target, credentials, wait)
+
+
+def default_options(wait: float) -> dict[str, Any]:
+    """The netmiko options l2tpgen logs in with, which a Nornir host's extras may change.
+
+    ``wait`` bounds each phase of the login: TCP, the SSH banner, authentication, and each read
+    of the login itself (``read_timeout_override``; commands have their own timeouts after it).
+    """
+    return {
         "use_keys": False,
         "allow_agent": False,
         "conn_timeout": wait,
         "auth_timeout": wait,
         "banner_timeout": wait,
-        # Each read of the login (first prompt, terminal settings) waits ``wait``.
         "read_timeout_override": wait,
         "fast_cli": True,
-        # l2tpgen logs in itself (``_log_in``): netmiko's session preparation costs four round
-        # trips and 0.1 s sleeps; this costs one.
+    }
+
+
+def enforced_options(target: Target, credentials: Credentials) -> dict[str, Any]:
+    """The netmiko options no inventory changes.
+
+    The host key is checked against ``target``'s known_hosts only, and l2tpgen logs in itself
+    (``log_in``: one round trip, not netmiko's four and its 0.1 s sleeps), so the connection is
+    made with ``auto_connect`` off.
+    """
+    return {
+        "secret": credentials.enable_secret,
+        "ssh_strict": True,
+        "system_host_keys": False,
+        "alt_host_keys": True,
+        "alt_key_file": str(target.known_hosts),
         "auto_connect": False,
     }
-    install_redaction(credentials.password, credentials.enable_secret)
-    return log_in(ConnectHandler(**params), target, credentials, wait)
 
 
 def log_in(connection: Any, target: Target, credentials: Credentials, wait: float) -> Any:  # noqa: ANN401 - netmiko
