@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from l2tpgen.device import rollback
 from l2tpgen.device.connection import connect
 from l2tpgen.device.result import Status
+from l2tpgen.device.save import save_config
 from l2tpgen.device.session import alive, exec_batch
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.volatile import config_body
@@ -87,8 +88,6 @@ def restore(
     ``save_command``: the change had been saved, so the restored config is saved too (else a
     reload would bring the change back).
     """
-    from l2tpgen.device.save import save_config  # noqa: PLC0415 - save imports session only
-
     link = Link(target, credentials, connector)
     try:
         before = local_copy.read_text(encoding="utf-8")
