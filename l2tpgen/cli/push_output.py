@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -162,13 +163,4 @@ def summary(report: FleetReport) -> None:
 
 def pair_dict(pair: PairState) -> dict[str, object]:
     """A verified pair as JSON."""
-    return {
-        "site": pair.site,
-        "peer": pair.peer,
-        "vlan": pair.vlan,
-        "vc_id": pair.vc_id,
-        "here": pair.here,
-        "there": pair.there,
-        "up_both": pair.up_both,
-        "one_sided": pair.one_sided,
-    }
+    return {**asdict(pair), "up_both": pair.up_both, "one_sided": pair.one_sided}
