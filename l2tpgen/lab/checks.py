@@ -58,17 +58,19 @@ def capture_name(ce: Ce, vlan: int) -> str:
     return f"cap-{ce.node}-{vlan}"
 
 
+def _listening(ce: Ce, started: str, seen: str, name: str, address: str) -> tuple[Probe, Probe]:
+    """A socat listener on ``address`` started with the lab, then the markers it received."""
+    return (
+        Probe(started, ce.node, listener(name, address), phase="start"),
+        Probe(seen, ce.node, markers_in(name), "out", "collect"),
+    )
+
+
 def capture_probes(ce: Ce, vlan: int) -> tuple[Probe, Probe]:
     """Capture everything on the CE's subinterface of ``vlan``, then list the tags seen."""
     name = capture_name(ce, vlan)
-    return (
-        Probe(
-            f"capture.{ce.node}.{vlan}",
-            ce.node,
-            listener(name, f"INTERFACE:eth1.{vlan}"),
-            phase="start",
-        ),
-        Probe(f"seen.{ce.node}.{vlan}", ce.node, markers_in(name), "out", "collect"),
+    return _listening(
+        ce, f"capture.{ce.node}.{vlan}", f"seen.{ce.node}.{vlan}", name, f"INTERFACE:eth1.{vlan}"
     )
 
 
@@ -221,14 +223,9 @@ def receiver_probes(ce: Ce) -> tuple[Probe, Probe]:
     """One heartbeat receiver for the CE: every VLAN's group joined on its own subinterface."""
     joins = ",".join(f"ip-add-membership={heartbeat_group(vlan)}:eth1.{vlan}" for vlan in ce.vlans)
     name = f"heartbeat-{ce.node}"
-    return (
-        Probe(
-            f"heartbeat.receiver.{ce.node}",
-            ce.node,
-            listener(name, f"UDP4-RECV:{HEARTBEAT_PORT},reuseaddr,{joins}"),
-            phase="start",
-        ),
-        Probe(f"heartbeat.seen.{ce.node}", ce.node, markers_in(name), "out", "collect"),
+    address = f"UDP4-RECV:{HEARTBEAT_PORT},reuseaddr,{joins}"
+    return _listening(
+        ce, f"heartbeat.receiver.{ce.node}", f"heartbeat.seen.{ce.node}", name, address
     )
 
 
