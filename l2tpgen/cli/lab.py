@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -45,54 +45,28 @@ class EngineChoice(str, Enum):
     containerlab = "containerlab"
 
 
-DelayOption = Annotated[
-    float | None,
-    typer.Option(
-        "--wan-delay-ms",
-        min=0,
-        max=10_000,
-        help="One-way WAN delay added in each direction (RTT = 2 x this).",
-    ),
-]
-LossOption = Annotated[
-    float | None,
-    typer.Option("--wan-loss-pct", min=0, max=100, help="WAN loss in each direction, percent."),
-]
-RateOption = Annotated[
-    float | None,
-    typer.Option("--wan-rate-mbit", min=0.001, max=1e6, help="WAN rate in each direction."),
-]
-_FROM_MODEL = " [default: from the model's link]"
-BuildDelayOption = Annotated[
-    float | None,
-    typer.Option(
-        "--wan-delay-ms",
-        min=0,
-        max=10_000,
-        help="One-way WAN delay added in each direction (RTT = 2 x this)." + _FROM_MODEL,
-        show_default=False,
-    ),
-]
-BuildLossOption = Annotated[
-    float | None,
-    typer.Option(
-        "--wan-loss-pct",
-        min=0,
-        max=100,
-        help="WAN loss in each direction, percent." + _FROM_MODEL,
-        show_default=False,
-    ),
-]
-BuildRateOption = Annotated[
-    float | None,
-    typer.Option(
-        "--wan-rate-mbit",
-        min=0.001,
-        max=1e6,
-        help="WAN rate in each direction." + _FROM_MODEL,
-        show_default=False,
-    ),
-]
+def _wan(flag: str, low: float, high: float, text: str, *, from_model: bool = False) -> Any:  # noqa: ANN401 - typer's OptionInfo
+    """A WAN shaping option; ``lab build`` takes what it is not given from the model's link."""
+    if from_model:
+        text += " [default: from the model's link]"
+        return typer.Option(flag, min=low, max=high, help=text, show_default=False)
+    return typer.Option(flag, min=low, max=high, help=text)
+
+
+_DELAY = (
+    "--wan-delay-ms",
+    0,
+    10_000,
+    "One-way WAN delay added in each direction (RTT = 2 x this).",
+)
+_LOSS = ("--wan-loss-pct", 0, 100, "WAN loss in each direction, percent.")
+_RATE = ("--wan-rate-mbit", 0.001, 1e6, "WAN rate in each direction.")
+DelayOption = Annotated[float | None, _wan(*_DELAY)]
+LossOption = Annotated[float | None, _wan(*_LOSS)]
+RateOption = Annotated[float | None, _wan(*_RATE)]
+BuildDelayOption = Annotated[float | None, _wan(*_DELAY, from_model=True)]
+BuildLossOption = Annotated[float | None, _wan(*_LOSS, from_model=True)]
+BuildRateOption = Annotated[float | None, _wan(*_RATE, from_model=True)]
 
 
 def _shaping(base: Shaping, delay: float | None, loss: float | None, rate: float | None) -> Shaping:
