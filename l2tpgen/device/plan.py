@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.classes import adopt
-from l2tpgen.device.scope import own, refuse_foreign
+from l2tpgen.device.scope import Owned, own, refuse_foreign
+from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import interface_sort_key
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
@@ -246,6 +247,41 @@ def _owned_classes(
     return final | removable_pw | removable_l2tp
 
 
+def _shared_headers(have: Owned, want: str) -> str:
+    """Empty sections for the interfaces push owns only some lines of, where ``want`` has none.
+
+    The LAN trunk, the WAN interface and the loopback are shared with the rest of the router:
+    when the intended config leaves none of their owned lines (a hold-queue at IOS's default,
+    the single-trunk xconnect migrated away), hier_config would remove the whole section
+    (``no interface GigabitEthernet0/0``, the port carrying every VLAN, or the WAN subinterface
+    carrying the router's address). With an empty section on the intended side it removes the
+    owned lines inside it instead.
+    """
+    wanted = set(want.splitlines())
+    return "".join(
+        f"{header}\n"
+        for header in _sections(have.text)
+        if header.startswith("interface ")
+        and header.removeprefix("interface ") not in have.subinterfaces
+        and header not in wanted
+    )
+
+
+def _refuse_removing_shared(send: tuple[str, ...], have: Owned) -> None:
+    """Never send ``no interface X`` for an interface push does not wholly own.
+
+    Raises:
+        DeviceError: such a line is in the plan (a bug: nothing is sent).
+    """
+    for line in send:
+        name = line.removeprefix("no interface ")
+        if name != line and name not in have.subinterfaces:
+            raise DeviceError(
+                f"the plan would remove interface {name}, which l2tpgen does not wholly own; "
+                f"nothing was sent (this is a bug in l2tpgen: please report it with the site file)"
+            )
+
+
 def plan_change(
     site: Site, running_config: str | Config, intended_config: str | Config, *, platform: str = ""
 ) -> Plan:
@@ -278,13 +314,15 @@ def plan_change(
     )
     refuse_foreign(running, site, have, wanted_subs)
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
+    intended_text = want.text + _shared_headers(have, want.text)
     workflow = WorkflowRemediation(
-        get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, want.text)
+        get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, intended_text)
     )
     send = tuple(order_commands(workflow.remediation_config, lan))
+    _refuse_removing_shared(send, have)
     return Plan(
         have.text,
-        want.text,
+        intended_text,
         send,
         migration=have.trunk_xconnect and not want.trunk_xconnect,
         notes=adopted.notes,
