@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 KINDS = ("l2tp-class", "pseudowire-class")  # l2tp-classes first: pseudowire-classes name them
 _VERSION = re.compile(r"^(?P<base>.+)-[0-9a-f]{6}$")
 _SECRET = re.compile(
-    r"^(?P<head>(?:password|digest secret)(?: [0-9])? )(?P<value>\S+)(?P<tail>.*)$"
+    r"^(?P<head>(?P<keyword>password|digest secret)(?: (?P<type>[0-9]))? )(?P<value>\S+)"
+    r"(?P<tail>.*)$"
 )
 # Where a class is named: `protocol l2tpv3 X` (in a pseudowire-class), `l2tp hello X` (under a
 # manual xconnect), `pw-class X` (at the end of an xconnect line).
@@ -68,6 +69,19 @@ def _without_secrets(body: list[str]) -> tuple[str, ...]:
     for line in body:
         found = _SECRET.match(line.strip())
         out.append(f"{found.group('head')}<secret>{found.group('tail')}" if found else line)
+    return tuple(out)
+
+
+def _comparable(body: list[str]) -> tuple[str, ...]:
+    """The body as compared with the router's: secrets left out, whatever their type.
+
+    ``password 0 X``, ``password X`` and ``password 7 <X encoded>`` set the same secret; which
+    secret it is, is compared by value (``_align``), never by text.
+    """
+    out = []
+    for line in body:
+        found = _SECRET.match(line.strip())
+        out.append(f" {found.group('keyword')} <secret>{found.group('tail')}" if found else line)
     return tuple(out)
 
 
@@ -153,7 +167,17 @@ def _rename(lines: list[str], names: dict[str, str]) -> list[str]:
     return out
 
 
-def _plain(value: str) -> str | None:
+def _plain(found: re.Match[str]) -> str | None:
+    """The clear value of a secret line's secret: type 0 (or none) as written, type 7 decoded.
+
+    None for a hash (types 5, 8, 9 ...), which cannot be compared. The value never leaves this
+    module's comparisons.
+    """
+    kind, value = found.group("type"), found.group("value")
+    if kind in {None, "0"}:
+        return value
+    if kind != "7":
+        return None
     try:
         return type7.decode(value)
     except type7.Type7Error:
@@ -171,10 +195,11 @@ def _align(body: list[str], theirs: list[str]) -> list[str]:
     for line in body:
         found = _SECRET.match(line.strip())
         other = router.get(found.group("head").split()[0]) if found else None
-        if found and other is not None:
-            ours = found.group("value")
-            plain = _plain(ours)
-            if ours.startswith("<") or (plain is not None and plain == _plain(other["value"])):
+        if found and other is not None and found.group("tail") == other.group("tail"):
+            plain = _plain(found)
+            if found.group("value").startswith("<") or (
+                plain is not None and plain == _plain(other)
+            ):
                 line = " " + other.group(0)  # noqa: PLW2901 - the aligned line replaces it
         out.append(line)
     return out
@@ -218,7 +243,7 @@ def adopt(intended: Config, running: Config, owned: frozenset[str]) -> Adopted:
                 if h.startswith(kind + " ") and base_name(h.split(" ", 1)[1]) == base
             ]
             versions.update(family)
-            same = [h for h in family if _without_secrets(have.bodies[h]) == _without_secrets(body)]
+            same = [h for h in family if _comparable(have.bodies[h]) == _comparable(body)]
             if header in same or not same:
                 chosen = header
                 if not same and header in have.bodies and header in used:
