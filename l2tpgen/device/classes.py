@@ -101,13 +101,17 @@ def _xconnects(root: Node) -> list[Node]:
     return [node for node in root.walk() if node.text.startswith("xconnect ")]
 
 
-def in_use(running: Config, intended: Config, owned: frozenset[str]) -> set[str]:
-    """Headers of the classes that carry sessions which stay up through the change.
+def in_use(running: Config, intended: Config, owned: frozenset[str], lan: str = "") -> set[str]:
+    """Headers of the classes that carry sessions while the classes change.
 
-    An xconnect on an interface l2tpgen does not own stays; one on an owned interface stays if
-    the intended config has the same xconnect there (the others go before any class changes, so
-    their classes are free). A pseudowire-class is in use if a staying xconnect names it; an
-    l2tp-class if such a pseudowire-class, or a staying xconnect's ``l2tp hello``, names it.
+    Push changes classes before it touches the subinterfaces (``l2tpgen.device.plan``), so every
+    xconnect on a subinterface that stays is still there when its class would change, even one
+    about to be replaced (static sessions becoming dynamic: the ``manual`` xconnects use the
+    class until their own turn comes). Only xconnects that go before any class changes free
+    their classes: those of subinterfaces the intended config drops, and the LAN trunk's
+    (``lan``) unless the intended config keeps the same one. An xconnect on an interface
+    l2tpgen does not own always stays. A pseudowire-class is in use if such an xconnect names
+    it; an l2tp-class if such a pseudowire-class, or such an xconnect's ``l2tp hello``, names it.
     """
     wanted = {
         root.text: {_subtree(x) for x in _xconnects(root)}
@@ -118,9 +122,13 @@ def in_use(running: Config, intended: Config, owned: frozenset[str]) -> set[str]
     for root in running.roots:
         if not root.text.startswith("interface "):
             continue
-        mine = root.text.removeprefix("interface ") in owned
+        name = root.text.removeprefix("interface ")
+        mine = name in owned
+        kept = root.text in wanted and name != lan
         staying += [
-            x for x in _xconnects(root) if not mine or _subtree(x) in wanted.get(root.text, set())
+            x
+            for x in _xconnects(root)
+            if not mine or kept or _subtree(x) in wanted.get(root.text, set())
         ]
     used = _named(staying)
     return used | _named([r for r in running.roots if r.text in used])
@@ -222,14 +230,14 @@ class _Sections:
         return cls(bodies, order)
 
 
-def adopt(intended: Config, running: Config, owned: frozenset[str]) -> Adopted:
+def adopt(intended: Config, running: Config, owned: frozenset[str], lan: str = "") -> Adopted:
     """Settle the intended classes' names against the router (see the module docstring).
 
-    ``owned``: the interfaces whose xconnects push owns (see ``in_use``).
+    ``owned``: the interfaces whose xconnects push owns, ``lan`` the LAN trunk (see ``in_use``).
     """
     want = _Sections.of(intended)
     have = _Sections.of(running)
-    used = in_use(running, intended, owned)
+    used = in_use(running, intended, owned, lan)
     names: dict[str, str] = {}
     notes: list[str] = []
     versions: set[str] = set()

@@ -300,7 +300,7 @@ def plan_change(
     # First pass: which subinterfaces are ours (they decide which sessions stay and which class
     # references are foreign).
     first = own(running, site, frozenset())
-    adopted = adopt(rendered, running, first.subinterfaces | {lan})
+    adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
     intended = parse_rendered(adopted.text)
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)

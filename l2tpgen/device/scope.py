@@ -9,7 +9,8 @@ Routers carry configuration l2tpgen did not write. Push reads and changes only:
   which push migrates away from);
 - the WAN interface's hold-queue lines (never its address or anything else);
 - the tunnel-source loopback's address, when the model sources tunnels from a loopback;
-- the classes the site renders, and classes only owned xconnects use (an older class of ours);
+- the classes the site renders, and classes only owned xconnects use or name in `l2tp hello`
+  (an older class of ours, the static design's hello class);
 - static routes named ``l2tpgen...`` (the routes to the peers' loopbacks).
 """
 
@@ -61,12 +62,17 @@ def _class_users(facts: DeviceFacts, owned_subs: set[str], lan: str) -> set[str]
     """Classes only owned xconnects use: older classes of ours, removed when no longer used."""
     ours: set[str] = set()
     theirs: set[str] = set()
+    hello_ours: set[str] = set()  # l2tp-classes named by `l2tp hello` under manual xconnects
+    hello_theirs: set[str] = set()
     for iface in facts.interfaces.values():
         xc = iface.xconnect
-        if xc is None or xc.pw_class is None:
+        if xc is None:
             continue
         mine = iface.name in owned_subs or iface.name == lan
-        (ours if mine else theirs).add(xc.pw_class)
+        if xc.hello is not None:
+            (hello_ours if mine else hello_theirs).add(xc.hello)
+        if xc.pw_class is not None:
+            (ours if mine else theirs).add(xc.pw_class)
     theirs |= facts.ppp_pw_classes
     pw_classes = ours - theirs
     l2tp_used_elsewhere = {
@@ -78,7 +84,8 @@ def _class_users(facts: DeviceFacts, owned_subs: set[str], lan: str) -> set[str]
         pw.protocol_class
         for name, pw in facts.pw_classes.items()
         if name in pw_classes and pw.protocol_class
-    } - l2tp_used_elsewhere
+    } | hello_ours
+    l2tp -= l2tp_used_elsewhere | hello_theirs
     return {f"pseudowire-class {n}" for n in pw_classes} | {f"l2tp-class {n}" for n in l2tp}
 
 
