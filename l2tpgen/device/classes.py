@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.scope import section_lines
 from l2tpgen.ios import type7
 
 if TYPE_CHECKING:
@@ -53,15 +54,8 @@ class Adopted:
     versions: frozenset[str]
 
 
-def _lines(node: Node, depth: int = 0) -> list[str]:
-    out = [" " * depth + node.text]
-    for child in node.children:
-        out += _lines(child, depth + 1)
-    return out
-
-
 def _body(node: Node) -> list[str]:
-    return [line for child in node.children for line in _lines(child, 1)]
+    return section_lines(node)[1:]
 
 
 def _without_secrets(body: list[str]) -> tuple[str, ...]:
@@ -147,7 +141,7 @@ def _named(nodes: list[Node]) -> set[str]:
 
 
 def _subtree(node: Node) -> tuple[str, ...]:
-    return tuple(_lines(node))
+    return tuple(section_lines(node))
 
 
 def _rename(lines: list[str], names: dict[str, str]) -> list[str]:

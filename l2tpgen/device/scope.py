@@ -44,11 +44,31 @@ class Owned:
     trunk_xconnect: bool  # an xconnect on the LAN trunk itself (the single-trunk design)
 
 
-def _lines(node: Node, depth: int = 0) -> list[str]:
-    out = [" " * depth + node.text]
-    for child in node.children:
-        out += _lines(child, depth + 1)
+def section_lines(node: Node, depth: int = 0) -> list[str]:
+    """A node and its children as IOS text lines, indented from ``depth`` (see ``_block``)."""
+    return _block(node.text, node.children, depth)
+
+
+def _block(text: str, children: list[Node], depth: int) -> list[str]:
+    """A line and its children, a child repeated in one section taken once.
+
+    IOS never shows a line twice in one section (setting it again sets the same thing), but a
+    running config pasted together from several outputs, or a section repeated and merged
+    (``l2tpgen.ios.tree``), can; hier_config cannot hold a repeated child. The repeats' own
+    children join the first's.
+    """
+    out = [" " * depth + text]
+    for child_text, grandchildren in _merged(children):
+        out += _block(child_text, grandchildren, depth + 1)
     return out
+
+
+def _merged(children: list[Node]) -> list[tuple[str, list[Node]]]:
+    """Children by text, in first-seen order, the children of repeats joined."""
+    merged: dict[str, list[Node]] = {}
+    for child in children:
+        merged.setdefault(child.text, []).extend(child.children)
+    return list(merged.items())
 
 
 def _described(node: Node) -> bool:
@@ -108,7 +128,7 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
         text = node.text
         name = text.removeprefix("interface ") if text.startswith("interface ") else None
         if name in subs or text in owned_classes:
-            out += _lines(node)
+            out += section_lines(node)
         elif name in {lan, wan, loopback}:
             keep = [
                 c
@@ -121,10 +141,8 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
                 name == lan and c.text.startswith("xconnect ") for c in keep
             )
             if keep:
-                out.append(text)
-                for child in keep:
-                    out += _lines(child, 1)
-        elif text.startswith("ip route ") and f" name {ROUTE_NAME}" in text:
+                out += _block(text, keep, 0)
+        elif text.startswith("ip route ") and f" name {ROUTE_NAME}" in text and text not in out:
             out.append(text)
     return Owned(
         "".join(line + "\n" for line in out),
