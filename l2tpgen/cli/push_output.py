@@ -1,4 +1,11 @@
-"""How push, diff and verify report: results, progress rows, the summary, one error line each."""
+r"""How push, diff and verify report: results, progress rows, the summary, one error line each.
+
+Everything a router said (its config lines in the diff and the commands, its answers in errors and
+messages) goes through ``safe`` before it reaches the terminal: an escape sequence or a
+bidirectional override inside an owned section must not act on the operator's terminal while they
+read the diff they approve. JSON needs nothing: ``json.dumps`` writes every control and non-ASCII
+character as a ``\uNNNN`` escape, so the document stays valid and the values exact.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ def print_diff(diff: str) -> None:
     """A unified diff, colored."""
     styles = {"+": "green", "-": "red", "@": "cyan"}
     for line in diff.splitlines():
-        out.print(Text(line, style=styles.get(line[:1], "")))
+        out.print(Text(safe(line), style=styles.get(line[:1], "")))
 
 
 def result_dict(result: PushResult) -> dict[str, object]:
@@ -72,22 +79,22 @@ def print_result(result: PushResult, where: str, *, diff: bool = True) -> None:
     if diff and result.diff:
         print_diff(result.diff)
     for note in result.notes:
-        out.print(f"note: {result.site}: {note}", markup=False, highlight=False)
+        out.print(safe(f"note: {result.site}: {note}"), markup=False, highlight=False)
     for notice in result.notices:
-        out.print(f"  notice: {notice}", markup=False, highlight=False)
+        out.print(safe(f"  notice: {notice}"), markup=False, highlight=False)
     if diff and result.commands and result.status.value != "unchanged":
-        out.print(f"commands for {result.site}:", style="bold")
+        out.print(safe(f"commands for {result.site}:"), style="bold")
         for command in result.commands:
-            out.print(f"  {command}", markup=False, highlight=False)
+            out.print(safe(f"  {command}"), markup=False, highlight=False)
     for error in result.errors:
-        err.print(f"  refused: {error}", style="red", markup=False)
+        err.print(safe(f"  refused: {error}"), style="red", markup=False)
     if result.status.value in NOT_DONE:
         error_line(where, result.message)
         return
     out.print(
         Text.assemble(
-            (f"{result.site}: {result.status.value}", STATUS_STYLE[result.status.value]),
-            f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}",
+            (safe(f"{result.site}: {result.status.value}"), STATUS_STYLE[result.status.value]),
+            safe(f" ({result.lines_sent} lines sent, {result.seconds:.1f} s) {result.message}"),
         )
     )
 
@@ -120,9 +127,9 @@ class Progress:
     def __call__(self, site: str, phase: str) -> None:
         """Show ``site``'s current phase."""
         if self.live:
-            self.bar.update(self.rows[site], description=f"{site}: {phase}")
+            self.bar.update(self.rows[site], description=safe(f"{site}: {phase}"))
         else:
-            err.print(f"{site}: {phase}", markup=False, highlight=False)
+            err.print(safe(f"{site}: {phase}"), markup=False, highlight=False)
 
     def __enter__(self) -> Progress:  # noqa: PYI034 - a final private class; Self needs 3.11
         if self.live:
@@ -143,7 +150,9 @@ def summary(report: FleetReport) -> None:
         table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
     for r in report.results:
         status = Text(r.status.value, STATUS_STYLE[r.status.value])
-        table.add_row(r.site, status, str(r.lines_sent), f"{r.seconds:.1f} s", r.message)
+        table.add_row(
+            safe(r.site), status, str(r.lines_sent), f"{r.seconds:.1f} s", safe(r.message)
+        )
     out.print(table)
     if report.pairs:
         one_sided = [p for p in report.pairs if p.one_sided]
@@ -152,8 +161,10 @@ def summary(report: FleetReport) -> None:
         out.print(f"pairs verified: {up} pseudowires up at both ends", markup=False)
         for p in one_sided + down:
             out.print(
-                f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
-                f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else ""),
+                safe(
+                    f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
+                    f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else "")
+                ),
                 style="red",
                 markup=False,
             )
