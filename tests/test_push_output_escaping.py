@@ -91,3 +91,26 @@ def test_the_json_document_is_valid_ascii_and_gives_back_the_routers_text_exactl
     assert back["commands"] == list(result.commands)
     pair = PairState("site-a", "site-b", 2997, 127, f"UP{CLEAR}", "UP")
     assert json.loads(json.dumps(pair_dict(pair)))["here"] == f"UP{CLEAR}"
+
+
+def test_router_text_in_verifys_table_never_reaches_the_terminal_raw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from l2tpgen.cli.app import app  # noqa: PLC0415
+    from l2tpgen.device.verify import PseudowireState  # noqa: PLC0415
+
+    # What a router's `show xconnect` / session table can carry in the peer and state columns.
+    state = PseudowireState(
+        "site-a", 2996, "GigabitEthernet0/0.2996", "10.216.44.47", 126, "WRONG-PEER",
+        f"est{CLEAR}", detail=f"l2tp 10.0.0.1{TITLE}{RLO}:126",
+    )  # fmt: skip
+    monkeypatch.setattr("l2tpgen.device.fleet.verify_fleet", lambda *_args, **_kw: ([state], []))
+    monkeypatch.setenv("L2TPGEN_USERNAME", "u")
+    monkeypatch.setenv("L2TPGEN_PASSWORD", "p")
+    result = CliRunner().invoke(app, ["verify", "site-a", "--sites", str(SITES)])
+    assert result.exit_code == 1, result.output
+    shown = result.stdout + result.stderr
+    assert "WRONG-PEER" in shown
+    assert RAW.search(shown) is None, repr(RAW.search(shown))

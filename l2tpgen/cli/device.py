@@ -60,8 +60,11 @@ def verify(
                 short_interface_name(s.interface),
                 s.peer,
                 str(s.vc_id),
-                Text(s.state + (f" ({s.detail})" if s.detail else ""), "green" if s.up else "red"),
-                s.session,
+                Text(
+                    safe(s.state + (f" ({s.detail})" if s.detail else "")),
+                    "green" if s.up else "red",
+                ),
+                safe(s.session),  # router text: escaped like every other
             )
         out.print(view)
     for problem in problems:

@@ -1,14 +1,18 @@
 """Read pseudowire state from a router and compare it with what the site model expects.
 
-``show xconnect all`` and ``show l2tun session all`` are parsed with TextFSM templates shipped in
-this package (ntc-templates has none for them), tested on real captures (``tests/realworld/show``):
-classic IOS and IOS-XE 16/17, whose legend has a third line. A row the templates cannot read is
-skipped, never an error for the whole router.
+``show xconnect all``, ``show l2tun session all`` (classic IOS) and ``show l2tp`` (IOS-XE) are
+parsed with TextFSM templates shipped in this package (ntc-templates has none for them), tested on
+real captures (``tests/realworld/show``): classic IOS and IOS-XE 16/17, whose legend has a third
+line. A row the templates cannot read is skipped, never an error for the whole router; but an
+xconnect output without its table header at the start of a line (indented text, as pasted or
+logged, or not the table at all) is "could not read" (``UnreadableOutputError``), never read as
+"every pseudowire missing".
 """
 
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -22,6 +26,10 @@ from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
+
+
+class UnreadableOutputError(DeviceError):
+    """A show output is not the table verify reads: the states are unknown, not missing."""
 
 
 def parse(template: str, text: str) -> list[dict[str, str]]:
@@ -77,6 +85,32 @@ def xconnect_rows(text: str) -> list[XconnectRow]:
     return rows
 
 
+# The column header of `show xconnect all` on every capture (classic IOS and IOS-XE), at the start
+# of its line: the rows that follow are laid out under it.
+_XCONNECT_HEADER = re.compile(r"^XC ST +Segment 1 +S1 +Segment 2 +S2\s*$", re.MULTILINE)
+_INDENTED_HEADER = re.compile(r"^\s+XC ST +Segment 1", re.MULTILINE)
+
+
+def read_xconnect_table(command: str, text: str) -> list[XconnectRow]:
+    """The rows of a ``show xconnect all`` output, refusing one that is not that table.
+
+    Raises:
+        UnreadableOutputError: the table header is missing, or indented (pasted or logged text):
+            the router's states are unknown, which is not the same as "missing".
+    """
+    if _XCONNECT_HEADER.search(text) is None:
+        why = (
+            "its lines are indented (text pasted or logged?)"
+            if _INDENTED_HEADER.search(text)
+            else "it has no `XC ST  Segment 1 ... S2` table header"
+        )
+        raise UnreadableOutputError(
+            f"could not read the `{command}` output: {why}; the pseudowires' states are unknown "
+            f"(not missing): check the output by hand, or run verify again"
+        )
+    return xconnect_rows(text)
+
+
 @dataclass(frozen=True)
 class PseudowireState:
     """One expected pseudowire and what the router says of it.
@@ -101,19 +135,43 @@ class PseudowireState:
         return self.state == "UP"
 
 
+_L2TUN_BLOCK = re.compile(r"^\s*Session id \d+ is ", re.MULTILINE)
+_L2TP_SESSION_TABLE = re.compile(r"^\s*LocID\s+RemID\s+TunID\s+Username", re.MULTILINE)
+
+
 def _sessions(output: str | None) -> dict[tuple[str, str], dict[str, str]]:
-    """Session states by (peer, VC ID); empty when the router does not know the command."""
+    """Session states by (peer, VC ID) and by (circuit, VC ID); empty when unknown.
+
+    Classic IOS's ``show l2tun session all`` (blocks) or IOS-XE's ``show l2tp`` (a tunnel table,
+    which gives each tunnel's peer, and a session table, which gives each session's VC ID,
+    circuit and tunnel). Empty when the router refused the command or printed neither layout:
+    the session column is a detail, the states come from ``show xconnect all``.
+    """
     if output is None or refusal(output) is not None:
         return {}
-    return {(s["PEER"], s["VCID"]): s for s in parse("cisco_ios_show_l2tun_session_all", output)}
+    if _L2TUN_BLOCK.search(output):
+        rows = parse("cisco_ios_show_l2tun_session_all", output)
+        return {(s["PEER"], s["VCID"]): s for s in rows}
+    if not _L2TP_SESSION_TABLE.search(output):
+        return {}
+    peers = {
+        t["LOC_TUNNEL_ID"]: t["REMOTE_ADDRESS"] for t in parse("cisco_xe_show_l2tp_tunnels", output)
+    }
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    for row in parse("cisco_xe_show_l2tp_sessions", output):
+        found[(row["CIRCUIT"], row["VCID"])] = row
+        if row["TUNNEL_ID"] in peers:
+            found[(peers[row["TUNNEL_ID"]], row["VCID"])] = row
+    return found
 
 
 def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireState]:  # noqa: ANN401 - netmiko
     """The state of every pseudowire the model gives ``name``.
 
     Raises:
-        DeviceError: the site is not a Cisco router, or the router does not answer or refuses
-            ``show xconnect all`` (never read as "every pseudowire missing").
+        DeviceError: the site is not a Cisco router, or the router does not answer, refuses
+            ``show xconnect all`` or prints something verify cannot read (never read as "every
+            pseudowire missing").
     """
     site = fleet.site(name)
     platform = driver(site.effective_platform)
@@ -128,7 +186,7 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
         if not exc.answered:  # not even the xconnect table
             raise
         outputs = exc.answered  # the session table is only a detail: the states come without it
-    rows = xconnect_rows(accepted(platform.show_xconnect, outputs[0]))
+    rows = read_xconnect_table(platform.show_xconnect, accepted(platform.show_xconnect, outputs[0]))
     by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
     by_circuit = {r.circuit: r for r in rows if r.circuit}
     sessions = _sessions(outputs[1] if len(outputs) > 1 else None)
@@ -145,7 +203,9 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
             detail = f"{other.kind} {other.peer}:{other.vc_id}" if other.peer else other.kind
         else:
             state, detail = "MISSING", ""
-        session = sessions.get((peer, str(pw.vc_id)), {})
+        session = sessions.get((peer, str(pw.vc_id))) or sessions.get(
+            (short_interface_name(interface), str(pw.vc_id)), {}
+        )
         states.append(
             PseudowireState(
                 site=name,

@@ -56,5 +56,8 @@ IOS_XE = Driver(
     device_type="cisco_xe",
     file_systems=("bootflash:", "flash:"),
     lint_platform="iosxe",
-    **_COMMON,  # type: ignore[arg-type]
+    # IOS-XE's spelling: genieparser's IOS-XE parser runs `show l2tp` and its fixture is an
+    # L2TPv3 xconnect session (tests/realworld/show/genieparser-show-l2tp.txt). Whether IOS-XE
+    # still takes classic IOS's `show l2tun session all` is unconfirmed [U].
+    **{**_COMMON, "show_sessions": "show l2tp"},  # type: ignore[arg-type]
 )
