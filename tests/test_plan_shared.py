@@ -12,10 +12,12 @@ from __future__ import annotations
 import shutil
 from typing import TYPE_CHECKING
 
+import pytest
 from conftest import SITES, TESTS
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import Plan, plan_change
+from l2tpgen.errors import DeviceError
 from l2tpgen.importer import ImportOptions, import_configs, parse_vlans
 from l2tpgen.ios.tree import parse
 from l2tpgen.model import Fleet, Site
@@ -76,6 +78,18 @@ WAN_DEFAULT_QUEUE = (
 WAN_ON_SUBINTERFACE = ("interface: GigabitEthernet0/1\n", "interface: GigabitEthernet0/1.100\n")
 
 
+# What the byteworks configs hold that the simulator does not model (IPsec, the VTI's tunnel lines).
+NOT_SIMULATED = (
+    "crypto ",
+    "encr ",
+    "hash ",
+    "authentication pre-share",
+    "mode ",
+    "set ",
+    "tunnel ",
+)
+
+
 def test_an_imported_single_trunk_router_keeps_its_lan_port_when_push_migrates_it() -> None:
     # byteworks: a real pair (see tests/realworld/configs/SOURCES.md) that never set a hold-queue;
     # import writes IOS's default (75/40), which renders no line on the trunk.
@@ -96,6 +110,17 @@ def test_an_imported_single_trunk_router_keeps_its_lan_port_when_push_migrates_i
             f" no xconnect {peer} 60 encapsulation l2tpv3 pw-class xconnect-pw"
         )
         assert "-interface FastEthernet0/1\n" not in plan.diff(imported.name)
+        # On the simulator (which refuses what IOS refuses), from the router's own running config.
+        router = Router(imported.name)
+        left_out = router.load(_indented(running))
+        assert all(line.startswith(NOT_SIMULATED) for line in left_out), left_out
+        intended = render_site(fleet, imported.name)
+        plan = plan_change(site, router.handle("show running-config"), intended)
+        assert _apply(router, plan) == []
+        after = router.handle("show running-config")
+        assert "interface FastEthernet0/1\n" in after
+        assert "xconnect 10.100.101" in after.split("interface FastEthernet0/1.10\n")[1]
+        assert plan_change(site, after, intended).empty
 
 
 def test_the_reference_single_trunk_router_migrates_when_its_lan_hold_queue_is_the_default(
@@ -128,3 +153,15 @@ def test_the_wan_subinterface_carrying_the_routers_address_is_never_removed(
         " no hold-queue 2048 in",
         " no hold-queue 2048 out",
     )
+
+
+def test_a_plan_that_would_remove_a_shared_interface_is_refused_before_anything_is_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The safety net under the fix above: break it, and the plan is refused, not sent.
+    monkeypatch.setattr("l2tpgen.device.plan._shared_headers", lambda *_: "")
+    fleet = _fleet(tmp_path / "sites", LAN_DEFAULT_QUEUE)
+    intended = render_site(fleet, "site-a", reveal_secrets=True, environ=ENV)
+    running = (REFERENCE / "before-router-a.conf").read_text()
+    with pytest.raises(DeviceError, match=r"would remove interface GigabitEthernet0/0, which"):
+        plan_change(fleet.site("site-a"), running, intended)

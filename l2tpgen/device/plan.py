@@ -12,6 +12,9 @@ remediation comes from hier_config, then is put in an order a live router takes:
 3. l2tp-classes, then pseudowire-classes (a pseudowire-class names its l2tp-class);
 4. the subinterfaces and their xconnects;
 5. what is no longer used: routes, then pseudowire-classes, then l2tp-classes.
+
+``no interface`` is only ever sent for a subinterface push wholly owns: of the LAN trunk, the WAN
+interface and the loopback, push removes its own lines inside the section, never the interface.
 """
 
 from __future__ import annotations
