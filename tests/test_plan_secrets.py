@@ -9,6 +9,8 @@ every pseudowire down for nothing.
 from __future__ import annotations
 
 import re
+import shutil
+from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
@@ -16,6 +18,9 @@ from conftest import SITES
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change
 from l2tpgen.ios.type7 import encode
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SECRET = "123456789"  # noqa: S105 - the reference case's published example
 FLEET = load_fleet(SITES)
@@ -57,3 +62,20 @@ def test_another_secret_in_any_form_is_set_in_place_and_never_shown(line: str) -
     ours = plan.send[1].split()[-1]
     for secret in (value, ours, SECRET):
         assert secret not in shown
+
+
+def test_a_digest_secret_typed_in_clear_is_the_same_as_the_rendered_type_7(tmp_path: Path) -> None:
+    out = tmp_path / "sites"
+    shutil.copytree(SITES, out)
+    for name in ("site-a.yaml", "site-b.yaml"):
+        path = out / name
+        path.write_text(
+            path.read_text().replace("authentication: password,", "authentication: digest,")
+        )
+    fleet = load_fleet(out)
+    want = render_site(
+        fleet, "site-a", reveal_secrets=True, environ={"L2TPGEN_L2TP_SECRET": "s3cr"}
+    )
+    assert re.search(r"^ digest secret 7 \S+ hash sha$", want, re.MULTILINE)
+    running = re.sub(r"digest secret 7 \S+ hash sha", "digest secret 0 s3cr hash sha", want)
+    assert plan_change(fleet.site("site-a"), running, want).empty
