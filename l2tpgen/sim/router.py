@@ -14,10 +14,11 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios import type7
+from l2tpgen.sim import type7
 from l2tpgen.sim.config import Config
 from l2tpgen.sim.config_mode import Frame, is_refusal
 from l2tpgen.sim.flavor import IOS, Flavor
+from l2tpgen.sim.matching import ASSUMED, Assumptions
 from l2tpgen.sim.terminal import INCOMPLETE, INVALID, Terminal
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ class Router:
     the pseudowires of subinterfaces of other ports show ``NH`` (No Hardware), as after a module
     was pulled. ``pinned``: states set by hand for (peer, VC ID), for what the simulator does not
     model itself (``HS``/``RV``: a standby route processor, a switchover; ``SB``, ``--``).
-    ``refuse`` and ``save_fails`` are faults (``l2tpgen.sim.faults``).
+    ``refuse`` and ``save_fails`` are faults (``l2tpgen.sim.faults``). ``assumptions``: what the
+    router takes for granted where Cisco's documentation is silent (``l2tpgen.sim.matching``).
     """
 
     hostname: str
@@ -58,6 +60,7 @@ class Router:
     salt: int = field(default_factory=random_salt)
     hardware: set[str] | None = None
     pinned: dict[tuple[str, int], str] = field(default_factory=dict)
+    assumptions: Assumptions = ASSUMED
     console: Terminal = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
