@@ -9,8 +9,9 @@ own table, which may disagree with it. Where they disagree, the sources below de
   Where a prefix fits several types (``t``: Tunnel, TenGigabitEthernet), the simulator takes the
   first of ``TYPES`` below, in the order of that table: an inference, not a documented rule.
 - Short forms (``Gi0/0/0:8(Ethernet)`` in ``show xconnect all``) as IOS prints them: the
-  genieparser capture ``tests/realworld/show/genieparser-show-xconnect-all-1.txt`` (``Gi``),
-  cross-checked in the tests against netutils' ``abbreviated_interface_name`` (an outside table).
+  genieparser capture ``tests/realworld/show/genieparser-show-xconnect-all-1.txt`` (``Gi``);
+  for the other types netutils' ``abbreviated_interface_name`` (an outside table; the types it
+  has no short form for keep their full name), which the tests check this table against.
 - Running-config order: loopbacks, then Null, tunnels and port-channels, then physical ports by
   type, then dialers and SVIs, as in real ``show running-config`` captures in
   ``tests/realworld/configs`` (``ciscoconfparse-sample01.cfg``: Loopback Null ATM FastEthernet
@@ -25,7 +26,7 @@ from __future__ import annotations
 import re
 
 # (full name, short form, running-config rank), in the order an ambiguous prefix resolves.
-_TABLE: tuple[tuple[str, str, int], ...] = (
+TYPES: tuple[tuple[str, str, int], ...] = (
     ("Ethernet", "Et", 10),
     ("FastEthernet", "Fa", 11),
     ("GigabitEthernet", "Gi", 12),
@@ -34,24 +35,24 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("TenGigabitEthernet", "Te", 15),
     ("Serial", "Se", 20),
     ("Port-channel", "Po", 3),
-    ("Vlan", "Vl", 31),
-    ("BDI", "BD", 32),
-    ("ATM", "AT", 9),
-    ("Async", "As", 21),
-    ("Cellular", "Ce", 22),
+    ("Vlan", "Vlan", 31),
+    ("BDI", "BDI", 32),
+    ("ATM", "At", 9),
+    ("Async", "Async", 21),
+    ("Cellular", "Cellular", 22),
     ("Dialer", "Di", 30),
     ("Multilink", "Mu", 23),
-    ("Null", "Nu", 1),
+    ("Null", "Null", 1),
     ("Virtual-Template", "Vt", 24),
-    ("Virtual-PPP", "Vp", 25),
+    ("Virtual-PPP", "Virtual-PPP", 25),
     ("TwoGigabitEthernet", "Tw", 13),
-    ("FiveGigabitEthernet", "Fi", 14),
+    ("FiveGigabitEthernet", "FiveGigabitEthernet", 14),
     ("TwentyFiveGigE", "Twe", 16),
     ("FortyGigabitEthernet", "Fo", 17),
     ("HundredGigE", "Hu", 18),
     ("AppGigabitEthernet", "Ap", 19),
 )
-_BY_LOWER = {full.lower(): (full, short, rank) for full, short, rank in _TABLE}
+_BY_LOWER = {full.lower(): (full, short, rank) for full, short, rank in TYPES}
 _NAME = re.compile(r"^([A-Za-z][A-Za-z-]*) ?([0-9]+(?:/[0-9]+)*)(?:\.([0-9]+))?$", re.ASCII)
 _NUMBER = re.compile(r"^[0-9]+(?:/[0-9]+)*(?:\.[0-9]+)?$", re.ASCII)
 MAX_SUBINTERFACE = 4294967295
@@ -63,7 +64,7 @@ def _type(word: str) -> tuple[str, str, int] | None:
     exact = _BY_LOWER.get(lowered)
     if exact is not None:
         return exact
-    return next((row for row in _TABLE if row[0].lower().startswith(lowered)), None)
+    return next((row for row in TYPES if row[0].lower().startswith(lowered)), None)
 
 
 def canonical(text: str) -> str | None:
