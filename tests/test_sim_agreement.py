@@ -9,10 +9,15 @@ Cisco's documentation is silent) say so in their ids and are also run with that 
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pytest
+from conftest import SITES
 
+from l2tpgen import load_fleet
+from l2tpgen.render import render_site
 from l2tpgen.sim.matching import Assumptions
 from l2tpgen.sim.pseudowires import show_factory
 from l2tpgen.sim.router import Router
@@ -247,3 +252,58 @@ def test_manual_against_dynamic_is_down_even_with_every_assumption_off() -> None
     manual = replace(STATIC[1], control=())
     assert _state(dynamic, manual, lenient) == "DN"
     assert _state(replace(STATIC[0], control=()), replace(DYNAMIC[1], control=()), lenient) == "DN"
+
+
+def _static_example_pair() -> list[Router]:
+    """The example fleet with static sessions, as l2tpgen renders it, on two simulated routers."""
+    routers: list[Router] = []
+    show = show_factory(lambda: routers)
+    configs = {}
+    for name in ("site-a", "site-b"):
+        text = (SITES / f"{name}.yaml").read_text()
+        text = text.replace("signaling: dynamic, pmtu: true", "signaling: static")
+        text = text.replace(
+            "{name: class1, authentication: password, secret_env: L2TPGEN_L2TP_SECRET}",
+            "{authentication: none}",
+        )
+        configs[name] = text
+    with tempfile.TemporaryDirectory() as directory:
+        for name, text in configs.items():
+            (Path(directory) / f"{name}.yaml").write_text(text)
+        fleet = load_fleet(Path(directory))
+        for name in configs:
+            router = Router(name, show_pseudowires=show)
+            assert router.load(render_site(fleet, name)) == []
+            routers.append(router)
+    return routers
+
+
+def _states(router: Router) -> dict[str, str]:
+    rows = router.handle("show xconnect all").splitlines()
+    return {x.split()[3].split(":")[0]: x[:2] for x in rows if " pri " in x}
+
+
+def test_l2tpgens_static_rendering_comes_up_and_one_bad_cookie_takes_its_vlan_down() -> None:
+    site_a, site_b = _static_example_pair()
+    assert set(_states(site_a).values()) == {"UP"}
+    assert len(_states(site_a)) == 4  # the example's four VLANs
+    # site-b's VLAN 2996 now expects another cookie than the one site-a sends
+    (xconnect,) = [
+        line
+        for section in site_b.running.lines
+        if section.text == "interface GigabitEthernet0/0.2996"
+        for line in section.children
+        if line.text.startswith("xconnect ")
+    ]
+    cookie = next(c for c in xconnect.children if c.text.startswith("l2tp cookie local"))
+    low = int(cookie.text.split()[4])
+    assert (
+        site_b.load(
+            f"interface GigabitEthernet0/0.2996\n xconnect {xconnect.text.split(' ', 1)[1]}\n"
+            f"  l2tp cookie local 4 {low ^ 1}\n"
+        )
+        == []
+    )
+    states = _states(site_a)
+    assert states.pop("Gi0/0.2996") == "DN"
+    assert set(states.values()) == {"UP"}
