@@ -19,7 +19,7 @@ from conftest import SITES
 from l2tpgen import load_fleet
 from l2tpgen.render import render_site
 from l2tpgen.sim.matching import Assumptions
-from l2tpgen.sim.pseudowires import show_factory
+from l2tpgen.sim.pseudowires import show_factory, xconnects
 from l2tpgen.sim.router import Router
 
 A, B = "192.0.2.1", "192.0.2.2"  # the two routers' Loopback0 (documentation addresses)
@@ -307,3 +307,15 @@ def test_l2tpgens_static_rendering_comes_up_and_one_bad_cookie_takes_its_vlan_do
     states = _states(site_a)
     assert states.pop("Gi0/0.2996") == "DN"
     assert set(states.values()) == {"UP"}
+
+
+def test_a_router_and_its_xconnects_print_no_secret() -> None:
+    routers = _static_example_pair()
+    router = Router("r1", enable_secret="en-s3cret")  # noqa: S106 - a test router's secret
+    assert router.load(DYNAMIC[0].config()) == []
+    stored = [x.text for x in router.running.lines[0].children if x.text.startswith("password")]
+    (secret,) = [line.split()[-1] for line in stored]
+    for text in (repr(router), repr(xconnects(router)), repr(routers[0])):
+        assert "s3cret" not in text
+        assert secret not in text
+        assert "password" not in text

@@ -48,11 +48,12 @@ class Router:
     """
 
     hostname: str
-    running: Config = field(default_factory=Config)
-    enable_secret: str | None = None
+    # configs hold type 7 secrets and enable_secret is one: none of them in a repr or traceback
+    running: Config = field(default_factory=Config, repr=False)
+    enable_secret: str | None = field(default=None, repr=False)
     show_pseudowires: Callable[[Router, str], str] | None = None
-    startup: Config = field(default_factory=Config)
-    files: dict[str, Config] = field(default_factory=dict)
+    startup: Config = field(default_factory=Config, repr=False)
+    files: dict[str, Config] = field(default_factory=dict, repr=False)
     events: list[tuple[str, str]] = field(default_factory=list)
     refuse: re.Pattern[str] | None = None
     save_fails: bool = False

@@ -5,14 +5,17 @@ the grammar stores, so reading it needs no parser: a top-level ``interface`` lin
 ``xconnect`` line, which holds the manual session's ``l2tp id`` and ``l2tp cookie`` lines; a
 ``pseudowire-class`` line holds its encapsulation, signaling protocol and source interface; an
 ``l2tp-class`` line holds the control channel's authentication. Secrets are kept only as
-fingerprints (a salted SHA-256 of the clear text), so a secret typed in clear and the same secret
-stored as type 7 under another salt compare equal, and nothing here can print one.
+fingerprints (an HMAC-SHA-256 of the clear text under a key made afresh in each process), so a
+secret typed in clear and the same secret stored as type 7 under another salt compare equal, and
+nothing here can print one or be matched against a precomputed table.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import hmac
+import secrets
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.sim import type7
@@ -29,9 +32,12 @@ DEFAULT_IP_PROTOCOL = 115
 DEFAULT_SIGNALING = "l2tpv3"
 
 
+_KEY = secrets.token_bytes(32)
+
+
 def fingerprint(secret: str) -> str:
-    """A value that compares secrets without holding them."""
-    return hashlib.sha256(b"l2tpgen-sim\0" + secret.encode()).hexdigest()[:24]
+    """A value that compares secrets without holding them (valid within this process)."""
+    return hmac.new(_KEY, secret.encode(), hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -48,8 +54,8 @@ class Control:
     """What an l2tp-class asks of the control channel (its authentication), as fingerprints."""
 
     authentication: bool = False  # `authentication`: CHAP-style, with `password`
-    password: str | None = None
-    digest: str | None = None  # `digest secret`
+    password: str | None = field(default=None, repr=False)
+    digest: str | None = field(default=None, repr=False)  # `digest secret`
     digest_hash: str = "md5"  # `digest ... hash sha` (md5 is the default and not shown)
 
 
