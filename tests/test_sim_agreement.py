@@ -319,3 +319,10 @@ def test_a_router_and_its_xconnects_print_no_secret() -> None:
         assert "s3cret" not in text
         assert secret not in text
         assert "password" not in text
+
+
+def test_settings_cisco_lets_the_ends_differ_in_do_not_take_a_pseudowire_down() -> None:
+    # S4: "The two ends may use different values" of hello; the receive window is each end's own
+    a, b = DYNAMIC
+    b = replace(b, control=(*b.control, "hello 30", "receive-window 100", "hostname other"))
+    assert _state(a, b) == "UP"

@@ -37,6 +37,7 @@ TYPES: tuple[tuple[str, str, int], ...] = (
     ("Port-channel", "Po", 3),
     ("Vlan", "Vlan", 31),
     ("BDI", "BDI", 32),
+    ("BVI", "Bv", 33),
     ("ATM", "At", 9),
     ("Async", "Async", 21),
     ("Cellular", "Cellular", 22),
