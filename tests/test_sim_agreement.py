@@ -50,7 +50,7 @@ class End:
             "l2tp-class cc",
             *(f" {line}" for line in self.control),
             "pseudowire-class pw",
-            f" encapsulation {self.encapsulation}",
+            *([f" encapsulation {self.encapsulation}"] if self.encapsulation else []),
             f" {self.protocol}",
             " ip local interface Loopback0",
             *([f" {self.ip_protocol}"] if self.ip_protocol else []),
@@ -326,3 +326,12 @@ def test_settings_cisco_lets_the_ends_differ_in_do_not_take_a_pseudowire_down() 
     a, b = DYNAMIC
     b = replace(b, control=(*b.control, "hello 30", "receive-window 100", "hostname other"))
     assert _state(a, b) == "UP"
+
+
+def test_assumed_an_xconnect_with_no_encapsulation_on_it_or_its_class_is_down() -> None:
+    # What IOS does with such an xconnect is not in the brief's sources: the sim takes it as not
+    # L2TPv3 (matching.py). `encapsulation l2tpv3` on the xconnect line alone is enough.
+    a, b = DYNAMIC
+    assert _state(a, replace(b, encapsulation="")) == "DN"
+    manual_a, manual_b = STATIC
+    assert _state(manual_a, replace(manual_b, encapsulation="")) == "UP"
