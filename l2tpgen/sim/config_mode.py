@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios import type7
+from l2tpgen.sim import type7
 from l2tpgen.sim.commands import MODES, Command
 from l2tpgen.sim.config import Line
 from l2tpgen.sim.defaults import as_stored

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios import type7
+from l2tpgen.sim import type7
 from l2tpgen.sim.faults import Faults
 from l2tpgen.sim.flavor import IOS, Flavor
 from l2tpgen.sim.pseudowires import show_factory

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from ipaddress import IPv4Address
 
-from l2tpgen.ios.names import canonical_interface_name
+from l2tpgen.sim import names
 
-_NUMBER = re.compile(r"^\d+(?:/\d+)*(?:\.\d+)?$")
 MIN_ABBREVIATION = 2
 
 
@@ -141,12 +140,11 @@ def _interface(tokens: list[str], pos: int) -> list[tuple[int, tuple[str, ...]]]
     found: list[tuple[int, tuple[str, ...]]] = []
     for used in (1, 2):
         text = "".join(tokens[pos : pos + used])
-        if pos + used > len(tokens) or (used == 2 and not _NUMBER.match(tokens[pos + 1])):  # noqa: PLR2004
+        if pos + used > len(tokens) or (used == 2 and not names.is_number(tokens[pos + 1])):  # noqa: PLR2004
             continue
-        try:
-            found.append((used, (canonical_interface_name(text),)))
-        except ValueError:
-            continue
+        name = names.canonical(text)
+        if name is not None:
+            found.append((used, (name,)))
     return found
 
 

@@ -1,13 +1,21 @@
 """Pseudowire state across simulated routers, and the show outputs that report it.
 
 A pseudowire is UP when another router of the same fleet has the mirror xconnect: the same VC ID,
-pointing at our tunnel source, from the tunnel source we point at, with a compatible
-pseudowire-class (same signaling, same encapsulation) and, for dynamic sessions, the same
-control-channel secret. Otherwise it is DN (Down). Before that come the states IOS gives a
-pseudowire that cannot even try: AD (Admin Down) when its subinterface is shut, NH (No Hardware)
-when the router has no such port, IA (Inactive) when its pseudowire-class is not defined (an
-inference: no public capture shows it). States pinned on the router (``Router.pinned``) win over
-all of these. Formats follow the brief (section 5), the samples and the router's flavor.
+pointing at our tunnel source, from the tunnel source we point at, agreeing with ours on
+everything Cisco requires to match (``matching``: encapsulation, IP protocol, manual or dynamic,
+mirrored session IDs and cookies, signaling dialect, control-channel authentication).
+Otherwise it is DN (Down). Before that come the states IOS gives a pseudowire that cannot even
+try: AD (Admin Down) when its subinterface is shut, NH (No Hardware) when the router has no such
+port, IA (Inactive) when its pseudowire-class is not defined (an inference: no public capture
+shows it). States pinned on the router (``Router.pinned``) win over all of these. Formats follow
+the brief (section 5), the samples and the router's flavor.
+
+UP here means "would carry traffic". A real router shows a manual session without ``l2tp hello``
+as up whatever its far end holds (nothing is signaled); the simulator shows it DN when the ends
+disagree, so that tests catch the mistake a real router would hide until traffic is lost.
+
+The configuration is read with the simulator's own code (``xconnects``, ``names``), never with
+``l2tpgen.ios``: the simulator is there to catch that layer's mistakes.
 """
 
 from __future__ import annotations
@@ -16,9 +24,9 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios.extract import extract
-from l2tpgen.ios.names import short_interface_name
-from l2tpgen.ios.tree import parse
+from l2tpgen.sim import names
+from l2tpgen.sim.matching import ASSUMED, Assumptions, mismatch
+from l2tpgen.sim.xconnects import Xc, read
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -26,54 +34,12 @@ if TYPE_CHECKING:
     from l2tpgen.sim.flavor import Flavor
     from l2tpgen.sim.router import Router
 
-
-@dataclass(frozen=True)
-class Xc:
-    """One xconnect as the simulator sees it."""
-
-    interface: str
-    vlan: int | None
-    peer: str
-    vc_id: int
-    pw_class: str
-    static: bool
-    source: str | None
-    secret: str | None
-    shutdown: bool
-    port: str  # the physical port of the attachment circuit
-    pw_class_defined: bool
+__all__ = ["Xc", "is_up", "show_factory", "state_of", "xconnects"]
 
 
 def xconnects(router: Router) -> list[Xc]:
-    """Every xconnect of the running config, with what decides its state.
-
-    Read through the IOS layer (``l2tpgen.ios``), as the linter and ``import`` read configs.
-    """
-    facts = extract(router.hostname, parse(router.running.body(), router.hostname))
-    found = []
-    for iface, xc in facts.xconnects():
-        if xc.vc_id is None or xc.peer is None:
-            continue
-        pw = facts.pw_class_of(xc)
-        source = facts.interfaces.get(pw.local_interface or "") if pw else None
-        l2tp = facts.l2tp_classes.get(pw.protocol_class or "") if pw else None
-        secret = next((s.fingerprint for s in l2tp.secrets), None) if l2tp else None
-        found.append(
-            Xc(
-                interface=iface.name,
-                vlan=iface.dot1q,
-                peer=str(xc.peer),
-                vc_id=xc.vc_id,
-                pw_class=xc.pw_class or "",
-                static=xc.manual or (pw is not None and pw.static),
-                source=str(source.addresses[0].ip) if source and source.addresses else None,
-                secret=secret,
-                shutdown=iface.shutdown,
-                port=iface.parent,
-                pw_class_defined=pw is not None or not xc.pw_class,
-            )
-        )
-    return found
+    """Every xconnect of the router's running config, with what decides its state."""
+    return read(router.running)
 
 
 def _stopped(router: Router, xc: Xc) -> State | None:
@@ -87,8 +53,8 @@ def _stopped(router: Router, xc: Xc) -> State | None:
     return None
 
 
-def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> bool:
-    """Whether some other router holds the mirror of ``xc``, itself able to come up."""
+def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]], assume: Assumptions = ASSUMED) -> bool:
+    """Whether some other router holds the mirror of ``xc``, agreeing and itself able to come up."""
     if xc.source is None:
         return False
     for router, theirs in others:
@@ -97,8 +63,7 @@ def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) -> bool:
                 other.vc_id == xc.vc_id
                 and other.peer == xc.source
                 and other.source == xc.peer
-                and other.static == xc.static
-                and (xc.static or other.secret == xc.secret)
+                and mismatch(xc, other, assume) is None
                 and _stopped(router, other) is None
             ):
                 return True
@@ -127,7 +92,7 @@ def state_of(router: Router, xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) 
     stopped = _stopped(router, xc)
     if stopped is not None:
         return stopped
-    if is_up(xc, others):
+    if is_up(xc, others, router.assumptions):
         return State("UP", "UP", "UP")
     return State("DN", "UP", "DN")
 
@@ -144,14 +109,15 @@ def show_xconnect(flavor: Flavor, rows: list[tuple[Xc, State]]) -> str:
     align = flavor.type_align
     for xc, state in rows:
         circuit = (
-            f"{short_interface_name(xc.interface)}:{xc.vlan}(Eth VLAN)"
+            f"{names.short(xc.interface)}:{xc.vlan}(Eth VLAN)"
             if xc.vlan
-            else f"{short_interface_name(xc.interface)}(Ethernet)"
+            else f"{names.short(xc.interface)}(Ethernet)"
         )
         wire = f"{xc.peer}:{xc.vc_id}"
+        kind = "mpls" if xc.encapsulation == "mpls" else "l2tp"
         out.append(
             f"{state.xconnect:<2} pri {'ac':{align}4} {circuit:<28} {state.circuit:<2} "
-            f"{'l2tp':{align}4} {wire:<28} {state.wire}"
+            f"{kind:{align}4} {wire:<28} {state.wire}"
         )
     return "\n".join(out)
 
@@ -162,6 +128,7 @@ def _session_id(router: Router, xc: Xc) -> int:
 
 def show_l2tun(router: Router, rows: list[tuple[Xc, State]]) -> str:
     """``show l2tun session all``."""
+    rows = [(xc, state) for xc, state in rows if xc.encapsulation != "mpls"]
     tunnels = len({x.peer for x, _ in rows})
     out = [f"L2TP Session Information Total tunnels {tunnels} sessions {len(rows)}", ""]
     for xc, state in rows:
@@ -180,7 +147,7 @@ def show_l2tun(router: Router, rows: list[tuple[Xc, State]]) -> str:
             f"  Internet address is {xc.peer}",
             f"Local tunnel name is {router.current_hostname()}",
             f"  Internet address is {xc.source or 'unassigned'}",
-            "IP protocol 115",
+            f"IP protocol {xc.ip_protocol}",
             f"  Session is {'manually' if xc.static else 'L2TP'} signaled",
             f"  Session state is {session_state}, time since change 00:01:00",
             "    0 Packets sent, 0 received",

@@ -14,10 +14,11 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios import type7
+from l2tpgen.sim import type7
 from l2tpgen.sim.config import Config
 from l2tpgen.sim.config_mode import Frame, is_refusal
 from l2tpgen.sim.flavor import IOS, Flavor
+from l2tpgen.sim.matching import ASSUMED, Assumptions
 from l2tpgen.sim.terminal import INCOMPLETE, INVALID, Terminal
 
 if TYPE_CHECKING:
@@ -42,15 +43,17 @@ class Router:
     the pseudowires of subinterfaces of other ports show ``NH`` (No Hardware), as after a module
     was pulled. ``pinned``: states set by hand for (peer, VC ID), for what the simulator does not
     model itself (``HS``/``RV``: a standby route processor, a switchover; ``SB``, ``--``).
-    ``refuse`` and ``save_fails`` are faults (``l2tpgen.sim.faults``).
+    ``refuse`` and ``save_fails`` are faults (``l2tpgen.sim.faults``). ``assumptions``: what the
+    router takes for granted where Cisco's documentation is silent (``l2tpgen.sim.matching``).
     """
 
     hostname: str
-    running: Config = field(default_factory=Config)
-    enable_secret: str | None = None
+    # configs hold type 7 secrets and enable_secret is one: none of them in a repr or traceback
+    running: Config = field(default_factory=Config, repr=False)
+    enable_secret: str | None = field(default=None, repr=False)
     show_pseudowires: Callable[[Router, str], str] | None = None
-    startup: Config = field(default_factory=Config)
-    files: dict[str, Config] = field(default_factory=dict)
+    startup: Config = field(default_factory=Config, repr=False)
+    files: dict[str, Config] = field(default_factory=dict, repr=False)
     events: list[tuple[str, str]] = field(default_factory=list)
     refuse: re.Pattern[str] | None = None
     save_fails: bool = False
@@ -58,6 +61,7 @@ class Router:
     salt: int = field(default_factory=random_salt)
     hardware: set[str] | None = None
     pinned: dict[tuple[str, int], str] = field(default_factory=dict)
+    assumptions: Assumptions = ASSUMED
     console: Terminal = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
