@@ -87,6 +87,7 @@ class _Command(TyperCommand):
 COMMAND_ORDER = (
     "validate",
     "render",
+    "schema",
     "mtu",
     "lint",
     "rules",
