@@ -93,6 +93,7 @@ COMMAND_ORDER = (
     "rules",
     "rule",
     "hosts",
+    "docs",
     "import",
     "push",
     "diff",
