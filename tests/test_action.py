@@ -71,3 +71,30 @@ def test_the_action_uploads_sarif_and_fails_after_the_upload() -> None:
     assert names[-1] == "Fail on findings"
     assert upload < len(names) - 1
     assert "always()" in steps[upload]["if"]
+
+
+def test_the_actions_docs_step_writes_the_fleet_page_and_the_summary(tmp_path: Path) -> None:
+    shutil.copytree(SITES, tmp_path / "sites")
+    summary = tmp_path / "summary.md"
+    summary.write_text("")
+    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docs")
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "SITES": "sites",
+        "DOCS": "docs/fleet.md",
+        "GITHUB_STEP_SUMMARY": str(summary),
+    }
+    result = subprocess.run(
+        ["/bin/bash", "-e", "-c", str(step["run"])],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "docs" / "fleet.md").read_text()
+    assert page.startswith("# Fleet: 2 sites, 4 pseudowires")
+    assert "```mermaid" in page
+    assert summary.read_text() == page

@@ -23,6 +23,8 @@ COMMANDS = [
     ["validate"],
     ["render"],
     ["mtu"],
+    ["schema"],
+    ["docs"],
     ["lint"],
     ["rules"],
     ["rule"],
@@ -101,14 +103,16 @@ def test_a_misspelt_key_or_interface_gets_did_you_mean(misspelt: Path) -> None:
 def test_help_lists_the_commands_in_the_order_of_the_work_and_hides_the_hooks() -> None:
     result = runner.invoke(app, ["--help"], env={"COLUMNS": "120"})
     listed = re.findall(r"^│ (\w+) ", result.stdout, re.MULTILINE)
-    assert listed[-13:] == [
+    assert listed[-15:] == [
         "validate",
         "render",
+        "schema",
         "mtu",
         "lint",
         "rules",
         "rule",
         "hosts",
+        "docs",
         "import",
         "push",
         "diff",

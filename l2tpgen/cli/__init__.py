@@ -6,7 +6,19 @@ Only this package prints, prompts or exits. Each module registers its commands o
 import os
 import sys
 
-from l2tpgen.cli import device, hooks, hosts, importer, lab, lint, push, sim, sites
+from l2tpgen.cli import (
+    device,
+    fleetdoc,
+    hooks,
+    hosts,
+    importer,
+    lab,
+    lint,
+    push,
+    schema,
+    sim,
+    sites,
+)
 from l2tpgen.cli.app import app, err, out
 
 app.add_typer(sim.sim_app, name="sim")
@@ -17,6 +29,7 @@ __all__ = [
     "app",
     "device",
     "err",
+    "fleetdoc",
     "hooks",
     "hosts",
     "importer",
@@ -25,6 +38,7 @@ __all__ = [
     "main",
     "out",
     "push",
+    "schema",
     "sim",
     "sites",
 ]

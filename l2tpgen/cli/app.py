@@ -87,11 +87,13 @@ class _Command(TyperCommand):
 COMMAND_ORDER = (
     "validate",
     "render",
+    "schema",
     "mtu",
     "lint",
     "rules",
     "rule",
     "hosts",
+    "docs",
     "import",
     "push",
     "diff",

@@ -81,8 +81,9 @@ def _loss(value: object) -> float:
     return float(f"{fraction:.12g}")  # "1%" and 0.01 compare equal
 
 
-Bandwidth = Annotated[int, BeforeValidator(_bandwidth)]
-Loss = Annotated[float, BeforeValidator(_loss)]
+# Site files write rates and losses as text too ("10Gbit", "1%"): the JSON Schema says so.
+Bandwidth = Annotated[int, BeforeValidator(_bandwidth, json_schema_input_type=int | str)]
+Loss = Annotated[float, BeforeValidator(_loss, json_schema_input_type=float | str)]
 
 
 class Link(StrictModel):

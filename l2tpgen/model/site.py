@@ -240,7 +240,7 @@ class Peer(StrictModel):
     link: Link | None = None
 
 
-PeerEntry = Annotated[Peer, BeforeValidator(_peer_entry)]
+PeerEntry = Annotated[Peer, BeforeValidator(_peer_entry, json_schema_input_type=str | Peer)]
 
 
 class Vlan(StrictModel):

@@ -1,0 +1,42 @@
+"""``l2tpgen docs``: the fleet as one Markdown page with a diagram GitHub draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from l2tpgen.cli.app import SitesOption, app, err, fail, load, out
+
+
+@app.command()
+def docs(
+    sites: SitesOption = Path("sites"),
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="Write the page to this file instead of stdout."),
+    ] = None,
+    title: Annotated[str, typer.Option("--title", help="The page's heading.")] = "Fleet",
+) -> None:
+    """Write the fleet's documentation: a Mermaid diagram of sites and pseudowires, and tables.
+
+    One Markdown page: each site (hostname, platform, WAN, tunnel source, peers), each
+    pseudowire (VLAN, VC ID, what it carries, signaling, cookie, the CE MTU). GitHub draws the
+    Mermaid diagram when it shows the page. The page holds no date, so regenerating it changes
+    it only when the fleet changed (commit it, or publish it from CI: see the Action's `docs`
+    input).
+    """
+    from l2tpgen.render.fleetdoc import fleet_markdown  # noqa: PLC0415 - start-up stays cheap
+
+    text = fleet_markdown(load(sites), title=title)
+    if output is None:
+        out.out(text, end="", highlight=False)
+        return
+    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
+
+    try:
+        write_files(output, {"": text}, private=False)
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror}")
+    err.print(f"wrote {output}")

@@ -1,0 +1,129 @@
+"""The fleet page: every site and pseudowire on it, and a diagram that Mermaid itself draws."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import ROOT, SITES
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+from l2tpgen.model import load_fleet
+from l2tpgen.render.fleetdoc import _label, fleet_markdown
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+FLEETS = {"sites": SITES, "hub": ROOT / "examples" / "hub", "field": ROOT / "examples" / "field"}
+MERMAID_DIR = os.environ.get("L2TPGEN_MERMAID_DIR")
+CHECK = ROOT / "tests" / "mermaid_check.mjs"
+
+
+def _page(fleet: str) -> str:
+    return fleet_markdown(load_fleet(FLEETS[fleet]))
+
+
+def _table(page: str, heading: str) -> list[list[str]]:
+    section = page.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows[1:]]
+
+
+def test_reference_pair_page_lists_each_vlan_with_its_vc_id_and_ce_mtu() -> None:
+    rows = _table(_page("sites"), "Pseudowires")
+    # sites/: VLAN -> VC ID as the site files give them; CE MTU by hand: 1500 - IPv4 20 -
+    # session ID 4 - Ethernet 14 - the dot1Q tag Cisco carries 4 = 1458.
+    assert [(r[0], r[3], r[7].split()[0]) for r in rows] == [
+        ("2996", "126", "1458"),
+        ("2997", "127", "1458"),
+        ("2998", "128", "1458"),
+        ("2999", "125", "1458"),
+    ]
+    assert {r[2] for r in rows} == {"site-a - site-b"}
+
+
+def test_hub_page_shows_static_sessions_to_linux_and_dynamic_ones_to_the_branch() -> None:
+    rows = {r[0]: r for r in _table(_page("hub"), "Pseudowires")}
+    assert len(rows) == 9
+    assert rows["100"][2] == "branch - hub"
+    assert rows["100"][5] == "dynamic (l2tpv3)"
+    assert rows["200"][2] == "hub - linux-edge"
+    assert rows["200"][5] == "static (manual)"
+    assert rows["200"][6] == "none"
+
+
+def test_field_page_says_what_each_vlan_carries() -> None:
+    rows = {r[0]: r[4] for r in _table(_page("field"), "Pseudowires")}
+    assert rows == {
+        "310": "cluster-heartbeat",
+        "320": "live-migration",
+        "330": "storage",
+        "340": "general",
+    }
+
+
+@pytest.mark.parametrize("fleet", sorted(FLEETS))
+def test_diagram_has_a_node_per_site_and_an_edge_per_pair(fleet: str) -> None:
+    loaded = load_fleet(FLEETS[fleet])
+    diagram = _page(fleet).split("```mermaid\n", 1)[1].split("```", 1)[0]
+    nodes = re.findall(r'^  (s\d+)\["([^"]*)"\]$', diagram, re.MULTILINE)
+    assert sorted(text.split("<br/>")[0] for _, text in nodes) == sorted(loaded.sites)
+    edges = re.findall(r'^  (s\d+) ---\|"[^"]*"\| (s\d+)$', diagram, re.MULTILINE)
+    pairs = {
+        frozenset((name, vlan.peer)) for name, site in loaded.sites.items() for vlan in site.vlans
+    }
+    assert len(edges) == len(pairs)
+
+
+def test_label_text_cannot_end_the_label_or_inject_html() -> None:
+    assert _label('a "b" <i>', "c & d") == "a #quot;b#quot; #lt;i#gt;<br/>c #amp; d"
+
+
+def test_docs_command_writes_the_page(tmp_path: Path) -> None:
+    target = tmp_path / "fleet.md"
+    result = CliRunner().invoke(app, ["docs", "--sites", str(SITES), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text(encoding="utf-8") == _page("sites")
+
+
+def _mermaid_available() -> None:
+    if MERMAID_DIR and shutil.which("node"):
+        return
+    if os.environ.get("CI"):
+        pytest.fail("CI must run the Mermaid check: .ci/run installs it (L2TPGEN_MERMAID_DIR)")
+    pytest.skip("Mermaid not installed here (set L2TPGEN_MERMAID_DIR; .ci/run does)")
+
+
+@pytest.mark.parametrize("fleet", sorted(FLEETS))
+def test_mermaid_itself_parses_the_diagram(fleet: str, tmp_path: Path) -> None:
+    _mermaid_available()
+    page = tmp_path / "fleet.md"
+    page.write_text(_page(fleet), encoding="utf-8")
+    result = subprocess.run(
+        ["node", str(CHECK), str(page)],  # noqa: S607 - node from PATH, as CI installs it
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok flowchart" in result.stdout
+
+
+def test_mermaid_check_fails_on_a_broken_diagram(tmp_path: Path) -> None:
+    _mermaid_available()
+    page = tmp_path / "bad.md"
+    page.write_text('```mermaid\nflowchart LR\n  s0["a "quoted" b"]\n```\n', encoding="utf-8")
+    result = subprocess.run(
+        ["node", str(CHECK), str(page)],  # noqa: S607
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stdout
