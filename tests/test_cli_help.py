@@ -121,3 +121,4 @@ def test_help_lists_the_commands_in_the_order_of_the_work_and_hides_the_hooks() 
         "lab",
     ]
     assert "hook" not in listed
+    assert "l2tpgen hook lint-configs" in result.stdout  # named below the list, with its guide

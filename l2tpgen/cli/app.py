@@ -11,10 +11,11 @@ commands that use it, so ``--version`` and ``--help`` import none of it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
 
 import typer
 from rich.console import Console
@@ -130,13 +131,22 @@ app = typer.Typer(
     cls=HelpGroup,
     name="l2tpgen",
     help="Build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites.",
+    epilog=(
+        "Not listed: `l2tpgen hook lint-configs`, the entry point of the pre-commit hooks and the "
+        "GitHub Action (docs/lint.md). Every command's guide is in docs/."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-# No markup: user strings (paths, site names, config text) may hold `[/]` and such.
-out = Console(highlight=False, soft_wrap=True, markup=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+# No markup: user strings (paths, site names, config text) may hold `[/]` and such. NO_COLOR
+# (no-color.org: set and not empty) means no escape sequence at all: rich's own NO_COLOR handling
+# drops colours but keeps dim and bold.
+_COLOR_SYSTEM: Literal["auto"] | None = None if os.environ.get("NO_COLOR") else "auto"
+out = Console(highlight=False, soft_wrap=True, markup=False, color_system=_COLOR_SYSTEM)
+err = Console(
+    stderr=True, highlight=False, soft_wrap=True, markup=False, color_system=_COLOR_SYSTEM
+)
 
 LATIN1 = 0xFF
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
