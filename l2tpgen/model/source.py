@@ -54,25 +54,8 @@ class SourceDoc:
         return Location(self.file, line + 1, column + 1)
 
 
-def _same_place(a: yaml.MarkedYAMLError, b: yaml.MarkedYAMLError) -> bool:
-    here, there = a.problem_mark, b.problem_mark
-    return bool(here and there and (here.line, here.column) == (there.line, there.column))
-
-
-def _syntax_problem(stem: str, display: str, text: str, exc: yaml.YAMLError) -> Problem:
-    """What libyaml found wrong, in the Python parser's words when it finds the same error.
-
-    The Python parser is slower but says what it met ("but got ':'"), so it re-reads only a file
-    that libyaml has already refused.
-    """
-    try:
-        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
-            pass
-    except yaml.MarkedYAMLError as detailed:
-        if isinstance(exc, yaml.MarkedYAMLError) and _same_place(exc, detailed):
-            exc = detailed
-    except yaml.YAMLError:
-        pass
+def _syntax_problem(stem: str, display: str, exc: yaml.YAMLError) -> Problem:
+    """What the parser found wrong, where (in the Python parser's words: see ``yamlparse``)."""
     if not isinstance(exc, yaml.MarkedYAMLError):
         return Problem(stem, (), "not valid YAML", location=Location(display, 1, 1))
     mark = exc.problem_mark or exc.context_mark
@@ -101,7 +84,7 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
         where = Location(display, line + 1, column + 1)
         return Problem(stem, (), str(exc), exc.hint, location=where)
     except yaml.YAMLError as exc:
-        return _syntax_problem(stem, display, text, exc)
+        return _syntax_problem(stem, display, exc)
     if parsed is None or not isinstance(parsed[0], dict):
         return Problem(
             stem,
