@@ -69,6 +69,18 @@ def _json(result: ImportResult | None, written: list[Path], refused: tuple[Note,
     out.print_json(json.dumps(report))
 
 
+def _write_sites(output: Path, result: ImportResult, targets: list[Path]) -> None:
+    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
+    from l2tpgen.files import UserFileError  # noqa: PLC0415
+
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserFileError(f"cannot write to {output}: {exc.strerror}") from exc
+    for site, target in zip(result.sites, targets, strict=True):
+        write_files(target, {"": site.text}, private=False)
+
+
 @app.command("import")
 def import_command(  # noqa: C901 - one branch per outcome, each printed its way
     configs: Annotated[
@@ -146,14 +158,10 @@ def import_command(  # noqa: C901 - one branch per outcome, each printed its way
             f"{', '.join(existing)} exist{'s' if len(existing) == 1 else ''}; nothing was "
             "written (--force overwrites)"
         )
-    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
-
     try:
-        output.mkdir(parents=True, exist_ok=True)
-        for site, target in zip(result.sites, targets, strict=True):
-            write_files(target, {"": site.text}, private=False)
-    except OSError as exc:
-        fail(f"cannot write to {output}: {exc.strerror}")
+        _write_sites(output, result, targets)
+    except L2tpgenError as exc:
+        fail(str(exc))
     if fmt is OutputFormat.json:
         _json(result, targets, ())
         return

@@ -343,7 +343,7 @@ def parse_lab(data: object, source: str = "topology") -> Lab:
         raise LabInputError(source, ["not a containerlab topology (no `topology:` mapping)"])
     name = data.get("name")
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        problems.append("name: 1-40 letters, digits, '-' or '_' (it names the containers)")
+        problems.append(_LAB_NAME_RULE)
     topology: dict[str, Any] = data["topology"]
     raw_nodes = topology.get("nodes")
     if not isinstance(raw_nodes, dict) or not raw_nodes:
@@ -375,6 +375,22 @@ def load_lab(path: Path) -> Lab:
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path))
+
+
+_LAB_NAME_RULE = (
+    "name: 1-40 letters, digits, '-' or '_', starting with a letter or digit (it names the "
+    "containers)"
+)
+
+
+def check_lab_name(name: str) -> None:
+    """Refuse a lab name ``lab run`` would refuse (the rule of ``parse_lab``), at build time.
+
+    Raises:
+        LabInputError: the name breaks the rule; the message shows it escaped.
+    """
+    if not NAME.fullmatch(name):
+        raise LabInputError(f"--name {name!r}", [_LAB_NAME_RULE])
 
 
 def check_writable(path: Path, what: str) -> None:
