@@ -45,7 +45,14 @@ _KINDS = {
 
 
 class UserFileError(L2tpgenError):
-    """A file the user named cannot be read or written as asked (names it and says why)."""
+    """A file the user named cannot be read or written as asked (names it and says why).
+
+    ``reason`` is the why alone, for messages that name the file already (``file:1:1: ...``).
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 def is_stdout(path: str | os.PathLike[str] | None) -> bool:
@@ -58,11 +65,19 @@ def kind_of(mode: int) -> str:
     return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
 
 
-def too_large(name: str, limit: int = MAX_INPUT_BYTES) -> str:
-    """The message for an input past ``limit``."""
+def too_large(limit: int = MAX_INPUT_BYTES) -> str:
+    """Why an input past ``limit`` is refused."""
     return (
-        f"{name} is larger than {limit // MIB} MiB, the limit for an input file (a router "
-        "config or a site file is far smaller): check that it names the right file"
+        f"larger than {limit // MIB} MiB, the limit for an input file (a router config or a "
+        "site file is far smaller): check that the path names the right file"
+    )
+
+
+def not_text(exc: UnicodeDecodeError, what: str) -> str:
+    """Why bytes that are not UTF-8 are refused (the offset, never the bytes around it)."""
+    return (
+        f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}): {what} is "
+        "text; check that the path names the right file"
     )
 
 
@@ -84,10 +99,11 @@ def read_limited(
             with Path(name).open("rb") as stream:
                 data = stream.read(limit + 1)
         except OSError as exc:
-            raise UserFileError(f"cannot read {name}: {_reason(exc)}") from exc
+            reason = _reason(exc)
+            raise UserFileError(f"cannot read {name}: {reason}", reason) from exc
         shown = name
     if len(data) > limit:
-        raise UserFileError(too_large(shown, limit))
+        raise UserFileError(f"cannot read {shown}: {too_large(limit)}", too_large(limit))
     return data
 
 

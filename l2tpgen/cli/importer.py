@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,15 +20,16 @@ _STYLE = {"warning": "yellow", "unexpressed": "cyan", "refused": "red"}
 
 
 def _read(paths: list[Path]) -> list[tuple[str, str]]:
+    from l2tpgen.files import read_limited  # noqa: PLC0415
     from l2tpgen.ios.text import decode  # noqa: PLC0415 - start-up stays cheap
 
     configs = []
     for path in paths:
         name = "<stdin>" if str(path) == STDIN else str(path)
         try:
-            data = sys.stdin.buffer.read() if str(path) == STDIN else path.read_bytes()
-        except OSError as exc:
-            fail(f"cannot read {path}: {exc.strerror}")
+            data = read_limited(path)  # `-` is standard input; 64 MiB at most
+        except L2tpgenError as exc:
+            fail(str(exc))
         configs.append((name, decode(data)[0]))
     return configs
 

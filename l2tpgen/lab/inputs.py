@@ -27,6 +27,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.hosts import WORKLOADS, Workload
 from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
 
@@ -369,9 +370,12 @@ def parse_lab(data: object, source: str = "topology") -> Lab:
 def load_lab(path: Path) -> Lab:
     """Read and validate a topology file."""
     try:
-        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LabInputError(str(path), [f"cannot read it: {exc.strerror}"]) from exc
+        data = YAML(typ="safe").load(read_limited(path).decode("utf-8"))
+    except UserFileError as exc:
+        raise LabInputError(str(path), [f"cannot read it: {exc.reason}"]) from exc
+    except UnicodeDecodeError as exc:
+        reason = not_text(exc, "a topology")
+        raise LabInputError(str(path), [f"cannot read it: {reason}"]) from None
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path))

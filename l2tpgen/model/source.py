@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.model.problems import Location, PathItem, Problem
 from l2tpgen.model.yamlparse import YamlProblem, parse
 
@@ -74,9 +75,14 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
     """Parse a YAML file, or return the problem that stops it from being parsed."""
     stem = path.stem
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Problem(stem, (), f"cannot read file: {exc}", location=Location(display, 1, 1))
+        text = read_limited(path).decode("utf-8")
+    except UserFileError as exc:
+        return Problem(
+            stem, (), f"cannot read file: {exc.reason}", location=Location(display, 1, 1)
+        )
+    except UnicodeDecodeError as exc:
+        why = not_text(exc, "a site file")
+        return Problem(stem, (), f"cannot read file: {why}", location=Location(display, 1, 1))
     try:
         parsed = parse(text)
     except YamlProblem as exc:
