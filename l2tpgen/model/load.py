@@ -32,6 +32,8 @@ from l2tpgen.workloads import WORKLOADS
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
 
+    from pydantic_core import ErrorDetails
+
 SITE_SUFFIXES = (".yaml", ".yml")
 
 
@@ -227,8 +229,7 @@ def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | N
     except ValidationError as exc:
         for error in exc.errors(include_url=False, include_input=False):
             path = tuple(error["loc"])
-            pattern = error.get("ctx", {}).get("pattern")
-            message, hint = _explain(error["type"], error["msg"], path, pattern)
+            message, hint = explain(error)
             problem = Problem(stem, path, message, hint)
             key = error["type"] == "extra_forbidden"
             problems.append(problem.located(source.locate(path, key=key)))
@@ -297,7 +298,19 @@ def _explain(
         )
     if kind == "extra_forbidden":
         return _unknown_key(field, path)
+    if kind == "string_pattern_mismatch":  # pydantic's words quote the regular expression
+        message = "this value does not have the form the field takes"
     return f"{field}: {message}", _HINTS.get(kind, "")
+
+
+def explain(error: ErrorDetails) -> tuple[str, str]:
+    """A pydantic error about a site in l2tpgen's words: a message and a hint.
+
+    Never the input value, never a regular expression: what ``validate`` prints, for callers
+    that build sites from something else than a file (``import``).
+    """
+    pattern = error.get("ctx", {}).get("pattern")
+    return _explain(error["type"], error["msg"], tuple(error["loc"]), pattern)
 
 
 def _unknown_key(field: str, path: tuple[str | int, ...]) -> tuple[str, str]:
