@@ -74,27 +74,33 @@ def test_a_pseudowire_class_name_is_refused_at_its_line_with_the_rule(
     name: str, example: str
 ) -> None:
     assert _refusals(_config(pw=name)) == [
-        f"rtr-a.cfg:7:1: refused: pseudowire-class `{name}`: l2tpgen cannot take this name: "
-        f"{RULE}. Rename the class{example} on the router, or in this copy of its config, and "
-        "import again"
+        (
+            f"rtr-a.cfg:7:1: refused: pseudowire-class `{name}`: l2tpgen cannot take this name: "
+            f"{RULE}. Rename the class{example} on the router, or in this copy of its config, and "
+            "import again"
+        )
     ]
 
 
 def test_an_l2tp_class_name_is_refused_at_its_line_without_a_regular_expression() -> None:
     refusals = _refusals(_config(l2tp="a$b"))
     assert refusals == [
-        f"rtr-a.cfg:3:1: refused: l2tp-class `a$b`: l2tpgen cannot take this name: {RULE}. "
-        "Rename the class (e.g. a_b) on the router, or in this copy of its config, and import "
-        "again"
+        (
+            f"rtr-a.cfg:3:1: refused: l2tp-class `a$b`: l2tpgen cannot take this name: {RULE}. "
+            "Rename the class (e.g. a_b) on the router, or in this copy of its config, and import "
+            "again"
+        )
     ]
     assert not any("^[" in r or "pattern" in r for r in refusals)
 
 
 def test_a_class_name_of_a_router_without_pseudowires_is_refused_too() -> None:
     assert _refusals(_config(pw="PW:ETH", xconnect=False)) == [
-        f"rtr-a.cfg:7:1: refused: pseudowire-class `PW:ETH`: l2tpgen cannot take this name: "
-        f"{RULE}. Rename the class (e.g. PW_ETH) on the router, or in this copy of its config, "
-        "and import again"
+        (
+            f"rtr-a.cfg:7:1: refused: pseudowire-class `PW:ETH`: l2tpgen cannot take this name: "
+            f"{RULE}. Rename the class (e.g. PW_ETH) on the router, or in this copy of its config, "
+            "and import again"
+        )
     ]
 
 
@@ -111,7 +117,9 @@ def test_the_command_line_says_so_and_exits_1_without_an_internal_error(tmp_path
 def test_an_undefined_class_named_by_an_xconnect_is_refused_at_the_xconnect() -> None:
     text = _config().replace("pw-class ethernet", "pw-class PW:X")
     assert _refusals(text) == [
-        f"rtr-a.cfg:19:2: refused: pseudowire-class `PW:X`: l2tpgen cannot take this name: "
-        f"{RULE}. Rename the class (e.g. PW_X) on the router, or in this copy of its config, "
-        "and import again"
+        (
+            f"rtr-a.cfg:19:2: refused: pseudowire-class `PW:X`: l2tpgen cannot take this name: "
+            f"{RULE}. Rename the class (e.g. PW_X) on the router, or in this copy of its config, "
+            "and import again"
+        )
     ]
