@@ -118,7 +118,8 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
     dialect = facts.protocol if facts.protocol in DIALECTS else "l2tpv3"
     if facts.protocol not in (*DIALECTS, "none", None):
         note(
-            f"pseudowire-class {facts.name}: protocol {facts.protocol} is not in the model",
+            f"pseudowire-class {facts.name}: `protocol {facts.protocol}`: push would write the "
+            "model's `protocol l2tpv3 ...`",
             facts.protocol_at,
         )
     manual = [c for c in circuits if c.xconnect.manual]
@@ -143,21 +144,18 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
         pmtu = False
     sequencing = facts.sequencing if facts.sequencing in SEQUENCING else "none"
     if facts.sequencing not in (*SEQUENCING, None):
-        note(f"pseudowire-class {facts.name}: sequencing {facts.sequencing} is not in the model")
+        note(
+            f"pseudowire-class {facts.name}: `sequencing {facts.sequencing}`: push would remove it"
+        )
     if facts.tos_value is not None:
         note(
-            f"pseudowire-class {facts.name}: `ip tos value {facts.tos_value}` is not in the "
-            "model: push would remove it"
+            f"pseudowire-class {facts.name}: `ip tos value {facts.tos_value}`: push would remove it"
         )
     if facts.ttl is not None:
-        note(
-            f"pseudowire-class {facts.name}: `ip ttl {facts.ttl}` is not in the model: push "
-            "would remove it"
-        )
+        note(f"pseudowire-class {facts.name}: `ip ttl {facts.ttl}`: push would remove it")
     for text, at in facts.other:
         note(
-            f"pseudowire-class {facts.name}: `{redact(text)}` is not in the model: push would "
-            "remove it",
+            f"pseudowire-class {facts.name}: `{redact(text)}`: push would remove it",
             at,
         )
     sizes = Counter(c.xconnect.cookie_local.size if c.xconnect.cookie_local else 0 for c in manual)
@@ -222,14 +220,13 @@ def _l2tp(  # noqa: C901 - one branch per line the model has no field for
     hello = facts.hello if facts.hello not in (None, IOS_DEFAULT_HELLO) else None
     if facts.cookie_size is not None:
         note(
-            f"l2tp-class {facts.name}: `cookie size {facts.cookie_size}` (dynamic sessions) is "
-            "not in the model: push would remove it"
+            f"l2tp-class {facts.name}: `cookie size {facts.cookie_size}` (dynamic sessions): "
+            "push would remove it"
         )
     for text, at in facts.other:
         if text.split()[0].lower() != "authentication":
             note(
-                f"l2tp-class {facts.name}: `{redact(text)}` is not in the model: push would "
-                "remove it",
+                f"l2tp-class {facts.name}: `{redact(text)}`: push would remove it",
                 at,
             )
     return L2tpSettings(facts.name, authentication, hash_, hello, secret)
