@@ -247,12 +247,12 @@ def test_what_the_model_cannot_say_is_listed_located_and_commented_in_a_file_tha
         16,
         "`no ip route-cache` on GigabitEthernet0/0 process-switches its traffic (L2T017)",
     ) in (unexpressed)
-    assert "`ip ttl 64` is not in the model: push would remove it" in messages
+    # The label says "not in the model"; the message says what push does (issue 17, item 11).
+    assert "`ip ttl 64`: push would remove it" in messages
     assert "Port-channel1" in messages
     assert "GigabitEthernet0/0.20 is a subinterface of the LAN trunk" in messages
-    assert "`description web servers` on GigabitEthernet0/0.10: not in the model: push would" in (
-        messages
-    )
+    # Render writes every pseudowire subinterface's description as l2tpgen's mark: replaced.
+    assert "`description web servers` on GigabitEthernet0/0.10: push replaces it with" in messages
     assert "ppp chap password <redacted>" in messages
     assert report["ok"] is True
     assert {w["site"]: w["stub"] for w in report["written"]} == {

@@ -204,6 +204,27 @@ def test_ciscoconfparse_and_loguru_never_print_and_leave_a_users_loguru_alone() 
     assert "ciscoconfparse" not in result.stderr
 
 
+def test_a_program_that_removed_loguru_handlers_before_importing_l2tpgen_can_lint() -> None:
+    # `logger.remove()` then a handler of the program's own, as scripts do: ciscoconfparse's
+    # import removed handler 0 (gone already: ValueError) and added a stdout sink.
+    script = (
+        "import sys\n"
+        "from loguru import logger\n"
+        "logger.remove()\n"
+        "logger.add(sys.stderr, format='MINE {message}')\n"
+        "from l2tpgen.lint import ConfigText, lint_configs\n"
+        "findings = lint_configs([ConfigText('x', open(sys.argv[1]).read())])\n"
+        "print(len(list(findings)) > 0)\n"
+        "logger.info('user message')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(BEFORE)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "True\n"  # the findings, and nothing printed by ciscoconfparse
+    assert result.stderr == "MINE user message\n"  # the program's own sink, as it set it
+
+
 def test_a_parser_failure_logged_by_loguru_never_prints_the_config() -> None:
     # ciscoconfparse's `logger.catch` wrappers log a failure as a record of their caller
     # (l2tpgen.ios.tree), with a traceback holding the config's text: simulate one.

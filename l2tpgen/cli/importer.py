@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,15 +20,16 @@ _STYLE = {"warning": "yellow", "unexpressed": "cyan", "refused": "red"}
 
 
 def _read(paths: list[Path]) -> list[tuple[str, str]]:
+    from l2tpgen.files import read_limited  # noqa: PLC0415
     from l2tpgen.ios.text import decode  # noqa: PLC0415 - start-up stays cheap
 
     configs = []
     for path in paths:
         name = "<stdin>" if str(path) == STDIN else str(path)
         try:
-            data = sys.stdin.buffer.read() if str(path) == STDIN else path.read_bytes()
-        except OSError as exc:
-            fail(f"cannot read {path}: {exc.strerror}")
+            data = read_limited(path)  # `-` is standard input; 64 MiB at most
+        except L2tpgenError as exc:
+            fail(str(exc))
         configs.append((name, decode(data)[0]))
     return configs
 
@@ -67,6 +67,18 @@ def _json(result: ImportResult | None, written: list[Path], refused: tuple[Note,
         "refused": [n.as_dict() for n in refused],
     }
     out.print_json(json.dumps(report))
+
+
+def _write_sites(output: Path, result: ImportResult, targets: list[Path]) -> None:
+    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
+    from l2tpgen.files import UserFileError  # noqa: PLC0415
+
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserFileError(f"cannot write to {output}: {exc.strerror}") from exc
+    for site, target in zip(result.sites, targets, strict=True):
+        write_files(target, {"": site.text}, private=False)
 
 
 @app.command("import")
@@ -146,14 +158,10 @@ def import_command(  # noqa: C901 - one branch per outcome, each printed its way
             f"{', '.join(existing)} exist{'s' if len(existing) == 1 else ''}; nothing was "
             "written (--force overwrites)"
         )
-    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
-
     try:
-        output.mkdir(parents=True, exist_ok=True)
-        for site, target in zip(result.sites, targets, strict=True):
-            write_files(target, {"": site.text}, private=False)
-    except OSError as exc:
-        fail(f"cannot write to {output}: {exc.strerror}")
+        _write_sites(output, result, targets)
+    except L2tpgenError as exc:
+        fail(str(exc))
     if fmt is OutputFormat.json:
         _json(result, targets, ())
         return

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -22,6 +20,7 @@ from l2tpgen.cli.app import (
     out,
 )
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, budget_matrix, overhead_budget
 from l2tpgen.platforms import NAMES, driver
 
@@ -82,7 +81,10 @@ def render(
     output: Annotated[
         Path | None,
         typer.Option(
-            "--output", "-o", help="Write to FILE (a directory for networkd) instead of stdout."
+            "--output",
+            "-o",
+            help="Write to FILE (a directory for networkd) instead of stdout; - is stdout. A "
+            "device or FIFO is written into; a symbolic link is refused.",
         ),
     ] = None,
     reveal_secrets: Annotated[
@@ -115,13 +117,13 @@ def render(
         fail(str(exc))
     if chosen.lint_platform is not None:
         _refuse_lint_errors(name, files[""], chosen.lint_platform)
-    if output is None:
+    if output is None or is_stdout(output):
         sys.stdout.write(join_files(files))
         return
     try:
         written = write_files(output, files, private=reveal_secrets)
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror}")
+    except L2tpgenError as exc:
+        fail(str(exc))
     err.print(f"wrote {', '.join(map(str, written))}")
 
 
@@ -144,29 +146,24 @@ def join_files(files: dict[str, str]) -> str:
 def write_files(output: Path, files: dict[str, str], *, private: bool) -> list[Path]:
     """Write one config to ``output``, or several files into the directory ``output``.
 
-    Each file is written whole or not at all (a temporary file, then a rename), with mode 0600
-    when it holds secrets.
+    Each file goes through ``l2tpgen.files.write_output``: a regular file is written whole or
+    not at all (a temporary file, then a rename), with mode 0600 when it holds secrets; a device
+    or FIFO is written into; a symbolic link is refused.
+
+    Raises:
+        UserFileError: a path cannot be written (names it and says why).
     """
     if list(files) == [""]:
         targets = [(output, files[""])]
     else:
-        output.mkdir(parents=True, exist_ok=True)
+        try:
+            output.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserFileError(f"cannot make directory {output}: {exc.strerror}") from exc
         targets = [(output / file, text) for file, text in files.items()]
     for path, text in targets:
-        _atomic_write(path, text, 0o600 if private else 0o644)
+        write_output(path, text, mode=0o600 if private else 0o644)
     return [path for path, _ in targets]
-
-
-def _atomic_write(path: Path, text: str, mode: int) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(handle, mode)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        Path(temporary).replace(path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _refuse_lint_errors(name: str, text: str, platform: str) -> None:

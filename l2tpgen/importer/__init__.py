@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.importer.classes import name_refusals
 from l2tpgen.importer.interfaces import interface_notes
 from l2tpgen.importer.notes import Note
 from l2tpgen.importer.pairs import peerings
@@ -171,6 +172,7 @@ def _drafts(
         if not mine:
             draft.default = unused_classes(router)
             draft.notes += draft.default.notes
+            refusals += name_refusals(router, draft.default)
         by_peer: dict[str, list[Peering]] = defaultdict(list)
         for peering in mine:
             peer = names[peering.peer.file] if peering.peer else _stub_name(peering, options)
@@ -182,6 +184,7 @@ def _drafts(
         for peer, group in by_peer.items():
             draft.classes[peer] = peer_classes(router, [p.circuit for p in group])
             draft.notes += draft.classes[peer].notes
+            refusals += name_refusals(router, draft.classes[peer], group[0].circuit.xconnect.at)
             if group[0].stub is not None:
                 stub = drafts.setdefault(peer, Draft(peer, None, address=str(group[0].stub)))
                 stub.classes[name] = mirror_classes(draft.classes[peer])

@@ -9,11 +9,13 @@ the plain text) so that classes sharing a secret share one ``secret_env``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.importer.notes import Note, redact
+from l2tpgen.model.site import NAME_PATTERN, NAME_RULES
 
 if TYPE_CHECKING:
     from l2tpgen.importer.router import Circuit, Router
@@ -116,7 +118,8 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
     dialect = facts.protocol if facts.protocol in DIALECTS else "l2tpv3"
     if facts.protocol not in (*DIALECTS, "none", None):
         note(
-            f"pseudowire-class {facts.name}: protocol {facts.protocol} is not in the model",
+            f"pseudowire-class {facts.name}: `protocol {facts.protocol}`: push would write the "
+            "model's `protocol l2tpv3 ...`",
             facts.protocol_at,
         )
     manual = [c for c in circuits if c.xconnect.manual]
@@ -141,21 +144,18 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
         pmtu = False
     sequencing = facts.sequencing if facts.sequencing in SEQUENCING else "none"
     if facts.sequencing not in (*SEQUENCING, None):
-        note(f"pseudowire-class {facts.name}: sequencing {facts.sequencing} is not in the model")
+        note(
+            f"pseudowire-class {facts.name}: `sequencing {facts.sequencing}`: push would remove it"
+        )
     if facts.tos_value is not None:
         note(
-            f"pseudowire-class {facts.name}: `ip tos value {facts.tos_value}` is not in the "
-            "model: push would remove it"
+            f"pseudowire-class {facts.name}: `ip tos value {facts.tos_value}`: push would remove it"
         )
     if facts.ttl is not None:
-        note(
-            f"pseudowire-class {facts.name}: `ip ttl {facts.ttl}` is not in the model: push "
-            "would remove it"
-        )
+        note(f"pseudowire-class {facts.name}: `ip ttl {facts.ttl}`: push would remove it")
     for text, at in facts.other:
         note(
-            f"pseudowire-class {facts.name}: `{redact(text)}` is not in the model: push would "
-            "remove it",
+            f"pseudowire-class {facts.name}: `{redact(text)}`: push would remove it",
             at,
         )
     sizes = Counter(c.xconnect.cookie_local.size if c.xconnect.cookie_local else 0 for c in manual)
@@ -220,14 +220,13 @@ def _l2tp(  # noqa: C901 - one branch per line the model has no field for
     hello = facts.hello if facts.hello not in (None, IOS_DEFAULT_HELLO) else None
     if facts.cookie_size is not None:
         note(
-            f"l2tp-class {facts.name}: `cookie size {facts.cookie_size}` (dynamic sessions) is "
-            "not in the model: push would remove it"
+            f"l2tp-class {facts.name}: `cookie size {facts.cookie_size}` (dynamic sessions): "
+            "push would remove it"
         )
     for text, at in facts.other:
         if text.split()[0].lower() != "authentication":
             note(
-                f"l2tp-class {facts.name}: `{redact(text)}` is not in the model: push would "
-                "remove it",
+                f"l2tp-class {facts.name}: `{redact(text)}`: push would remove it",
                 at,
             )
     return L2tpSettings(facts.name, authentication, hash_, hello, secret)
@@ -297,3 +296,44 @@ def _defaults(facts: PwFacts) -> PwFacts:
     from dataclasses import replace  # noqa: PLC0415
 
     return replace(facts, pmtu=True, df_bit=True)
+
+
+_NAME = re.compile(NAME_PATTERN)
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _safe_form(name: str) -> str | None:
+    """A name l2tpgen takes that reads like ``name`` (``PW:ETH`` -> ``PW_ETH``), if there is one."""
+    candidate = _UNSAFE.sub("_", name).lstrip("._-")[:63]
+    return candidate if candidate and _NAME.match(candidate) else None
+
+
+def name_refusals(router: Router, classes: PeerClasses, fallback: At | None = None) -> list[Note]:
+    """Refusals for class names IOS accepts but site files cannot hold (``PW:ETH``, ``a$b``).
+
+    Such a name reaches file names, shell commands and lab scripts: l2tpgen does not take it,
+    and does not rename the class on its own either (push would then replace the class the
+    router's xconnects use). Each refusal is at the class's line (or ``fallback``, the
+    xconnect that names an undefined class) and says how to go on.
+    """
+    found = []
+    facts = router.facts
+    for kind, name, defined in (
+        ("pseudowire-class", classes.pw.name, facts.pw_classes.get(classes.pw.name)),
+        ("l2tp-class", classes.l2tp.name, facts.l2tp_classes.get(classes.l2tp.name)),
+    ):
+        if _NAME.match(name):
+            continue
+        safe = _safe_form(name)
+        example = f" (e.g. {safe})" if safe else ""
+        found.append(
+            Note.at(
+                router.file,
+                defined.at if defined is not None else fallback,
+                "refused",
+                f"{kind} `{redact(name)}`: l2tpgen cannot take this name: "
+                f"{NAME_RULES[NAME_PATTERN]}. Rename the class{example} on the router, or in "
+                "this copy of its config, and import again",
+            )
+        )
+    return found

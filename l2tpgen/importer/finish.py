@@ -10,6 +10,7 @@ from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer.notes import Note
 from l2tpgen.importer.writer import site_yaml
 from l2tpgen.model.fleet import Fleet
+from l2tpgen.model.load import explain
 from l2tpgen.model.problems import format_path
 from l2tpgen.model.site import Site
 
@@ -62,15 +63,15 @@ def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) 
         try:
             models.append(Site.model_validate(data))
         except ValidationError as exc:
-            error = exc.errors(include_url=False, include_input=False)[0]
+            message, hint = explain(exc.errors(include_url=False, include_input=False)[0])
             refusals.append(
                 Note(
                     draft.router.file,
                     0,
                     0,
                     "refused",
-                    f"the site read from it is not valid: "
-                    f"{format_path(tuple(error['loc']))}: {error['msg']}",
+                    f"the site read from it is not valid: {message}"
+                    + (f" ({hint})" if hint else ""),
                 )
             )
     if refusals:

@@ -1,9 +1,12 @@
 """The interfaces of an imported site: LAN and WAN settings, and the lines the model leaves out.
 
-Push owns the LAN trunk's dot1Q subinterfaces (it rewrites them and removes stale ones) and only
-the hold-queue lines of the LAN and WAN interfaces. So a line the model cannot express on an
-attachment circuit is one push would remove, while one on the LAN or WAN port stays on the router
-and is only missing from the site file: the notes say which.
+Push owns the LAN trunk's subinterfaces that carry an L2TPv3 xconnect or l2tpgen's mark (a
+description starting ``l2tpgen:``), and only the hold-queue lines of the LAN and WAN interfaces
+(``l2tpgen.device.scope``, docs/push.md). So a line the model cannot express on an attachment
+circuit is one push would remove, while one on the LAN or WAN port, or on a subinterface of the
+trunk that is not push's (a routed management VLAN), stays on the router and is only missing from
+the site file: the notes say which. Every note is shown as "not in the model": the messages say
+what push does, not that again.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import TYPE_CHECKING, get_args
 
 from l2tpgen.importer.notes import Note, redact
 from l2tpgen.model.site import Duplex, HoldQueue, Speed
+from l2tpgen.render.marks import MARK
 
 if TYPE_CHECKING:
     from l2tpgen.importer.router import Router
@@ -21,8 +25,8 @@ IOS_HOLD_QUEUE = (75, 40)  # what `show running-config` leaves out
 _DUPLEX = frozenset(get_args(Duplex))
 _SPEED = frozenset(str(s) for s in get_args(Speed))
 _HARMLESS = frozenset({"no ip address", "no shutdown"})  # what render writes or IOS's default
-KEPT = "not in the model; push leaves it on the router"
-REMOVED = "not in the model: push would remove it"
+KEPT = "push leaves it on the router"
+REMOVED = "push would remove it"
 
 
 def hold_queue(iface: Interface | None, platform: str) -> dict[str, int] | None:
@@ -87,9 +91,18 @@ def _lines(file: str, iface: Interface, consequence: str, *, circuit: bool) -> l
         found.append(f"ip mtu {iface.ip_mtu}")
     if iface.shutdown:
         found.append("shutdown")
+    if circuit and iface.description is not None and not iface.description.startswith(MARK):
+        # Render writes every pseudowire subinterface's description as its mark (the VLAN's
+        # name comes from this one): a mark already there is l2tpgen's own, not a loss.
+        notes.append(
+            _note(
+                file,
+                iface,
+                f"`description {redact(iface.description)}` on {iface.name}: push replaces it "
+                f"with l2tpgen's mark (`description {MARK} VLAN ...`)",
+            )
+        )
     if circuit:
-        if iface.description is not None:
-            found.append(f"description {redact(iface.description)}")
         if iface.addresses:
             found.append(f"ip address {iface.addresses[0].with_netmask.replace('/', ' ')}")
         if iface.hold_queue_in is not None or iface.hold_queue_out is not None:
@@ -157,13 +170,30 @@ def interface_notes(  # noqa: C901, PLR0912 - one branch per interface role
             )
     for iface in facts.interfaces.values():
         if iface.parent == router.trunk and iface.is_subinterface and iface.name not in owned:
-            notes.append(
-                _note(
-                    file,
-                    iface,
-                    f"{iface.name} is a subinterface of the LAN trunk without a "
-                    "pseudowire l2tpgen can express: push would remove it (l2tpgen owns every "
-                    "subinterface of the LAN trunk)",
-                )
-            )
+            notes.append(_other_subinterface(router, iface))
     return notes
+
+
+def _other_subinterface(router: Router, iface: Interface) -> Note:
+    """A subinterface of the LAN trunk without a pseudowire the model has: what push does to it.
+
+    Push owns it only if it carries an L2TPv3 xconnect or l2tpgen's mark; then, absent from the
+    model, push removes it. Anything else (a routed VLAN) is never touched.
+    """
+    xconnect = iface.xconnect is not None and router.facts.is_l2tpv3(iface.xconnect)
+    if xconnect or (iface.description or "").startswith(MARK):
+        why = "an L2TPv3 xconnect" if xconnect else f"l2tpgen's mark (`description {MARK} ...`)"
+        return _note(
+            router.file,
+            iface,
+            f"{iface.name}, a subinterface of the LAN trunk, has {why} but no pseudowire "
+            "l2tpgen can express: push would remove it (it owns the trunk's subinterfaces that "
+            "carry an L2TPv3 xconnect or its mark)",
+        )
+    return _note(
+        router.file,
+        iface,
+        f"{iface.name} is a subinterface of the LAN trunk without a pseudowire: {KEPT} "
+        "(push owns only the trunk's subinterfaces that carry an L2TPv3 xconnect or l2tpgen's "
+        "mark); its VLAN cannot be stretched while it is there",
+    )

@@ -275,7 +275,7 @@ class _Reader:
                 self.note(
                     route.at,
                     f"ip route {route.network} is not via the WAN gateway "
-                    f"{gateway}: not in the model (push leaves routing alone)",
+                    f"{gateway}: push leaves routing alone",
                 )
         return routes
 

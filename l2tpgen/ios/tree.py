@@ -8,12 +8,14 @@ banner). Node texts come from l2tpgen's own cleaned lines, never from the parser
 
 ciscoconfparse configures loguru when it is imported (it removes loguru's default handler and adds
 one that prints DEBUG records, tracebacks with local variables included, to standard output).
-``_import_parser`` undoes that: l2tpgen never prints through loguru, and a user's own loguru set-up
-is left as it was.
+``_import_parser`` keeps that from happening: l2tpgen never prints through loguru, and a user's own
+loguru set-up (even one without handler 0) is left as it was.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -66,17 +68,53 @@ class Config:
 
 
 _IMPORT_LOCK = threading.Lock()
+_PARSER_PACKAGE = "ciscoconfparse"
+
+
+def _no_loguru_set_up(*_args: object, **_options: object) -> None:
+    """Stands in for ciscoconfparse's ``configure_loguru`` while it is imported."""
+
+
+def _import_without_loguru_set_up() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
+    """Import ciscoconfparse with its import-time ``configure_loguru`` made a no-op.
+
+    That call removes loguru's handler 0, which a program that called ``logger.remove()`` before
+    importing l2tpgen no longer has (``ValueError: There is no existing handler with id 0``
+    from inside the import). The package's ``__init__`` imports ``ccp_util`` first and then
+    ``ciscoconfparse.ciscoconfparse``, which calls it: the package module is created without
+    running ``__init__``, ``ccp_util`` is imported and its function replaced, then ``__init__``
+    runs. ``ccp_util.configure_loguru`` is put back afterwards for anyone who calls it.
+    """
+    spec = importlib.util.find_spec(_PARSER_PACKAGE)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"No module named {_PARSER_PACKAGE!r}", name=_PARSER_PACKAGE)
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[_PARSER_PACKAGE] = package
+    try:
+        util = importlib.import_module(f"{_PARSER_PACKAGE}.ccp_util")
+        original = getattr(util, "configure_loguru", None)
+        setattr(util, "configure_loguru", _no_loguru_set_up)  # noqa: B010 - untyped module
+        try:
+            spec.loader.exec_module(package)
+        finally:
+            if original is not None:
+                setattr(util, "configure_loguru", original)  # noqa: B010 - untyped module
+    except BaseException:
+        for name in [n for n in sys.modules if n.partition(".")[0] == _PARSER_PACKAGE]:
+            del sys.modules[name]
+        raise
+    return package.CiscoConfParse
 
 
 @cache
 def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
-    """Import ciscoconfparse once, undoing what its import does to loguru.
+    """Import ciscoconfparse once, leaving loguru's handlers as the program set them.
 
     Under a lock: a fleet push parses in many threads at once, and two of them must not both
-    undo the same handlers (``functools.cache`` alone does not make the body run once).
+    import it (``functools.cache`` alone does not make the body run once).
     """
     with _IMPORT_LOCK:
-        if "ciscoconfparse" in sys.modules:
+        if _PARSER_PACKAGE in sys.modules:
             from ciscoconfparse import CiscoConfParse  # noqa: PLC0415
 
             return CiscoConfParse
@@ -84,19 +122,16 @@ def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
 
         core = getattr(logger, "_core", None)
         before = dict(getattr(core, "handlers", {}))
-        from ciscoconfparse import CiscoConfParse  # noqa: PLC0415 - heavy, loaded on first parse
-
+        parser = _import_without_loguru_set_up()
         logger.disable("ciscoconfparse")
         # Its `logger.catch` wrappers log a failure as a record of the caller (this module),
         # with a traceback whose variables hold the config: l2tpgen never logs through loguru.
         logger.disable("l2tpgen")
+        # Another ciscoconfparse release may add handlers elsewhere at import: take them away.
         after = dict(getattr(core, "handlers", {}))
         for handler_id in set(after) - set(before):
             logger.remove(handler_id)
-        if before and not set(before) & set(after):
-            # It removed the default handler: give the user's logger its standard error sink back.
-            logger.add(sys.stderr)
-        return CiscoConfParse
+        return parser
 
 
 def _mask(line: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.files import read_limited
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engine import LabReport, judge
 from l2tpgen.lab.probes import ordered
@@ -85,7 +86,8 @@ def referenced_secrets(path: Path, lab: Lab) -> tuple[str, ...]:
     for node in lab.nodes:
         config = node.startup_config
         if config and (path.parent / config).is_file():
-            names.update(ENV_REFERENCE.findall((path.parent / config).read_text(encoding="utf-8")))
+            text = read_limited(path.parent / config).decode("utf-8", errors="replace")
+            names.update(ENV_REFERENCE.findall(text))
     return tuple(sorted(names))
 
 

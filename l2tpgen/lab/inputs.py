@@ -27,6 +27,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.hosts import WORKLOADS, Workload
 from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
 
@@ -343,7 +344,7 @@ def parse_lab(data: object, source: str = "topology") -> Lab:
         raise LabInputError(source, ["not a containerlab topology (no `topology:` mapping)"])
     name = data.get("name")
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        problems.append("name: 1-40 letters, digits, '-' or '_' (it names the containers)")
+        problems.append(_LAB_NAME_RULE)
     topology: dict[str, Any] = data["topology"]
     raw_nodes = topology.get("nodes")
     if not isinstance(raw_nodes, dict) or not raw_nodes:
@@ -369,12 +370,31 @@ def parse_lab(data: object, source: str = "topology") -> Lab:
 def load_lab(path: Path) -> Lab:
     """Read and validate a topology file."""
     try:
-        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LabInputError(str(path), [f"cannot read it: {exc.strerror}"]) from exc
+        data = YAML(typ="safe").load(read_limited(path).decode("utf-8"))
+    except UserFileError as exc:
+        raise LabInputError(str(path), [f"cannot read it: {exc.reason}"]) from exc
+    except UnicodeDecodeError as exc:
+        reason = not_text(exc, "a topology")
+        raise LabInputError(str(path), [f"cannot read it: {reason}"]) from None
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path))
+
+
+_LAB_NAME_RULE = (
+    "name: 1-40 letters, digits, '-' or '_', starting with a letter or digit (it names the "
+    "containers)"
+)
+
+
+def check_lab_name(name: str) -> None:
+    """Refuse a lab name ``lab run`` would refuse (the rule of ``parse_lab``), at build time.
+
+    Raises:
+        LabInputError: the name breaks the rule; the message shows it escaped.
+    """
+    if not NAME.fullmatch(name):
+        raise LabInputError(f"--name {name!r}", [_LAB_NAME_RULE])
 
 
 def check_writable(path: Path, what: str) -> None:

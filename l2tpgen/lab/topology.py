@@ -30,6 +30,7 @@ from l2tpgen.lab.inputs import (
     SITE,
     VLANS,
     WORKLOADS_LABEL,
+    check_lab_name,
 )
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.shaping import Shaping
@@ -151,6 +152,7 @@ def build_topology(
     ``fromsites`` finds. A Linux site is a Linux PE in every flavor; in the cisco_iol flavor the
     Cisco sites are IOL nodes.
     """
+    check_lab_name(name)  # what `lab run` checks, refused before anything is written
     if flavor == "linux":
         fleet = fleet.on_platform("linux")  # every PE is Linux: their pairs are Linux to Linux
     names = sorted(fleet.sites)

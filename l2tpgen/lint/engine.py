@@ -9,13 +9,12 @@ rules check the two ends of every pseudowire. Inline comments switch rules off:
 from __future__ import annotations
 
 import gc
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import LintConfigError
+from l2tpgen.files import UserFileError, read_limited
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.text import CleanText, clean, decode
 from l2tpgen.ios.tree import build
@@ -25,6 +24,7 @@ from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
     from ipaddress import IPv4Address
+    from pathlib import Path
 
     from l2tpgen.ios.facts import DeviceFacts
     from l2tpgen.lint.finding import Finding
@@ -157,8 +157,8 @@ def read_configs(paths: Sequence[str | Path]) -> list[ConfigText]:
     configs = []
     for path in paths:
         try:
-            data = sys.stdin.buffer.read() if str(path) == STDIN else Path(path).read_bytes()
-        except OSError as exc:
-            raise LintConfigError(f"cannot read {path}: {exc.strerror}") from exc
+            data = read_limited(path)  # `-` is standard input; 64 MiB at most
+        except UserFileError as exc:
+            raise LintConfigError(str(exc)) from exc
         configs.append(ConfigText("<stdin>" if str(path) == STDIN else str(path), decode(data)[0]))
     return configs

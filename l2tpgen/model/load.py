@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import gc
 import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, get_args
 from pydantic import BaseModel, ValidationError
 
 from l2tpgen.errors import FleetValidationError, ModelError
+from l2tpgen.files import kind_of
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, site_not_found
 from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
@@ -30,25 +32,32 @@ from l2tpgen.workloads import WORKLOADS
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
 
+    from pydantic_core import ErrorDetails
+
 SITE_SUFFIXES = (".yaml", ".yml")
 
 
-def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem]]:
-    """Every site file by site name (its stem); a second file for one site is a problem."""
+def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem], set[str]]:
+    """Every site file by site name (its stem); a second file for one site is a problem.
+
+    An entry named like a site file that is not a regular file (a device, a FIFO, a directory,
+    a link to one of those, a broken link, a link loop) is a problem at that file, never read:
+    ``/dev/zero`` would never end and a FIFO would wait for a writer.
+    """
     if not root.is_dir():
         raise ModelError(f"sites directory {root} does not exist; pass --sites DIR")
     with os.scandir(root) as entries:  # names and types in one read: no stat per file
-        names = sorted(
-            e.name
-            for e in entries
-            if os.path.splitext(e.name)[1] in SITE_SUFFIXES and e.is_file()  # noqa: PTH122 - str
+        found = sorted(
+            (e for e in entries if os.path.splitext(e.name)[1] in SITE_SUFFIXES),  # noqa: PTH122
+            key=lambda e: e.name,
         )
-    if not names:
+    if not found:
         raise ModelError(f"no site files (*.yaml) in {root}")
     files: dict[str, Path] = {}
     problems = []
-    for name in names:
-        path = root / name
+    unusable_sites = set()
+    for entry in found:
+        path = root / entry.name
         first = files.setdefault(path.stem, path)
         if first is not path:
             problems.append(
@@ -60,14 +69,38 @@ def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem]]:
                     location=Location(str(path), 1, 1),
                 )
             )
-    return files, problems
+        elif (unusable := _not_a_file(entry)) is not None:
+            unusable_sites.add(path.stem)
+            problems.append(
+                Problem(
+                    path.stem,
+                    (),
+                    f"{path.name} is {unusable}, not a site file",
+                    "a site file is a regular YAML file: put the site's YAML there, or remove it",
+                    location=Location(str(path), 1, 1),
+                )
+            )
+    return files, problems, unusable_sites
+
+
+def _not_a_file(entry: os.DirEntry[str]) -> str | None:
+    """What a directory entry is when it is not a regular file (following links), else None."""
+    try:
+        mode = entry.stat().st_mode  # follows a link; cached by scandir for a plain entry
+    except OSError as exc:
+        what = "a symbolic link that leads nowhere" if entry.is_symlink() else "unreadable"
+        return f"{what} ({exc.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    link = "a symbolic link to " if entry.is_symlink() else ""
+    return f"{link}{kind_of(mode)}"
 
 
 class _Reader:
     """Reads site files one by one, collecting sites, their sources and every problem."""
 
     def __init__(self, root: Path) -> None:
-        self.paths, self.problems = _site_files(root)
+        self.paths, self.problems, self.unusable = _site_files(root)
         # As the user named the directory: sites/site-a.yaml
         self.files = {stem: str(path) for stem, path in self.paths.items()}
         self.docs: dict[str, SourceDoc] = {}
@@ -75,6 +108,8 @@ class _Reader:
 
     def read(self, stem: str) -> None:
         path, display = self.paths[stem], self.files[stem]
+        if stem in self.unusable:
+            return  # not a regular file (see _site_files): never opened
         source = read_source(path, display)
         if isinstance(source, Problem):
             self.problems.append(source)
@@ -194,8 +229,7 @@ def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | N
     except ValidationError as exc:
         for error in exc.errors(include_url=False, include_input=False):
             path = tuple(error["loc"])
-            pattern = error.get("ctx", {}).get("pattern")
-            message, hint = _explain(error["type"], error["msg"], path, pattern)
+            message, hint = explain(error)
             problem = Problem(stem, path, message, hint)
             key = error["type"] == "extra_forbidden"
             problems.append(problem.located(source.locate(path, key=key)))
@@ -264,7 +298,19 @@ def _explain(
         )
     if kind == "extra_forbidden":
         return _unknown_key(field, path)
+    if kind == "string_pattern_mismatch":  # pydantic's words quote the regular expression
+        message = "this value does not have the form the field takes"
     return f"{field}: {message}", _HINTS.get(kind, "")
+
+
+def explain(error: ErrorDetails) -> tuple[str, str]:
+    """A pydantic error about a site in l2tpgen's words: a message and a hint.
+
+    Never the input value, never a regular expression: what ``validate`` prints, for callers
+    that build sites from something else than a file (``import``).
+    """
+    pattern = error.get("ctx", {}).get("pattern")
+    return _explain(error["type"], error["msg"], tuple(error["loc"]), pattern)
 
 
 def _unknown_key(field: str, path: tuple[str | int, ...]) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.model.problems import Location, PathItem, Problem
 from l2tpgen.model.yamlparse import YamlProblem, parse
 
@@ -54,25 +55,8 @@ class SourceDoc:
         return Location(self.file, line + 1, column + 1)
 
 
-def _same_place(a: yaml.MarkedYAMLError, b: yaml.MarkedYAMLError) -> bool:
-    here, there = a.problem_mark, b.problem_mark
-    return bool(here and there and (here.line, here.column) == (there.line, there.column))
-
-
-def _syntax_problem(stem: str, display: str, text: str, exc: yaml.YAMLError) -> Problem:
-    """What libyaml found wrong, in the Python parser's words when it finds the same error.
-
-    The Python parser is slower but says what it met ("but got ':'"), so it re-reads only a file
-    that libyaml has already refused.
-    """
-    try:
-        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
-            pass
-    except yaml.MarkedYAMLError as detailed:
-        if isinstance(exc, yaml.MarkedYAMLError) and _same_place(exc, detailed):
-            exc = detailed
-    except yaml.YAMLError:
-        pass
+def _syntax_problem(stem: str, display: str, exc: yaml.YAMLError) -> Problem:
+    """What the parser found wrong, where (in the Python parser's words: see ``yamlparse``)."""
     if not isinstance(exc, yaml.MarkedYAMLError):
         return Problem(stem, (), "not valid YAML", location=Location(display, 1, 1))
     mark = exc.problem_mark or exc.context_mark
@@ -91,9 +75,14 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
     """Parse a YAML file, or return the problem that stops it from being parsed."""
     stem = path.stem
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Problem(stem, (), f"cannot read file: {exc}", location=Location(display, 1, 1))
+        text = read_limited(path).decode("utf-8")
+    except UserFileError as exc:
+        return Problem(
+            stem, (), f"cannot read file: {exc.reason}", location=Location(display, 1, 1)
+        )
+    except UnicodeDecodeError as exc:
+        why = not_text(exc, "a site file")
+        return Problem(stem, (), f"cannot read file: {why}", location=Location(display, 1, 1))
     try:
         parsed = parse(text)
     except YamlProblem as exc:
@@ -101,7 +90,7 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
         where = Location(display, line + 1, column + 1)
         return Problem(stem, (), str(exc), exc.hint, location=where)
     except yaml.YAMLError as exc:
-        return _syntax_problem(stem, display, text, exc)
+        return _syntax_problem(stem, display, exc)
     if parsed is None or not isinstance(parsed[0], dict):
         return Problem(
             stem,

@@ -33,6 +33,11 @@ MAX_NUMBER_CHARS = 100
 
 # libyaml's parser; PyYAML built without libyaml falls back to its (slower) Python parser.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The parser whose verdict counts when libyaml refuses a text: it ships with every PyYAML and its
+# words and positions do not change with the libyaml a wheel bundles (libyaml 0.2.5+ refuses
+# nesting past 1000 levels while scanning ahead, before this module's own depth check has seen
+# the 21st level: the same file would get another message at another column).
+_REFEREE = yaml.SafeLoader
 _CORE = "tag:yaml.org,2002:"
 _NULLS = frozenset({"~", "null", "Null", "NULL", ""})
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -291,17 +296,33 @@ def _merge(done: _Open) -> None:
                     done.parts[key] = parts[key]
 
 
-def parse(text: str) -> tuple[object, Node] | None:
-    """The document's plain data and positions (``None`` for an empty file).
-
-    Raises:
-        YamlProblem: the file breaks a limit or a rule of site files.
-        yaml.YAMLError: the text is not YAML.
-    """
+def _run(loader_class: Callable[[str], Any], text: str) -> tuple[object, Node] | None:
     builder = _Builder()
-    loader = _LOADER(text)
+    loader = loader_class(text)
     try:
         builder.run(loader.get_event)
     finally:
         loader.dispose()
     return builder.root
+
+
+def parse(text: str) -> tuple[object, Node] | None:
+    """The document's plain data and positions (``None`` for an empty file).
+
+    libyaml reads the text; a text libyaml refuses is read again by PyYAML's Python parser, whose
+    verdict (this module's own limits first, then its syntax error) is the answer. A user gets
+    the same message at the same file:line:column whichever PyYAML or libyaml is installed, and
+    only a broken file pays for the slower parser.
+
+    Raises:
+        YamlProblem: the file breaks a limit or a rule of site files.
+        yaml.YAMLError: the text is not YAML (the Python parser's error).
+    """
+    if _LOADER is _REFEREE:
+        return _run(_REFEREE, text)
+    try:
+        return _run(_LOADER, text)
+    except YamlProblem:
+        raise
+    except yaml.YAMLError:
+        return _run(_REFEREE, text)
