@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
+import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from l2tpgen.cli.app import SitesOption, err, fail, load, out
+from l2tpgen.cli.app import OutputFormat, SitesOption, err, fail, load, out
+from l2tpgen.cli.routers import STATE_DIR
 from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
+    from l2tpgen.sim import SimFleet
+    from l2tpgen.sim.lifecycle import SimStatus
+
+START_TIMEOUT = 120.0  # seconds a detached simulator may take to listen (a loaded CI machine)
 
 sim_app = typer.Typer(help="Simulated IOS routers for rehearsal and tests.", no_args_is_help=True)
 
@@ -57,9 +66,26 @@ def _fault_sites(fleet: Fleet, names: list[str], faults: list[str]) -> set[str]:
 def up(
     sites: SitesOption = Path("sites"),
     inventory_out: Annotated[
-        Path,
-        typer.Option("--inventory-out", help="Where to write the inventory (and known_hosts)."),
-    ] = Path("l2tpgen-sim-inventory.json"),
+        Path | None,
+        typer.Option(
+            "--inventory-out",
+            help=(
+                "Where to write the inventory (and known_hosts) [default: "
+                "$L2TPGEN_STATE_DIR/sim/inventory.json, ~/.local/state/l2tpgen/sim/...]."
+            ),
+        ),
+    ] = None,
+    detach: Annotated[
+        bool,
+        typer.Option(
+            "--detach",
+            "-d",
+            help="Run in the background (`sim status` shows it, `sim down` stops it).",
+        ),
+    ] = False,
+    status_file: Annotated[
+        Path | None, typer.Option("--status-file", hidden=True, help="Internal: -d's child.")
+    ] = None,
     latency_ms: Annotated[
         float, typer.Option("--latency-ms", min=0, help="Delay every response by this much.")
     ] = 0.0,
@@ -95,21 +121,48 @@ def up(
     """Start a simulated router per site (hostnames and WAN addressing from the site files).
 
     Each starts with its base config (hostname, WAN address and routes, bare LAN port) and accepts
-    the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C).
+    the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C), or
+    with -d in the background until `l2tpgen sim down`.
     """
     from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
-    from l2tpgen.render import render_base  # noqa: PLC0415
-    from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
-    from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
-    from l2tpgen.sim.server import run_forever  # noqa: PLC0415
 
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
     if not username or not password:
         fail(f"set {USERNAME} and {PASSWORD}: the simulated routers accept those credentials")
     fleet = load(sites)
     faulty = _fault_sites(fleet, fault_site or [], fault or [])
+    inventory_out = inventory_out or _sim_dir() / "inventory.json"
+    if detach:
+        argv = ["--sites", str(sites.resolve()), "--inventory-out", str(inventory_out.resolve())]
+        argv += ["--latency-ms", str(latency_ms), "--flavor", flavor.value]
+        argv += [f"--fault={word}" for word in fault or []]
+        argv += [f"--fault-site={name}" for name in fault_site or []]
+        _detach(argv)
+        return
+    simulators = _start(fleet, flavor, latency_ms, fault or [], faulty)
+    try:
+        known = simulators.write_inventory(inventory_out)
+    except (OSError, ValueError) as exc:
+        simulators.close()
+        fail(str(exc))
+    running = _status_of(simulators, sites, inventory_out, known)
+    _show(running, "Ctrl-C to stop")
+    out.print(f"try: l2tpgen push {next(iter(fleet.sites))} --dry-run --inventory {inventory_out}")
+    _serve(simulators, running, status_file)
+
+
+def _start(
+    fleet: Fleet, flavor: SimFlavor, latency_ms: float, fault: list[str], faulty: set[str]
+) -> SimFleet:
+    """A simulated router per simulated site, listening on 127.0.0.1."""
+    from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.render import render_base  # noqa: PLC0415
+    from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
+    from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
+
     plain = Faults(latency_ms=latency_ms)
-    simulators = SimFleet(Credentials(username, password))
+    credentials = Credentials(os.environ[USERNAME], os.environ[PASSWORD])
+    simulators = SimFleet(credentials)
     try:
         for name, site in fleet.sites.items():
             if not driver(site.effective_platform).simulated:
@@ -117,33 +170,146 @@ def up(
                 continue
             base = render_base(fleet, name)
             spec = SimSpec(name, site.hostname, base, flavor=FLAVORS[flavor.value])
-            simulators.add(spec, parse_faults(fault or [], plain) if name in faulty else plain)
-        known = simulators.write_inventory(inventory_out)
+            simulators.add(spec, parse_faults(fault, plain) if name in faulty else plain)
     except (OSError, ValueError) as exc:
         simulators.close()
         fail(str(exc))
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+    return simulators
 
-    table = Table(title="simulated routers (Ctrl-C to stop)", title_justify="left")
-    for column in ("site", "hostname", "address", "flavor", "faults"):
-        table.add_column(column)
-    for name, device in simulators.devices.items():
-        table.add_row(
-            name,
-            device.router.hostname,
-            f"127.0.0.1:{device.port}",
-            device.router.flavor.name,
-            " ".join(device.faults.words()) or "-",
-        )
-    out.print(table)
-    out.print(f"inventory: {inventory_out}  (host keys: {known})", markup=False)
-    out.print(f"try: l2tpgen push {next(iter(fleet.sites))} --dry-run --inventory {inventory_out}")
+
+def _serve(simulators: SimFleet, running: SimStatus, status_file: Path | None) -> None:
+    """Answer until Ctrl-C or SIGTERM; a detached run says it is up in its status file."""
+    from l2tpgen.sim.server import run_forever  # noqa: PLC0415
+
     stopping: list[bool] = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    if status_file is not None:
+        running.write(status_file)
     try:
         run_forever(lambda: bool(stopping))
     except KeyboardInterrupt:
         pass
     finally:
         simulators.close()
+        if status_file is not None:
+            status_file.unlink(missing_ok=True)
         err.print("simulated routers stopped")
+
+
+def _status_of(simulators: SimFleet, sites: Path, inventory: Path, known: Path) -> SimStatus:
+    from l2tpgen.sim.lifecycle import Router, SimStatus  # noqa: PLC0415
+
+    routers = {
+        name: Router(d.router.hostname, d.port, d.router.flavor.name, tuple(d.faults.words()))
+        for name, d in simulators.devices.items()
+    }
+    return SimStatus(os.getpid(), str(inventory), str(known), str(sites), routers)
+
+
+def _sim_dir() -> Path:
+    from l2tpgen.sim.lifecycle import sim_dir  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        return sim_dir(Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen")))
+    except OSError as exc:
+        fail(f"cannot make the simulator's state directory: {exc.strerror} ({exc.filename})")
+
+
+def _running() -> tuple[Path, SimStatus | None]:
+    from l2tpgen.sim.lifecycle import STATUS_FILE, SimStatus  # noqa: PLC0415
+
+    path = _sim_dir() / STATUS_FILE
+    return path, SimStatus.read(path)
+
+
+def _detach(argv: list[str]) -> None:
+    """Start ``sim up`` in its own session, wait until its routers listen, and show them."""
+    from l2tpgen.sim.lifecycle import LOG_FILE, alive  # noqa: PLC0415
+
+    path, status = _running()
+    if status is not None and alive(status.pid):
+        fail(
+            f"a simulator is already running (pid {status.pid}, inventory {status.inventory}): "
+            "`l2tpgen sim down` stops it"
+        )
+    path.unlink(missing_ok=True)
+    log = path.with_name(LOG_FILE)
+    command = [sys.executable, "-m", "l2tpgen", "sim", "up", *argv, "--status-file", str(path)]
+    with log.open("w", encoding="utf-8") as stream:
+        child = subprocess.Popen(  # noqa: S603 - our own CLI, arguments from our own options
+            command, stdin=subprocess.DEVNULL, stdout=stream, stderr=stream, start_new_session=True
+        )
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        _, status = _running()
+        if status is not None and status.pid == child.pid:
+            _show(status)
+            out.print(f"started in the background (pid {child.pid}, log {log}): `l2tpgen sim down`")
+            return
+        if child.poll() is not None:
+            tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
+            fail("the simulator did not start:\n" + "\n".join(tail))
+        time.sleep(0.1)
+    child.terminate()
+    fail(f"the simulator did not listen within {START_TIMEOUT:.0f} s (its log: {log})")
+
+
+def _show(status: SimStatus, note: str = "") -> None:
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
+    title = f"simulated routers ({note or f'pid {status.pid}'})"
+    table = Table(title=title, title_justify="left")
+    for column in ("site", "hostname", "address", "flavor", "faults"):
+        table.add_column(column)
+    for name, router in status.routers.items():
+        address = f"127.0.0.1:{router.port}"
+        table.add_row(name, router.hostname, address, router.flavor, " ".join(router.faults) or "-")
+    out.print(table)
+    out.print(f"inventory: {status.inventory}  (host keys: {status.known_hosts})", markup=False)
+
+
+@sim_app.command("status")
+def status(
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
+        OutputFormat.text
+    ),
+) -> None:
+    """Show the simulator started with `sim up -d`: its routers, ports and inventory.
+
+    Exit 0 when one is running, 1 when none is (or the one recorded has died).
+    """
+    from dataclasses import asdict  # noqa: PLC0415
+
+    from l2tpgen.sim.lifecycle import alive  # noqa: PLC0415
+
+    _, running = _running()
+    up_now = running is not None and alive(running.pid)
+    if fmt is OutputFormat.json:
+        document = {"running": up_now, **(asdict(running) if running else {})}
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    elif running is None:
+        err.print("no simulator is running (start one with `l2tpgen sim up -d`)")
+    elif not up_now:
+        err.print(
+            f"the simulator (pid {running.pid}) is no longer running; `l2tpgen sim down` "
+            "clears what it left"
+        )
+    else:
+        _show(running)
+    if not up_now:
+        raise typer.Exit(1)
+
+
+@sim_app.command("down")
+def down() -> None:
+    """Stop the simulator started with `sim up -d` (nothing to do when none runs: exit 0)."""
+    from l2tpgen.sim.lifecycle import stop  # noqa: PLC0415
+
+    path, running = _running()
+    if running is None:
+        err.print("no simulator is running")
+        return
+    if not stop(running):
+        fail(f"the simulator (pid {running.pid}) did not stop; kill it by hand")
+    path.unlink(missing_ok=True)
+    err.print(f"simulated routers stopped (pid {running.pid})")

@@ -1,0 +1,111 @@
+"""Simulated routers that outlive the command: ``sim up -d``, ``sim status``, ``sim down``.
+
+A detached ``sim up`` is the same process as a foreground one, started in its own session with
+its output in a log file. Once its routers listen it writes a status file (its pid, the
+inventory, each router's port) into the state directory, and removes it when it stops; ``sim
+status`` and ``sim down`` read that file. A status file whose process is gone (a crash, a
+reboot) is stale: status says so and down removes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+STATUS_FILE = "sim.json"
+LOG_FILE = "sim.log"
+INVENTORY_FILE = "inventory.json"
+
+
+def sim_dir(state_dir: Path) -> Path:
+    """Where the simulator's files live: ``<state dir>/sim``, made private (0700) if new."""
+    path = state_dir.expanduser() / "sim"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+@dataclass(frozen=True)
+class Router:
+    """One simulated router as status shows it."""
+
+    hostname: str
+    port: int
+    flavor: str
+    faults: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SimStatus:
+    """What a running ``sim up`` wrote about itself."""
+
+    pid: int
+    inventory: str
+    known_hosts: str
+    sites_dir: str
+    routers: dict[str, Router] = field(default_factory=dict)
+
+    def write(self, path: Path) -> None:
+        """Write the status file whole or not at all (another process may read it any time)."""
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+        temporary.replace(path)
+
+    @classmethod
+    def read(cls, path: Path) -> SimStatus | None:
+        """The status in ``path``; None when there is none or it is not one of ours."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            routers = {
+                name: Router(r["hostname"], int(r["port"]), r["flavor"], tuple(r["faults"]))
+                for name, r in data["routers"].items()
+            }
+            return cls(
+                int(data["pid"]),
+                str(data["inventory"]),
+                str(data["known_hosts"]),
+                str(data["sites_dir"]),
+                routers,
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+
+def alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (and is not a zombie of ours)."""
+    if pid <= 0:
+        return False
+    with contextlib.suppress(ChildProcessError):
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+        if reaped == pid:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process holds the pid: not ours, but alive
+    return True
+
+
+def stop(status: SimStatus, timeout: float = 15.0) -> bool:
+    """SIGTERM the simulator and wait for it to end; True once it has (SIGKILL after timeout)."""
+    if not alive(status.pid):
+        return True
+    os.kill(status.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive(status.pid):
+            return True
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(status.pid, signal.SIGKILL)
+    time.sleep(0.2)
+    return not alive(status.pid)
