@@ -127,3 +127,12 @@ def test_mermaid_check_fails_on_a_broken_diagram(tmp_path: Path) -> None:
         timeout=120,
     )
     assert result.returncode == 1, result.stdout
+
+
+def test_docs_command_says_why_it_cannot_write(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "dir" / "fleet.md"
+    result = CliRunner().invoke(app, ["docs", "--sites", str(SITES), "-o", str(target)])
+    assert result.exit_code == 1
+    assert "error:" in result.stderr
+    assert str(target) in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -99,3 +99,11 @@ def test_schema_accepts_the_short_forms_the_loader_accepts(key: str, value: obje
     document = yaml.safe_load((SITES / "site-a.yaml").read_text(encoding="utf-8"))
     document[key] = value
     assert list(_validator().iter_errors(document)) == []
+
+
+def test_schema_dash_output_is_stdout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["schema", "-o", "-"])
+    assert result.exit_code == 0
+    assert result.stdout == COMMITTED.read_text(encoding="utf-8")
+    assert not (tmp_path / "-").exists()

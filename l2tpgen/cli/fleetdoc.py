@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from l2tpgen.cli.app import SitesOption, app, err, fail, load, out
+from l2tpgen.cli.app import SitesOption, app, load
 
 
 @app.command()
@@ -30,13 +30,6 @@ def docs(
     from l2tpgen.render.fleetdoc import fleet_markdown  # noqa: PLC0415 - start-up stays cheap
 
     text = fleet_markdown(load(sites), title=title)
-    if output is None:
-        out.out(text, end="", highlight=False)
-        return
-    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
+    from l2tpgen.cli.sites import emit_text  # noqa: PLC0415
 
-    try:
-        write_files(output, {"": text}, private=False)
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror}")
-    err.print(f"wrote {output}")
+    emit_text(output, text)

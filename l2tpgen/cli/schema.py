@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from l2tpgen.cli.app import app, err, fail, out
+from l2tpgen.cli.app import app
 
 
 @app.command()
@@ -26,13 +26,6 @@ def schema(
     from l2tpgen.model.schema import schema_text  # noqa: PLC0415 - start-up stays cheap
 
     text = schema_text()
-    if output is None:
-        out.out(text, end="", highlight=False)
-        return
-    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
+    from l2tpgen.cli.sites import emit_text  # noqa: PLC0415
 
-    try:
-        write_files(output, {"": text}, private=False)
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror}")
-    err.print(f"wrote {output}")
+    emit_text(output, text)

@@ -127,6 +127,18 @@ def render(
     err.print(f"wrote {', '.join(map(str, written))}")
 
 
+def emit_text(output: Path | None, text: str) -> None:
+    """One generated text to stdout (no ``-o``, or ``-o -``) or to the file ``-o`` names."""
+    if output is None or is_stdout(output):
+        sys.stdout.write(text)
+        return
+    try:
+        write_files(output, {"": text}, private=False)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    err.print(f"wrote {output}")
+
+
 def render_files(
     fleet: Fleet, name: str, platform: str | None, fmt: str | None, *, reveal_secrets: bool
 ) -> dict[str, str]:
