@@ -230,6 +230,23 @@ def test_rollback_pairs_takes_the_changed_end_back_when_its_peer_was_rolled_back
         assert "interface GigabitEthernet0/0.2996\n" in lab.running("site-a")
 
 
+def test_rollback_pairs_summary_shows_the_state_each_router_is_left_in(
+    new_lab: Callable[..., Lab],
+) -> None:
+    # Issue 19: the pairs were read before the paired rollback (MISSING at site-b, DN at
+    # site-a), while both ends are back to their pre-push configs without xconnects.
+    lab = new_lab(faults={"site-b": Faults(refuse=REFUSE_AT_B)})
+    result = cli(lab, "push", *PAIR, "--rollback-pairs", "--yes", "--format", "json")
+    pairs = json.loads(result.stdout)["pairs"]
+    assert sorted(p["vlan"] for p in pairs) == list(VLANS)
+    assert {(p["here"], p["there"]) for p in pairs} == {("MISSING", "MISSING")}
+    verified = cli(lab, "verify", *PAIR, "--format", "json")
+    states = {
+        (s["site"], s["vlan"], s["state"]) for s in json.loads(verified.stdout)["pseudowires"]
+    }
+    assert {state for _, _, state in states} == {"MISSING"}
+
+
 def test_rollback_pairs_leaves_no_saved_change_behind_or_says_so(
     new_lab: Callable[..., Lab],
 ) -> None:

@@ -105,7 +105,7 @@ def _run_push(
         options = replace(base, dry_run=False, progress=progress)
         report = push_fleet(fleet, targets, creds, options, run.workers)
         if run.rollback_pairs:
-            report = roll_back_pairs(fleet, report, targets, creds, options)
+            report = roll_back_pairs(fleet, report, targets, creds, options, workers=run.workers)
     _report(report, run, where, diffs_shown=not run.yes)
 
 

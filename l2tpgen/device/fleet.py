@@ -172,12 +172,26 @@ def push_fleet(
     )
     if options.dry_run:
         return FleetReport(results)
-    # Both ends of a pair are read back, rolled-back ones too: their state is what the user needs.
+    return _verified(FleetReport(results), fleet, targets, credentials, options, workers)
+
+
+def _verified(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
+    report: FleetReport,
+    fleet: Fleet,
+    targets: Mapping[str, Target],
+    credentials: Credentials,
+    options: PushOptions,
+    workers: int,
+) -> FleetReport:
+    """The report with the pairs read back now (both ends of each pair pushed together).
+
+    Rolled-back ends are read too: their state is what the user needs.
+    """
     to_verify = {name: targets[name] for name in sorted(_paired_sites(fleet, set(targets)))}
     for name in to_verify:
         options.tell(name, "verifying the pair")
     states, errors = verify_fleet(fleet, to_verify, credentials, workers)
-    return FleetReport(results, tuple(_pairs(states, fleet)), tuple(errors))
+    return replace(report, pairs=tuple(_pairs(states, fleet)), verify_errors=tuple(errors))
 
 
 def roll_back_pairs(
@@ -186,12 +200,16 @@ def roll_back_pairs(
     targets: Mapping[str, Target],
     credentials: Credentials,
     options: PushOptions,
+    *,
+    workers: int = DEFAULT_WORKERS,
 ) -> FleetReport:
     """Roll back every changed site whose peer in the same run was rolled back (or failed to be).
 
     One end rolled back and the other changed leaves both ends' pseudowires down; the copy each
     push saved (on the router and locally) takes the changed end back too. A change that had been
-    saved is saved again once rolled back, so a reload does not bring it back.
+    saved is saved again once rolled back, so a reload does not bring it back. When an end was
+    rolled back here, the pairs are read again: the summary shows the state each router is left
+    in, not the one before this rollback.
     """
     failed = {
         r.site for r in report.results if r.status in {Status.ROLLED_BACK, Status.ROLLBACK_FAILED}
@@ -217,7 +235,10 @@ def roll_back_pairs(
         )
         reason = f"{', '.join(partners)} rolled back, so this end was too (--rollback-pairs)"
         results.append(replace(result, status=status, message=f"{reason}: {outcome}"))
-    return replace(report, results=tuple(results))
+    rolled = replace(report, results=tuple(results))
+    if rolled.results == report.results:
+        return report
+    return _verified(rolled, fleet, targets, credentials, options, workers)
 
 
 def _result_of(name: str, multi: Sequence[object]) -> PushResult:
