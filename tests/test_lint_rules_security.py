@@ -114,6 +114,12 @@ L2T024 = [
     ),
     device(
         "L2T024",
+        "boundary",
+        "undefined-pw-class-is-left-to-l2t006",
+        _CLEAR.format(peer="203.0.113.2").replace(" pw-class pw\n", " pw-class missing\n"),
+    ),
+    device(
+        "L2T024",
         "passes",
         "route-to-the-peer-through-a-protected-tunnel",
         """

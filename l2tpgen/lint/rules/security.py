@@ -55,8 +55,8 @@ def _way(device: DeviceFacts, xc: Xconnect) -> _Way:  # noqa: PLR0911 - one answ
     peer = xc.peer
     pw = device.pw_class_of(xc)
     protocol = pw_protocol(pw)
-    if peer is None or protocol is None:
-        return _Way("unknown")
+    if peer is None or protocol is None or (xc.pw_class and pw is None):
+        return _Way("unknown")  # an undefined class (L2T006) says nothing of what it sends
     name = device.wan_interface(xc)
     wan = device.interfaces.get(name or "")
     if wan is None:
@@ -134,8 +134,8 @@ class UnencryptedPublicPseudowire(DeviceRule):
     list permits the pseudowire's packets (IP protocol 115, or the class's `ip protocol`, from the
     tunnel source to the peer). With no known way out, it flags only a router with no crypto map
     and no tunnel protection anywhere. A crypto map meant for the pseudowire that misses its
-    packets is L2T025's; a GRE tunnel, an undefined map, a dynamic map or an object group in the
-    access list give no finding (l2tpgen cannot tell).
+    packets is L2T025's; a GRE tunnel, an undefined map or pseudowire-class, a dynamic map or an
+    object group in the access list give no finding (l2tpgen cannot tell).
 
     ## Why is this bad?
     L2TPv3 has no encryption: anyone on the Internet path reads the stretched LAN (heartbeats,
@@ -305,7 +305,8 @@ class L2tpOpenToAnySource(DeviceRule):
             name = device.wan_interface(xc)
             pw = device.pw_class_of(xc)
             protocol = pw_protocol(pw)
-            if xc.peer is None or not is_public(xc.peer) or name is None or protocol is None:
+            undefined = xc.pw_class is not None and pw is None  # L2T006's
+            if xc.peer is None or not is_public(xc.peer) or not name or not protocol or undefined:
                 continue
             ways.setdefault(name, []).append((xc, protocol, tunnel_source(device, pw)))
         for name, pws in sorted(ways.items()):
