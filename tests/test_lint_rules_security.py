@@ -12,7 +12,7 @@ that same mistake is tests/realworld/configs/labfinal2025-l2tpv3-ipsec-r2.cfg (l
 from __future__ import annotations
 
 import pytest
-from lint_cases import Case, check, device, params
+from lint_cases import Case, check, device, fleet, params
 
 # A PE sourcing from its WAN port 198.51.100.1/30, default route to 198.51.100.2; the peer is
 # 203.0.113.2 (a documentation address: public for these rules).
@@ -271,4 +271,79 @@ def test_l2t026_flags_a_wan_interface_that_admits_l2tpv3_from_any_source(case: C
     check(case)
 
 
-CASES = {"L2T024": L2T024, "L2T025": L2T025, "L2T026": L2T026}
+# Two PEs with loopbacks 10.255.0.{me,you} on a 198.51.100.0/30 link; {crypto} is empty (no
+# IPsec) or a crypto map whose access list has {entry}.
+_END = """
+pseudowire-class pw
+ encapsulation l2tpv3
+ ip local interface Loopback0
+interface Loopback0
+ ip address 10.255.0.{me} 255.255.255.255
+{crypto}interface GigabitEthernet0/1
+ ip address 198.51.100.{me} 255.255.255.252
+{applied}interface GigabitEthernet0/0.10
+ encapsulation dot1Q 10
+ xconnect 10.255.0.{you} 10 pw-class pw
+ip route 10.255.0.{you} 255.255.255.255 198.51.100.{you}
+"""
+_CRYPTO = """crypto ipsec transform-set TS esp-gcm 256
+ mode transport
+crypto map WAN 10 ipsec-isakmp
+ set peer 198.51.100.{you}
+ set transform-set TS
+ match address PW
+ip access-list extended PW
+ {entry}
+"""
+
+
+def _end(me: int, you: int, entry: str = "") -> str:
+    crypto = _CRYPTO.format(you=you, entry=entry) if entry else ""
+    applied = " crypto map WAN\n" if entry else ""
+    return _END.format(me=me, you=you, crypto=crypto, applied=applied)
+
+
+_A_PROTECTED = _end(1, 2, "permit 115 host 10.255.0.1 host 10.255.0.2")
+
+L2T107 = [
+    fleet(
+        "L2T107",
+        "fails",
+        "one-end-encrypts-the-other-has-no-crypto-map",
+        {"a.conf": _A_PROTECTED, "b.conf": _end(2, 1)},
+        ("b.conf", 10, 2),
+    ),
+    fleet(
+        "L2T107",
+        "passes",
+        "both-ends-encrypt-with-mirrored-access-lists",
+        {
+            "a.conf": _A_PROTECTED,
+            "b.conf": _end(2, 1, "permit 115 host 10.255.0.2 host 10.255.0.1"),
+        },
+    ),
+    fleet(
+        "L2T107",
+        "boundary",
+        "the-other-ends-crypto-acl-misses-the-pseudowire",
+        {
+            "a.conf": _A_PROTECTED,
+            "b.conf": _end(2, 1, "permit udp host 10.255.0.2 host 10.255.0.1 eq 1701"),
+        },
+        ("b.conf", 19, 2),
+    ),
+    fleet(
+        "L2T107",
+        "boundary",
+        "neither-end-encrypts",
+        {"a.conf": _end(1, 2), "b.conf": _end(2, 1)},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", params(L2T107))
+def test_l2t107_flags_the_end_that_sends_in_clear_when_the_other_encrypts(case: Case) -> None:
+    check(case)
+
+
+CASES = {"L2T024": L2T024, "L2T025": L2T025, "L2T026": L2T026, "L2T107": L2T107}

@@ -28,6 +28,7 @@ from l2tpgen.lint.rules.security import (
     L2tpOpenToAnySource,
     UnencryptedPublicPseudowire,
 )
+from l2tpgen.lint.rules.security_pairs import IpsecAtOneEndOnly
 from l2tpgen.lint.rules.sessions import (
     BadPwEncapsulation,
     ManualXconnectWithSignalledClass,
@@ -77,6 +78,7 @@ FLEET_RULES: tuple[FleetRule, ...] = (
     VlanMismatch(),
     StaticSessionNotMirrored(),
     UnpairedXconnect(),
+    IpsecAtOneEndOnly(),
 )
 ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *MODEL_RULES, *FLEET_RULES)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class _Way:
+class WayOut:
     """How the packets of one xconnect leave, and whether IPsec takes them.
 
     ``state``: ``protected``, ``clear`` (``why`` says how), ``missed`` (a crypto map meant for the
@@ -51,36 +51,37 @@ def _is_tunnel(name: str) -> bool:
     return name.lower().startswith("tunnel")
 
 
-def _way(device: DeviceFacts, xc: Xconnect) -> _Way:  # noqa: PLR0911 - one answer per case
+def way_out(device: DeviceFacts, xc: Xconnect) -> WayOut:  # noqa: PLR0911 - one answer per case
+    """Whether IPsec takes the packets of ``xc`` on their way out (any peer address)."""
     peer = xc.peer
     pw = device.pw_class_of(xc)
     protocol = pw_protocol(pw)
     if peer is None or protocol is None or (xc.pw_class and pw is None):
-        return _Way("unknown")  # an undefined class (L2T006) says nothing of what it sends
+        return WayOut("unknown")  # an undefined class (L2T006) says nothing of what it sends
     name = device.wan_interface(xc)
     wan = device.interfaces.get(name or "")
     if wan is None:
         anything = any(i.crypto_map or i.tunnel_protection for i in device.interfaces.values())
         if name is None and not anything:
-            return _Way("clear", "no interface of this router has a crypto map or IPsec")
-        return _Way("unknown")
+            return WayOut("clear", "no interface of this router has a crypto map or IPsec")
+        return WayOut("unknown")
     if wan.tunnel_protection:
-        return _Way("protected")
+        return WayOut("protected")
     if _is_tunnel(wan.name):
-        return _Way("unknown")  # GRE: what protects it depends on the tunnel's own way out
+        return WayOut("unknown")  # GRE: what protects it depends on the tunnel's own way out
     if wan.crypto_map is None:
-        return _Way("clear", f"it leaves by {wan.name}, which has no crypto map")
+        return WayOut("clear", f"it leaves by {wan.name}, which has no crypto map")
     crypto = device.crypto or CryptoFacts()
     source = tunnel_source(device, pw)
     found = protection(crypto, wan.crypto_map, protocol, source, peer)
     if found.verdict == "permit":
-        return _Way("protected")
+        return WayOut("protected")
     if found.verdict == "unknown":
-        return _Way("unknown")
+        return WayOut("unknown")
     missed = _meant_for(crypto, wan.crypto_map, protocol, source, peer)
     if missed is not None:
         return missed
-    return _Way("clear", f"no entry of crypto map {wan.crypto_map} on {wan.name} matches it")
+    return WayOut("clear", f"no entry of crypto map {wan.crypto_map} on {wan.name} matches it")
 
 
 def _names_both_ends(entry: AclEntry, source: IPv4Address | None, peer: IPv4Address) -> bool:
@@ -96,7 +97,7 @@ def _names_both_ends(entry: AclEntry, source: IPv4Address | None, peer: IPv4Addr
 
 def _meant_for(
     crypto: CryptoFacts, map_name: str, protocol: int, source: IPv4Address | None, peer: IPv4Address
-) -> _Way | None:
+) -> WayOut | None:
     """Where a crypto map shows it was meant for the pseudowire it lets out in clear."""
     for entry in crypto.maps.get(map_name, ()):
         acl = crypto.acls.get(entry.acl or "")
@@ -107,14 +108,14 @@ def _meant_for(
                     if line.action == "deny"
                     else f"permits {line.protocol_word}, not IP protocol {protocol}"
                 )
-                return _Way(
+                return WayOut(
                     "missed",
                     f"access list {entry.acl} (crypto map {map_name} {entry.seq}) {what}",
                     line.at,
                 )
     for entry in crypto.maps.get(map_name, ()):
         if peer in entry.peers:
-            return _Way(
+            return WayOut(
                 "missed",
                 f"crypto map {map_name} {entry.seq} has the peer {peer} but its access list "
                 f"{entry.acl or '(none)'} does not permit IP protocol {protocol} to it",
@@ -175,7 +176,7 @@ class UnencryptedPublicPseudowire(DeviceRule):
         for _, xc in device.xconnects():
             if xc.peer is None or not is_public(xc.peer):
                 continue
-            way = _way(device, xc)
+            way = way_out(device, xc)
             if way.state == "clear":
                 yield self.finding(
                     device.file,
@@ -224,7 +225,7 @@ class CryptoAclMissesPseudowire(DeviceRule):
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         found: dict[tuple[At, str], list[str]] = {}
         for _, xc in device.xconnects():
-            way = _way(device, xc)
+            way = way_out(device, xc)
             if way.state == "missed" and way.at is not None:
                 found.setdefault((way.at, way.why), []).append(f"{xc.vc_id} to {xc.peer}")
         for (at, why), vcs in found.items():
