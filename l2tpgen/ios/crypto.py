@@ -21,6 +21,7 @@ leaves in clear. Entries are read first match first, as the router reads them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from ipaddress import IPv4Address, IPv4Network
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,7 @@ _NOT_PUBLIC = tuple(
 )
 
 
+@cache  # a device has many xconnects but few peers
 def is_public(address: IPv4Address) -> bool:
     """Whether ``address`` is reached over the Internet (``ipaddress.is_private`` is not this)."""
     return not any(address in network for network in _NOT_PUBLIC)

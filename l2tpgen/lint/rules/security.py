@@ -51,6 +51,18 @@ def _is_tunnel(name: str) -> bool:
     return name.lower().startswith("tunnel")
 
 
+_LAST: list[tuple[DeviceFacts, bool]] = []  # the device asked last: rules go device by device
+
+
+def _ipsec_anywhere(device: DeviceFacts) -> bool:
+    """Whether any interface has a crypto map or tunnel protection (once per device, not per xc)."""
+    if _LAST and _LAST[0][0] is device:
+        return _LAST[0][1]
+    found = any(i.crypto_map or i.tunnel_protection for i in device.interfaces.values())
+    _LAST[:] = [(device, found)]
+    return found
+
+
 def way_out(device: DeviceFacts, xc: Xconnect) -> WayOut:  # noqa: PLR0911 - one answer per case
     """Whether IPsec takes the packets of ``xc`` on their way out (any peer address)."""
     peer = xc.peer
@@ -61,8 +73,7 @@ def way_out(device: DeviceFacts, xc: Xconnect) -> WayOut:  # noqa: PLR0911 - one
     name = device.wan_interface(xc)
     wan = device.interfaces.get(name or "")
     if wan is None:
-        anything = any(i.crypto_map or i.tunnel_protection for i in device.interfaces.values())
-        if name is None and not anything:
+        if name is None and not _ipsec_anywhere(device):
             return WayOut("clear", "no interface of this router has a crypto map or IPsec")
         return WayOut("unknown")
     if wan.tunnel_protection:
@@ -223,6 +234,8 @@ class CryptoAclMissesPseudowire(DeviceRule):
     severity = Severity.ERROR
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
+        if device.crypto is None or not device.crypto.maps:
+            return  # no crypto map: nothing can be meant for a pseudowire
         found: dict[tuple[At, str], list[str]] = {}
         for _, xc in device.xconnects():
             way = way_out(device, xc)
@@ -303,11 +316,13 @@ class L2tpOpenToAnySource(DeviceRule):
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         ways: dict[str, list[tuple[Xconnect, int, IPv4Address | None]]] = {}
         for _, xc in device.xconnects():
+            if xc.peer is None or not is_public(xc.peer):
+                continue
             name = device.wan_interface(xc)
             pw = device.pw_class_of(xc)
             protocol = pw_protocol(pw)
             undefined = xc.pw_class is not None and pw is None  # L2T006's
-            if xc.peer is None or not is_public(xc.peer) or not name or not protocol or undefined:
+            if not name or not protocol or undefined:
                 continue
             ways.setdefault(name, []).append((xc, protocol, tunnel_source(device, pw)))
         for name, pws in sorted(ways.items()):
