@@ -4,9 +4,12 @@ Every expectation below was worked out by reading the rules' documentation and t
 IOS facts they rest on: `encapsulation l2tpv3` sends IP protocol 115 unless the class's
 `ip protocol` says otherwise (Cisco 12.0S L2TPv3 guide, command reference: `ip protocol`, "IP
 protocol 115" in `show l2tun session`); a crypto ACL's `permit` protects, `deny` or no match leaves
-the packet in clear (Cisco IOS Security Configuration Guide, "Configuring Security for VPNs with
-IPsec"). The acceptance check of issue 18 is L2T025's first case; the real third-party config with
-that same mistake is tests/realworld/configs/labfinal2025-l2tpv3-ipsec-r2.cfg (line 94).
+the packet in clear, and inbound a packet that matches but arrives unprotected is discarded ("31
+Days Before Your CCNA Security Exam", Cisco Press, crypto ACLs; Cisco Security Appliance CLI guide
+OL-12172-03, "Special Meanings of Permit and Deny in Crypto Access Lists": see
+l2tpgen/ios/crypto.py). The acceptance check of issue 18 is L2T025's first case; the real
+third-party config with that same mistake is
+tests/realworld/configs/labfinal2025-l2tpv3-ipsec-r2.cfg (line 94).
 """
 
 from __future__ import annotations

@@ -12,10 +12,14 @@ Read from the top-level sections (full keywords only, as ``show running-config``
 An interface's ``crypto map`` is ``Interface.crypto_map``; its ``ip access-group NAME in`` and
 ``zone-member security`` lines are among its unread lines (``Interface.other``), read here.
 
-Cisco's rule for a crypto ACL (Cisco IOS Security Configuration Guide, "Configuring Security for
-VPNs with IPsec", crypto access lists): a ``permit`` entry protects the matching outbound traffic, a
+Cisco's rule for a crypto ACL: a ``permit`` entry protects the matching outbound traffic, a
 ``deny`` entry leaves it to the next crypto map entry, and traffic no entry of the map permits
-leaves in clear. Entries are read first match first, as the router reads them.
+leaves in clear; inbound, packets that match but arrive unprotected are discarded. Sources: "31
+Days Before Your CCNA Security Exam" (Cisco Press), day 19, crypto ACLs on IOS routers
+(https://fliphtml5.com/voccb/savb/31_Days_Before_Your_CCNA_Security_Exam/146); Cisco Security
+Appliance Command Line Configuration Guide OL-12172-03, table "Special Meanings of Permit and Deny
+in Crypto Access Lists Applied to Outbound Traffic" (ASA: the deny-then-next-entry order is stated
+there; IOS routers are assumed to read them the same way [U]). Entries are read first match first.
 """
 
 from __future__ import annotations

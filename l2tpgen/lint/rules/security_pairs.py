@@ -34,8 +34,9 @@ class IpsecAtOneEndOnly(FleetRule):
 
     ## Why is this bad?
     Half the traffic crosses the WAN in clear, and the pseudowire breaks: the encrypting end
-    expects its crypto ACL's traffic to arrive protected and drops what arrives in clear (Cisco
-    IOS discards unprotected inbound packets that match a crypto map's access list).
+    expects its crypto ACL's traffic to arrive protected and drops what arrives in clear (inbound
+    packets that match a crypto ACL but arrive unprotected are discarded: Cisco Press, "31 Days
+    Before Your CCNA Security Exam", crypto ACLs).
 
     ## Example
     ```
