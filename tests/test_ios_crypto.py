@@ -12,7 +12,7 @@ from ipaddress import IPv4Address, IPv4Network
 from conftest import TESTS
 from lint_cases import snippet
 
-from l2tpgen.ios.crypto import CryptoFacts, is_public, protection
+from l2tpgen.ios.crypto import CryptoFacts, inbound_acl, is_public, protection
 from l2tpgen.ios.facts import At
 from l2tpgen.lint import ConfigText, read_configs
 from l2tpgen.lint.engine import parse_config
@@ -125,3 +125,50 @@ def test_documentation_and_borrowed_addresses_are_public_private_ranges_are_not(
     ]
     assert all(is_public(IPv4Address(a)) for a in public)
     assert not any(is_public(IPv4Address(a)) for a in private)
+
+
+def test_half_written_crypto_and_acl_lines_give_no_fact_and_no_error() -> None:
+    crypto = _crypto(
+        """
+        crypto map
+        crypto map WAN
+        crypto map WAN local-address GigabitEthernet0/1
+        crypto map WAN 99999999999 ipsec-isakmp
+        crypto map WAN 10 ipsec-isakmp
+         set peer
+         set peer vpn.example.net
+         match address
+        crypto ipsec transform-set TS
+        access-list 101
+        access-list 101 permit
+        access-list 700 permit 0000.0000.0001
+        ip access-list extended
+        ip access-list extended HALF
+         permit
+         permit 115 host
+         remark permit 115 any any
+        """
+    )
+    (entry,) = crypto.maps["WAN"]
+    assert (entry.seq, entry.peers, entry.acl) == (10, (), None)
+    assert crypto.transform_sets == {}
+    assert "700" not in crypto.acls  # a MAC access list, not IP
+    half = crypto.acls["HALF"].entries
+    assert [(e.protocol, e.source) for e in half] == [(None, None), (115, None)]
+
+
+def test_an_abbreviated_access_group_on_the_wan_is_read() -> None:
+    (config,) = [
+        ConfigText(
+            "x.conf",
+            snippet(
+                """
+                interface GigabitEthernet0/1
+                 ip address 198.51.100.1 255.255.255.252
+                 ip access-g WAN-IN in
+                """
+            ),
+        )
+    ]
+    iface = parse_config(config).facts.interfaces["GigabitEthernet0/1"]
+    assert inbound_acl(iface) == ("WAN-IN", At(3, 2))
