@@ -56,8 +56,9 @@ _LAST: list[tuple[DeviceFacts, bool]] = []  # the device asked last: rules go de
 
 def _ipsec_anywhere(device: DeviceFacts) -> bool:
     """Whether any interface has a crypto map or tunnel protection (once per device, not per xc)."""
-    if _LAST and _LAST[0][0] is device:
-        return _LAST[0][1]
+    last = _LAST[-1] if _LAST else None  # one read: safe if another thread replaces it
+    if last is not None and last[0] is device:
+        return last[1]
     found = any(i.crypto_map or i.tunnel_protection for i in device.interfaces.values())
     _LAST[:] = [(device, found)]
     return found
