@@ -23,6 +23,12 @@ from l2tpgen.lint.rules.pairs import (
     VlanMismatch,
 )
 from l2tpgen.lint.rules.paths import DefaultHoldQueue, MtuBudget, ProcessSwitched
+from l2tpgen.lint.rules.security import (
+    CryptoAclMissesPseudowire,
+    L2tpOpenToAnySource,
+    UnencryptedPublicPseudowire,
+)
+from l2tpgen.lint.rules.security_pairs import IpsecAtOneEndOnly
 from l2tpgen.lint.rules.sessions import (
     BadPwEncapsulation,
     ManualXconnectWithSignalledClass,
@@ -60,6 +66,9 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     ManualXconnectWithSignalledClass(),
     XconnectToSelf(),
     BadPwEncapsulation(),
+    UnencryptedPublicPseudowire(),
+    CryptoAclMissesPseudowire(),
+    L2tpOpenToAnySource(),
 )
 MODEL_RULES: tuple[ModelRule, ...] = (HeartbeatMtuBelowCorosync(), LiveMigrationOnLossyPath())
 FLEET_RULES: tuple[FleetRule, ...] = (
@@ -69,6 +78,7 @@ FLEET_RULES: tuple[FleetRule, ...] = (
     VlanMismatch(),
     StaticSessionNotMirrored(),
     UnpairedXconnect(),
+    IpsecAtOneEndOnly(),
 )
 ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *MODEL_RULES, *FLEET_RULES)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
