@@ -260,7 +260,7 @@ def _place(finding: Finding, place: _Site, rendered: Mapping[str, str]) -> Findi
     header, line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ("", "")
     data = place.doc.data if place.doc is not None else {}
     origin = place.smap.line(header, line, data) if header else None
-    about = f"rendered line {finding.line} of {place.name}: `{line.strip()}`"
+    about = f"rendered line {finding.line} of {place.name}: `{_quoted(line)}`"
     message, fix = _renamed(finding.message, rendered), _renamed(finding.fix, rendered)
     known = _FIXES.get(finding.code)
     if known is not None and known.when and not re.search(known.when, finding.fix):
@@ -274,6 +274,17 @@ def _place(finding: Finding, place: _Site, rendered: Mapping[str, str]) -> Findi
         return replace(finding, **_where(location), message=message, fix=fix)
     location, _ = place.at(origin)
     return replace(finding, **_where(location), message=f"{message} ({about})", fix=fix)
+
+
+# Words after which a config line holds a secret (or a cookie): never quoted past them.
+_SECRET_WORDS = frozenset({"password", "secret", "key", "key-string", "cookie", "pre-shared-key"})
+
+
+def _quoted(line: str) -> str:
+    """A rendered line as a message quotes it: cut after a word that a secret follows."""
+    words = line.split()
+    cut = next((n for n, word in enumerate(words) if word.lower() in _SECRET_WORDS), None)
+    return " ".join(words) if cut is None else " ".join(words[: cut + 1]) + " ..."
 
 
 def _where(location: Location) -> dict[str, Any]:
