@@ -287,6 +287,30 @@ def test_a_peers_own_class_setting_is_placed_in_the_peers_entry(
     assert finding["fix"] == "set `df_bit: true` in peers[1].pseudowire of hub/hub.yaml"
 
 
+def test_a_setting_a_peers_class_takes_from_the_sites_class_is_placed_in_the_sites_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # examples/hub/hub.yaml line 15 becomes `pseudowire_class: {name: ethernet, df_bit: false}`
+    # (`df_bit` at column 36). The class towards linux-edge (its peers entry changes signaling and
+    # cookie only) inherits it: both rendered classes lack `ip dfbit set`, and both findings go
+    # to the site's class, where the one setting is.
+    (tmp_path / ".git").mkdir()
+    shutil.copytree(ROOT / "examples" / "hub", tmp_path / "hub")
+    hub = tmp_path / "hub" / "hub.yaml"
+    text = hub.read_text()
+    assert "pseudowire_class: {name: ethernet}\n" in text
+    hub.write_text(text.replace("{name: ethernet}\n", "{name: ethernet, df_bit: false}\n"))
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lint", "hub", "--sites", "hub", "--format", "json"])
+    found = [f for f in json.loads(result.stdout) if f["code"] == "L2T003"]
+    fix = "set `df_bit: true` in pseudowire_class of hub/hub.yaml"
+    assert [(f["file"], f["line"], f["column"], f["fix"]) for f in found] == [
+        ("hub/hub.yaml", 15, 36, fix),
+        ("hub/hub.yaml", 15, 36, fix),
+    ]
+    assert {f["message"].split()[1] for f in found} == {"ethernet", "ethernet-static-cookie0"}
+
+
 def test_raw_configs_keep_their_file_and_line_and_sarif_names_them_from_the_root(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
