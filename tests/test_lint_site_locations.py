@@ -344,3 +344,22 @@ def test_every_sarif_uri_of_the_example_fleets_is_a_yaml_line_in_the_repository(
             ("sites/site-a.yaml", *WAN),
             ("sites/site-b.yaml", 7, 1),  # site-b's `wan:` (three comment lines above `name:`)
         }
+
+
+def test_a_known_rule_on_a_line_its_yaml_fix_does_not_fit_keeps_its_own_fix(
+    tmp_path: Path,
+) -> None:
+    # L2T002 (`ip pmtu`) placed by hand on a VLAN's xconnect (line 26 of `render site-a`): the YAML
+    # wording is for pseudowire-class lines only, so the finding sits at vlans[0] (line 24, `{` at
+    # column 5) with the rule's own fix and the rendered line it is about.
+    _copy(tmp_path)
+    fleet = load_fleet(tmp_path / "sites")
+    text = render_site(fleet, "site-a")
+    assert text.splitlines()[25].startswith(" xconnect 10.216.44.47 126 ")
+    finding = Finding(
+        rendered_name("site-a"), 26, 2, "L2T002", "missing-ip-pmtu", Severity.WARNING, "m", "f"
+    )
+    (placed,) = place_in_site_files([finding], fleet, {"site-a": text})
+    assert (placed.file, placed.line, placed.column) == (str(tmp_path / FILE), *FIRST_VLAN)
+    assert placed.fix == "f"
+    assert placed.message.startswith("m (rendered line 26 of site-a: `xconnect 10.216.44.47 126 ")

@@ -68,24 +68,35 @@ _PEER_FIELDS = frozenset({"signaling", "cookie", "sequencing", "pmtu", "df_bit",
 class YamlFix:
     """What a rule's fix means in the site file: the key to set, under the line's key.
 
-    ``key`` ``None``: the finding stays at the line's key (a VLAN) and the setting goes in the
-    class that VLAN's pseudowire uses. ``when``: the rule's own fix must match it (a rule may
-    advise differently case by case). ``keep``: a part of the rule's own fix kept after the YAML
-    one (``, or lower the CE MTU ...``).
+    ``under``: the keys (first step) of the lines the translation applies to; elsewhere the rule's
+    own fix is kept. ``key`` ``None``: the finding stays at the line's key (a VLAN) and the
+    setting goes in the class that VLAN's pseudowire uses. ``when``: the rule's own fix must match
+    it (a rule may advise differently case by case). ``keep``: a part of the rule's own fix kept
+    after the YAML one (``, or lower the CE MTU ...``).
     """
 
+    under: tuple[str, ...]
     key: str | None
     value: str
     when: str = ""
     keep: str = ""
 
+    def applies(self, origin: KeyPath, fix: str) -> bool:
+        """Whether this translation fits a finding on a line from ``origin`` with ``fix``."""
+        return origin[:1] in {(u,) for u in self.under} and bool(re.search(self.when, fix))
 
+
+_CLASSES = ("pseudowire_class", "peers")
 _FIXES: dict[str, YamlFix] = {
-    "L2T002": YamlFix("pmtu", "pmtu: true"),
-    "L2T003": YamlFix("df_bit", "df_bit: true"),
-    "L2T004": YamlFix("hold_queue", "hold_queue: {in: 2048, out: 2048}"),
-    "L2T013": YamlFix(None, "pmtu: true", when=r"^add `ip pmtu`", keep=r", or lower the CE MTU.*"),
-    "L2T014": YamlFix("loopback", "loopback: {interface: Loopback0, address: ADDRESS/32}"),
+    "L2T002": YamlFix(_CLASSES, "pmtu", "pmtu: true"),
+    "L2T003": YamlFix(_CLASSES, "df_bit", "df_bit: true"),
+    "L2T004": YamlFix(("lan", "wan"), "hold_queue", "hold_queue: {in: 2048, out: 2048}"),
+    "L2T013": YamlFix(
+        ("vlans",), None, "pmtu: true", when=r"^add `ip pmtu`", keep=r", or lower the CE MTU.*"
+    ),
+    "L2T014": YamlFix(
+        ("wan",), "loopback", "loopback: {interface: Loopback0, address: ADDRESS/32}"
+    ),
 }
 
 
@@ -199,6 +210,8 @@ def _field(base: KeyPath, key: str, data: Mapping[str, Any]) -> KeyPath:
 
 def _class_of_vlan(site: Site, vlan_path: KeyPath, data: Mapping[str, Any], key: str) -> KeyPath:
     """Where ``key`` of the pseudowire-class a VLAN's pseudowire uses is set."""
+    if vlan_path[:1] != ("vlans",) or len(vlan_path) == 1:
+        return ("pseudowire_class", key)
     peer = _get(_get(data.get("vlans"), vlan_path[1]), "peer")
     index = _peer_index(data, peer) if isinstance(peer, str) else None
     if index is None or site.pseudowire_for(str(peer)) is site.pseudowire_class:
@@ -263,12 +276,10 @@ def _place(finding: Finding, place: _Site, rendered: Mapping[str, str]) -> Findi
     about = f"rendered line {finding.line} of {place.name}: `{_quoted(line)}`"
     message, fix = _renamed(finding.message, rendered), _renamed(finding.fix, rendered)
     known = _FIXES.get(finding.code)
-    if known is not None and known.when and not re.search(known.when, finding.fix):
-        known = None
     if origin is None:
         location, _ = place.at(())
         return replace(finding, **_where(location), message=f"{message} ({about})", fix=fix)
-    if known is not None:
+    if known is not None and known.applies(origin, finding.fix):
         origin, fix = _yaml_fix(place, known, origin, fix)
         location, _ = place.at(origin)
         return replace(finding, **_where(location), message=message, fix=fix)
@@ -291,13 +302,20 @@ def _where(location: Location) -> dict[str, Any]:
     return {"file": location.file, "line": location.line, "column": location.column}
 
 
+_RENDERED = re.compile(re.escape(RENDERED_PREFIX) + r"[A-Za-z0-9._-]+")
+
+
 def _renamed(text: str, rendered: Mapping[str, str]) -> str:
     """Other sites' rendered configs named in a message, as their site files."""
-    if RENDERED_PREFIX not in text:
-        return text
-    for name in sorted(rendered, key=len, reverse=True):
-        text = text.replace(name, rendered[name])
-    return text
+
+    def file(match: re.Match[str]) -> str:
+        name = match.group(0)
+        if name in rendered:
+            return rendered[name]
+        bare = name.rstrip(".")  # a name at the end of a sentence
+        return rendered[bare] + name[len(bare) :] if bare in rendered else name
+
+    return _RENDERED.sub(file, text) if RENDERED_PREFIX in text else text
 
 
 def place_in_site_files(
