@@ -44,7 +44,6 @@ EXAMPLE_FLEETS = ["sites", *sorted(f"examples/{p.name}" for p in (ROOT / "exampl
 WAN = (5, 1)  # `wan:`
 LAN_HOLD_QUEUE = (17, 3)  # `  hold_queue: {in: 75, out: 40}` under lan
 PMTU = (21, 56)  # `pmtu` in `pseudowire_class: {name: ethernet, signaling: dynamic, pmtu: false...`
-CLASS = (21, 1)  # `pseudowire_class:`
 FIRST_VLAN = (24, 5)  # `  - {id: 2996, ...}`
 NAME = (2, 1)  # `name: site-a` (line 1 is a comment)
 
@@ -122,17 +121,21 @@ def test_json_gives_the_yaml_positions_and_fixes(repo: Path) -> None:  # noqa: A
     assert {f["file"] for f in found} == {FILE}
 
 
-def test_a_rule_without_a_yaml_fix_sits_at_the_sections_key_and_names_the_peers_file(
+def test_a_class_asymmetry_sits_at_the_differing_key_and_names_the_peers_file(
     repo: Path,  # noqa: ARG001
 ) -> None:
-    # L2T103 (the two ends' classes differ): no YAML translation, so its own fix and the rendered
-    # line it is about; the other end is named by its site file, not `rendered:site-b`.
+    # L2T103 (the two ends' classes differ): at the key that differs, the other end named by its
+    # site file (not `rendered:site-b`).
     found = json.loads(_lint("--format", "json", "--select", "L2T103"))
     (asymmetry,) = [f for f in found if "ip pmtu" in f["message"]]
-    assert (asymmetry["file"], asymmetry["line"], asymmetry["column"]) == (FILE, *CLASS)
-    assert "off here but on on sites/site-b.yaml" in asymmetry["message"]
-    assert asymmetry["message"].endswith("(rendered line 7 of site-a: `pseudowire-class ethernet`)")
-    assert asymmetry["fix"] == "make `ip pmtu` the same in both ends' pseudowire-classes"
+    assert (asymmetry["file"], asymmetry["line"], asymmetry["column"]) == (FILE, *PMTU)
+    assert asymmetry["message"] == (
+        "pseudowire-class ethernet: ip pmtu off here but on on sites/site-b.yaml "
+        "(VC IDs 126, 127, 128, 125)"
+    )
+    assert (
+        asymmetry["fix"] == f"make `pmtu` the same at both ends (here: pseudowire_class of {FILE})"
+    )
 
 
 def _sarif_locations(stdout: str) -> list[tuple[str, str, int, int]]:

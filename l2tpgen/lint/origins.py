@@ -83,7 +83,21 @@ class YamlFix:
 
     def applies(self, origin: KeyPath, fix: str) -> bool:
         """Whether this translation fits a finding on a line from ``origin`` with ``fix``."""
-        return origin[:1] in {(u,) for u in self.under} and bool(re.search(self.when, fix))
+        if origin[:1] not in {(u,) for u in self.under} or not re.search(self.when, fix):
+            return False
+        return self.key != _QUOTED or _class_key(self.when, fix) is not None
+
+
+# ``YamlFix.key``: the key the pseudowire-class command quoted in the rule's fix comes from.
+_QUOTED = "`"
+
+
+def _class_key(when: str, fix: str) -> str | None:
+    """The class key of the command ``when`` captures in ``fix`` (``ip pmtu`` -> ``pmtu``)."""
+    match = re.search(when, fix)
+    command = match.group(1) if match and match.groups() else ""
+    lines = _LINES["pseudowire-class"]
+    return next((str(k[0]) for p, k in lines if command.startswith(p) and k[0] != _ROOT), None)
 
 
 _CLASSES = ("pseudowire_class", "peers")
@@ -97,6 +111,8 @@ _FIXES: dict[str, YamlFix] = {
     "L2T014": YamlFix(
         ("wan",), "loopback", "loopback: {interface: Loopback0, address: ADDRESS/32}"
     ),
+    # the two ends' classes differ in one setting: the same key at both ends
+    "L2T103": YamlFix(_CLASSES, _QUOTED, "same", when=r"^make `([^`]+)` the same"),
 }
 
 
@@ -255,6 +271,11 @@ def _yaml_fix(place: _Site, fix: YamlFix, origin: KeyPath, original: str) -> tup
     if fix.key is None:  # the setting goes in the class this line's pseudowire uses
         target = _class_of_vlan(place.site, origin, data, fix.value.split(":", 1)[0])
         where, located = origin, target
+    elif fix.key == _QUOTED:
+        key = str(_class_key(fix.when, original))
+        where = _field(origin, key, data)
+        parent = format_path(where[:-1])
+        return where, f"make `{key}` the same at both ends (here: {parent} of {place.file})"
     else:
         target = _field(origin, fix.key, data)
         where = located = target
