@@ -4,7 +4,7 @@ A rendered config is no file in the user's repository: code scanning and pull-re
 can only point at the site files. ``SourceMap`` says, for each section of a rendered config, which
 key of the site file it comes from (``interface GigabitEthernet0/0.2996`` -> ``vlans[0]``,
 ``pseudowire-class ethernet`` -> ``pseudowire_class``), and for some lines of a section which key
-under it (`` ip pmtu`` -> ``pmtu``). Both are tables (``_LINES``, ``_FIXES``), not code per rule.
+under it (``ip pmtu`` -> ``pmtu``). Both are tables (``_LINES``, ``_FIXES``), not code per rule.
 
 ``place_in_site_files`` moves each finding whose file is a rendered config to that key's position
 in the site file (read again, as ``locate_problems`` does) and, for the rules ``_FIXES`` knows,
