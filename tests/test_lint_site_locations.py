@@ -366,3 +366,19 @@ def test_a_known_rule_on_a_line_its_yaml_fix_does_not_fit_keeps_its_own_fix(
     assert (placed.file, placed.line, placed.column) == (str(tmp_path / FILE), *FIRST_VLAN)
     assert placed.fix == "f"
     assert placed.message.startswith("m (rendered line 26 of site-a: `xconnect 10.216.44.47 126 ")
+
+
+def test_the_actions_sarif_names_site_files_that_exist_in_the_checkout(tmp_path: Path) -> None:
+    # The Action's own lint step (action.yml), run in a checkout holding sites/: every URI of
+    # its sites.sarif is a file of that checkout, at a YAML line (sites/ has L2T014 on both sites).
+    from test_action import _run  # noqa: PLC0415 - the Action's runner, shared with its tests
+
+    shutil.copytree(SITES, tmp_path / "sites")
+    _run(tmp_path, "sites", "")
+    sarif = (tmp_path / "l2tpgen-sarif" / "sites.sarif").read_text()
+    located = _sarif_locations(sarif)
+    assert {(uri, line, column) for _, uri, line, column in located} == {
+        ("sites/site-a.yaml", *WAN),
+        ("sites/site-b.yaml", 7, 1),
+    }
+    assert all((tmp_path / uri).is_file() for _, uri, _, _ in located)
