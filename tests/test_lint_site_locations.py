@@ -181,11 +181,16 @@ def test_github_annotations_point_at_the_yaml_and_carry_the_yaml_fix(
         f"::notice file={FILE},line=5,col=1,{title}::pseudowire-class ethernet sources tunnels "
         f"from GigabitEthernet0/1, not a loopback%0Afix: {LOOPBACK_FIX}"
     ) in lines
-    assert any(
-        line.startswith(f"::warning file={FILE},line=24,col=5,title=L2T013 mtu-budget::")
-        and line.endswith(f"%0Afix: {MTU_FIX}")
-        for line in lines
-    )
+    for (line, column), level, title, fix in [
+        (FIRST_VLAN, "warning", "L2T013 mtu-budget", MTU_FIX),
+        (PMTU, "warning", "L2T002 missing-ip-pmtu", PMTU_FIX),
+        (LAN_HOLD_QUEUE, "notice", "L2T004 default-hold-queue", HOLD_QUEUE_FIX),
+    ]:
+        assert any(
+            text.startswith(f"::{level} file={FILE},line={line},col={column},title={title}::")
+            and text.endswith(f"%0Afix: {fix}")
+            for text in lines
+        ), title
 
 
 class _FlagsLines:
@@ -248,6 +253,14 @@ def test_a_line_no_key_produced_goes_to_the_name_line_and_quotes_no_secret(
         (FILE, *NAME, "x (rendered line 1 of site-a: `! l2tpgen: site-a (lab-a-rtr1)`)"),
         (FILE, *NAME, f"x (rendered line {last} of site-a: `crypto isakmp key ...`)"),
     ]
+    result = runner.invoke(app, ["lint", "site-a", "--sites", "sites"])
+    assert f"{FILE}:2:1: L2T099 warning x (rendered line 1 of site-a: " in result.stdout
+    result = runner.invoke(app, ["lint", "site-a", "--sites", "sites", "--format", "sarif"])
+    assert ("L2T099", FILE, *NAME) in _sarif_locations(result.stdout)
+    result = runner.invoke(app, ["lint", "site-a", "--sites", "sites", "--format", "github"])
+    assert f"::warning file={FILE},line=2,col=1,title=L2T099 test-rule::x (rendered" in (
+        result.stdout
+    )
 
 
 def test_a_left_out_hold_queue_points_at_its_parent_with_the_key_to_add(tmp_path: Path) -> None:
