@@ -120,7 +120,8 @@ def test_lint_example_sites_has_no_warning() -> None:
 
 def test_lint_one_site_reports_only_that_site() -> None:
     result = runner.invoke(app, ["lint", "site-b", "--sites", str(SITES), "--format", "json"])
-    assert {f["file"] for f in json.loads(result.stdout)} == {"rendered:site-b"}
+    # in site-b's file (it once said `rendered:site-b`, which is no file)
+    assert {f["file"] for f in json.loads(result.stdout)} == {str(SITES / "site-b.yaml")}
 
 
 def test_lint_invalid_sites_reports_model_problems_as_l2t000(tmp_path: Path) -> None:

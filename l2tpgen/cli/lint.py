@@ -158,7 +158,7 @@ def lint(
             except FleetValidationError as exc:
                 findings = problems_as_findings(exc.problems)
             else:
-                findings = lint_sites(fleet, names, selection)
+                findings = lint_sites(fleet, names, selection, in_site_files=True)
     except L2tpgenError as exc:
         fail(str(exc))
     _print_findings(findings, fmt)

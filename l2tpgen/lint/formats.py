@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.lint.finding import Severity
@@ -17,6 +20,35 @@ FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+@lru_cache(maxsize=256)
+def _repository_root(directory: str) -> str | None:
+    """The nearest directory at or above ``directory`` holding ``.git`` (a worktree's is a file)."""
+    here = Path(directory)
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return str(candidate)
+    return None
+
+
+def repository_path(file: str) -> str:
+    """``file`` as code scanning and annotations name it: relative to its repository's root.
+
+    GitHub resolves SARIF ``artifactLocation.uri`` and an annotation's ``file=`` against the root
+    of the checkout ("SARIF support for code scanning", docs.github.com/en/code-security/reference/
+    code-scanning/sarif-files/sarif-support-for-code-scanning); a path relative to another
+    directory, or a name such as ``<stdin>``, would attach to nothing. Not in a repository: relative
+    to the current directory if it is under it, else as given. Always with ``/`` separators.
+    """
+    absolute = os.path.abspath(file)  # noqa: PTH100 - no symlink resolution: the path as named
+    if not os.path.exists(absolute):  # noqa: PTH110 - a name such as <stdin>
+        return file
+    root = _repository_root(os.path.dirname(absolute)) or os.getcwd()  # noqa: PTH109, PTH120
+    relative = os.path.relpath(absolute, root)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return Path(file).as_posix()
+    return Path(relative).as_posix()
 
 
 def text_line(finding: Finding) -> str:
@@ -91,7 +123,7 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.file},
+                        "artifactLocation": {"uri": repository_path(f.file)},
                         "region": {"startLine": f.line, "startColumn": f.column},
                     }
                 }
@@ -127,11 +159,13 @@ def _escape(text: str, *, property_value: bool = False) -> str:
 
 
 def to_github(findings: Sequence[Finding]) -> str:
-    """GitHub Actions workflow commands: one annotation per finding."""
+    """GitHub Actions workflow commands: one annotation per finding, its fix on a second line."""
     lines = [
-        f"::{_GITHUB_LEVEL[f.severity]} file={_escape(f.file, property_value=True)},"
-        f"line={f.line},col={f.column},"
-        f"title={_escape(f'{f.code} {f.rule}', property_value=True)}::{_escape(f.message)}"
+        f"::{_GITHUB_LEVEL[f.severity]} "
+        f"file={_escape(repository_path(f.file), property_value=True)}"
+        f",line={f.line},col={f.column},"
+        f"title={_escape(f'{f.code} {f.rule}', property_value=True)}::"
+        + _escape(f.message + (f"\nfix: {f.fix}" if f.fix else ""))
         for f in findings
     ]
     return "\n".join(lines) + ("\n" if lines else "")

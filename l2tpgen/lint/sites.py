@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.lint.engine import ConfigText, Selection, lint_configs
 from l2tpgen.lint.finding import Finding, Severity
+from l2tpgen.lint.origins import place_in_site_files, rendered_name
 from l2tpgen.lint.rules import MODEL_RULES
 from l2tpgen.model.load import locate_problems
 from l2tpgen.render import render_site
@@ -17,11 +18,6 @@ if TYPE_CHECKING:
 
 MODEL_CODE = "L2T000"
 MODEL_RULE = "invalid-site-model"
-
-
-def rendered_name(site: str) -> str:
-    """The name findings in a rendered config carry (line numbers are those of `render SITE`)."""
-    return f"rendered:{site}"
 
 
 def problems_as_findings(problems: Sequence[Problem]) -> list[Finding]:
@@ -65,6 +61,8 @@ def lint_sites(
     names: Sequence[str] = (),
     selection: Selection | None = None,
     rendered: Mapping[str, str] | None = None,
+    *,
+    in_site_files: bool = False,
 ) -> list[Finding]:
     """Lint sites: their models (``lint_models``) and their rendered configs, together.
 
@@ -80,6 +78,10 @@ def lint_sites(
 
     ``rendered``: masked renderings of some of ``names`` already made (push renders each site
     once, and lints and pushes that one text).
+
+    A finding in a rendered config names it ``rendered:SITE`` at its line of ``render SITE``; with
+    ``in_site_files`` it is placed in the site's file instead, at the key that produced the line,
+    its fix said in YAML terms (``origins.place_in_site_files``): what `l2tpgen lint` reports.
     """
     from l2tpgen.platforms import driver  # noqa: PLC0415 - a cycle: drivers import renderers
 
@@ -88,6 +90,7 @@ def lint_sites(
         rendered_name(name) for name in fleet.sites
     }
     configs = []
+    texts = {}
     elsewhere = set()
     for name, site in view.sites.items():
         platform = driver(site.effective_platform).lint_platform
@@ -95,8 +98,10 @@ def lint_sites(
             elsewhere.add(site.tunnel_address)
             continue
         given = rendered.get(name) if rendered is not None and name in names else None
-        text = given if given is not None else render_site(view, name)
+        text = texts[name] = given if given is not None else render_site(view, name)
         configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
     findings = lint_configs(configs, selection, elsewhere)
     kept = [f for f in findings if f.file in wanted]
+    if in_site_files:
+        kept = place_in_site_files(kept, fleet, texts)
     return sorted([*lint_models(fleet, names, selection), *kept])
