@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from l2tpgen.model import Fleet
+    from l2tpgen.model.protection import PathProtection
     from l2tpgen.mtu import OverheadBudget
 
 
@@ -52,11 +53,35 @@ def validate(
     """
     fleet = load(sites, fmt)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
+    pairs = fleet.pairs()
     if fmt is OutputFormat.json:
-        summary = {"ok": True, "sites": list(fleet.sites), "pseudowires": count, "problems": []}
+        summary = {
+            "ok": True,
+            "sites": list(fleet.sites),
+            "pseudowires": count,
+            "problems": [],
+            "pairs": [_pair_dict(a, b, n, protection) for a, b, n, protection in pairs],
+        }
         out.print_json(json.dumps(summary))
         return
     out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems")
+    for a, b, n, protection in pairs:
+        out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
+
+
+def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[str, object]:
+    ipsec = protection.ipsec
+    return {
+        "sites": [a, b],
+        "pseudowires": count,
+        "protection": protection.mode,
+        "stated": protection.stated,
+        "trusted": protection.trusted,
+        "reason": protection.reason,
+        "transform": protection.transform if ipsec else None,
+        "ipsec_mode": protection.ipsec_mode if ipsec else None,
+        "nat_t": protection.nat_t if ipsec else None,
+    }
 
 
 @app.command()

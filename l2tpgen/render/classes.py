@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.model.protection import reveal_cookies
 from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
@@ -89,7 +90,8 @@ def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     Raises:
         SecretError: a variable is unset, or holds what type 7 cannot carry.
     """
-    return _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
+    filled = _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
+    return reveal_cookies(filled, environ)
 
 
 def l2tp_view(

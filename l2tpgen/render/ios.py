@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import interface_sort_key
+from l2tpgen.model.protection import reveal_cookies
 from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
 from l2tpgen.render.env import environment
 from l2tpgen.render.marks import MARK, ROUTE_NAME
@@ -81,8 +82,18 @@ def _optional(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _cookie(words: tuple[int, ...]) -> str | None:
-    return f"{len(words) * 4} " + " ".join(str(w) for w in words) if words else None
+def _cookie(pw_end: Pseudowire, which: int) -> str | None:
+    """``SIZE LOW [HIGH]`` of a manual session's cookie.
+
+    Keyed cookies as a placeholder that ``reveal`` fills in (``--reveal-secrets``, push).
+    """
+    size = pw_end.cookie_size
+    if not size:
+        return None
+    if pw_end.keyed_cookies:
+        return f"{size} {pw_end.cookie_placeholders()[which]}"
+    words = (pw_end.cookie_local, pw_end.cookie_remote)[which]
+    return f"{size} " + " ".join(str(w) for w in words)
 
 
 def _peer_routes(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[Route]:
@@ -124,8 +135,8 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
             xconnect.pw_class,
             manual=True,
             session_ids=pw_end.session_ids,
-            cookie_local=_cookie(pw_end.cookie_local),
-            cookie_remote=_cookie(pw_end.cookie_remote),
+            cookie_local=_cookie(pw_end, 0),
+            cookie_remote=_cookie(pw_end, 1),
             hello=pw_end.l2tp_class.name if pw_end.hello else None,
         )
         mtu = pw_end.budget.max_inner_mtu
@@ -231,4 +242,5 @@ def render_ios(
 ) -> str:
     """The IOS configuration of one site."""
     view = build_view(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
-    return environment().get_template("ios/site.j2").render(view=view)
+    text = environment().get_template("ios/site.j2").render(view=view)
+    return reveal_cookies(text, environ) if reveal_secrets else text
