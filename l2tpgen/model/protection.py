@@ -73,7 +73,8 @@ class Protection(StrictModel):
     a pre-shared key (``psk_env``), ESP with ``transform`` in ``ipsec_mode``; ``nat_t`` when a NAT
     sits on the path. ``cookie`` keys the sessions' cookies with the secret in ``cookie_key_env``.
     ``inbound_filter`` renders an inbound WAN filter that admits L2TPv3, IKE and ESP only from
-    the fleet's peers (Cisco: an ACL on the WAN interface).
+    the site's peers (Cisco: an ACL on the WAN interface); unset, it is on when any of the site's
+    paths is untrusted.
     """
 
     mode: Mode | None = None
@@ -82,7 +83,66 @@ class Protection(StrictModel):
     nat_t: bool = False
     psk_env: EnvVar = DEFAULT_PSK_ENV
     cookie_key_env: EnvVar = DEFAULT_COOKIE_KEY_ENV
-    inbound_filter: bool = True
+    inbound_filter: bool | None = None
+
+
+@dataclass(frozen=True)
+class TransformNames:
+    """One transform as each platform spells it: IOS IKEv2 proposal and transform set, swanctl.
+
+    IKEv2 (IOS): an AEAD proposal has ``encryption`` + ``prf`` + ``group``, a CBC one
+    ``encryption`` + ``integrity`` + ``group`` (IOS refuses a proposal that mixes them: "IKEv2
+    proposal MUST either have ... an integrity algorithm ... or encryption algorithm aes-gcm, a
+    prf algorithm"). DH: ECP group 19 (256-bit) with 128-bit ciphers, 20 (384-bit) with 256-bit.
+    """
+
+    ios_encryption: str
+    ios_integrity: str | None  # None for AEAD: ``prf`` instead
+    ios_prf: str
+    ios_group: int
+    ios_esp: str  # the transform set's transforms
+    swan_ike: str  # swanctl ``proposals``
+    swan_esp: str  # swanctl ``esp_proposals``
+
+
+TRANSFORM_NAMES: dict[str, TransformNames] = {
+    "aes-gcm-128": TransformNames(
+        "aes-gcm-128",
+        None,
+        "sha256",
+        19,
+        "esp-gcm 128",
+        "aes128gcm16-prfsha256-ecp256",
+        "aes128gcm16",
+    ),
+    "aes-gcm-256": TransformNames(
+        "aes-gcm-256",
+        None,
+        "sha384",
+        20,
+        "esp-gcm 256",
+        "aes256gcm16-prfsha384-ecp384",
+        "aes256gcm16",
+    ),
+    "aes-cbc-128-sha256": TransformNames(
+        "aes-cbc-128",
+        "sha256",
+        "sha256",
+        19,
+        "esp-aes esp-sha256-hmac",
+        "aes128-sha256-ecp256",
+        "aes128-sha256",
+    ),
+    "aes-cbc-256-sha256": TransformNames(
+        "aes-cbc-256",
+        "sha256",
+        "sha256",
+        20,
+        "esp-aes 256 esp-sha256-hmac",
+        "aes256-sha256-ecp384",
+        "aes256-sha256",
+    ),
+}
 
 
 class PeerProtection(StrictModel):
@@ -191,7 +251,7 @@ def resolve(site: Site, peer: Site) -> PathProtection:
         nat_t=merged.nat_t,
         psk_env=merged.psk_env,
         cookie_key_env=merged.cookie_key_env,
-        inbound_filter=merged.inbound_filter,
+        inbound_filter=not trusted if merged.inbound_filter is None else merged.inbound_filter,
         trusted=trusted,
         reason=reason,
         stated=merged.mode is not None,

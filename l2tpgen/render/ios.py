@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import interface_sort_key
 from l2tpgen.model.protection import reveal_cookies
-from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
+from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views, psk_text
+from l2tpgen.render.crypto import CryptoView, crypto_view, psk_variables
 from l2tpgen.render.env import environment
 from l2tpgen.render.marks import MARK, ROUTE_NAME
 
@@ -53,6 +54,8 @@ class Interface:
     hold_queue_in: int | None = None
     hold_queue_out: int | None = None
     mtu: int | None = None
+    access_group_in: str | None = None
+    crypto_map: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class IosView:
     interfaces: tuple[Interface, ...]
     routes: tuple[Route, ...]
     cdp_run: bool
+    crypto: CryptoView | None = None
 
 
 def _optional(value: object) -> str | None:
@@ -163,6 +167,11 @@ def build_view(
     l2tp_classes, pw_classes = class_views(
         site, pseudowires, reveal=reveal_secrets, environ=environ
     )
+    psk = {
+        var: psk_text(var, reveal=reveal_secrets, environ=environ)
+        for var in sorted(psk_variables(pseudowires))
+    }
+    crypto = crypto_view(site, pseudowires, psk)
     no_cdp = not site.cdp
     interfaces = [
         Interface(
@@ -182,6 +191,8 @@ def build_view(
             no_cdp=no_cdp,
             hold_queue_in=_hold_queue(site.hold_queue("wan").in_, "in"),
             hold_queue_out=_hold_queue(site.hold_queue("wan").out, "out"),
+            access_group_in=crypto.inbound_acl,
+            crypto_map=crypto.map_name,
         ),
     ]
     if site.wan.loopback is not None:
@@ -207,6 +218,7 @@ def build_view(
             *_peer_routes(site, pseudowires),
         ),
         cdp_run=site.cdp,
+        crypto=crypto if crypto.map_name or crypto.inbound_acl else None,
     )
 
 
