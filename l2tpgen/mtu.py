@@ -281,8 +281,6 @@ _ESP_ICV = {
     "esp-sha512-hmac": 32,
 }
 _AEAD_ICV = 16
-ESP_HEADER = 8  # SPI 4 + sequence number 4
-ESP_TRAILER = 2  # pad length 1 + next header 1
 
 
 def esp_overhead(
