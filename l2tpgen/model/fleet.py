@@ -111,8 +111,15 @@ class Pseudowire:
 
     @property
     def cookie_size(self) -> int:
-        """Cookie bytes on the wire: the class's; with mode cookie 8, unless the class says 4."""
-        if self.protection.mode == "cookie" and self.static:
+        """Cookie bytes on the wire: the class's; with mode cookie 8, unless the class says 4.
+
+        Dynamic sessions: the larger of the two ends' l2tp-class ``cookie_size`` [U] (each end
+        picks the cookie it receives), else none.
+        """
+        if not self.static:
+            sizes = (self.l2tp_class.cookie_size, self.peer.l2tp_for(self.site.name).cookie_size)
+            return max((s for s in sizes if s), default=0)
+        if self.protection.mode == "cookie":
             return self.settings.cookie or PROTECTING_COOKIE
         return self.settings.effective_cookie
 
@@ -123,7 +130,7 @@ class Pseudowire:
         True for any protected pseudowire with cookies; an unprotected one keeps the legacy
         derivation (``derive_cookie``), whose values are public (they only catch misdelivery).
         """
-        return self.cookie_size > 0 and self.protection.keyed_cookies
+        return self.static and self.cookie_size > 0 and self.protection.keyed_cookies
 
     @property
     def budget(self) -> OverheadBudget:

@@ -210,7 +210,7 @@ class PathProtection:
                 " NAT-T" if self.nat_t else ""
             )
         elif self.mode == "cookie":
-            what = "keyed cookies only (stop blind injection; not readers or replay)"
+            what = "cookies only (stop blind injection; not readers or replay)"
         else:
             what = "no protection"
         return f"{what} ({'stated' if self.stated else 'default'}; {self.reason})"
