@@ -336,8 +336,13 @@ def test_validate_says_what_each_pair_of_the_hub_fleet_gets_and_why() -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1:] == [
         (
-            "branch <-> hub: 6 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; untrusted "
-            "path: 198.51.100.9 (branch's WAN address) is public)"
+            "branch <-> hub: 6 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; "
+            "untrusted path: 198.51.100.9 (branch's WAN address) is public)"
+        ),
+        # branch is classic IOS (no platform: the default): esp-gcm there is [U]
+        (
+            "  note: [U] esp-gcm on classic IOS (branch) is unconfirmed; if the image refuses "
+            "it, set `protection: {transform: aes-cbc-128-sha256}` at both ends"
         ),
         (
             "hub <-> linux-edge: 3 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; "
