@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
@@ -51,6 +51,9 @@ class Pseudowire:
     vlan: Vlan
     peer: Site
     mirror: Vlan | None = None
+    # The pair's protection when already resolved (``Fleet.pseudowires`` resolves it once per
+    # peer: thousands of VLANs to one peer share it).
+    resolved: PathProtection | None = field(default=None, compare=False, repr=False)
 
     @property
     def link(self) -> Link | None:
@@ -107,6 +110,8 @@ class Pseudowire:
     @property
     def protection(self) -> PathProtection:
         """How this pseudowire is protected on the WAN (``Site.protection_for``)."""
+        if self.resolved is not None:
+            return self.resolved
         return self.site.protection_for(self.peer)
 
     @property
@@ -278,8 +283,15 @@ class Fleet:
             for vlan in self.sites[peer].vlans:
                 if vlan.peer == name:
                     found.setdefault(vlan.id, vlan)
+        protection = {peer: site.protection_for(self.sites[peer]) for peer in mirrors}
         return tuple(
-            Pseudowire(site, vlan, self.sites[vlan.peer], mirrors[vlan.peer].get(vlan.id))
+            Pseudowire(
+                site,
+                vlan,
+                self.sites[vlan.peer],
+                mirrors[vlan.peer].get(vlan.id),
+                protection[vlan.peer],
+            )
             for vlan in sorted(site.vlans, key=lambda v: v.id)
         )
 
