@@ -400,7 +400,8 @@ class Site(StrictModel):
 
         IP encapsulation, the cookie and the sublayer (4 bytes when sequencing is on) of the
         pseudowires to ``peer`` (default: the site's class); ``dot1q``: the VLAN tag travels
-        inside the pseudowire.
+        inside the pseudowire. No ESP: a pair's protection needs both sites (``Pseudowire.budget``
+        has it).
         """
         pw = self.pseudowire_for(peer) if peer is not None else self.pseudowire_class
         return overhead_budget(
