@@ -19,6 +19,13 @@ from pydantic_core import PydanticCustomError
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
+from l2tpgen.model.protection import (
+    PROTECTION_SECRET_KEYS,
+    PathProtection,
+    PeerProtection,
+    Protection,
+    resolve,
+)
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 from l2tpgen.workloads import Workload  # noqa: TC001 - pydantic reads it at run time
 
@@ -26,7 +33,9 @@ MAX_VC_ID = 2**32 - 1
 
 # Keys people use when they paste a secret into a site file; the loader turns the "extra key"
 # error for them into advice to use an environment variable.
-LITERAL_SECRET_KEYS = frozenset({"secret", "password", "digest_secret", "key", "psk"})
+LITERAL_SECRET_KEYS = (
+    frozenset({"secret", "password", "digest_secret", "key", "psk"}) | PROTECTION_SECRET_KEYS
+)
 
 
 def _require_prefix(value: object) -> object:
@@ -131,6 +140,9 @@ class Wan(StrictModel):
     peer_routes: Literal["static", "igp"] = "static"
     duplex: Duplex | None = None
     speed: Speed | None = None
+    # Whether the path from this WAN to the peers is trusted (a private MPLS VPN, a leased line);
+    # unset: trusted when neither the WAN address nor the tunnel address is public.
+    trusted: bool | None = None
 
 
 class Lan(StrictModel):
@@ -156,7 +168,9 @@ class L2tpClass(StrictModel):
     """The control-channel template (``l2tp-class``).
 
     ``authentication``: ``digest`` (HMAC over every control message, recommended), ``password``
-    (the older CHAP-style ``authentication`` + ``password``), or ``none``.
+    (the older CHAP-style ``authentication`` + ``password``), or ``none``. ``cookie_size`` [U]:
+    ``cookie size 4|8`` for dynamic sessions, whose values each router picks itself (the
+    command's existence and default are unconfirmed; left out, nothing is rendered).
     """
 
     name: IosName = "l2tpgen"
@@ -164,6 +178,7 @@ class L2tpClass(StrictModel):
     hash: Literal["md5", "sha"] | None = None
     hello: int | None = Field(None, ge=0, le=1000)
     secret_env: EnvVarName | None = None
+    cookie_size: Literal[4, 8] | None = None
 
     @property
     def effective_hash(self) -> Literal["md5", "sha"]:
@@ -238,6 +253,7 @@ class Peer(StrictModel):
     pseudowire: PeerPseudowire = PeerPseudowire()
     l2tp_class: L2tpClass | None = None
     link: Link | None = None
+    protection: PeerProtection | None = None
 
 
 PeerEntry = Annotated[Peer, BeforeValidator(_peer_entry, json_schema_input_type=str | Peer)]
@@ -306,6 +322,7 @@ class Site(StrictModel):
     pseudowire_class: PseudowireClass = PseudowireClass()
     cdp: bool = False
     linux: LinuxInterfaces = LinuxInterfaces()
+    protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
 
@@ -369,6 +386,10 @@ class Site(StrictModel):
             return base
         return merged.model_copy(update={"name": f"{base.name}-{suffix}"[:63]})
 
+    def protection_for(self, peer: Site) -> PathProtection:
+        """How the pseudowires to ``peer`` are protected (``protection.resolve``)."""
+        return resolve(self, peer)
+
     @property
     def tunnel_interface(self) -> str:
         """The ``ip local interface``: the loopback if one is given, else the WAN interface."""
@@ -379,7 +400,8 @@ class Site(StrictModel):
 
         IP encapsulation, the cookie and the sublayer (4 bytes when sequencing is on) of the
         pseudowires to ``peer`` (default: the site's class); ``dot1q``: the VLAN tag travels
-        inside the pseudowire.
+        inside the pseudowire. No ESP: a pair's protection needs both sites (``Pseudowire.budget``
+        has it).
         """
         pw = self.pseudowire_for(peer) if peer is not None else self.pseudowire_class
         return overhead_budget(
