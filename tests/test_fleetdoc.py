@@ -38,13 +38,14 @@ def test_reference_pair_page_lists_each_vlan_with_its_vc_id_and_ce_mtu() -> None
     rows = _table(_page("sites"), "Pseudowires")
     # sites/: VLAN -> VC ID as the site files give them; CE MTU by hand: 1500 - IPv4 20 -
     # session ID 4 - Ethernet 14 - the dot1Q tag Cisco carries 4 = 1458.
-    assert [(r[0], r[3], r[7].split()[0]) for r in rows] == [
+    assert [(r[0], r[3], r[8].split()[0]) for r in rows] == [
         ("2996", "126", "1458"),
         ("2997", "127", "1458"),
         ("2998", "128", "1458"),
         ("2999", "125", "1458"),
     ]
     assert {r[2] for r in rows} == {"site-a - site-b"}
+    assert {r[7] for r in rows} == {"none"}  # 10.x addresses at both ends: a trusted path
 
 
 def test_hub_page_shows_static_sessions_to_linux_and_dynamic_ones_to_the_branch() -> None:
@@ -55,6 +56,11 @@ def test_hub_page_shows_static_sessions_to_linux_and_dynamic_ones_to_the_branch(
     assert rows["200"][2] == "hub - linux-edge"
     assert rows["200"][5] == "static (manual)"
     assert rows["200"][6] == "none"
+    # documentation addresses stand for public ones: IPsec by default (docs/security.md); the
+    # CE MTU by hand: 1500 - ESP transport AES-GCM-128 34 (the lab's 1462 -> 1428) - 20 - 4 -
+    # 14 - the dot1Q tag 4 = 1424
+    assert {r[7] for r in rows.values()} == {"IPsec transport aes-gcm-128"}
+    assert {r[8].split()[0] for r in rows.values()} == {"1424"}
 
 
 def test_field_page_says_what_each_vlan_carries() -> None:

@@ -2,7 +2,8 @@
 
 The page is for people who would rather look at a picture than at YAML and router configs: which
 sites talk to which, what each VLAN carries, its VC ID, signaling, cookie and the largest packet
-its hosts may send (the pseudowire's CE MTU, the same answer ``render`` and ``hosts`` give). It
+its hosts may send (the pseudowire's CE MTU, the same answer ``render`` and ``hosts`` give), and
+how it is protected on the WAN (IPsec, cookies or none, as ``validate`` resolves it). It
 is plain text with no date in it, so a CI job can regenerate it and commit it only on a change.
 """
 
@@ -53,8 +54,18 @@ def _signaling(pw: Pseudowire) -> str:
 
 
 def _cookie(pw: Pseudowire) -> str:
-    size = pw.settings.effective_cookie
+    size = pw.cookie_size
     return f"{size} bytes" if size else "none"
+
+
+def _protection(pw: Pseudowire) -> str:
+    """``IPsec transport aes-gcm-128``, ``cookies only``, ``none (trusted path)``."""
+    p = pw.protection
+    if p.mode == "ipsec":
+        return f"IPsec {p.ipsec_mode} {p.transform}" + (" NAT-T" if p.nat_t else "")
+    if p.mode == "cookie":
+        return "cookies only"
+    return "none" + ("" if p.trusted else " (untrusted path!)")
 
 
 def _diagram(fleet: Fleet, pairs: dict[tuple[str, str], list[Pseudowire]]) -> list[str]:
@@ -69,7 +80,8 @@ def _diagram(fleet: Fleet, pairs: dict[tuple[str, str], list[Pseudowire]]) -> li
         mtus = sorted({pw.budget.max_inner_mtu for pw in pws})
         mtu = "/".join(map(str, mtus))
         noun = "VLAN" if len(pws) == 1 else "VLANs"
-        text = _label(f"{len(pws)} {noun}: {vlans}", f"MTU {mtu}")
+        guards = ", ".join(sorted({_protection(pw) for pw in pws}))
+        text = _label(f"{len(pws)} {noun}: {vlans}", f"MTU {mtu}, {guards}")
         lines.append(f'  {ids[left]} ---|"{text}"| {ids[right]}')
     lines.append("```")
     return lines
@@ -100,7 +112,8 @@ def _pseudowire_row(pw: Pseudowire) -> str:
         pw.carries,
         _signaling(pw),
         _cookie(pw),
-        f"{budget.max_inner_mtu} (WAN {budget.wan_mtu}, {budget.encap_overhead} bytes of L2TPv3)",
+        _protection(pw),
+        f"{budget.max_inner_mtu} (WAN {budget.wan_mtu})",
     ]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
@@ -132,8 +145,8 @@ def fleet_markdown(fleet: Fleet, *, title: str = "Fleet") -> str:
             "pseudowire fragmenting it (`l2tpgen hosts SITE` says how to set it)."
         ),
         "",
-        "| VLAN | name | sites | VC ID | carries | signaling | cookie | CE MTU |",
-        "|---|---|---|---|---|---|---|---|",
+        "| VLAN | name | sites | VC ID | carries | signaling | cookie | protection | CE MTU |",
+        "|---|---|---|---|---|---|---|---|---|",
         *(_pseudowire_row(pw) for pws in pairs.values() for pw in pws),
         "",
     ]
