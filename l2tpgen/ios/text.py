@@ -18,7 +18,9 @@ import codecs
 import re
 from dataclasses import dataclass, field
 
+from l2tpgen.ios import keywords
 from l2tpgen.ios.names import canonical_or_same
+from l2tpgen.ios.prompts import prompted
 
 FILLER = "!"
 # IOS configs nest four levels at most; deeper indentation is clamped rather than followed.
@@ -62,8 +64,6 @@ _GLOBAL = re.compile(
 )
 _XCONNECT = re.compile(r"^xconn(?:e(?:c(?:t)?)?)?\b", re.IGNORECASE)
 _XCONNECT_CHILD = re.compile(r"^(?:l2tp (?:id|cookie|hello)|backup|remote)\b", re.IGNORECASE)
-# A prompt with what was typed after it: `rtr#show running-config`, `rtr(config-if)#`, `rtr>`.
-_PROMPT = re.compile(r"^[A-Za-z0-9][\w./:-]*(?:\([\w-]+\))?[#>]")
 _NOISE = re.compile(
     r"^(?:Building configuration\.\.\.|Current configuration\s*:.*|Last configuration change.*|"
     r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*)$",
@@ -197,6 +197,8 @@ class _Cleaner:
         self.banner_end: str | None = None
         self.open = False  # flattened mode: a section is open
         self.xconnect = False  # flattened mode: the last child opened an xconnect submode
+        self.blank = False  # flattened mode: a blank line came after the last content line
+        self.kind = ""  # flattened mode: the open section's first word (`interface`)
 
     def emit(self, depth: int, text: str, column: int) -> None:
         self.lines.append(" " * depth + text)
@@ -230,9 +232,16 @@ class _Cleaner:
             self.comment(stripped, column)
             return
         first = stripped.split(" ", 1)[0]
-        if ("#" in first or ">" in first) and _PROMPT.match(stripped):
-            self.filler(column)
-            return
+        forced: int | None = None  # the depth a prompt's mode gives
+        if "#" in first or ">" in first:
+            prompt = prompted(stripped)
+            if prompt is not None:
+                if prompt.command is None:  # an exec command, or `end` / `exit` / `do ...`
+                    self.filler(column)
+                    return
+                column += prompt.offset
+                stripped, forced = prompt.command, prompt.depth
+                first = stripped.split(" ", 1)[0]
         lowered = first.lower()
         if lowered in {"end", "exit"} or (lowered.startswith("exit-") and _EXIT.match(stripped)):
             self.exit(lowered, column)
@@ -243,7 +252,9 @@ class _Cleaner:
         text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
         if lowered.startswith("int"):
             text = _expand_interface(text)
-        if self.flattened:
+        if forced is not None:
+            depth = self.prompted_depth(text, forced)
+        elif self.flattened:
             depth = self.flat_depth(text)
         else:  # nest under the last less indented line (inline: it runs for every line)
             width = (column - 1 if "\t" not in line else _width(line)) - self.indent
@@ -304,21 +315,63 @@ class _Cleaner:
                 self.file_codes if directive.group(1).lower() == "disable-file" else self.pending
             )
             target.update(codes)
-        if self.flattened and (not stripped or stripped == "!"):
-            # In pasted configs "!" and blank lines separate sections.
+        if self.flattened and stripped == "!":
+            # In pasted configs "!" separates sections.
             self.depth, self.open, self.xconnect = 0, False, False
+        elif self.flattened and not stripped:
+            # A blank line may separate sections, or only the lines of one (a class pasted in two
+            # pieces): the next line decides (``flat_depth``).
+            self.blank = self.open
         self.filler(column)
 
+    def prompted_depth(self, text: str, depth: int) -> int:
+        """A prompted line goes where its mode says; lines after it without one nest under it."""
+        self.open, self.xconnect = True, bool(_XCONNECT.match(text)) and depth > 0
+        self.blank = False
+        self.stack = []
+        return min(depth, MAX_DEPTH)
+
     def flat_depth(self, text: str) -> int:
+        blank, self.blank = self.blank, False
         if SECTION.match(text) or _GLOBAL.match(text):
             self.open, self.xconnect = bool(SECTION.match(text)), False
+            self.kind = text.split(" ", 1)[0].lower()
             return 0
         if not self.open:
+            return 0
+        # After a blank line, only a command of the open section's mode stays in it.
+        if blank and not (
+            (self.xconnect and _XCONNECT_CHILD.match(text)) or _continues(self.kind, text)
+        ):
+            self.open, self.xconnect = False, False
             return 0
         if self.xconnect and _XCONNECT_CHILD.match(text):
             return 2
         self.xconnect = bool(_XCONNECT.match(text))
         return 1
+
+
+# The commands a section may go on with after a blank line in flattened text: its own, and not
+# those that also exist in global configuration (`ip ...`, `no ...` in an interface).
+_AFTER_BLANK = {
+    "interface": {k: v for k, v in keywords.INTERFACE.items() if v not in {"ip", "no"}},
+    "pseudowire-class": keywords.PW,
+    "l2tp-class": keywords.L2TP,
+}
+
+
+def _continues(kind: str, text: str) -> bool:
+    """Whether ``text``, after a blank line, is unambiguously a command of the open section."""
+    words = text.lower().split()
+    mode = _AFTER_BLANK.get(kind)
+    if mode is None or mode.get(words[0]) is None:
+        return False
+    if kind == "pseudowire-class" and mode[words[0]] == "ip":
+        # `ip pmtu`, `ip dfbit set`, `ip local interface X`; not the global `ip local pool`
+        what = keywords.IP_PW.get(words[1]) if len(words) > 1 else None
+        third = words[2] if len(words) > 2 else "-"  # noqa: PLR2004 - the word after `ip local`
+        return what is not None and (what != "local" or "interface".startswith(third))
+    return True
 
 
 def _width(line: str) -> int:
