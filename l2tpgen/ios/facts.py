@@ -223,6 +223,8 @@ class DeviceFacts:
     # pseudowire-classes named by `pseudowire` lines (virtual-ppp: PPP over L2TP, out of scope)
     ppp_pw_classes: frozenset[str] = frozenset()
     platform: str | None = None  # "ios" or "iosxe" when known (from the model, or `version`)
+    # xconnects not directly under an interface: ATM PVCs, Frame Relay DLCIs, `connect` sections
+    circuits: tuple[tuple[Interface, Xconnect], ...] = ()
 
     @property
     def classic_ios(self) -> bool:
@@ -259,10 +261,14 @@ class DeviceFacts:
             for i in self.interfaces.values()
             if i.xconnect is not None and self.is_l2tpv3(i.xconnect)
         ]
+        pairs.extend((i, xc) for i, xc in self.circuits if self.is_l2tpv3(xc))
         return tuple(sorted(pairs, key=lambda p: p[1].at.line))
 
     def xconnects(self) -> tuple[tuple[Interface, Xconnect], ...]:
-        """Every L2TPv3 attachment circuit with its xconnect, in file order."""
+        """Every L2TPv3 attachment circuit with its xconnect, in file order.
+
+        An ATM PVC, a Frame Relay DLCI or a ``connect`` section comes with its interface.
+        """
         return self._xconnects
 
     @cached_property
@@ -272,6 +278,7 @@ class DeviceFacts:
         Left out: MPLS and L2TPv2 classes, and classes only virtual-ppp `pseudowire` lines use.
         """
         used = {xc.pw_class for i in self.interfaces.values() if (xc := i.xconnect) is not None}
+        used.update(xc.pw_class for _, xc in self.circuits)
         return {
             name: pw
             for name, pw in self.pw_classes.items()
