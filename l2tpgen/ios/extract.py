@@ -28,6 +28,7 @@ from l2tpgen.ios.facts import (
     make,
 )
 from l2tpgen.ios.names import canonical_or_same
+from l2tpgen.ios.typos import misspelt_header
 
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
@@ -394,6 +395,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
     ppp: set[str] = set()
     circuits: list[tuple[Interface, Xconnect]] = []
     connects: list[Node] = []
+    misspelt: list[tuple[str, str, At]] = []
     for node in config.roots:
         text = node.text
         if text.startswith("interface "):
@@ -402,6 +404,8 @@ def extract(file: str, config: Config) -> DeviceFacts:
             circuits.extend(_circuit_xconnects(interfaces[iface.name], node))
         elif text.startswith("connect "):
             connects.append(node)
+        elif " " in text and (header := misspelt_header(text.split(" ", 1)[0])) is not None:
+            misspelt.append((text.split(" ", 1)[0], header, _at(node)))
         elif text.startswith("pseudowire-class "):
             pw = _pw_class(node)
             pw_classes.setdefault(pw.name, pw)
@@ -432,6 +436,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
         platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,
         ppp_pw_classes=frozenset(ppp),
         circuits=tuple(circuits),
+        misspelt=tuple(misspelt),
     )
 
 

@@ -225,6 +225,8 @@ class DeviceFacts:
     platform: str | None = None  # "ios" or "iosxe" when known (from the model, or `version`)
     # xconnects not directly under an interface: ATM PVCs, Frame Relay DLCIs, `connect` sections
     circuits: tuple[tuple[Interface, Xconnect], ...] = ()
+    # top-level lines whose first word is a misspelt section header: (word, header, where)
+    misspelt: tuple[tuple[str, str, At], ...] = ()
 
     @property
     def classic_ios(self) -> bool:

@@ -7,7 +7,9 @@ l2tp id 245 245``: the L2TPv3 configuration guide, cisco.com/c/en/us/td/docs/ios
 guide/l2tpv325.html), and so do people who copy a session. Such text is flat: the mode, not the
 indentation, tells where a command belongs. ``prompted`` reads one line: the command typed and
 the depth its mode puts it at. Exec commands (``R0#show ...``, ``R0>enable``, ``R0#configure
-terminal``) and what only moves between modes (``end``, ``exit``, ``do ...``) are not config.
+terminal``) and what only moves between modes (``end``, ``exit``, ``do ...``) are not config, nor
+is what such a command prints, up to the next prompt; unless the command prints a config
+(``R0#show running-config``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ _GLOBAL_FROM_SUBMODE = re.compile(
 _NOT_CONFIG = re.compile(
     r"^(?:end|exit(?:-[a-z-]+)?|do|show|sh|write|wr|copy)(?=\s|$)", re.IGNORECASE
 )
+_LEAVING = re.compile(r"^(?:end|exit(?:-[a-z-]+)?)$", re.IGNORECASE)
+# Exec commands whose output is a config (`show running-config`, `more nvram:startup-config`).
+_CONFIG_DUMP = re.compile(
+    r"^(?:do\s+)?(?:sh\w*\s+(?:ru|star|arc|conf)|more\s|wr\w*\s+t|$)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class Prompted:
     command: str | None
     offset: int
     depth: int
+    output: bool = False  # an exec command whose output (the lines after it) is not config
 
 
 def mode_depth(mode: str) -> int:
@@ -73,7 +81,9 @@ def prompted(stripped: str) -> Prompted | None:
     offset = match.end() + len(rest) - len(rest.lstrip())
     mode = match.group(1)
     if mode is None or not command or _NOT_CONFIG.match(command):
-        return Prompted(None, offset, 0)  # exec mode (`R0#show run`, `R0>en`), or leaving a mode
+        # exec mode (`R0#show run`, `R0>en`), `do ...`, or leaving a mode (`end`, `exit`)
+        output = not (_LEAVING.match(command) or _CONFIG_DUMP.match(command))
+        return Prompted(None, offset, 0, output)
     depth = mode_depth(mode)
     if depth and _GLOBAL_FROM_SUBMODE.match(command):
         depth = 0

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from l2tpgen.ios import keywords
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.prompts import prompted
+from l2tpgen.ios.typos import misspelt_header
 
 FILLER = "!"
 # IOS configs nest four levels at most; deeper indentation is clamped rather than followed.
@@ -152,6 +153,14 @@ def _expand_interface(text: str) -> str:
     return f"interface {canonical_or_same(match.group(1))}"
 
 
+def _expand_class(text: str, first: str) -> str:
+    """``pseudowire-clas pw`` is ``pseudowire-class pw`` to IOS (a unique prefix), so to l2tpgen."""
+    for header in ("pseudowire-class", "l2tp-class"):
+        if header.startswith(first):
+            return header + text[len(first) :]
+    return text
+
+
 def _uniform_indent(raw: list[str]) -> int:
     """The indentation every configuration line shares (a block pasted indented), in columns."""
     smallest: int | None = None
@@ -198,6 +207,7 @@ class _Cleaner:
         self.open = False  # flattened mode: a section is open
         self.xconnect = False  # flattened mode: the last child opened an xconnect submode
         self.blank = False  # flattened mode: a blank line came after the last content line
+        self.output = False  # the lines are what an exec command printed (`R0#show ...`)
         self.kind = ""  # flattened mode: the open section's first word (`interface`)
 
     def emit(self, depth: int, text: str, column: int) -> None:
@@ -232,16 +242,18 @@ class _Cleaner:
             self.comment(stripped, column)
             return
         first = stripped.split(" ", 1)[0]
-        forced: int | None = None  # the depth a prompt's mode gives
-        if "#" in first or ">" in first:
-            prompt = prompted(stripped)
-            if prompt is not None:
-                if prompt.command is None:  # an exec command, or `end` / `exit` / `do ...`
-                    self.filler(column)
-                    return
-                column += prompt.offset
-                stripped, forced = prompt.command, prompt.depth
-                first = stripped.split(" ", 1)[0]
+        prompt = prompted(stripped) if "#" in first or ">" in first else None
+        forced = None if prompt is None else prompt.depth  # the depth a prompt's mode gives
+        if prompt is not None:
+            self.output = prompt.output
+            column += prompt.offset
+            stripped = prompt.command or ""
+            first = stripped.split(" ", 1)[0]
+        if not stripped or (self.output and forced is None):
+            # an exec command, `end` / `exit` / `do ...` after a prompt, or what `R0#show ...`
+            # printed
+            self.filler(column)
+            return
         lowered = first.lower()
         if lowered in {"end", "exit"} or (lowered.startswith("exit-") and _EXIT.match(stripped)):
             self.exit(lowered, column)
@@ -252,6 +264,8 @@ class _Cleaner:
         text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
         if lowered.startswith("int"):
             text = _expand_interface(text)
+        elif lowered.startswith(("pseudowire-c", "l2tp-c")):
+            text = _expand_class(text, lowered)
         if forced is not None:
             depth = self.prompted_depth(text, forced)
         elif self.flattened:
@@ -333,8 +347,9 @@ class _Cleaner:
 
     def flat_depth(self, text: str) -> int:
         blank, self.blank = self.blank, False
-        if SECTION.match(text) or _GLOBAL.match(text):
-            self.open, self.xconnect = bool(SECTION.match(text)), False
+        header = misspelt_header(text.split(" ", 1)[0]) is not None  # `12tp-class`: its own
+        if header or SECTION.match(text) or _GLOBAL.match(text):
+            self.open, self.xconnect = header or bool(SECTION.match(text)), False
             self.kind = text.split(" ", 1)[0].lower()
             return 0
         if not self.open:

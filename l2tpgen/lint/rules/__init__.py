@@ -29,6 +29,7 @@ from l2tpgen.lint.rules.sessions import (
     StaticClassOnSignalledXconnect,
     XconnectToSelf,
 )
+from l2tpgen.lint.rules.spelling import MisspeltSectionHeader
 from l2tpgen.lint.rules.workloads import HeartbeatMtuBelowCorosync, LiveMigrationOnLossyPath
 from l2tpgen.lint.rules.xconnect import (
     AttachmentHasIp,
@@ -60,6 +61,7 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     ManualXconnectWithSignalledClass(),
     XconnectToSelf(),
     BadPwEncapsulation(),
+    MisspeltSectionHeader(),
 )
 MODEL_RULES: tuple[ModelRule, ...] = (HeartbeatMtuBelowCorosync(), LiveMigrationOnLossyPath())
 FLEET_RULES: tuple[FleetRule, ...] = (
