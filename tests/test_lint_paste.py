@@ -79,6 +79,13 @@ def _lint(text: str) -> list[tuple[int, int, str, str]]:
     return [(f.line, f.column, f.code, f.message) for f in findings]
 
 
+def test_the_xconnect_submode_prompt_holds_the_session_ids() -> None:
+    facts = parse_config(ConfigText("guide", snippet(GUIDE_STEPS))).facts
+    xc = facts.interfaces["Ethernet0/0"].xconnect
+    assert xc is not None
+    assert xc.session_ids == (245, 245)
+
+
 def test_a_config_pasted_with_prompts_lints_the_same_as_without_them() -> None:
     plain, pasted = _lint(PLAIN), _lint(PASTED)
     assert {(line, column, code) for line, column, code, _ in plain} == PLAIN_FINDINGS
@@ -157,6 +164,19 @@ PASTE = [
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
         """,
         (4, 2),
+    ),
+    # What `do show running-config | include` prints is loose lines, not this subinterface's.
+    device(
+        "L2T011",
+        "passes",
+        "filtered-show-output-is-not-the-open-sections",
+        """
+        R0(config)#interface GigabitEthernet0/0.10
+        R0(config-subif)#encapsulation dot1Q 10
+        R0(config-subif)#xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
+        R0(config-subif-xconn)#do show running-config | include ip address
+         ip address 198.51.100.1 255.255.255.0
+        """,
     ),
     # An ATM PVC in its own submode prompt: the xconnect is the PVC's (two per interface allowed).
     device(

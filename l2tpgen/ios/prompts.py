@@ -36,6 +36,7 @@ _GLOBAL_FROM_SUBMODE = re.compile(
 _NOT_CONFIG = re.compile(
     r"^(?:end|exit(?:-[a-z-]+)?|do|show|sh|write|wr|copy)(?=\s|$)", re.IGNORECASE
 )
+_PIPE_LINES = re.compile(r"\|\s*(?:i|e|c)", re.IGNORECASE)  # `| include`, `| exclude`, `| count`
 _LEAVING = re.compile(r"^(?:end|exit(?:-[a-z-]+)?)$", re.IGNORECASE)
 # Exec commands whose output is a config (`show running-config`, `more nvram:startup-config`).
 _CONFIG_DUMP = re.compile(
@@ -82,7 +83,9 @@ def prompted(stripped: str) -> Prompted | None:
     mode = match.group(1)
     if mode is None or not command or _NOT_CONFIG.match(command):
         # exec mode (`R0#show run`, `R0>en`), `do ...`, or leaving a mode (`end`, `exit`)
-        output = not (_LEAVING.match(command) or _CONFIG_DUMP.match(command))
+        # `show running-config | include ...` prints loose lines, not sections
+        dump = _CONFIG_DUMP.match(command) is not None and not _PIPE_LINES.search(command)
+        output = not (_LEAVING.match(command) or dump)
         return Prompted(None, offset, 0, output)
     depth = mode_depth(mode)
     if depth and _GLOBAL_FROM_SUBMODE.match(command):
