@@ -96,9 +96,12 @@ def test_a_config_pasted_with_prompts_lints_the_same_as_without_them() -> None:
     )
 
 
-# Steps of the L2TPv3 guide's xconnect task, prompts as the guide prints them (Cisco IOS Releases
-# 12.0(29)S and 12.2(25)S, "Configuring the Xconnect Attachment Circuit" and "Manually Configuring
-# L2TPv3 Session Parameters": Router(config-pw)#, Router(config-if)#, Router(config-if-xconn)#).
+# A static session typed step by step, in the prompts of its modes: `Router(config-pw)#` as Cisco's
+# L2TPv3 guide prints the pseudowire-class steps (Cisco IOS Release 12.0(23)S, "Configuring the
+# Xconnect Attachment Circuit", `Router(config-pw)# ip pmtu`; a copy at manualsbrain.com/fr/manuals/
+# 1642508/?page=24), and `(config-if-xconn)#`, the mode after an xconnect or pseudowire line, as a
+# real session shows it (`cisco-router-1941(config-if-xconn)# end`, notes on a Cisco 1941 on
+# GitHub; find_string "(config-pw-class)#", file id 27269032656). Written here, not copied.
 GUIDE_STEPS = """
 Router# configure terminal
 Router(config)# pseudowire-class static
