@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from lint_cases import Case, check, device, params, snippet
 
+from l2tpgen.ios.prompts import prompted
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.lint.engine import parse_config
 from l2tpgen.lint.pairing import pair
@@ -77,6 +78,42 @@ PASTED_FINDINGS = {(8, 12, "L2T002"), (8, 12, "L2T003"), (14, 15, "L2T004"), (18
 def _lint(text: str) -> list[tuple[int, int, str, str]]:
     findings = lint_configs([ConfigText("x.conf", snippet(text))])
     return [(f.line, f.column, f.code, f.message) for f in findings]
+
+
+@pytest.mark.parametrize(
+    ("line", "command", "depth"),
+    [
+        ("R0(config)#hostname R0", "hostname R0", 0),
+        ("R0(config-if)# no ip address", "no ip address", 1),
+        ("R0(config-subif)#encapsulation dot1Q 10", "encapsulation dot1Q 10", 1),
+        ("R0(config-l2tp-class)#hello 30", "hello 30", 1),
+        ("R0(config-if-xconn)#l2tp id 1 2", "l2tp id 1 2", 2),
+        ("R0(config-if-atm-l2trans-pvc)#xconnect 192.0.2.2 1", "xconnect 192.0.2.2 1", 2),
+        ("R0(cfg-if-atm-l2trans-pvc-xconn)#l2tp id 1 2", "l2tp id 1 2", 3),
+        # IOS runs a global command typed in a submode globally; interface commands stay.
+        ("R0(config-if)#interface Gi0/1", "interface Gi0/1", 0),
+        (
+            "R0(config-pw-class)#ip route 0.0.0.0 0.0.0.0 198.51.100.1",
+            "ip route 0.0.0.0 0.0.0.0 198.51.100.1",
+            0,
+        ),
+        ("R0(config-if)#ip vrf forwarding A", "ip vrf forwarding A", 1),
+        ("R0(config-if)#service instance 10 ethernet", "service instance 10 ethernet", 1),
+        # not config
+        ("R0#show running-config", None, 0),
+        ("R0>enable", None, 0),
+        ("R0(config)#do show ip interface brief", None, 0),
+        ("R0(config-if)#exit", None, 0),
+    ],
+)
+def test_a_prompts_mode_puts_the_command_at_its_depth(
+    line: str, command: str | None, depth: int
+) -> None:
+    prompt = prompted(line)
+    assert prompt is not None
+    assert (prompt.command, prompt.depth) == (command, depth)
+    if command is not None:  # the column a finding gives is where the command starts
+        assert line[prompt.offset :] == command
 
 
 def test_the_xconnect_submode_prompt_holds_the_session_ids() -> None:

@@ -27,10 +27,11 @@ _NESTED = ("vc", "pvc", "pvp", "dlci", "xconn", "af", "c", "srv", "police", "mem
 # mode): `R0(config-if)#interface Gi0/1` opens another interface, it is not under the first.
 _GLOBAL_FROM_SUBMODE = re.compile(
     r"^(?:interface|pseudowire-class|l2tp-class|router|line|ip(?:v6)? access-list|class-map|"
-    r"policy-map|route-map|vrf definition|ip vrf|crypto map \S+ \d+|crypto isakmp|crypto ipsec|"
+    r"policy-map|route-map|vrf definition|ip vrf (?!forwarding)\S+|crypto map \S+ \d+|"
+    r"crypto isakmp|crypto ipsec (?:profile|transform-set)|"
     r"crypto pki|crypto keyring|key chain|hostname|connect \S+|controller|vpdn-group|vpdn|"
     r"ip route|ip cef|no ip cef|cdp run|no cdp run|ip dhcp pool|username|access-list|l2vpn|"
-    r"version|service|logging|ntp|snmp-server|aaa|banner|enable|spanning-tree mode)(?=\s|$)",
+    r"version|snmp-server|aaa|banner|enable|spanning-tree mode)(?=\s|$)",
     re.IGNORECASE,
 )
 _NOT_CONFIG = re.compile(
