@@ -205,6 +205,19 @@ PASTE = [
         """,
         (4, 2),
     ),
+    # `configure terminal` prints only its banner: commands pasted after it without prompts count.
+    device(
+        "L2T001",
+        "fails",
+        "commands-pasted-after-configure-terminal-without-prompts",
+        """
+        R0#configure terminal
+        Enter configuration commands, one per line.  End with CNTL/Z.
+        interface GigabitEthernet0/0
+         xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
+        """,
+        (4, 2),
+    ),
     # What `do show running-config | include` prints is loose lines, not this subinterface's.
     device(
         "L2T011",

@@ -38,7 +38,9 @@ _NOT_CONFIG = re.compile(
     r"^(?:end|exit(?:-[a-z-]+)?|do|show|sh|write|wr|copy)(?=\s|$)", re.IGNORECASE
 )
 _PIPE_LINES = re.compile(r"\|\s*(?:i|e|c)", re.IGNORECASE)  # `| include`, `| exclude`, `| count`
-_LEAVING = re.compile(r"^(?:end|exit(?:-[a-z-]+)?)$", re.IGNORECASE)
+# Exec commands that print something other than config (`configure terminal`, `terminal length 0`
+# print nothing: lines typed after them without a prompt are still read).
+_PRINTS = re.compile(r"^(?:do\s+)?(?:sh\w*|ping|tr\w*|dir|more)(?=\s|$)", re.IGNORECASE)
 # Exec commands whose output is a config (`show running-config`, `more nvram:startup-config`).
 _CONFIG_DUMP = re.compile(
     r"^(?:do\s+)?(?:sh\w*\s+(?:ru|star|arc|conf)|more\s|wr\w*\s+t|$)", re.IGNORECASE
@@ -86,7 +88,7 @@ def prompted(stripped: str) -> Prompted | None:
         # exec mode (`R0#show run`, `R0>en`), `do ...`, or leaving a mode (`end`, `exit`)
         # `show running-config | include ...` prints loose lines, not sections
         dump = _CONFIG_DUMP.match(command) is not None and not _PIPE_LINES.search(command)
-        output = not (_LEAVING.match(command) or dump)
+        output = _PRINTS.match(command) is not None and not dump
         return Prompted(None, offset, 0, output)
     depth = mode_depth(mode)
     if depth and _GLOBAL_FROM_SUBMODE.match(command):

@@ -67,12 +67,12 @@ _XCONNECT = re.compile(r"^xconn(?:e(?:c(?:t)?)?)?\b", re.IGNORECASE)
 _XCONNECT_CHILD = re.compile(r"^(?:l2tp (?:id|cookie|hello)|backup|remote)\b", re.IGNORECASE)
 _NOISE = re.compile(
     r"^(?:Building configuration\.\.\.|Current configuration\s*:.*|Last configuration change.*|"
-    r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*)$",
+    r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*|Enter configuration.*)$",
     re.IGNORECASE,
 )
 _NOISE_STARTS = tuple(
     w
-    for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time")
+    for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time", "Enter")
     for w in (word, word.lower())
 )
 _MACRO_END = "\n@"  # a `macro name NAME` body ends at a line `@` (no banner delimiter holds \n)
