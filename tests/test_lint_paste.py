@@ -8,13 +8,20 @@ columns count the prompt (``R0(config-if)#`` is 14 characters, so what follows i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
+from conftest import TESTS
 from lint_cases import Case, check, device, params, snippet
 
 from l2tpgen.ios.prompts import prompted
+from l2tpgen.ios.text import clean, decode, split_lines
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.lint.engine import parse_config
 from l2tpgen.lint.pairing import pair
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # The same config twice: as `show running-config` prints it, and as typed in a session.
 PLAIN = """
@@ -520,3 +527,42 @@ def test_an_abbreviated_section_header_is_read_as_ios_reads_it(case: Case) -> No
 
 
 CASES = {"L2T030": SPELLING}  # the rule this module owns (the other cases are about reading text)
+
+
+# Every third-party config of tests/realworld, typed back as a session: each configuration line
+# behind the prompt of its mode (by its depth and section), comments and banner text as they are.
+REALWORLD = sorted((TESTS / "realworld" / "configs").glob("*.cfg"))
+_SUBMODES = {"interface": "if", "pseudowire-class": "pw-class", "l2tp-class": "l2tp-class"}
+
+
+def _as_session(text: str) -> str:
+    cleaned = clean(text)
+    raw = split_lines(text)
+    out: list[str] = []
+    header = ""
+    for line, original in zip(cleaned.lines, raw, strict=True):
+        stripped = line.lstrip()
+        depth = len(line) - len(stripped)
+        if stripped == "!":  # comments, fillers, banner text: as they were
+            out.append(original)
+            continue
+        if depth == 0:
+            header = stripped.split(" ", 1)[0].lower()
+            mode = "config"
+        elif depth == 1:
+            mode = "config-" + _SUBMODES.get(header, "line")
+            mode = "config-subif" if header == "interface" and "." in stripped else mode
+        else:
+            mode = "config-if-xconn" if depth == 2 else "config-if-atm-l2trans-pvc-xconn"
+        out.append(f"R0({mode})#{original.strip()}")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("path", REALWORLD, ids=lambda p: p.name)
+def test_every_realworld_config_typed_with_prompts_lints_the_same(path: Path) -> None:
+    text = decode(path.read_bytes())[0]
+    plain = lint_configs([ConfigText("x", text)])
+    pasted = lint_configs([ConfigText("x", _as_session(text))])
+    assert sorted((f.line, f.code, f.message) for f in pasted) == sorted(
+        (f.line, f.code, f.message) for f in plain
+    )
