@@ -336,6 +336,23 @@ CIRCUITS = [
         """,
         (10, 3),
     ),
+    # Flat text: `pvc` opens the PVC's submode, so each PVC keeps its own xconnect.
+    device(
+        "L2T008",
+        "fails",
+        "atm-pvcs-in-flat-text",
+        """
+        interface ATM0/0
+        no ip address
+        pvc 1/100 l2transport
+        encapsulation aal5
+        xconnect 192.0.2.2 20 encapsulation l2tpv3 pw-class pw
+        pvc 1/101 l2transport
+        encapsulation aal5
+        xconnect 192.0.2.2 20 encapsulation l2tpv3 pw-class pw
+        """,
+        (8, 1),
+    ),
     device(
         "L2T008",
         "boundary",

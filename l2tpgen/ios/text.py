@@ -18,7 +18,7 @@ import codecs
 import re
 from dataclasses import dataclass, field
 
-from l2tpgen.ios import keywords
+from l2tpgen.ios.flat import continues, in_circuit, opens_circuit
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.prompts import prompted
 from l2tpgen.ios.typos import misspelt_header
@@ -209,6 +209,8 @@ class _Cleaner:
         self.blank = False  # flattened mode: a blank line came after the last content line
         self.output = False  # the lines are what an exec command printed (`R0#show ...`)
         self.kind = ""  # flattened mode: the open section's first word (`interface`)
+        self.circuit = False  # flattened mode: an ATM PVC's submode is open
+        self.xdepth = 1  # flattened mode: the depth of the last xconnect
 
     def emit(self, depth: int, text: str, column: int) -> None:
         self.lines.append(" " * depth + text)
@@ -292,7 +294,9 @@ class _Cleaner:
         """``exit`` leaves a section (it tells a flattened config's structure); ``end`` ends it."""
         if self.flattened and lowered != "end":
             self.depth = max(self.depth - 1, 0)
-            self.open = self.open and self.xconnect
+            # out of an xconnect's submode, else out of a PVC's, else out of the section
+            self.open = self.open and (self.xconnect or self.circuit)
+            self.circuit = self.circuit and self.xconnect
             self.xconnect = False
         self.filler(column)
 
@@ -331,7 +335,7 @@ class _Cleaner:
             target.update(codes)
         if self.flattened and stripped == "!":
             # In pasted configs "!" separates sections.
-            self.depth, self.open, self.xconnect = 0, False, False
+            self.depth, self.open, self.xconnect, self.circuit = 0, False, False, False
         elif self.flattened and not stripped:
             # A blank line may separate sections, or only the lines of one (a class pasted in two
             # pieces): the next line decides (``flat_depth``).
@@ -341,6 +345,7 @@ class _Cleaner:
     def prompted_depth(self, text: str, depth: int) -> int:
         """A prompted line goes where its mode says; lines after it without one nest under it."""
         self.open, self.xconnect = True, bool(_XCONNECT.match(text)) and depth > 0
+        self.circuit, self.xdepth = False, depth
         self.blank = False
         self.stack = []
         return min(depth, MAX_DEPTH)
@@ -350,43 +355,23 @@ class _Cleaner:
         header = misspelt_header(text.split(" ", 1)[0]) is not None  # `12tp-class`: its own
         if header or SECTION.match(text) or _GLOBAL.match(text):
             self.open, self.xconnect = header or bool(SECTION.match(text)), False
-            self.kind = text.split(" ", 1)[0].lower()
+            self.kind, self.circuit = text.split(" ", 1)[0].lower(), False
             return 0
         if not self.open:
             return 0
         # After a blank line, only a command of the open section's mode stays in it.
         if blank and not (
-            (self.xconnect and _XCONNECT_CHILD.match(text)) or _continues(self.kind, text)
+            (self.xconnect and _XCONNECT_CHILD.match(text)) or continues(self.kind, text)
         ):
             self.open, self.xconnect = False, False
             return 0
         if self.xconnect and _XCONNECT_CHILD.match(text):
-            return 2
-        self.xconnect = bool(_XCONNECT.match(text))
-        return 1
-
-
-# The commands a section may go on with after a blank line in flattened text: its own, and not
-# those that also exist in global configuration (`ip ...`, `no ...` in an interface).
-_AFTER_BLANK = {
-    "interface": {k: v for k, v in keywords.INTERFACE.items() if v not in {"ip", "no"}},
-    "pseudowire-class": keywords.PW,
-    "l2tp-class": keywords.L2TP,
-}
-
-
-def _continues(kind: str, text: str) -> bool:
-    """Whether ``text``, after a blank line, is unambiguously a command of the open section."""
-    words = text.lower().split()
-    mode = _AFTER_BLANK.get(kind)
-    if mode is None or mode.get(words[0]) is None:
-        return False
-    if kind == "pseudowire-class" and mode[words[0]] == "ip":
-        # `ip pmtu`, `ip dfbit set`, `ip local interface X`; not the global `ip local pool`
-        what = keywords.IP_PW.get(words[1]) if len(words) > 1 else None
-        third = words[2] if len(words) > 2 else "-"  # noqa: PLR2004 - the word after `ip local`
-        return what is not None and (what != "local" or "interface".startswith(third))
-    return True
+            return self.xdepth + 1
+        # an ATM PVC's lines belong to it (`pvc 1/100 l2transport`, `xconnect ...`)
+        depth = 2 if self.circuit and not blank and in_circuit(text) else 1
+        self.circuit = depth == 2 or opens_circuit(self.kind, text)  # noqa: PLR2004
+        self.xconnect, self.xdepth = bool(_XCONNECT.match(text)), depth
+        return depth
 
 
 def _width(line: str) -> int:
