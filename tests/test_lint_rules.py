@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import TESTS, Golden
+from test_lint_paste import CASES as PASTE_CASES
 from test_lint_rules_classes import CASES as CLASS_CASES
 from test_lint_rules_definitions import CASES as DEFINITION_CASES
 from test_lint_rules_model import CASES as MODEL_CASES
@@ -43,6 +44,7 @@ RULE_CASES: dict[str, list[Case]] = {
     **PAIR_ID_CASES,
     **PAIR_SETTING_CASES,
     **SECURITY_CASES,
+    **PASTE_CASES,
 }
 ALL_CASES: dict[str, list[Case]] = {**RULE_CASES, **MODEL_CASES}
 CODES = sorted(rule.code for rule in ALL_RULES)

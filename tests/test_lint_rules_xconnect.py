@@ -46,6 +46,31 @@ L2T001 = [
     device(
         "L2T001",
         "boundary",
+        "ppp-serial-port-carries-one-ppp-link-not-vlans",
+        """
+        interface Serial0/0
+         no ip address
+         encapsulation ppp
+         xconnect 10.216.44.47 125 encapsulation l2tpv3 pw-class ppp
+        """,
+    ),
+    device(
+        "L2T001",
+        "boundary",
+        "atm-port-and-frame-relay-dlci-carry-no-vlans",
+        """
+        interface ATM0/0
+         no ip address
+         xconnect 10.216.44.47 125 encapsulation l2tpv3 pw-class atm
+        interface Serial0/1
+         encapsulation frame-relay
+        connect fr1 Serial0/1 100 l2transport
+         xconnect 10.216.44.47 126 encapsulation l2tpv3 pw-class fr
+        """,
+    ),
+    device(
+        "L2T001",
+        "boundary",
         "abbreviated-port-name-is-still-the-main-port",
         """
         int gi0/0
@@ -197,14 +222,18 @@ def test_l2t011_flags_an_attachment_circuit_that_also_has_an_address(case: Case)
     check(case)
 
 
+# Port mode only: Cisco's L2TPv3 guide (12.0(29)S, "Ethernet" and "802.1q (VLAN)") tunnels every
+# frame of a port in port mode, and only the frames tagged with its VLAN on a dot1Q subinterface;
+# CDP runs untagged on the physical port. (These cases were on dot1Q subinterfaces, where issue 20
+# found the rule wrong.)
 L2T012 = [
     device(
         "L2T012",
         "fails",
-        "attachment-circuit-without-no-cdp-enable",
+        "port-mode-attachment-circuit-without-no-cdp-enable",
         """
-        interface GigabitEthernet0/0.10
-         encapsulation dot1Q 10
+        interface GigabitEthernet0/0
+         no ip address
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
         """,
         (1, 1),
@@ -212,10 +241,10 @@ L2T012 = [
     device(
         "L2T012",
         "passes",
-        "attachment-circuit-with-no-cdp-enable",
+        "port-mode-attachment-circuit-with-no-cdp-enable",
         """
-        interface GigabitEthernet0/0.10
-         encapsulation dot1Q 10
+        interface GigabitEthernet0/0
+         no ip address
          no cdp enable
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
         """,
@@ -225,8 +254,7 @@ L2T012 = [
         "boundary",
         "no-cdp-run-turns-cdp-off-everywhere",
         """
-        interface GigabitEthernet0/0.10
-         encapsulation dot1Q 10
+        interface GigabitEthernet0/0
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
         !
         no cdp run
@@ -235,17 +263,51 @@ L2T012 = [
     device(
         "L2T012",
         "boundary",
-        "only-the-circuit-that-runs-cdp",
+        "only-the-port-that-runs-cdp",
+        """
+        interface GigabitEthernet0/0
+         no cdp enable
+         xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
+        interface GigabitEthernet0/1
+         xconnect 192.0.2.2 20 encapsulation l2tpv3 pw-class pw
+        """,
+        (4, 1),
+    ),
+    device(
+        "L2T012",
+        "passes",
+        "cdp-never-enters-a-dot1q-subinterface-pseudowire",
         """
         interface GigabitEthernet0/0.10
          encapsulation dot1Q 10
-         no cdp enable
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
-        interface GigabitEthernet0/0.20
-         encapsulation dot1Q 20
-         xconnect 192.0.2.2 20 encapsulation l2tpv3 pw-class pw
         """,
-        (5, 1),
+    ),
+    device(
+        "L2T012",
+        "passes",
+        "atm-interface-and-atm-pvc-are-not-ethernet-ports-running-cdp",
+        """
+        interface ATM0/0
+         no ip address
+         xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
+        interface ATM1/0
+         no ip address
+         pvc 1/100 l2transport
+          encapsulation aal5
+          xconnect 192.0.2.2 20 encapsulation l2tpv3 pw-class pw
+        """,
+    ),
+    device(
+        "L2T012",
+        "boundary",
+        "serial-port-mode-still-tunnels-the-sites-cdp",
+        """
+        interface Serial0/0
+         encapsulation hdlc
+         xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
+        """,
+        (1, 1),
     ),
 ]
 

@@ -29,6 +29,7 @@ from l2tpgen.ios.facts import (
     make,
 )
 from l2tpgen.ios.names import canonical_or_same
+from l2tpgen.ios.typos import misspelt_header
 
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
@@ -317,6 +318,43 @@ def _l2tp_class(node: Node) -> L2tpClass:
     )
 
 
+def _circuit_xconnects(iface: Interface, node: Node) -> list[tuple[Interface, Xconnect]]:
+    """The xconnects of an interface's ATM PVCs and Frame Relay DLCIs, one per circuit.
+
+    ``pvc 1/100 l2transport`` and ``frame-relay interface-dlci 100`` sections. A circuit entered
+    twice (the interface pasted twice) is one circuit, as on the router: its last xconnect counts.
+    """
+    found: dict[str, Xconnect] = {}
+    for child in node.children:
+        words = child.text.lower().split()
+        if words[:1] != ["pvc"] and words[:2] != ["frame-relay", "interface-dlci"]:
+            continue
+        circuit = next((w for w in words[1:] if w[:1].isdigit()), child.text)
+        for sub in child.children:
+            if keywords.INTERFACE.get(sub.text.split()[0].lower()) == "xconnect":
+                found[circuit] = _xconnect(sub)
+    return [(iface, xc) for xc in found.values()]
+
+
+def _connect_xconnects(
+    node: Node, interfaces: dict[str, Interface]
+) -> list[tuple[Interface, Xconnect]]:
+    """The xconnect of a ``connect NAME INTERFACE [DLCI] l2transport`` section, with its interface.
+
+    Without that interface in the config, a bare one named by the ``connect`` line stands in.
+    """
+    words = node.text.split()
+    if len(words) < 4 or words[-1].lower() != "l2transport":  # noqa: PLR2004
+        return []
+    name = canonical_or_same(words[2])
+    iface = interfaces.get(name) or make(Interface, name=name, at=_at(node))
+    return [
+        (iface, _xconnect(child))
+        for child in node.children
+        if keywords.INTERFACE.get(child.text.split()[0].lower()) == "xconnect"
+    ]
+
+
 def _route(node: Node) -> Route | None:
     words = node.text.split()
     if len(words) < 5 or words[2].lower() == "vrf":  # noqa: PLR2004
@@ -356,11 +394,19 @@ def extract(file: str, config: Config) -> DeviceFacts:
     routes: list[Route] = []
     top: dict[str, str | At] = {}
     ppp: set[str] = set()
+    circuits: list[tuple[Interface, Xconnect]] = []
+    connects: list[Node] = []
+    misspelt: list[tuple[str, str, At]] = []
     for node in config.roots:
         text = node.text
         if text.startswith("interface "):
             iface = _interface(node, ppp)
             interfaces.setdefault(iface.name, iface)
+            circuits.extend(_circuit_xconnects(interfaces[iface.name], node))
+        elif text.startswith("connect "):
+            connects.append(node)
+        elif " " in text and (header := misspelt_header(text.split(" ", 1)[0])) is not None:
+            misspelt.append((text.split(" ", 1)[0], header, _at(node)))
         elif text.startswith("pseudowire-class "):
             pw = _pw_class(node)
             pw_classes.setdefault(pw.name, pw)
@@ -373,6 +419,8 @@ def extract(file: str, config: Config) -> DeviceFacts:
                 routes.append(route)
         else:
             _top_line(node, top)
+    for node in connects:
+        circuits.extend(_connect_xconnects(node, interfaces))
     no_cef = top.get("no ip cef")
     return DeviceFacts(
         file=file,
@@ -389,6 +437,8 @@ def extract(file: str, config: Config) -> DeviceFacts:
         platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,
         ppp_pw_classes=frozenset(ppp),
         crypto=read_crypto(config.roots),
+        circuits=tuple(circuits),
+        misspelt=tuple(misspelt),
     )
 
 

@@ -226,6 +226,10 @@ class DeviceFacts:
     ppp_pw_classes: frozenset[str] = frozenset()
     platform: str | None = None  # "ios" or "iosxe" when known (from the model, or `version`)
     crypto: CryptoFacts | None = None  # crypto maps, transform sets, ACLs (`ios/crypto.py`)
+    # xconnects not directly under an interface: ATM PVCs, Frame Relay DLCIs, `connect` sections
+    circuits: tuple[tuple[Interface, Xconnect], ...] = ()
+    # top-level lines whose first word is a misspelt section header: (word, header, where)
+    misspelt: tuple[tuple[str, str, At], ...] = ()
 
     @property
     def classic_ios(self) -> bool:
@@ -262,10 +266,14 @@ class DeviceFacts:
             for i in self.interfaces.values()
             if i.xconnect is not None and self.is_l2tpv3(i.xconnect)
         ]
+        pairs.extend((i, xc) for i, xc in self.circuits if self.is_l2tpv3(xc))
         return tuple(sorted(pairs, key=lambda p: p[1].at.line))
 
     def xconnects(self) -> tuple[tuple[Interface, Xconnect], ...]:
-        """Every L2TPv3 attachment circuit with its xconnect, in file order."""
+        """Every L2TPv3 attachment circuit with its xconnect, in file order.
+
+        An ATM PVC, a Frame Relay DLCI or a ``connect`` section comes with its interface.
+        """
         return self._xconnects
 
     @cached_property
@@ -275,6 +283,7 @@ class DeviceFacts:
         Left out: MPLS and L2TPv2 classes, and classes only virtual-ppp `pseudowire` lines use.
         """
         used = {xc.pw_class for i in self.interfaces.values() if (xc := i.xconnect) is not None}
+        used.update(xc.pw_class for _, xc in self.circuits)
         return {
             name: pw
             for name, pw in self.pw_classes.items()

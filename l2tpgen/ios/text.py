@@ -18,7 +18,10 @@ import codecs
 import re
 from dataclasses import dataclass, field
 
+from l2tpgen.ios.flat import continues, in_circuit, opens_circuit
 from l2tpgen.ios.names import canonical_or_same
+from l2tpgen.ios.prompts import prompted
+from l2tpgen.ios.typos import misspelt_header
 
 FILLER = "!"
 # IOS configs nest four levels at most; deeper indentation is clamped rather than followed.
@@ -39,8 +42,8 @@ SECTION = re.compile(
     r"parameter-map|event manager applet|voice|application|call-home|flow (?:record|exporter|"
     r"monitor)|spanning-tree mst configuration|vlan \d|ipv6 dhcp pool|ip nat pool|"
     r"pseudowire|vpdn|mpls ldp neighbor|ip explicit-path|xconnect context|"
-    r"l2 vfi|crypto keyring|crypto isakmp profile|crypto ipsec transform-set|crypto dynamic-map)"
-    r"(?=\s|$)",
+    r"l2 vfi|crypto keyring|crypto isakmp profile|crypto ipsec transform-set|crypto dynamic-map"
+    r"|connect \S+ .* l2transport)(?=\s|$)",
     re.IGNORECASE,
 )
 _GLOBAL = re.compile(
@@ -63,16 +66,14 @@ _GLOBAL = re.compile(
 )
 _XCONNECT = re.compile(r"^xconn(?:e(?:c(?:t)?)?)?\b", re.IGNORECASE)
 _XCONNECT_CHILD = re.compile(r"^(?:l2tp (?:id|cookie|hello)|backup|remote)\b", re.IGNORECASE)
-# A prompt with what was typed after it: `rtr#show running-config`, `rtr(config-if)#`, `rtr>`.
-_PROMPT = re.compile(r"^[A-Za-z0-9][\w./:-]*(?:\([\w-]+\))?[#>]")
 _NOISE = re.compile(
     r"^(?:Building configuration\.\.\.|Current configuration\s*:.*|Last configuration change.*|"
-    r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*)$",
+    r"NVRAM config last updated.*|--More--|Load for .*|Time source is .*|Enter configuration.*)$",
     re.IGNORECASE,
 )
 _NOISE_STARTS = tuple(
     w
-    for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time")
+    for word in ("Building", "Current", "Last", "NVRAM", "--More--", "Load", "Time", "Enter")
     for w in (word, word.lower())
 )
 _MACRO_END = "\n@"  # a `macro name NAME` body ends at a line `@` (no banner delimiter holds \n)
@@ -153,6 +154,14 @@ def _expand_interface(text: str) -> str:
     return f"interface {canonical_or_same(match.group(1))}"
 
 
+def _expand_class(text: str, first: str) -> str:
+    """``pseudowire-clas pw`` is ``pseudowire-class pw`` to IOS (a unique prefix), so to l2tpgen."""
+    for header in ("pseudowire-class", "l2tp-class"):
+        if header.startswith(first):
+            return header + text[len(first) :]
+    return text
+
+
 def _uniform_indent(raw: list[str]) -> int:
     """The indentation every configuration line shares (a block pasted indented), in columns."""
     smallest: int | None = None
@@ -198,6 +207,11 @@ class _Cleaner:
         self.banner_end: str | None = None
         self.open = False  # flattened mode: a section is open
         self.xconnect = False  # flattened mode: the last child opened an xconnect submode
+        self.blank = False  # flattened mode: a blank line came after the last content line
+        self.output = False  # the lines are what an exec command printed (`R0#show ...`)
+        self.kind = ""  # flattened mode: the open section's first word (`interface`)
+        self.circuit = False  # flattened mode: an ATM PVC's submode is open
+        self.xdepth = 1  # flattened mode: the depth of the last xconnect
 
     def emit(self, depth: int, text: str, column: int) -> None:
         self.lines.append(" " * depth + text)
@@ -231,7 +245,16 @@ class _Cleaner:
             self.comment(stripped, column)
             return
         first = stripped.split(" ", 1)[0]
-        if ("#" in first or ">" in first) and _PROMPT.match(stripped):
+        prompt = prompted(stripped) if "#" in first or ">" in first else None
+        forced = None if prompt is None else prompt.depth  # the depth a prompt's mode gives
+        if prompt is not None:
+            self.output = prompt.output
+            column += prompt.offset
+            stripped = prompt.command or ""
+            first = stripped.split(" ", 1)[0]
+        if not stripped or (self.output and forced is None):
+            # an exec command, `end` / `exit` / `do ...` after a prompt, or what `R0#show ...`
+            # printed
             self.filler(column)
             return
         lowered = first.lower()
@@ -244,7 +267,11 @@ class _Cleaner:
         text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
         if lowered.startswith("int"):
             text = _expand_interface(text)
-        if self.flattened:
+        elif lowered.startswith(("pseudowire-c", "l2tp-c")):
+            text = _expand_class(text, lowered)
+        if forced is not None:
+            depth = self.prompted_depth(text, forced)
+        elif self.flattened:
             depth = self.flat_depth(text)
         else:  # nest under the last less indented line (inline: it runs for every line)
             width = (column - 1 if "\t" not in line else _width(line)) - self.indent
@@ -268,7 +295,9 @@ class _Cleaner:
         """``exit`` leaves a section (it tells a flattened config's structure); ``end`` ends it."""
         if self.flattened and lowered != "end":
             self.depth = max(self.depth - 1, 0)
-            self.open = self.open and self.xconnect
+            # out of an xconnect's submode, else out of a PVC's, else out of the section
+            self.open = self.open and (self.xconnect or self.circuit)
+            self.circuit = self.circuit and self.xconnect
             self.xconnect = False
         self.filler(column)
 
@@ -305,21 +334,45 @@ class _Cleaner:
                 self.file_codes if directive.group(1).lower() == "disable-file" else self.pending
             )
             target.update(codes)
-        if self.flattened and (not stripped or stripped == "!"):
-            # In pasted configs "!" and blank lines separate sections.
-            self.depth, self.open, self.xconnect = 0, False, False
+        if self.flattened and stripped == "!":
+            # In pasted configs "!" separates sections.
+            self.depth, self.open, self.xconnect, self.circuit = 0, False, False, False
+        elif self.flattened and not stripped:
+            # A blank line may separate sections, or only the lines of one (a class pasted in two
+            # pieces): the next line decides (``flat_depth``).
+            self.blank = self.open
         self.filler(column)
 
+    def prompted_depth(self, text: str, depth: int) -> int:
+        """A prompted line goes where its mode says; lines after it without one nest under it."""
+        self.open, self.xconnect = True, bool(_XCONNECT.match(text)) and depth > 0
+        self.circuit, self.xdepth = False, depth
+        self.blank = False
+        self.stack = []
+        return min(depth, MAX_DEPTH)
+
     def flat_depth(self, text: str) -> int:
-        if SECTION.match(text) or _GLOBAL.match(text):
-            self.open, self.xconnect = bool(SECTION.match(text)), False
+        blank, self.blank = self.blank, False
+        header = misspelt_header(text.split(" ", 1)[0]) is not None  # `12tp-class`: its own
+        if header or SECTION.match(text) or _GLOBAL.match(text):
+            self.open, self.xconnect = header or bool(SECTION.match(text)), False
+            self.kind, self.circuit = text.split(" ", 1)[0].lower(), False
             return 0
         if not self.open:
             return 0
+        # After a blank line, only a command of the open section's mode stays in it.
+        if blank and not (
+            (self.xconnect and _XCONNECT_CHILD.match(text)) or continues(self.kind, text)
+        ):
+            self.open, self.xconnect = False, False
+            return 0
         if self.xconnect and _XCONNECT_CHILD.match(text):
-            return 2
-        self.xconnect = bool(_XCONNECT.match(text))
-        return 1
+            return self.xdepth + 1
+        # an ATM PVC's lines belong to it (`pvc 1/100 l2transport`, `xconnect ...`)
+        depth = 2 if self.circuit and not blank and in_circuit(text) else 1
+        self.circuit = depth == 2 or opens_circuit(self.kind, text)  # noqa: PLR2004
+        self.xconnect, self.xdepth = bool(_XCONNECT.match(text)), depth
+        return depth
 
 
 def _width(line: str) -> int:

@@ -35,6 +35,7 @@ from l2tpgen.lint.rules.sessions import (
     StaticClassOnSignalledXconnect,
     XconnectToSelf,
 )
+from l2tpgen.lint.rules.spelling import MisspeltSectionHeader
 from l2tpgen.lint.rules.workloads import HeartbeatMtuBelowCorosync, LiveMigrationOnLossyPath
 from l2tpgen.lint.rules.xconnect import (
     AttachmentHasIp,
@@ -69,6 +70,7 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     UnencryptedPublicPseudowire(),
     CryptoAclMissesPseudowire(),
     L2tpOpenToAnySource(),
+    MisspeltSectionHeader(),
 )
 MODEL_RULES: tuple[ModelRule, ...] = (HeartbeatMtuBelowCorosync(), LiveMigrationOnLossyPath())
 FLEET_RULES: tuple[FleetRule, ...] = (

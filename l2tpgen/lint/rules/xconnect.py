@@ -128,8 +128,9 @@ class AttachmentHasIp(DeviceRule):
     severity = Severity.ERROR
 
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
-        for iface, _ in device.xconnects():
-            if iface.address_at is not None:
+        for iface, xc in device.xconnects():
+            # an ATM PVC's or a DLCI's xconnect leaves the interface's own address alone
+            if iface.address_at is not None and xc is iface.xconnect:
                 yield self.finding(
                     device.file,
                     iface.address_at,
@@ -143,24 +144,28 @@ class CdpOnAttachment(DeviceRule):
     """An attachment circuit runs CDP, so CDP crosses (or interferes with) the pseudowire.
 
     ## What it does
-    Flags an interface with an `xconnect` but without `no cdp enable`, unless `no cdp run` turns CDP
-    off globally.
+    Flags a main interface with an `xconnect` of its own (port mode) but without `no cdp enable`,
+    unless `no cdp run` turns CDP off globally. Not flagged: dot1Q subinterfaces, ATM interfaces,
+    and xconnects under an ATM PVC, a Frame Relay DLCI or a `connect` section.
 
     ## Why is this bad?
-    Control-plane protocols of one site leak to the other: neighbours appear across sites and, with
-    spanning tree, the two sites' topologies can merge.
+    In port mode every frame received on the port is tunneled (Cisco's L2TPv3 guide, "Ethernet":
+    "Any Ethernet frame received on an interface is tunneled"), so the CDP of one site reaches the
+    other: neighbours appear across sites and, with spanning tree, the two sites' topologies can
+    merge. A dot1Q subinterface tunnels only the frames "tagged with a VID specified on the
+    subinterface" (the same guide, "802.1q (VLAN)"); CDP runs on the physical port, untagged, and
+    never enters that pseudowire. (Cisco IOS Releases 12.0(29)S and 12.2(25)S, Layer 2 Tunnel
+    Protocol Version 3, cisco.com/c/en/us/td/docs/ios/12_0s/feature/guide/l2tpv325.html.)
 
     ## Example
     ```
-    interface Gi0/0.10
-     encapsulation dot1Q 10
+    interface GigabitEthernet0/0
      xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
     ```
 
     ## Use instead
     ```
-    interface Gi0/0.10
-     encapsulation dot1Q 10
+    interface GigabitEthernet0/0
      no cdp enable
      xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
     ```
@@ -173,8 +178,9 @@ class CdpOnAttachment(DeviceRule):
     def check(self, device: DeviceFacts) -> Iterator[Finding]:
         if not device.cdp_run:
             return
-        for iface, _ in device.xconnects():
-            if not iface.no_cdp:
+        for iface, xc in device.xconnects():
+            port_mode = xc is iface.xconnect and not iface.is_subinterface
+            if port_mode and not iface.no_cdp and not iface.name.lower().startswith("atm"):
                 yield self.finding(
                     device.file,
                     iface.at,
