@@ -1,6 +1,7 @@
 """The sysctl part of the host advice as an ``/etc/sysctl.d/`` file.
 
-``key = value`` lines and ``#`` comments, which ``sysctl -p FILE`` and systemd-sysctl both read.
+``key = value`` lines and ``#`` comments, which ``sysctl -p FILE`` and systemd-sysctl both read;
+each key's comments say why, from which figures, and what makes it take effect.
 A host that carries several VLANs gets one file: where two VLANs ask for the same key, the larger
 number wins (element by element for ``tcp_rmem`` triples).
 """
@@ -59,8 +60,9 @@ def render_sysctl(advice: Iterable[HostAdvice], header: Iterable[str] = ()) -> s
         for item in one.items:
             if item.kind == "sysctl":
                 notes = reasons.setdefault(item.setting, [])
-                for line in (item.reason, *item.basis):
-                    if line not in notes:
+                when = f"takes effect: {item.takes_effect}" if item.takes_effect else ""
+                for line in (item.reason, *item.basis, when):
+                    if line and line not in notes:
                         notes.append(line)
     merged = merged_sysctls(pieces)
     if not merged:

@@ -13,6 +13,7 @@ from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
 from l2tpgen.model.classes import check_class_pairs, check_classes
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.site import DEVICE_TYPES
+from l2tpgen.model.transport_checks import check_corosync_transports
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -224,6 +225,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
         yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from check_class_pairs(site, sites, files)
         yield from _check_links(site, sites, files)
+        yield from check_corosync_transports(site, sites, files)
 
 
 def _check_unique_across_fleet(
