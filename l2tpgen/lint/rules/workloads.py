@@ -97,9 +97,10 @@ class HeartbeatMtuBelowCorosync(ModelRule):
                 f"VLAN {pw.vlan.id} carries cluster-heartbeat{said} on Corosync's {transport} "
                 f"transport over a pseudowire whose inner MTU is {budget.max_inner_mtu} bytes, "
                 f"below its default netmtu of {COROSYNC_NETMTU}",
-                f"set totem.netmtu to {budget.max_inner_mtu} on the cluster's nodes (`l2tpgen "
-                f"hosts {site}`), or raise wan.mtu at both ends to "
-                f"{COROSYNC_NETMTU + budget.total_overhead} if the path carries it",
+                f"set totem.netmtu to {budget.max_inner_mtu} on the cluster's nodes and restart "
+                f"corosync node by node (`l2tpgen hosts {site}`), or move the cluster to knet, or "
+                f"raise wan.mtu at both ends to {COROSYNC_NETMTU + budget.total_overhead} if the "
+                "path carries it",
             )
 
 
