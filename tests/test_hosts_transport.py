@@ -163,8 +163,10 @@ def test_the_sysctl_file_says_corosync_must_restart_and_a_knet_cluster_needs_no_
     assert block.endswith("net.core.rmem_max = 4194304")
     assert "# takes effect: sysctl -p, then restart corosync" in block
     assert "\nnet.core.rmem_default" not in text
-    knet = render_sysctl([recommend(PATH, 1458, "cluster-heartbeat", "knet")])
+    assert "# cluster-heartbeat (Corosync udpu) over 10 Gb/s, 55 ms RTT" in text
+    knet = render_sysctl([recommend(PATH, 1458, "cluster-heartbeat")])
     assert "# nothing to change" in knet
+    assert "# cluster-heartbeat (Corosync knet, not stated) over " in knet
 
 
 def _field_without_transport(tmp_path: Path) -> Path:

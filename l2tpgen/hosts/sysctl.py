@@ -28,6 +28,12 @@ def _larger(old: str, new: str) -> str:
     return " ".join(str(max(x, y)) for x, y in zip(a, b, strict=True))
 
 
+def _transport(advice: HostAdvice) -> str:
+    if advice.workload != "cluster-heartbeat":
+        return ""
+    return f" (Corosync {advice.transport or 'knet, not stated'})"
+
+
 def merged_sysctls(advice: Iterable[HostAdvice]) -> tuple[tuple[str, str], ...]:
     """Every sysctl of every piece of advice, each key once (the larger value wins)."""
     merged: dict[str, str] = {}
@@ -51,8 +57,8 @@ def render_sysctl(advice: Iterable[HostAdvice], header: Iterable[str] = ()) -> s
         *(f"# {' '.join(line.split())}" for line in header),  # one line each, whatever it holds
     ]
     lines += [
-        f"# {a.workload} over {a.path.describe() if a.path else 'a path not stated'}, "
-        f"inner MTU {a.inner_mtu}"
+        f"# {a.workload}{_transport(a)} over "
+        f"{a.path.describe() if a.path else 'a path not stated'}, inner MTU {a.inner_mtu}"
         for a in pieces
     ]
     reasons: dict[str, list[str]] = {}
