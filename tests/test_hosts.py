@@ -107,10 +107,14 @@ def test_host_mtu_is_the_inner_mtu_and_mss_40_less() -> None:
     assert advice.value("TCP MSS") == "1422"
 
 
-def test_heartbeat_vlans_get_25_mib_udp_buffers_and_netmtu_no_larger_than_the_inner_mtu() -> None:
-    advice = recommend(FIELD, 1458, "cluster-heartbeat")
-    for key in ("rmem_default", "rmem_max", "wmem_default", "wmem_max"):
-        assert advice.value(f"net.core.{key}") == str(25 * MIB)
+def test_udp_heartbeat_vlans_get_rmem_max_for_corosyncs_request_and_netmtu_within_the_mtu() -> None:
+    # Was: 25 MiB in rmem_default and friends for every heartbeat VLAN (issue 19: rmem_default
+    # changes every socket; Corosync asks for its own size, capped at rmem_max). udp asks for
+    # 16 x 65536 B = 1 MiB (corosync exec/totemudp.c).
+    advice = recommend(FIELD, 1458, "cluster-heartbeat", "udp")
+    assert advice.value("net.core.rmem_max") == advice.value("net.core.wmem_max") == str(MIB)
+    assert advice.value("net.core.rmem_default") is None
+    assert advice.value("net.core.wmem_default") is None
     assert int(advice.value("corosync totem.netmtu") or 0) <= 1458
     assert advice.value("ethernetX.emuRxMode") == "1"
     assert advice.value("net.ipv4.tcp_congestion_control") is None
@@ -155,17 +159,18 @@ def test_the_sysctl_file_is_key_equals_value_lines_and_comments() -> None:
 def test_one_file_for_several_vlans_takes_the_larger_value_per_key() -> None:
     advice = [
         recommend(FIELD, 1462, "live-migration"),
-        recommend(FIELD, 1462, "cluster-heartbeat"),
+        recommend(FIELD, 1462, "cluster-heartbeat", "udpu"),
     ]
     merged = dict(merged_sysctls(advice))
-    assert merged["net.core.rmem_max"] == str(256 * MIB)  # TCP's, larger than 25 MiB
-    assert merged["net.core.rmem_default"] == str(25 * MIB)
+    assert merged["net.core.rmem_max"] == str(256 * MIB)  # TCP's, larger than udpu's 4 MiB
+    assert "net.core.rmem_default" not in merged
     assert list(merged).count("net.core.rmem_max") == 1
 
 
 def test_a_path_needing_nothing_says_so_in_the_file() -> None:
-    text = render_sysctl([recommend(CAMPUS, 1462, "cluster-heartbeat")])
-    assert "net.core.rmem_default = 26214400" in text
+    text = render_sysctl([recommend(CAMPUS, 1462, "cluster-heartbeat", "udp")])
+    assert "net.core.rmem_max = 1048576" in text
+    assert "nothing to change" in render_sysctl([recommend(CAMPUS, 1462, "cluster-heartbeat")])
     empty = render_sysctl([])
     assert "nothing to change" in empty
 
@@ -182,8 +187,8 @@ def test_without_a_path_only_what_does_not_depend_on_it_is_advised() -> None:
 
 
 def test_a_heartbeat_vlan_without_a_path_still_gets_its_buffers_and_netmtu() -> None:
-    advice = recommend(None, 1458, "cluster-heartbeat")
-    assert advice.value("net.core.rmem_default") == str(25 * MIB)
+    advice = recommend(None, 1458, "cluster-heartbeat", "udpu")
+    assert advice.value("net.core.rmem_max") == str(4 * MIB)
     assert advice.value("corosync totem.netmtu") == "1458"
     assert advice.value("path") is None
 

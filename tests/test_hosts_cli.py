@@ -108,9 +108,14 @@ def test_a_static_pair_with_a_cookie_and_sequencing_gets_its_smaller_mtu(tmp_pat
 
 
 def test_heartbeat_vlans_get_udp_buffers_and_a_netmtu_no_larger_than_the_inner_mtu() -> None:
+    # examples/field's cluster runs Corosync's udp transport: it asks for 1 MiB per socket
+    # (exec/totemudp.c), capped at rmem_max; rmem_default is left alone (issue 19).
     heartbeat = _vlan(_hosts("dc-a", "--sites", str(FIELD)), 310)
-    for key in ("rmem_default", "rmem_max", "wmem_default", "wmem_max"):
-        assert _value(heartbeat, f"net.core.{key}") == str(25 * MIB)
+    assert heartbeat["corosync_transport"] == "udp"
+    for key in ("rmem_max", "wmem_max"):
+        assert _value(heartbeat, f"net.core.{key}") == str(MIB)
+    for key in ("rmem_default", "wmem_default"):
+        assert _value(heartbeat, f"net.core.{key}") is None
     assert int(_value(heartbeat, "corosync totem.netmtu") or 0) <= heartbeat["inner_mtu"]
     assert "rx 4096" in (_value(heartbeat, "vmxnet3 receive rings") or "")
     assert _value(heartbeat, "ethernetX.emuRxMode") == "1"
@@ -203,9 +208,9 @@ def test_the_sysctl_file_reads_as_the_json_settings_each_key_once() -> None:
     assert dict(settings) == merged
     assert len({key for key, _ in settings}) == len(settings)
     assert ("net.ipv4.tcp_congestion_control", "bbr") in settings
-    # The larger value wins: TCP's 256 MiB over the heartbeat VLAN's 25 MiB.
+    # The larger value wins: TCP's 256 MiB over the udp heartbeat VLAN's 1 MiB.
     assert ("net.core.rmem_max", str(256 * MIB)) in settings
-    assert ("net.core.rmem_default", str(25 * MIB)) in settings
+    assert "net.core.rmem_default" not in dict(settings)
 
 
 def test_the_sysctl_file_names_its_site_and_vlans_in_comments_only() -> None:

@@ -79,7 +79,8 @@ def test_model_rules_run_on_a_linux_site_too(tmp_path: Path) -> None:
     edge.write_text(
         edge.read_text().replace(
             "{id: 200, name: lab-a, peer: hub}",
-            "{id: 200, name: lab-a, peer: hub, carries: cluster-heartbeat}",
+            "{id: 200, name: lab-a, peer: hub, carries: cluster-heartbeat, "
+            "corosync_transport: udpu}",
         )
     )
     findings = lint_sites(load_fleet(hub), ["linux-edge"])

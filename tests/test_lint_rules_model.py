@@ -8,6 +8,12 @@ sqrt(loss). Every path here is trusted (each end states `wan.trusted: true` or h
 addresses), so no ESP enters the budget (its own tests: test_mtu_esp.py). Positions: a finding
 sits at the VLAN's `carries` value where that site states it, else at the VLAN's entry (its `{`,
 column 5).
+
+L2T022 is about Corosync's udp and udpu transports only (issue 19): they send packets of up to
+`totem.netmtu` bytes, 1500 by default; knet, the default transport (also when none is stated),
+probes the path MTU itself. corosync.conf(5) in corosync/corosync (man/corosync.conf.5:
+`transport`, "The default is knet"; `netmtu`, "mainly for the UDPU (and UDP) transport"; the
+default 1500 for UDPU and UDP, 65536 for KNET; `knet_pmtud_interval`; `knet_mtu`).
 """
 
 from __future__ import annotations
@@ -33,6 +39,20 @@ def _site_b(wan_mtu: int) -> str:
     return SITE_B.replace("trusted: true}", f"trusted: true, mtu: {wan_mtu}}}")
 
 
+# site-a of the transport cases: VLAN 20 on line 9, `carries` value at column 52; TRANSPORT is
+# filled in per case.
+HEARTBEAT_A = """
+    name: site-a
+    hostname: rtr-a
+    management: {host: 192.0.2.1}
+    wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}
+    lan: {interface: GigabitEthernet0/0}
+    l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
+    peers: [site-b]
+    vlans:
+      - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat TRANSPORT}
+    """.replace(" TRANSPORT}", "TRANSPORT}")
+
 L2T022 = [
     sites(
         "L2T022",
@@ -48,7 +68,8 @@ L2T022 = [
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
             vlans:
-              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat}
+              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat,
+                 corosync_transport: udpu}
             """,
             "site-b.yaml": SITE_B,
         },
@@ -70,7 +91,8 @@ L2T022 = [
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
             vlans:
-              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat}
+              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat,
+                 corosync_transport: udpu}
             """,
             "site-b.yaml": SITE_B.replace(
                 "peer: site-a}", "peer: site-a, carries: cluster-heartbeat}"
@@ -93,7 +115,8 @@ L2T022 = [
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
             vlans:
-              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat}
+              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat,
+                 corosync_transport: udpu}
             """,
             "site-b.yaml": _site_b(9000),
         },
@@ -131,7 +154,8 @@ L2T022 = [
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
             vlans:
-              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat}
+              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat,
+                 corosync_transport: udpu}
             """,
             "site-b.yaml": _site_b(1542),
         },
@@ -150,9 +174,41 @@ L2T022 = [
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
             vlans:
-              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat}
+              - {id: 20, name: cluster, peer: site-b, carries: cluster-heartbeat,
+                 corosync_transport: udpu}
             """,
             "site-b.yaml": _site_b(1541),
+        },
+        ("site-a.yaml", 9, 52),
+        ("site-b.yaml", 9, 5),
+    ),
+    sites(
+        "L2T022",
+        "passes",
+        "knet-stated-on-a-1500-byte-wan",  # knet finds the path MTU itself: no netmtu to set
+        {
+            "site-a.yaml": HEARTBEAT_A.replace("TRANSPORT", ", corosync_transport: knet"),
+            "site-b.yaml": SITE_B,
+        },
+    ),
+    sites(
+        "L2T022",
+        "passes",
+        "transport-not-stated-is-knet",  # corosync.conf(5): "The default is knet"
+        {
+            "site-a.yaml": HEARTBEAT_A.replace("TRANSPORT", ""),
+            "site-b.yaml": SITE_B,
+        },
+    ),
+    sites(
+        "L2T022",
+        "fails",
+        "udp-stated-only-at-the-other-end",
+        {
+            "site-a.yaml": HEARTBEAT_A.replace("TRANSPORT", ""),
+            "site-b.yaml": SITE_B.replace(
+                "peer: site-a}", "peer: site-a, corosync_transport: udp}"
+            ),
         },
         ("site-a.yaml", 9, 52),
         ("site-b.yaml", 9, 5),

@@ -63,6 +63,8 @@ def _print_text(name: str, advice: Sequence[VlanHosts]) -> None:
             out.print(f"      why:  {item.reason}")
             for number, basis in enumerate(item.basis):
                 out.print(f"      {'from:' if number == 0 else '     '} {basis}")
+            if item.takes_effect:
+                out.print(f"      when: {item.takes_effect}")
 
 
 def _as_json(name: str, advice: Sequence[VlanHosts]) -> dict[str, object]:
@@ -79,6 +81,7 @@ def _as_json(name: str, advice: Sequence[VlanHosts]) -> dict[str, object]:
                 "peer": pw.peer.name,
                 "carries": host.workload,
                 "carries_stated_in": one.carries_file,
+                "corosync_transport": host.transport,
                 "link": (
                     {"bandwidth_bps": link.bandwidth, "rtt_ms": link.rtt_ms, "loss": link.loss}
                     if link
@@ -93,6 +96,7 @@ def _as_json(name: str, advice: Sequence[VlanHosts]) -> dict[str, object]:
                         "value": item.value,
                         "reason": item.reason,
                         "basis": list(item.basis),
+                        "takes_effect": item.takes_effect,
                     }
                     for item in host.items
                 ],

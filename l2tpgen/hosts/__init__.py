@@ -1,8 +1,8 @@
 """Host tuning for the hosts on stretched VLANs.
 
-MTU/MSS, TCP buffers from the bandwidth-delay product, congestion control, heartbeat buffers,
-Corosync and hypervisor notes. Pure functions and frozen values; the ``hosts`` command and the
-model's fields build on them.
+MTU/MSS, TCP buffers from the bandwidth-delay product, congestion control, Corosync advice by
+its transport, hypervisor notes, and what makes each setting take effect. Pure functions and
+frozen values; the ``hosts`` command and the model's fields build on them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from l2tpgen.hosts.advice import (
+        COROSYNC_TRANSPORTS,
         WORKLOADS,
         Advice,
+        CorosyncTransport,
         HostAdvice,
         Workload,
         needs_bbr,
@@ -25,8 +27,10 @@ if TYPE_CHECKING:
     from l2tpgen.hosts.sysctl import merged_sysctls, render_sysctl
 
 __all__ = [
+    "COROSYNC_TRANSPORTS",
     "WORKLOADS",
     "Advice",
+    "CorosyncTransport",
     "HostAdvice",
     "HostsInputError",
     "NetworkPath",
@@ -43,6 +47,8 @@ __all__ = [
 ]
 
 _WHERE = {
+    "COROSYNC_TRANSPORTS": "l2tpgen.hosts.advice",
+    "CorosyncTransport": "l2tpgen.hosts.advice",
     "WORKLOADS": "l2tpgen.hosts.advice",
     "Advice": "l2tpgen.hosts.advice",
     "HostAdvice": "l2tpgen.hosts.advice",

@@ -15,22 +15,26 @@ packet that crosses unfragmented, from ``l2tpgen.mtu``) and what the VLAN carrie
 * **Congestion control.** BBR with the ``fq`` qdisc (pacing) when the path is *lossy*: the Mathis
   bound for a loss-based algorithm (Cubic) at this RTT and loss is below the path's bandwidth, or
   *long*: RTT of 20 ms or more, where Cubic needs seconds to regrow its window after each loss.
-* **Heartbeats** (``cluster-heartbeat``): UDP receive and send buffers of 25 MiB (``rmem_default``
-  too: Corosync's sockets take the default); the default 208 KiB overflows during bursts (field
-  report: ``netstat -su`` receive buffer errors until 25 MiB). Corosync's ``netmtu`` no larger
-  than the inner MTU, an IGMP querier for its multicast, vmxnet3 rings and splitRx mode.
+* **Heartbeats** (``cluster-heartbeat``): by Corosync's transport (``heartbeat.py``): knet, the
+  default, needs neither netmtu nor multicast nor buffer sysctls; udpu and udp need ``netmtu``
+  no larger than the inner MTU and ``rmem_max`` / ``wmem_max`` above what Corosync asks for;
+  udp also an IGMP querier and ESXi's splitRx mode (vmxnet3 only). ``rmem_default`` never.
 * **Live migration:** several streams (multi-NIC or multi-stream vMotion, QEMU ``multifd``).
 
 Without a path (``None``: nobody stated it) the advice keeps what does not depend on it (MTU, MSS,
-MTU probing, heartbeat buffers, hypervisor notes) and says that buffers and congestion control
+MTU probing, heartbeat items, hypervisor notes) and says that buffers and congestion control
 need the path.
+
+Every item says what makes it take effect (``Advice.takes_effect``): at once, new connections,
+a service restart, a VM power cycle.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
+from l2tpgen.hosts.heartbeat import heartbeat_items
+from l2tpgen.hosts.items import Advice, Kind
 from l2tpgen.hosts.path import (
     MIB,
     HostsInputError,
@@ -41,39 +45,33 @@ from l2tpgen.hosts.path import (
     size,
 )
 from l2tpgen.mtu import IPV4_TCP_HEADERS, MIN_WAN_MTU
-from l2tpgen.workloads import WORKLOADS, Workload
+from l2tpgen.workloads import COROSYNC_TRANSPORTS, WORKLOADS, CorosyncTransport, Workload
 
-__all__ = ["WORKLOADS", "Workload"]  # re-exported: l2tpgen.hosts gives them to its users
-Kind = Literal["sysctl", "interface", "application", "hypervisor", "network"]
+# re-exported: l2tpgen.hosts gives them to its users
+__all__ = ["COROSYNC_TRANSPORTS", "WORKLOADS", "Advice", "CorosyncTransport", "Kind", "Workload"]
 
 # Linux's defaults (net.ipv4.tcp_rmem / tcp_wmem): min, default, max.
 TCP_RMEM_DEFAULT = (4096, 131072, 6 * MIB)
 TCP_WMEM_DEFAULT = (4096, 16384, 4 * MIB)
+SIZED_AT_OPEN = (
+    "sockets sized after sysctl -p: an application sizes its sockets when it opens them, so "
+    "restart it"
+)
 BUFFER_HEADROOM = 2
 MAX_TCP_BUFFER = 1024 * MIB
 LONG_RTT_MS = 20.0
-HEARTBEAT_UDP_BUFFER = 25 * MIB
-
-
-@dataclass(frozen=True)
-class Advice:
-    """One recommendation: where it goes, the value, why, and the figures it came from."""
-
-    kind: Kind
-    setting: str
-    value: str
-    reason: str
-    basis: tuple[str, ...] = ()
+NEW_TCP = "new TCP connections, once applied (sysctl -p)"
 
 
 @dataclass(frozen=True)
 class HostAdvice:
-    """Everything recommended for the hosts of one VLAN."""
+    """Everything recommended for the hosts of one VLAN (``transport``: Corosync's, as stated)."""
 
     path: NetworkPath | None
     inner_mtu: int
     workload: Workload
     items: tuple[Advice, ...]
+    transport: CorosyncTransport | None = None
 
     @property
     def sysctls(self) -> tuple[tuple[str, str], ...]:
@@ -120,6 +118,8 @@ def _mtu_items(inner_mtu: int) -> list[Advice]:
             "a pseudowire is a bridge: larger frames are dropped (or fragmented after "
             "encapsulation) with no ICMP error to the host",
             (f"inner MTU of the pseudowire = {inner_mtu} B (l2tpgen mtu)",),
+            "at once (ip link set dev IF mtu N); make it permanent in the host's network "
+            "configuration",
         ),
         Advice(
             "interface",
@@ -127,6 +127,7 @@ def _mtu_items(inner_mtu: int) -> list[Advice]:
             str(mss),
             "clamp to this where hosts keep a larger MTU (firewalls, routers at the edge)",
             (f"MSS = MTU {inner_mtu} - 40 (IPv4 and TCP headers) = {mss} B",),
+            "new TCP connections",
         ),
     ]
 
@@ -151,10 +152,20 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
         wmem = (*TCP_WMEM_DEFAULT[:2], buffer)
         items += [
             Advice(
-                "sysctl", "net.ipv4.tcp_rmem", " ".join(map(str, rmem)), reason, (bdp_text, rule)
+                "sysctl",
+                "net.ipv4.tcp_rmem",
+                " ".join(map(str, rmem)),
+                reason,
+                (bdp_text, rule),
+                NEW_TCP,
             ),
             Advice(
-                "sysctl", "net.ipv4.tcp_wmem", " ".join(map(str, wmem)), reason, (bdp_text, rule)
+                "sysctl",
+                "net.ipv4.tcp_wmem",
+                " ".join(map(str, wmem)),
+                reason,
+                (bdp_text, rule),
+                NEW_TCP,
             ),
             Advice(
                 "sysctl",
@@ -162,6 +173,7 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
                 str(buffer),
                 "lets applications that set SO_RCVBUF themselves ask for the same",
                 (rule,),
+                SIZED_AT_OPEN,
             ),
             Advice(
                 "sysctl",
@@ -169,6 +181,7 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
                 str(buffer),
                 "lets applications that set SO_SNDBUF themselves ask for the same",
                 (rule,),
+                SIZED_AT_OPEN,
             ),
         ]
     else:
@@ -179,6 +192,7 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
                 "keep Linux's defaults",
                 "the bandwidth-delay product fits the default buffers (6 MiB receive, 4 MiB send)",
                 (bdp_text, rule),
+                "nothing to apply",
             )
         )
     items.append(_probing(inner_mtu))
@@ -189,8 +203,23 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
             "bandwidth and RTT and does not treat random loss as congestion"
         )
         items += [
-            Advice("sysctl", "net.core.default_qdisc", "fq", "fq paces BBR's packets", basis),
-            Advice("sysctl", "net.ipv4.tcp_congestion_control", "bbr", reason, basis),
+            Advice(
+                "sysctl",
+                "net.core.default_qdisc",
+                "fq",
+                "fq paces BBR's packets",
+                basis,
+                "qdiscs attached after sysctl -p: an interface keeps the one it has until "
+                "`tc qdisc replace dev IF root fq` or a reboot",
+            ),
+            Advice(
+                "sysctl",
+                "net.ipv4.tcp_congestion_control",
+                "bbr",
+                reason,
+                basis,
+                NEW_TCP + "; load tcp_bbr first",
+            ),
         ]
     else:
         items.append(
@@ -200,6 +229,7 @@ def _tcp_items(path: NetworkPath, inner_mtu: int, workload: Workload) -> list[Ad
                 "keep the default (cubic)",
                 "the path is neither lossy nor long enough for BBR to matter",
                 basis,
+                "nothing to apply",
             )
         )
     if workload == "live-migration":
@@ -215,6 +245,7 @@ def _probing(inner_mtu: int) -> Advice:
         "the pseudowire drops oversized frames without an ICMP error: probing recovers "
         "from that black hole instead of stalling",
         (f"inner MTU {inner_mtu} B",),
+        "at once for every TCP connection (sysctl -p)",
     )
 
 
@@ -226,6 +257,7 @@ def _streams(basis: tuple[str, ...]) -> Advice:
         "one TCP stream is limited by one CPU and one window: use multi-NIC or "
         "multi-stream vMotion (vSphere 7+), or QEMU's multifd (multifd-channels 4+)",
         basis,
+        "the next migration",
     )
 
 
@@ -239,6 +271,7 @@ def _no_path_items(inner_mtu: int, workload: Workload) -> list[Advice]:
             "TCP buffers come from the bandwidth-delay product and congestion control from the "
             "path's loss and RTT: without the path's bandwidth, RTT and loss neither is advised",
             ("no bandwidth, RTT or loss given",),
+            "nothing to apply",
         ),
     ]
     if workload == "live-migration":
@@ -246,74 +279,37 @@ def _no_path_items(inner_mtu: int, workload: Workload) -> list[Advice]:
     return items
 
 
-def _heartbeat_items(path: NetworkPath | None, inner_mtu: int) -> list[Advice]:
-    reason = (
-        "heartbeat bursts overflow the default 208 KiB socket buffers: receive buffer errors "
-        "(netstat -su, /proc/net/snmp RcvbufErrors) and lost heartbeats"
-    )
-    basis = (f"{size(HEARTBEAT_UDP_BUFFER)} per socket (field report: errors until ~25 MiB)",)
-    return [
-        *(
-            Advice("sysctl", key, str(HEARTBEAT_UDP_BUFFER), reason, basis)
-            for key in (
-                "net.core.rmem_default",
-                "net.core.rmem_max",
-                "net.core.wmem_default",
-                "net.core.wmem_max",
-            )
-        ),
-        Advice(
-            "application",
-            "corosync totem.netmtu",
-            str(inner_mtu),
-            "Corosync sizes its packets to netmtu (default 1500): larger than the inner MTU "
-            "they are fragmented or dropped on the pseudowire",
-            (f"inner MTU = {inner_mtu} B",),
-        ),
-        Advice(
-            "network",
-            "IGMP querier",
-            "one per stretched VLAN",
-            "without a querier, snooping switches stop forwarding the heartbeat group when "
-            "their membership entries expire (about 260 s)",
-            (f"path {path.describe()}" if path else "whatever the path",),
-        ),
-        Advice(
-            "hypervisor",
-            "vmxnet3 receive rings",
-            "ethtool -G <if> rx 4096 (Windows: Rx Ring #1 Size 4096, Small Rx Buffers 8192)",
-            "small default rings drop bursts before the socket sees them",
-            ("vmxnet3 maximum ring size = 4096",),
-        ),
-        Advice(
-            "hypervisor",
-            "ethernetX.emuRxMode",
-            "1",
-            "splitRx mode spreads multicast receive processing over several threads on ESXi",
-            ("VMware: splitRxMode for multicast receivers",),
-        ),
-    ]
-
-
 def recommend(
-    path: NetworkPath | None, inner_mtu: int, workload: Workload = "general"
+    path: NetworkPath | None,
+    inner_mtu: int,
+    workload: Workload = "general",
+    transport: CorosyncTransport | None = None,
 ) -> HostAdvice:
     """The host advice for one stretched VLAN (``path`` None: not known).
 
+    ``transport``: the Corosync transport of a ``cluster-heartbeat`` VLAN's cluster (None: not
+    stated, knet assumed); other workloads ignore it.
+
     Raises:
-        HostsInputError: an impossible MTU or an unknown workload.
+        HostsInputError: an impossible MTU, an unknown workload or transport.
     """
     if workload not in WORKLOADS:
         raise HostsInputError(
             f"unknown workload {workload!r}; choose one of: {', '.join(WORKLOADS)}"
         )
+    if transport is not None and transport not in COROSYNC_TRANSPORTS:
+        raise HostsInputError(
+            f"unknown Corosync transport {transport!r}; choose one of: "
+            f"{', '.join(COROSYNC_TRANSPORTS)}"
+        )
     if not MIN_WAN_MTU - 100 <= inner_mtu <= 65535:  # noqa: PLR2004 - IPv4's ceiling
         raise HostsInputError(f"inner MTU must be between 476 and 65535, not {inner_mtu}")
     items = _mtu_items(inner_mtu)
     if workload == "cluster-heartbeat":
-        items += _heartbeat_items(path, inner_mtu)
+        items += heartbeat_items(path, inner_mtu, transport)
     elif path is None:
         items += _no_path_items(inner_mtu, workload)
     else:
         items += _tcp_items(path, inner_mtu, workload)
-    return HostAdvice(path, inner_mtu, workload, tuple(items))
+    heartbeat = workload == "cluster-heartbeat"
+    return HostAdvice(path, inner_mtu, workload, tuple(items), transport if heartbeat else None)

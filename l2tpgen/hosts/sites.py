@@ -1,7 +1,8 @@
 """The host advice of a site's stretched VLANs, from the model.
 
 Per VLAN: the path is the pair's ``link`` (stated at either end, or not at all), the workload what
-the VLAN ``carries`` (stated at either end; ``general`` otherwise), and the inner MTU the
+the VLAN ``carries`` (stated at either end; ``general`` otherwise) with its ``corosync_transport``
+(either end; knet otherwise), and the inner MTU the
 pseudowire's budget (``Pseudowire.budget``: the smaller WAN MTU, the pair's cookie and sublayer,
 the dot1Q tag when a Cisco end carries it). Dynamic pseudowires get the same figure: ``ip pmtu``
 makes the PE report it, and the hosts still need it.
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.hosts.advice import recommend
 from l2tpgen.hosts.path import HostsInputError, NetworkPath
 from l2tpgen.hosts.sysctl import render_sysctl
+from l2tpgen.workloads import stated_transport
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
@@ -81,7 +83,7 @@ def site_advice(fleet: Fleet, name: str, vlans: Collection[int] = ()) -> tuple[V
         if vlans and pw.vlan.id not in vlans:
             continue
         path = network_path(pw.link) if pw.link is not None else None
-        advice = recommend(path, pw.budget.max_inner_mtu, pw.carries)
+        advice = recommend(path, pw.budget.max_inner_mtu, pw.carries, stated_transport(pw))
         found.append(VlanHosts(pw, advice, fleet.files[name], fleet.files[pw.peer.name]))
     return tuple(found)
 

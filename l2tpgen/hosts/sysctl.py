@@ -1,6 +1,7 @@
 """The sysctl part of the host advice as an ``/etc/sysctl.d/`` file.
 
-``key = value`` lines and ``#`` comments, which ``sysctl -p FILE`` and systemd-sysctl both read.
+``key = value`` lines and ``#`` comments, which ``sysctl -p FILE`` and systemd-sysctl both read;
+each key's comments say why, from which figures, and what makes it take effect.
 A host that carries several VLANs gets one file: where two VLANs ask for the same key, the larger
 number wins (element by element for ``tcp_rmem`` triples).
 """
@@ -27,6 +28,12 @@ def _larger(old: str, new: str) -> str:
     return " ".join(str(max(x, y)) for x, y in zip(a, b, strict=True))
 
 
+def _transport(advice: HostAdvice) -> str:
+    if advice.workload != "cluster-heartbeat":
+        return ""
+    return f" (Corosync {advice.transport or 'knet, not stated'})"
+
+
 def merged_sysctls(advice: Iterable[HostAdvice]) -> tuple[tuple[str, str], ...]:
     """Every sysctl of every piece of advice, each key once (the larger value wins)."""
     merged: dict[str, str] = {}
@@ -50,8 +57,8 @@ def render_sysctl(advice: Iterable[HostAdvice], header: Iterable[str] = ()) -> s
         *(f"# {' '.join(line.split())}" for line in header),  # one line each, whatever it holds
     ]
     lines += [
-        f"# {a.workload} over {a.path.describe() if a.path else 'a path not stated'}, "
-        f"inner MTU {a.inner_mtu}"
+        f"# {a.workload}{_transport(a)} over "
+        f"{a.path.describe() if a.path else 'a path not stated'}, inner MTU {a.inner_mtu}"
         for a in pieces
     ]
     reasons: dict[str, list[str]] = {}
@@ -59,8 +66,9 @@ def render_sysctl(advice: Iterable[HostAdvice], header: Iterable[str] = ()) -> s
         for item in one.items:
             if item.kind == "sysctl":
                 notes = reasons.setdefault(item.setting, [])
-                for line in (item.reason, *item.basis):
-                    if line not in notes:
+                when = f"takes effect: {item.takes_effect}" if item.takes_effect else ""
+                for line in (item.reason, *item.basis, when):
+                    if line and line not in notes:
                         notes.append(line)
     merged = merged_sysctls(pieces)
     if not merged:

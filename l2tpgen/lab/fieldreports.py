@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.hosts import NetworkPath, recommend
+from l2tpgen.hosts.heartbeat import SOCKET_REQUEST
 from l2tpgen.lab.engine import run_guest
 from l2tpgen.lab.guest import GuestLab
 from l2tpgen.lab.inputs import parse_lab
@@ -132,12 +133,17 @@ def _experiments(
     tcp_vlan = _vlan(near, ("live-migration", "storage"), near.vlans[-1])
     udp_vlan = _vlan(near, ("cluster-heartbeat",), near.vlans[0])
     tuned = recommend(FIELD_PATH, near.mtu, near.workload(tcp_vlan))
-    heartbeat = recommend(FIELD_PATH, near.mtu, "cluster-heartbeat")
+    # The lab's heartbeats are multicast: Corosync's udp transport, whose receiver asks for its
+    # own buffer (SOCKET_REQUEST) and gets it only up to rmem_max.
+    heartbeat = recommend(FIELD_PATH, near.mtu, "cluster-heartbeat", "udp")
     s, n, size = options.seconds, options.datagrams, options.datagram_size
+    asks = SOCKET_REQUEST["udp"]
     first: tuple[Experiment, ...] = (
         TcpTransfer("tcp", "per-vlan", near, far, tcp_vlan, s, host_mtu=near.mtu),
-        UdpBurst("burst0", "default buffers", near, far, udp_vlan, n, size),
-        UdpBurst("burst1", "hosts buffers", near, far, udp_vlan, n, size, advice=heartbeat),
+        UdpBurst("burst0", "default buffers", near, far, udp_vlan, n, size, rcvbuf=asks),
+        UdpBurst(
+            "burst1", "hosts buffers", near, far, udp_vlan, n, size, advice=heartbeat, rcvbuf=asks
+        ),
     )
     second: tuple[Experiment, ...] = (
         TcpTransfer("tcp", "single-trunk", t_near, t_far, tcp_vlan, s),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 IPERF_PORT = 5201
 BURST_PORT = 5405
-DEFAULT_RMEM = 212_992  # Linux's net.core.rmem_default
+DEFAULT_RMEM = 212_992  # Linux's net.core.rmem_default and rmem_max
 
 
 @dataclass(frozen=True)
@@ -167,6 +167,8 @@ class UdpBurst:
 
     The receiver joins the VLAN's heartbeat group as Corosync does, then is stopped, as a
     process is when it is descheduled or busy: the burst must fit its socket's receive buffer.
+    ``rcvbuf``: the receive buffer it asks for with SO_RCVBUF, as Corosync's udp transport does
+    (the kernel caps it at rmem_max and doubles it, socket(7)); None: it takes rmem_default.
     """
 
     key: str
@@ -177,6 +179,7 @@ class UdpBurst:
     datagrams: int = 1000
     size: int = 1200
     advice: HostAdvice | None = None
+    rcvbuf: int | None = None
 
     @property
     def probes(self) -> tuple[Probe, ...]:
@@ -189,6 +192,7 @@ class UdpBurst:
         receive = (
             f"UDP4-RECV:{BURST_PORT},bind={group},reuseaddr,"
             f"ip-add-membership={group}:eth1.{self.vlan}"
+            + (f",rcvbuf={self.rcvbuf}" if self.rcvbuf else "")
         )
         start = (
             f"socat -d -d -u {receive} /dev/null </dev/null >/dev/null 2>{log} & "
@@ -222,12 +226,17 @@ class UdpBurst:
     def judge(self, results: Mapping[str, str]) -> Measurement:
         """Datagrams sent, read by the receiver, dropped for want of receive buffer."""
         far = self.far.node
-        buffer = self.advice.value("net.core.rmem_default") if self.advice else None
+        if self.rcvbuf:
+            cap = self.advice.value("net.core.rmem_max") if self.advice else None
+            buffer = 2 * min(self.rcvbuf, int(cap or DEFAULT_RMEM))
+        else:
+            default = self.advice.value("net.core.rmem_default") if self.advice else None
+            buffer = int(default or DEFAULT_RMEM)
         return Measurement(
             "udp-burst",
             self.label,
             (
-                ("receive_buffer_bytes", float(buffer or DEFAULT_RMEM)),
+                ("receive_buffer_bytes", float(buffer)),
                 ("sent", float(self.datagrams)),
                 ("received", _delta(results, self.key, far, "Udp", "InDatagrams")),
                 ("rcvbuf_errors", _delta(results, self.key, far, "Udp", "RcvbufErrors")),

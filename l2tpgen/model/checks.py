@@ -14,6 +14,7 @@ from l2tpgen.model.classes import check_class_pairs, check_classes
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.protection_checks import check_protection
 from l2tpgen.model.site import DEVICE_TYPES
+from l2tpgen.model.transport_checks import check_corosync_transports
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -226,6 +227,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
         yield from check_class_pairs(site, sites, files)
         yield from check_protection(site, sites, files)
         yield from _check_links(site, sites, files)
+        yield from check_corosync_transports(site, sites, files)
 
 
 def _check_unique_across_fleet(

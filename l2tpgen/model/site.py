@@ -27,7 +27,7 @@ from l2tpgen.model.protection import (
     resolve,
 )
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
-from l2tpgen.workloads import Workload  # noqa: TC001 - pydantic reads it at run time
+from l2tpgen.workloads import CorosyncTransport, Workload  # noqa: TC001 - pydantic reads them
 
 MAX_VC_ID = 2**32 - 1
 
@@ -264,7 +264,8 @@ class Vlan(StrictModel):
 
     The VC ID defaults to the VLAN ID. Both ends must use the same VC ID; a VLAN is paired with
     the peer's VLAN of the same ID. ``carries`` (optional, either end) says what the hosts send
-    over it, for ``l2tpgen hosts``, the linter and labs.
+    over it, for ``l2tpgen hosts``, the linter and labs; ``corosync_transport`` (optional, either
+    end, with ``carries: cluster-heartbeat``) which Corosync transport its cluster runs.
     """
 
     id: int = Field(ge=1, le=4094)
@@ -272,6 +273,7 @@ class Vlan(StrictModel):
     peer: IosName
     vc_id: int | None = Field(None, ge=1, le=MAX_VC_ID)
     carries: Workload | None = None
+    corosync_transport: CorosyncTransport | None = None
 
     @property
     def effective_vc_id(self) -> int:

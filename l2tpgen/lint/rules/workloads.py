@@ -1,8 +1,9 @@
 """Model rules: what a VLAN carries, over the pseudowire and the path it crosses.
 
-They read the site models (``carries`` on a VLAN, ``link`` on a peers entry, the pseudowire's MTU
-budget), so only ``lint`` on sites runs them. Each reports in the file of every site it lints: at
-the VLAN's ``carries`` when that site states it, else at the VLAN (the other site said it).
+They read the site models (``carries`` and ``corosync_transport`` on a VLAN, ``link`` on a peers
+entry, the pseudowire's MTU budget), so only ``lint`` on sites runs them. Each reports in the
+file of every site it lints: at the VLAN's ``carries`` when that site states it, else at the VLAN
+(the other site said it).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from l2tpgen.hosts.path import NetworkPath, rate
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import ModelRule
 from l2tpgen.model.problems import Problem
+from l2tpgen.workloads import corosync_transport
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -37,11 +39,15 @@ def _pseudowires(fleet: Fleet, site: str, workload: str) -> Iterator[Pseudowire]
 
 
 class HeartbeatMtuBelowCorosync(ModelRule):
-    """A heartbeat VLAN's pseudowire carries less than Corosync's default netmtu of 1500 bytes.
+    """A udp/udpu heartbeat VLAN's pseudowire carries less than Corosync's netmtu of 1500 bytes.
 
     ## What it does
-    Warns about each stretched VLAN that `carries: cluster-heartbeat` (said at either end) when
-    the inner MTU of its pseudowire is below 1500 bytes. The inner MTU is the budget `l2tpgen mtu`
+    Warns about each stretched VLAN that `carries: cluster-heartbeat` with
+    `corosync_transport: udpu` or `udp` (said at either end) when the inner MTU of its pseudowire
+    is below 1500 bytes. A knet cluster (`corosync_transport: knet`, or none stated: knet is
+    Corosync 3's default) gets no finding: knet probes the path MTU itself and does not send
+    packets of `netmtu` bytes (corosync.conf(5): `netmtu` is mainly for UDPU and UDP,
+    `knet_pmtud_interval`, `knet_mtu`). The inner MTU is the budget `l2tpgen mtu`
     and `l2tpgen hosts` print: the smaller WAN MTU of the two sites, less the L2TPv3 headers, the
     cookie, the sublayer, and the dot1Q tag when a Cisco end carries it (1458 on a 1500-byte WAN
     between two Cisco PEs). Reported in each linted site's file: at the VLAN's `carries`, or at the
@@ -49,7 +55,7 @@ class HeartbeatMtuBelowCorosync(ModelRule):
 
     ## Why is this bad?
     Corosync's udp and udpu transports send totem packets of up to `totem.netmtu` bytes, 1500 by
-    default (knet, Corosync 3's default transport, probes for the path MTU itself). A pseudowire
+    default, whatever the path. A pseudowire
     drops a frame larger than its inner MTU without an ICMP error to the host, or fragments it
     after encapsulation: the large membership and retransmit messages of a busy cluster are the
     ones lost, which shows as "Retransmit List" messages, lost tokens and nodes fenced for nothing.
@@ -58,14 +64,16 @@ class HeartbeatMtuBelowCorosync(ModelRule):
     ```yaml
     # site-a.yaml; wan.mtu is 1500 at both ends: the inner MTU is 1458
     vlans:
-      - {id: 310, name: corosync, peer: site-b, carries: cluster-heartbeat}
+      - {id: 310, name: corosync, peer: site-b, carries: cluster-heartbeat,
+         corosync_transport: udpu}
     ```
 
     ## Use instead
-    Set `netmtu: 1458` in the `totem` section of corosync.conf on every node (`l2tpgen hosts SITE`
-    prints the figure), then switch this rule off (`--ignore L2T022`, or `ignore = ["L2T022"]` in
-    `[tool.l2tpgen.lint]`). Or, where the path between the sites carries larger packets, raise
-    `wan.mtu` at both ends:
+    Set `netmtu: 1458` in the `totem` section of corosync.conf on every node and restart corosync
+    node by node (`netmtu` cannot change at run time; `l2tpgen hosts SITE` prints the figure),
+    then switch this rule off (`--ignore L2T022`, or `ignore = ["L2T022"]` in
+    `[tool.l2tpgen.lint]`). Or move the cluster to knet, which finds the path MTU itself. Or,
+    where the path between the sites carries larger packets, raise `wan.mtu` at both ends:
     ```yaml
     wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6,
           mtu: 1542}   # inner MTU 1500 between two Cisco PEs
@@ -79,18 +87,20 @@ class HeartbeatMtuBelowCorosync(ModelRule):
     def check(self, fleet: Fleet, site: str) -> Iterator[Problem]:
         for pw in _pseudowires(fleet, site, "cluster-heartbeat"):
             budget = pw.budget
-            if budget.max_inner_mtu >= COROSYNC_NETMTU:
-                continue
+            transport = corosync_transport(pw)
+            if transport == "knet" or budget.max_inner_mtu >= COROSYNC_NETMTU:
+                continue  # knet finds the path MTU itself: netmtu is not its packet size
             path, said = _where(fleet, pw)
             yield Problem(
                 site,
                 path,
-                f"VLAN {pw.vlan.id} carries cluster-heartbeat{said} over a pseudowire whose "
-                f"inner MTU is {budget.max_inner_mtu} bytes, below Corosync's default netmtu of "
-                f"{COROSYNC_NETMTU}",
-                f"set totem.netmtu to {budget.max_inner_mtu} on the cluster's nodes (`l2tpgen "
-                f"hosts {site}`), or raise wan.mtu at both ends to "
-                f"{COROSYNC_NETMTU + budget.total_overhead} if the path carries it",
+                f"VLAN {pw.vlan.id} carries cluster-heartbeat{said} on Corosync's {transport} "
+                f"transport over a pseudowire whose inner MTU is {budget.max_inner_mtu} bytes, "
+                f"below its default netmtu of {COROSYNC_NETMTU}",
+                f"set totem.netmtu to {budget.max_inner_mtu} on the cluster's nodes and restart "
+                f"corosync node by node (`l2tpgen hosts {site}`), or move the cluster to knet, or "
+                f"raise wan.mtu at both ends to {COROSYNC_NETMTU + budget.total_overhead} if the "
+                "path carries it",
             )
 
 
