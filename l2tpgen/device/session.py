@@ -21,6 +21,7 @@ from netmiko.exceptions import ReadTimeout
 
 from l2tpgen.device.messages import REFUSALS, Kind, classify
 from l2tpgen.errors import DeviceError
+from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -255,7 +256,11 @@ def alive(connection: Any) -> bool:  # noqa: ANN401
 
 
 def parse_output(output: str, base_prompt: str) -> tuple[list[LineError], list[LineError]]:
-    """Refusals and notices (``messages.classify``), each with the line echoed before it."""
+    """Refusals and notices (``messages.classify``), each with the line echoed before it.
+
+    Both are masked (``mask_secrets``): the echoed line may be a secret's (``password 7 ...``),
+    and every message that quotes it (stderr, the table, JSON, logs) quotes this masked text.
+    """
     echo = re.compile(rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}(.*)$")
     refused: list[LineError] = []
     notices: list[LineError] = []
@@ -268,9 +273,9 @@ def parse_output(output: str, base_prompt: str) -> tuple[list[LineError], list[L
             continue
         kind = classify(line)
         if kind is Kind.REFUSAL:
-            refused.append(LineError(last, line.strip()))
+            refused.append(LineError(mask_secrets(last), mask_secrets(line.strip())))
         elif kind is Kind.NOTICE:
-            notices.append(LineError(last, line.strip()))
+            notices.append(LineError(mask_secrets(last), mask_secrets(line.strip())))
     return refused, notices
 
 
