@@ -63,6 +63,8 @@ class Batch:
     sent: int
     interrupted: bool = False
     after: tuple[str, ...] = ()
+    # The running config as last read within the change (``observe``), None if never read.
+    observed: str | None = None
 
 
 def _exec_prompt(connection: Any) -> str:  # noqa: ANN401 - netmiko's connection is untyped
@@ -150,12 +152,17 @@ def send_batch(
     chunk: int = CHUNK_LINES,
     stop: Callable[[], bool] | None = None,
     then: Sequence[str] = (),
+    entered: bool = False,
+    observe: bool = False,
 ) -> Batch:
     """Send ``commands`` in configuration mode, a chunk at a time (see the module docstring).
 
     The last chunk carries ``end`` and the exec commands ``then`` in the same write (no round
     trip of their own). ``stop`` is asked before each chunk: when it says so, the chunk in flight
-    has been answered and nothing more is sent (``interrupted``).
+    has been answered and nothing more is sent (``interrupted``). ``entered``: the session is in
+    configuration mode already (no ``configure terminal``). ``observe``: every other chunk ends
+    with ``do show running-config`` in the same write, so the running config push last saw is
+    known whenever the change stops (``Batch.observed``; ``then``'s first output after the last).
 
     Raises:
         DeviceError: the connection dropped or the router stopped answering mid-change.
@@ -165,23 +172,28 @@ def send_batch(
     chunks = [commands[i : i + chunk] for i in range(0, len(commands), chunk)] or [[]]
     output, sent, interrupted, ended = "", 0, False, False
     after: tuple[str, ...] = ()
+    observed: str | None = None
     try:
         for index, lines in enumerate(chunks):
             if stop is not None and stop():
                 interrupted = True
                 break
-            head = ["configure terminal"] if index == 0 else []
+            head = ["configure terminal"] if index == 0 and not entered else []
             last = index == len(chunks) - 1
-            tail = ["end", *then] if last else []
+            tail = ["end", *then] if last else (["do show running-config"] if observe else [])
             connection.write_channel("".join(f"{line}\n" for line in [*head, *lines, *tail]))
-            text = read_count(connection, prompts, len(head) + len(lines), timeout)
+            count = len(head) + len(lines) + (0 if last else len(tail))
+            text = read_count(connection, prompts, count, timeout)
             sent += len(lines)
             if last:
                 text += read_count(connection, back_at_exec, 1 + len(then), timeout, text)
                 back = back_at_exec.search(text)
                 cut = back.start() if back is not None else len(text)
                 after, ended = _split_exec(text[cut:], back_at_exec, len(then)), True
+                observed = after[0] if after else observed
                 text = text[:cut]  # the configuration part: refusals are looked for there only
+            elif tail:
+                text, observed = _cut_show(text, connection.base_prompt)
             output += text
             if parse_output(output, connection.base_prompt)[0]:
                 break
@@ -194,7 +206,22 @@ def send_batch(
         message = f"the router stopped answering mid-change ({type(exc).__name__})"
         raise DeviceError(message) from exc
     refused, notices = parse_output(output, connection.base_prompt)
-    return Batch(tuple(refused), tuple(notices), sent, interrupted, after)
+    return Batch(tuple(refused), tuple(notices), sent, interrupted, after, observed)
+
+
+def _cut_show(text: str, base_prompt: str) -> tuple[str, str]:
+    """A chunk's answer without its closing ``do show running-config``, and that show's output."""
+    echo = re.compile(
+        rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}do show running-config\n", re.MULTILINE
+    )
+    found = None
+    for found in echo.finditer(text):  # noqa: B007 - the last one is wanted
+        pass
+    if found is None:
+        return text, ""
+    shown = text[found.end() :]
+    closing = list(re.finditer(rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}", shown, re.MULTILINE))
+    return text[: found.start()], shown[: closing[-1].start()] if closing else shown
 
 
 def read_count(
