@@ -109,9 +109,9 @@ def stop_on_signals(
     """SIGINT and SIGTERM request a stop instead of killing the run (main thread only).
 
     A second signal does not kill it either: a rollback in progress must finish. ``restore``:
-    put the previous handlers back afterwards; a command line passes False, so that a signal
-    between the last result and the exit cannot kill the process with an exit code (130, 143)
-    other than the one its report gives.
+    put the previous handlers back afterwards; a command line passes False (the signals are
+    ignored from then on), so that a signal between its report and its exit cannot kill the
+    process with an exit code (130, 143) other than the one its report gives.
     """
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -130,5 +130,7 @@ def stop_on_signals(
     try:
         yield stop
     finally:
-        for sig, old in previous.items() if restore else ():
-            signal.signal(sig, old)
+        for sig, old in previous.items():
+            # Not restored: ignored from now to the exit (Python resets its own handlers to the
+            # default, which kills, while the interpreter shuts down; an ignored signal stays so).
+            signal.signal(sig, old if restore else signal.SIG_IGN)
