@@ -145,9 +145,11 @@ def test_a_stop_during_a_three_chunk_push_leaves_the_router_as_before_or_as_inte
 
 
 def _pushing(sites: Path, inventory: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(  # noqa: S603 - our own interpreter running our own module
-        [sys.executable, "-m", "l2tpgen", "push", "site-a", "--sites", str(sites)]
-        + ["--inventory", str(inventory), "--yes", "--format", "json"],
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "l2tpgen", "push", "site-a", "--sites", str(sites)),
+            *("--inventory", str(inventory), "--yes", "--format", "json"),
+        ],
         env=env,
         text=True,
         stdout=subprocess.PIPE,
