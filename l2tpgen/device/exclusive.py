@@ -78,7 +78,7 @@ def what_changed(old: str, new: str) -> str:
         for line in difflib.unified_diff(
             config_body(old).splitlines(), config_body(new).splitlines(), lineterm="", n=0
         )
-        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+        if line[:1] in "+-" and not line.startswith(("+++", "---")) and line[1:].strip() != "!"
     ]
     shown = ", ".join(f"`{mask_secrets(line)}`" for line in lines[:_QUOTED_LINES])
     more = f" and {len(lines) - _QUOTED_LINES} more" if len(lines) > _QUOTED_LINES else ""

@@ -1,0 +1,159 @@
+"""Two engineers, two state directories, one router: the router is the referee.
+
+The simulator implements IOS's exclusive configuration mode as Cisco documents it ("Exclusive
+Configuration Change Access and Access Session Locking",
+https://cisco.com/c/en/us/td/docs/routers/ios/config/17-x/syst-mgmt/b-system-management/m_cm-config-lock-0.html;
+``l2tpgen/sim/config_lock.py``). Push enters configuration mode once, in the write that makes its
+rollback copy, reads the config again there (it must still be the one planned from), and before a
+rollback checks the router still holds what push itself last saw. The second engineer's push
+runs, deterministically, at a chosen point of the first one's (from its progress report).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
+from push_runs import config_lines, exec_lines
+
+from l2tpgen.device.connection import Credentials
+from l2tpgen.device.inventory import Target
+from l2tpgen.device.push import PushOptions, push_site
+from l2tpgen.device.result import PushResult, Status
+from l2tpgen.sim.router import Router
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+EXCLUSIVE_AUTO = "configuration mode exclusive auto\n"
+LOCKED = "Configuration mode locked exclusively by user"
+
+
+def _push(lab: Lab, state: Path, progress: Callable[[str, str], None] | None = None) -> PushResult:
+    device = lab.device("site-a")
+    known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
+    target = Target("site-a", "127.0.0.1", device.port, device.router.flavor.device_type, known)
+    options = PushOptions(
+        state_dir=state, environ={"L2TPGEN_L2TP_SECRET": L2TP_SECRET}, progress=progress
+    )
+    return push_site(lab.fleet, "site-a", target, Credentials(USERNAME, PASSWORD), options)
+
+
+def _at(phase: str, then: Callable[[], object]) -> Callable[[str, str], None]:
+    """A progress listener that runs ``then`` (once) when the push reaches ``phase``."""
+    done: list[object] = []
+
+    def listen(_site: str, told: str) -> None:
+        if not done and (told == phase or (phase.endswith(" ") and told.startswith(phase))):
+            done.append(then())
+
+    return listen
+
+
+# -- the simulator's configuration lock, as documented -------------------------------------------
+
+
+def test_in_auto_mode_configure_terminal_locks_out_other_sessions_until_end() -> None:
+    router = Router("r1")
+    assert router.load(EXCLUSIVE_AUTO) == []
+    one, two = router.open_terminal(), router.open_terminal()
+    assert "Configuration mode locked exclusively. The lock will be cleared" in one.handle(
+        "configure terminal"
+    )
+    refused = two.handle("configure terminal")
+    assert refused.startswith(LOCKED)
+    assert refused.endswith("Please try later.")
+    assert two.prompt() == "r1#"  # still at the exec prompt
+    one.handle("end")
+    assert LOCKED not in two.handle("configure terminal")
+    assert two.prompt() == "r1(config)#"
+
+
+def test_in_manual_mode_only_configure_terminal_lock_locks_and_a_closed_session_frees_it() -> None:
+    router = Router("r1")
+    assert router.load("configuration mode exclusive manual\n") == []
+    one, two, three = (router.open_terminal() for _ in range(3))
+    one.handle("configure terminal")  # no lock in manual mode
+    assert LOCKED not in two.handle("configure terminal lock")
+    assert three.handle("configure terminal").startswith(LOCKED)
+    two.closed = True  # its SSH session ended
+    assert LOCKED not in three.handle("configure terminal")
+
+
+def test_without_exclusive_mode_two_sessions_configure_at_once() -> None:
+    router = Router("r1")
+    one, two = router.open_terminal(), router.open_terminal()
+    one.handle("configure terminal")
+    assert LOCKED not in two.handle("configure terminal")
+    assert two.prompt() == "r1(config)#"
+
+
+# -- two pushes -----------------------------------------------------------------------------------
+
+
+def test_with_exclusive_mode_a_second_push_during_a_change_is_refused_and_sends_nothing(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    lab = new_lab()
+    router = lab.device("site-a").router
+    assert router.load(EXCLUSIVE_AUTO) == []
+    router.startup = router.running.copy()
+    second: list[PushResult] = []
+
+    def engineer_two() -> None:
+        typed = len(config_lines(lab, "site-a"))
+        second.append(_push(lab, tmp_path / "two"))
+        # nothing of the second push's reached configuration mode, and it rolled nothing back
+        assert config_lines(lab, "site-a")[typed:] == []
+        assert not [t for k, t in router.events if k == "replace"]
+
+    # The first push holds configuration mode (and so the lock) from its copy's write on.
+    first = _push(lab, tmp_path / "one", _at("sending ", engineer_two))
+    (two,) = second
+    assert (two.status, two.status.exit_code) == (Status.REFUSED, 1), two.message
+    assert "another session holds the router's configuration lock" in two.message
+    assert LOCKED in two.message
+    assert (first.status, first.status.exit_code) == (Status.CHANGED, 0), first.message
+    assert router.startup.body() == router.running.body()
+    assert _push(lab, tmp_path / "two").status is Status.UNCHANGED  # the lock went with `end`
+
+
+def test_a_change_made_between_the_read_and_the_copy_stops_the_push_before_any_line(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    lab = new_lab()
+    router = lab.device("site-a").router
+    second: list[PushResult] = []
+    # The second engineer's whole push lands after the first one read the router.
+    first = _push(
+        lab,
+        tmp_path / "one",
+        _at("saving a rollback copy", lambda: second.append(_push(lab, tmp_path / "two"))),
+    )
+    assert second[0].status is Status.CHANGED, second[0].message
+    assert (first.status, first.status.exit_code) == (Status.REFUSED, 1), first.message
+    assert "nothing was changed: the router's config changed after push read it" in first.message
+    assert "(`+l2tp-class class1`, `+ authentication`, `+ password 7 <masked>`" in first.message
+    assert exec_lines(lab, "site-a").count("configure terminal") == 2
+    assert not [t for k, t in router.events if k == "replace"]
+    assert router.startup.body() == router.running.body()
+
+
+def test_a_rollback_never_goes_over_a_change_someone_else_made_meanwhile(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    from l2tpgen.sim import Faults  # noqa: PLC0415 - the fault only this test needs
+
+    # site-a's xconnect of VLAN 2997 is refused: the push must roll back...
+    lab = new_lab(faults={"site-a": Faults(refuse=r"^xconnect 10\.216\.44\.47 127 ")})
+    router = lab.device("site-a").router
+    by_hand = "interface Loopback99\n description another engineer's change\n"
+    # ...but another engineer changes the router just before it does.
+    first = _push(lab, tmp_path / "one", _at("rolling back", lambda: router.load(by_hand)))
+    assert (first.status, first.status.exit_code) == (Status.ROLLBACK_FAILED, 4), first.message
+    assert "NOT rolled back: someone else changed the router during this push" in first.message
+    assert "`+interface Loopback99`" in first.message
+    assert "check the router by hand" in first.message
+    assert not [t for k, t in router.events if k == "replace"]
+    assert "interface Loopback99" in lab.running("site-a")
