@@ -11,11 +11,14 @@ runs, deterministically, at a chosen point of the first one's (from its progress
 
 from __future__ import annotations
 
+import shutil
 from typing import TYPE_CHECKING
 
+from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import config_lines, exec_lines
 
+from l2tpgen import load_fleet
 from l2tpgen.device.connection import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
@@ -26,18 +29,30 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+    from l2tpgen.model import Fleet
+
+
 EXCLUSIVE_AUTO = "configuration mode exclusive auto\n"
 LOCKED = "Configuration mode locked exclusively by user"
 
 
-def _push(lab: Lab, state: Path, progress: Callable[[str, str], None] | None = None) -> PushResult:
+def _push(
+    lab: Lab,
+    state: Path,
+    progress: Callable[[str, str], None] | None = None,
+    fleet: Fleet | None = None,
+) -> PushResult:
     device = lab.device("site-a")
     known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
     target = Target("site-a", "127.0.0.1", device.port, device.router.flavor.device_type, known)
     options = PushOptions(
-        state_dir=state, environ={"L2TPGEN_L2TP_SECRET": L2TP_SECRET}, progress=progress
+        state_dir=state,
+        environ={"L2TPGEN_L2TP_SECRET": L2TP_SECRET},
+        progress=progress,
+        lint_gate=fleet is None,  # the changed model alone is not linted with its peer's
     )
-    return push_site(lab.fleet, "site-a", target, Credentials(USERNAME, PASSWORD), options)
+    login = Credentials(USERNAME, PASSWORD)
+    return push_site(fleet or lab.fleet, "site-a", target, login, options)
 
 
 def _at(phase: str, then: Callable[[], object]) -> Callable[[str, str], None]:
@@ -157,3 +172,50 @@ def test_a_rollback_never_goes_over_a_change_someone_else_made_meanwhile(
     assert "check the router by hand" in first.message
     assert not [t for k, t in router.events if k == "replace"]
     assert "interface Loopback99" in lab.running("site-a")
+
+
+def _replaces(lab: Lab) -> list[str]:
+    return [t for k, t in lab.device("site-a").router.events if k == "replace"]
+
+
+def test_without_exclusive_mode_a_push_finding_another_change_before_its_lines_does_not_save(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    lab = new_lab()
+    router = lab.device("site-a").router
+    second: list[PushResult] = []
+    # The second engineer's whole push lands after the first one's copy, before its lines.
+    listen = _at("sending ", lambda: second.append(_push(lab, tmp_path / "two")))
+    first = _push(lab, tmp_path / "one", listen)
+    assert second[0].status is Status.CHANGED, second[0].message
+    assert (first.status, first.status.exit_code) == (Status.UNSAVED, 1), first.message
+    assert "someone else changed the router while push was sending its change" in first.message
+    assert "NOT saved" in first.message
+    assert _replaces(lab) == []
+    # the router holds the model (the lines re-sent in another order), saved by the second
+    assert _push(lab, tmp_path / "two").status is Status.UNCHANGED
+    assert sorted(router.startup.body().splitlines()) == sorted(router.running.body().splitlines())
+
+
+def test_two_engineers_the_one_with_a_refused_line_never_rolls_back_over_the_others_change(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    """The issue's case: one push succeeds; the other has a line refused meanwhile."""
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    path = sites / "site-a.yaml"
+    path.write_text(path.read_text().replace("name: public", "name: web"))
+    mine = load_fleet(sites)  # the first engineer's model: VLAN 2996 renamed
+    from l2tpgen.sim import Faults  # noqa: PLC0415 - the fault only this test needs
+
+    lab = new_lab(faults={"site-a": Faults(refuse=r"^description l2tpgen: VLAN 2996 web ")})
+    second: list[PushResult] = []
+    listen = _at("sending ", lambda: second.append(_push(lab, tmp_path / "two")))
+    first = _push(lab, tmp_path / "one", listen, fleet=mine)
+    assert second[0].status is Status.CHANGED, second[0].message  # told "saved": it stays so
+    assert (first.status, first.status.exit_code) == (Status.ROLLBACK_FAILED, 4), first.message
+    assert "did NOT roll back (that would undo their change too)" in first.message
+    assert first.errors[0].startswith("description l2tpgen: VLAN 2996 web")
+    assert _replaces(lab) == []
+    running = lab.running("site-a")
+    assert sum(line.startswith(" xconnect ") for line in running.splitlines()) == 4

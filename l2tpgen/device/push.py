@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.plan import Plan
+    from l2tpgen.device.session import Batch
     from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet
 
@@ -251,7 +252,7 @@ def _held_back(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str
     )
 
 
-def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401, C901 - one return per way a change ends
+def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401, C901, PLR0912 - one return per way a change ends
     """Send the change, check it, save it; roll back if anything goes wrong before the save."""
     name, options, clock, platform = job.name, job.options, job.clock, job.platform
     plan = prepared.plan
@@ -275,10 +276,12 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
             stop=options.stopping,
             then=("show running-config",),
             entered=True,
-            observe=True,
+            seen=prepared.seen,
         )
         sent = batch.sent
-        seen = batch.observed if batch.sent else seen
+        seen = batch.observed
+        if batch.foreign is not None:
+            return _foreign(job, prepared, batch, details)
         details["notices"] = tuple(f"{n.line}: {n.error}" for n in batch.notices)
         refused = tuple(f"{e.line}: {e.error}" for e in batch.refused)
         if batch.refused:
@@ -323,3 +326,47 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         )
         return clock.result(Status.UNSAVED, message, **details)
     return clock.result(Status.CHANGED, f"{applied}, saved{late}", **details)
+
+
+def _foreign(
+    job: Job,
+    prepared: _Prepared,
+    batch: Batch,
+    details: dict[str, Any],
+) -> PushResult:
+    """Someone else changed the router while push was sending its change.
+
+    Push stopped sending. It does not roll back (that would undo their change too), and does
+    not save (their change may be half done): a complete, verified change is ``unsaved``
+    (exit 1), anything else is left for a check by hand (exit 4).
+    """
+    plan, clock = prepared.plan, job.clock
+    assert batch.foreign is not None  # noqa: S101 - the caller's condition
+    changed = exclusive.what_changed(*batch.foreign)
+    details["lines_sent"] = batch.sent
+    errors = tuple(f"{e.line}: {e.error}" for e in batch.refused)
+    saying = f"someone else changed the router while push was sending its change ({changed})"
+    done = batch.sent == len(plan.send) and not batch.refused and batch.after
+    if done:
+        remaining = plan_change(
+            job.fleet.site(job.name),
+            parse(batch.after[0]),
+            job.intended,
+            platform=job.platform.hier_config or "",
+        )
+        if remaining.empty:
+            return clock.result(
+                Status.UNSAVED,
+                f"{len(plan.send)} lines applied and verified, but NOT saved: {saying}; save "
+                "(`write memory`) when they have finished",
+                errors=errors,
+                **details,
+            )
+    return clock.result(
+        Status.ROLLBACK_FAILED,
+        f"{saying}; push stopped after {batch.sent} of {len(plan.send)} lines and did NOT roll "
+        f"back (that would undo their change too): check the router by hand (the pre-push "
+        f"config is in {prepared.rollback} and in the local state directory)",
+        errors=errors,
+        **details,
+    )
