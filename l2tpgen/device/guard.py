@@ -7,7 +7,10 @@ nothing to clean up.
 
 ``Stop``: set by SIGINT or SIGTERM (``stop_on_signals``). A push that has not started changing
 its router stops there; one that is sending finishes the chunk in flight (the router has answered
-every line of it), then rolls back.
+every line of it), then rolls back, and so does one that has sent everything but not yet begun to
+save. Once the save has begun, the stop changes nothing (the result says so).
+
+``private_dir``: the state directory (and its folders) readable by its owner only.
 """
 
 from __future__ import annotations
