@@ -14,6 +14,7 @@ from __future__ import annotations
 import shutil
 from typing import TYPE_CHECKING
 
+import pytest
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import config_lines, exec_lines
@@ -107,12 +108,15 @@ def test_without_exclusive_mode_two_sessions_configure_at_once() -> None:
 # -- two pushes -----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("mode", "enter"), [("auto", "configure terminal"), ("manual", "configure terminal lock")]
+)
 def test_with_exclusive_mode_a_second_push_during_a_change_is_refused_and_sends_nothing(
-    new_lab: Callable[..., Lab], tmp_path: Path
+    new_lab: Callable[..., Lab], tmp_path: Path, mode: str, enter: str
 ) -> None:
     lab = new_lab()
     router = lab.device("site-a").router
-    assert router.load(EXCLUSIVE_AUTO) == []
+    assert router.load(f"configuration mode exclusive {mode}\n") == []
     router.startup = router.running.copy()
     second: list[PushResult] = []
 
@@ -130,6 +134,7 @@ def test_with_exclusive_mode_a_second_push_during_a_change_is_refused_and_sends_
     assert "another session holds the router's configuration lock" in two.message
     assert LOCKED in two.message
     assert (first.status, first.status.exit_code) == (Status.CHANGED, 0), first.message
+    assert exec_lines(lab, "site-a").count(enter) == 2  # each push entered so
     assert router.startup.body() == router.running.body()
     assert _push(lab, tmp_path / "two").status is Status.UNCHANGED  # the lock went with `end`
 
@@ -219,3 +224,24 @@ def test_two_engineers_the_one_with_a_refused_line_never_rolls_back_over_the_oth
     assert _replaces(lab) == []
     running = lab.running("site-a")
     assert sum(line.startswith(" xconnect ") for line in running.splitlines()) == 4
+
+
+def test_the_simulators_lock_imports_nothing_of_the_code_it_checks() -> None:
+    import ast  # noqa: PLC0415 - this test only
+    from pathlib import Path  # noqa: PLC0415
+
+    import l2tpgen.sim.config_lock as module  # noqa: PLC0415
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+    } | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    assert {name for name in imported if name.startswith("l2tpgen")} <= {
+        "l2tpgen.sim.router",
+        "l2tpgen.sim.terminal",
+    }
