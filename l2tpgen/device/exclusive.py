@@ -30,9 +30,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device.session import read_count
+from l2tpgen.device.session import comparable, read_count
 from l2tpgen.errors import DeviceError
-from l2tpgen.ios.volatile import config_body
 from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
@@ -68,7 +67,7 @@ def exclusive_mode(running: str) -> str | None:
 
 def same_config(one: str, other: str) -> bool:
     """Whether two ``show running-config`` outputs hold the same configuration."""
-    return config_body(one) == config_body(other)
+    return comparable(one) == comparable(other)
 
 
 def what_changed(old: str, new: str) -> str:
@@ -76,7 +75,7 @@ def what_changed(old: str, new: str) -> str:
     lines = [
         line
         for line in difflib.unified_diff(
-            config_body(old).splitlines(), config_body(new).splitlines(), lineterm="", n=0
+            comparable(old).splitlines(), comparable(new).splitlines(), lineterm="", n=0
         )
         if line[:1] in "+-" and not line.startswith(("+++", "---")) and line[1:].strip() != "!"
     ]
@@ -159,7 +158,7 @@ def sections(config: str) -> dict[str, str]:
     """Each top-level line of a ``show running-config`` and the text of its section."""
     found: dict[str, str] = {}
     header = ""
-    for line in config_body(config).splitlines():
+    for line in comparable(config).splitlines():
         if line.startswith("!"):
             continue
         if not line.startswith(" "):

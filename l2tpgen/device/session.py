@@ -178,7 +178,7 @@ def send_batch(  # noqa: C901 - the chunk loop and its checks in one place
                 text = text[:cut]  # the configuration part: refusals are looked for there only
             if show:
                 text, start = _cut_first_show(text, base)
-                if observed is not None and config_body(start) != config_body(observed):
+                if observed is not None and comparable(start) != comparable(observed):
                     foreign = (observed, start)
                 if not last:
                     text, observed = _cut_show(text, base)
@@ -196,6 +196,19 @@ def send_batch(  # noqa: C901 - the chunk loop and its checks in one place
         raise DeviceError(message) from exc
     refused, notices = parse_output(output, base)
     return Batch(tuple(refused), tuple(notices), sent, interrupted, after, observed, foreign)
+
+
+# Lines a router may print into a show's output by itself: a timestamped log line (`*Apr 22
+# 19:31:44.825: Configuration mode locked exclusively. ...`, as a Cisco capture shows it printed
+# after `configure terminal` in exclusive mode) is no part of the configuration.
+_LOGGED = re.compile(r"^\*?[A-Z][a-z]{2}\s+\d+\s+\d+:\d+:\d+(?:\.\d+)?(?:\s+\w+)?:\s")
+
+
+def comparable(show_running: str) -> str:
+    """What two reads of one config share: ``config_body``, less log lines printed into it."""
+    return config_body(
+        "\n".join(line for line in show_running.splitlines() if not _LOGGED.match(line.strip()))
+    )
 
 
 def _cut_first_show(text: str, base_prompt: str) -> tuple[str, str]:
