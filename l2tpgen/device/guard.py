@@ -73,7 +73,7 @@ def private_dir(path: Path) -> Path:
         DeviceError: ``path`` is not a directory, or belongs to another user.
     """
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    info = path.lstat()
+    info = path.stat()  # a symlinked state directory is judged by what it points to
     if not stat.S_ISDIR(info.st_mode):
         raise DeviceError(f"state directory {path} is not a directory; set L2TPGEN_STATE_DIR")
     if info.st_uid != os.getuid():
