@@ -11,7 +11,9 @@ is planned against the router. On the router, four round trips after the login:
    0600), ``configure terminal`` (``... lock`` on a router in manual exclusive mode) and ``do show
    running-config``, which must still be the config the plan was made from
    (``l2tpgen.device.exclusive``);
-3. the change, in chunks (``session.send_batch``), its last chunk carrying ``end`` and
+3. the change, in chunks (``session.send_batch``), each opening with ``do show running-config``
+   (the router must still hold what push last read: else someone else is changing it, and push
+   sends no more, rolls nothing back and saves nothing), its last chunk carrying ``end`` and
    ``show running-config``, which must leave nothing to change;
 4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1).
 
