@@ -245,3 +245,20 @@ def test_the_simulators_lock_imports_nothing_of_the_code_it_checks() -> None:
         "l2tpgen.sim.router",
         "l2tpgen.sim.terminal",
     }
+
+
+def test_a_refused_configure_terminal_is_said_as_such_and_no_line_is_typed_at_the_exec_prompt(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    from l2tpgen.sim import Faults  # noqa: PLC0415 - the fault only this test needs
+
+    lab = new_lab(faults={"site-a": Faults(refuse=r"^configure terminal$")})
+    before = lab.running("site-a")
+    result = _push(lab, tmp_path / "one")
+    assert (result.status, result.status.exit_code) == (Status.REFUSED, 1), result.message
+    assert "the router did not enter configuration mode at `configure terminal`" in result.message
+    assert "% Invalid input" in result.message
+    # after `configure terminal`, only push's read came (refused at the exec prompt)
+    typed = exec_lines(lab, "site-a")
+    assert typed[typed.index("configure terminal") + 1 :] == ["do show running-config"]
+    assert lab.running("site-a") == before

@@ -88,15 +88,16 @@ def what_changed(old: str, new: str) -> str:
 class Entered:
     """How the write that copies the config and enters configuration mode went.
 
-    ``copy``: the copy command's output; ``entered``: configuration mode was entered (False: the
-    lock is held by another session, ``locked_by`` says whose); ``seen``: the running config as
-    read inside configuration mode.
+    ``copy``: the copy command's output; ``entered``: configuration mode was entered (else
+    ``locked_by`` says whose lock kept push out, or ``answer`` what the router said instead);
+    ``seen``: the running config as read inside configuration mode.
     """
 
     copy: str
     entered: bool
     seen: str
     locked_by: str = ""
+    answer: str = ""
 
 
 def copy_and_enter(
@@ -143,7 +144,8 @@ def copy_and_enter(
         copied.split("\n", 1)[1] if "\n" in copied else copied,
         entered,
         shown[1].split("\n", 1)[1] if shown is not None and "\n" in shown[1] else "",
-        locked.group(0).strip() if locked else ("" if entered else answer.strip()[:120]),
+        locked.group(0).strip() if locked else "",
+        mask_secrets(answer.strip()[:120]),
     )
 
 

@@ -84,11 +84,15 @@ def copy_and_enter(
         rollback.copy_command(fs, file),
         exclusive.enter_command(before),
     )
-    if not step.entered:
+    if not step.entered and step.locked_by:
         return (
             f"nothing was changed: another session holds the router's configuration lock "
-            f"(exclusive configuration mode: {step.locked_by or 'configure terminal was refused'})"
-            "; push again when it has finished"
+            f"(exclusive configuration mode: {step.locked_by}); push again when it has finished"
+        )
+    if not step.entered:
+        return (
+            "nothing was changed: the router did not enter configuration mode at `configure "
+            f"terminal` ({step.answer or 'no answer'}); check this login may configure the router"
         )
     try:
         rollback.check_copy(step.copy, fs, file)
