@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from l2tpgen.device import exclusive, rollback
 from l2tpgen.device.session import comparable
+from l2tpgen.errors import DeviceError
 
 SHOW = Path(__file__).parent / "realworld" / "show"
 MINE = [
@@ -79,3 +82,15 @@ def test_a_foreign_change_is_found_outside_the_sections_a_change_edits() -> None
     # with what push last saw itself, any difference is someone else's
     assert exclusive.foreign_change(ours, before, ours, edits) is None
     assert exclusive.foreign_change(theirs, before, ours, edits) is not None
+
+
+def test_a_flash_full_of_old_copies_still_takes_the_new_one_as_the_old_ones_go() -> None:
+    listing = _dir_with(MINE)
+    assert rollback.listed_sizes(listing)[MINE[0]] == 4242
+    assert rollback.listed_sizes(listing)["vios-adventerprisek9-m"] == 147988420
+    fs = rollback.FileSystem("flash0:", free=1000)
+    running = "x" * 3000  # needs 6000 bytes free
+    with pytest.raises(DeviceError, match="1000 bytes free"):
+        rollback.check_space(fs, running)
+    freed = sum(rollback.listed_sizes(listing)[n] for n in rollback.to_prune(MINE, keep=2))
+    rollback.check_space(fs, running, freed=freed)  # two old copies go first: room enough

@@ -90,14 +90,16 @@ def check_copy(output: str, fs: FileSystem, name: str) -> None:
     raise DeviceError(f"could not save a rollback copy to {fs.name}{name}: {error}")
 
 
-def check_space(fs: FileSystem, running: str) -> None:
+def check_space(fs: FileSystem, running: str, freed: int = 0) -> None:
     """Raise when ``dir`` says the file system cannot hold the copy (twice its size, to be safe).
+
+    ``freed``: the bytes of the old copies deleted in the same write, before the copy is made.
 
     Raises:
         DeviceError: with the figures and what to do.
     """
     needed = 2 * len(running.encode())
-    if fs.free is not None and fs.free < needed:
+    if fs.free is not None and fs.free + freed < needed:
         raise DeviceError(
             f"{fs.name} has {fs.free} bytes free, too few for a rollback copy of the running "
             f"config ({len(running.encode())} bytes); free some space (old l2tpgen-*.cfg copies "
@@ -144,6 +146,16 @@ def is_copy_of(name: str, site: str) -> bool:
     """Whether ``name`` is a rollback copy l2tpgen made for ``site`` (``rollback_name``'s form)."""
     prefix = _prefix(site)
     return name.startswith(prefix) and _STAMP.match(name[len(prefix) :]) is not None
+
+
+def listed_sizes(dir_output: str) -> dict[str, int]:
+    """Each file ``dir`` lists and its size in bytes (``N  -rw-  SIZE  date  NAME`` rows)."""
+    sizes: dict[str, int] = {}
+    for line in dir_output.splitlines():
+        row = line.split()
+        if len(row) > 3 and row[0].isdigit() and row[2].isdigit():  # noqa: PLR2004 - the columns
+            sizes[row[-1]] = int(row[2])
+    return sizes
 
 
 def listed_copies(dir_output: str, site: str) -> list[str]:

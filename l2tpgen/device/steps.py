@@ -75,9 +75,10 @@ def copy_and_enter(
     """
     name, options = job.name, job.options
     fs = rollback.file_system(listing, job.platform.file_systems)
-    rollback.check_space(fs, before)
-    file = rollback.rollback_name(name)
     old = rollback.to_prune(rollback.listed_copies(listing, name), options.keep_rollbacks)
+    sizes = rollback.listed_sizes(listing)
+    rollback.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
+    file = rollback.rollback_name(name)
     step = exclusive.copy_and_enter(
         connection,
         [rollback.delete_command(fs, copy) for copy in old],
