@@ -145,10 +145,10 @@ def unsaved(  # noqa: PLR0911 - one return per outcome
     if options.stopping():
         return clock.result(Status.STOPPED, f"stopped before saving; {live}", **shown)
     options.tell(name, "saving")
-    unsaved = save_config(connection, command)
-    if unsaved is not None:
+    why = save_config(connection, command)
+    if why is not None:
         return clock.result(
-            Status.UNSAVED, f"{live}, and `{command}` said {unsaved!r}: still NOT saved", **shown
+            Status.UNSAVED, f"{live}, and `{command}` said {why!r}: still NOT saved", **shown
         )
     return clock.result(Status.CHANGED, f"no line to send, but {live}: saved now", **shown)
 
