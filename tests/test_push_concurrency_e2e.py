@@ -262,3 +262,33 @@ def test_a_refused_configure_terminal_is_said_as_such_and_no_line_is_typed_at_th
     typed = exec_lines(lab, "site-a")
     assert typed[typed.index("configure terminal") + 1 :] == ["do show running-config"]
     assert lab.running("site-a") == before
+
+
+def test_a_pair_rollback_never_goes_over_a_change_someone_else_made_since_the_push(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    from l2tpgen.device.exclusive import touched  # noqa: PLC0415 - this test only
+    from l2tpgen.device.restore import restore  # noqa: PLC0415
+
+    lab = new_lab()
+    router = lab.device("site-a").router
+    pushed = _push(lab, tmp_path / "one")
+    assert pushed.status is Status.CHANGED
+    assert pushed.rollback_file is not None
+    assert router.load("ip route 192.0.2.0 255.255.255.0 10.197.251.209\n") == []  # by hand
+    device = lab.device("site-a")
+    known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
+    target = Target("site-a", "127.0.0.1", device.port, device.router.flavor.device_type, known)
+    local = tmp_path / "one" / "rollback" / pushed.rollback_file.partition(":")[2]
+    status, outcome = restore(
+        target,
+        Credentials(USERNAME, PASSWORD),
+        pushed.rollback_file,
+        local,
+        save_command="write memory",
+        edits=touched(pushed.commands),
+    )
+    assert status is Status.ROLLBACK_FAILED, outcome
+    assert "`+ip route 192.0.2.0 255.255.255.0 10.197.251.209`" in outcome
+    assert _replaces(lab) == []
+    assert "ip route 192.0.2.0 255.255.255.0 10.197.251.209" in lab.running("site-a")

@@ -113,12 +113,14 @@ def restore(
     *,
     save_command: str | None = None,
     connector: Callable[[Target, Credentials], Any] = connect,
+    edits: frozenset[str] | None = None,
 ) -> tuple[Status, str]:
     """Roll a router that was changed back to its rollback copy (``--rollback-pairs``).
 
     ``local_copy`` is the pre-push config kept locally; the router must match it afterwards.
     ``save_command``: the change had been saved, so the restored config is saved too (else a
-    reload would bring the change back).
+    reload would bring the change back). ``edits``: the top-level lines the push edited; every
+    other section must still be as before, or nothing is rolled back (someone else changed it).
     """
     link = Link(target, credentials, connector)
     try:
@@ -128,7 +130,8 @@ def restore(
         return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
     status, outcome = Status.ROLLBACK_FAILED, "could not roll back"
     try:
-        status, outcome = roll_back(connection, link, rollback_file, before)
+        guard = Guard(None, edits) if edits is not None else None
+        status, outcome = roll_back(connection, link, rollback_file, before, guard)
         if status is not Status.ROLLED_BACK or save_command is None:
             return status, outcome
         # A fresh session: the one rolled back on may hold a timed-out read's unread output
