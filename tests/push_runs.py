@@ -45,8 +45,10 @@ def section(running: str, header: str) -> str:
 
 
 def config_lines(lab: Lab, name: str) -> list[str]:
-    """Every line typed in configuration mode on the router, in order."""
-    return [text for kind, text in lab.device(name).router.events if kind == "config"]
+    """Every line typed in configuration mode on the router, in order (push's own reads there,
+    ``do show running-config``, aside: they change nothing)."""
+    events = lab.device(name).router.events
+    return [text for kind, text in events if kind == "config" and not text.startswith("do show")]
 
 
 def entered_config_mode(lab: Lab, name: str) -> bool:

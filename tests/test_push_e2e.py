@@ -25,7 +25,9 @@ runner = CliRunner()
 
 
 def _config_lines(lab: Lab, name: str) -> list[str]:
-    return [text for kind, text in lab.device(name).router.events if kind == "config"]
+    """The lines typed in configuration mode (push's reads there, `do show ...`, aside)."""
+    events = lab.device(name).router.events
+    return [text for kind, text in events if kind == "config" and not text.startswith("do show")]
 
 
 def _entered_config_mode(lab: Lab, name: str) -> bool:

@@ -52,6 +52,7 @@ class _Run:
     one_end: bool = False
     rollback_pairs: bool = False
     exit_code_on_drift: bool = False
+    keep_rollbacks: int = 10
 
 
 def _run_push(
@@ -83,6 +84,7 @@ def _run_push(
         rendered=rendered,
         stop=stop,
         one_end=run.one_end,
+        keep_rollbacks=run.keep_rollbacks,
     )
     if run.dry_run or not run.yes:
         with Progress(names) as progress:
@@ -98,15 +100,19 @@ def _run_push(
         approved = {r.site: r.commands for r in report.results if r.status.value == "would-change"}
         targets = {name: targets[name] for name in approved}
         base = replace(base, approved=approved, lint_gate=False)
-    with (
-        stop_on_signals(stop, lambda text: err.print(text, style="yellow", markup=False)),
-        Progress(list(targets)) as progress,
+    # From here a signal only requests a stop, until the process exits: the exit code is always
+    # the one the report gives (a change that was saved is never followed by a 130 or 143).
+    with stop_on_signals(
+        stop, lambda text: err.print(text, style="yellow", markup=False), restore=False
     ):
-        options = replace(base, dry_run=False, progress=progress)
-        report = push_fleet(fleet, targets, creds, options, run.workers)
-        if run.rollback_pairs:
-            report = roll_back_pairs(fleet, report, targets, creds, options, workers=run.workers)
-    _report(report, run, where, diffs_shown=not run.yes)
+        with Progress(list(targets)) as progress:
+            options = replace(base, dry_run=False, progress=progress)
+            report = push_fleet(fleet, targets, creds, options, run.workers)
+            if run.rollback_pairs:
+                report = roll_back_pairs(
+                    fleet, report, targets, creds, options, workers=run.workers
+                )
+        _report(report, run, where, diffs_shown=not run.yes)
 
 
 def _approve(report: FleetReport, run: _Run, where: dict[str, str]) -> bool:
@@ -192,6 +198,15 @@ def push(
             help="When one end of a pair is rolled back, roll the other end back too.",
         ),
     ] = False,
+    keep_rollbacks: Annotated[
+        int,
+        typer.Option(
+            "--keep-rollbacks",
+            min=1,
+            help="Rollback copies kept per site on the router and in the state directory "
+            "(the newest; older l2tpgen copies are deleted).",
+        ),
+    ] = 10,
     fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
@@ -215,6 +230,7 @@ def push(
         workers=workers,
         one_end=one_end,
         rollback_pairs=rollback_pairs,
+        keep_rollbacks=keep_rollbacks,
     )
     _run_push(sites_args, every, sites, inventory, run)
 

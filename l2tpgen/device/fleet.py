@@ -14,6 +14,7 @@ from nornir.core import Nornir
 from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
+from l2tpgen.device.exclusive import touched
 from l2tpgen.device.push import lint_gate
 from l2tpgen.device.restore import restore
 from l2tpgen.device.result import PushResult, Status
@@ -232,6 +233,7 @@ def roll_back_pairs(
             result.rollback_file,
             local,
             save_command=(command or "write memory") if saved else None,
+            edits=touched(result.commands),
         )
         reason = f"{', '.join(partners)} rolled back, so this end was too (--rollback-pairs)"
         results.append(replace(result, status=status, message=f"{reason}: {outcome}"))

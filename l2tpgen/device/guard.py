@@ -7,7 +7,10 @@ nothing to clean up.
 
 ``Stop``: set by SIGINT or SIGTERM (``stop_on_signals``). A push that has not started changing
 its router stops there; one that is sending finishes the chunk in flight (the router has answered
-every line of it), then rolls back.
+every line of it), then rolls back, and so does one that has sent everything but not yet begun to
+save. Once the save has begun, the stop changes nothing (the result says so).
+
+``private_dir``: the state directory (and its folders) readable by its owner only.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import fcntl
 import os
 import re
 import signal
+import stat
 import threading
 from typing import TYPE_CHECKING
 
@@ -39,8 +43,7 @@ def router_lock(state_dir: Path, host: str, port: int) -> Iterator[None]:
     Raises:
         LockedError: another process holds it (named by its pid).
     """
-    folder = state_dir.expanduser() / "locks"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder = private_dir(state_dir.expanduser() / "locks")
     path = folder / (re.sub(r"[^A-Za-z0-9_.-]", "_", f"{host}_{port}") + ".lock")
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -57,6 +60,31 @@ def router_lock(state_dir: Path, host: str, port: int) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def private_dir(path: Path) -> Path:
+    """``path`` as a directory only its owner can enter (made if missing, mode 0700).
+
+    A directory of ours that others may read or write (a pre-existing 0777 one, say) is made
+    0700; one that belongs to someone else is refused (its owner could read the rollback copies'
+    secrets, or plant files).
+
+    Raises:
+        DeviceError: ``path`` is not a directory, or belongs to another user.
+    """
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    info = path.stat()  # a symlinked state directory is judged by what it points to
+    if not stat.S_ISDIR(info.st_mode):
+        raise DeviceError(f"state directory {path} is not a directory; set L2TPGEN_STATE_DIR")
+    if info.st_uid != os.getuid():
+        raise DeviceError(
+            f"state directory {path} belongs to user id {info.st_uid}, not to you: it holds "
+            "rollback copies with the routers' secrets; set L2TPGEN_STATE_DIR to a directory "
+            "of your own"
+        )
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        path.chmod(0o700)
+    return path
 
 
 class Stop:
@@ -78,10 +106,15 @@ class Stop:
 
 
 @contextlib.contextmanager
-def stop_on_signals(stop: Stop, tell: Callable[[str], None] | None = None) -> Iterator[Stop]:
+def stop_on_signals(
+    stop: Stop, tell: Callable[[str], None] | None = None, *, restore: bool = True
+) -> Iterator[Stop]:
     """SIGINT and SIGTERM request a stop instead of killing the run (main thread only).
 
-    A second signal does not kill it either: a rollback in progress must finish.
+    A second signal does not kill it either: a rollback in progress must finish. ``restore``:
+    put the previous handlers back afterwards; a command line passes False (the signals are
+    ignored from then on), so that a signal between its report and its exit cannot kill the
+    process with an exit code (130, 143) other than the one its report gives.
     """
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -101,4 +134,6 @@ def stop_on_signals(stop: Stop, tell: Callable[[str], None] | None = None) -> It
         yield stop
     finally:
         for sig, old in previous.items():
-            signal.signal(sig, old)
+            # Not restored: ignored from now to the exit (Python resets its own handlers to the
+            # default, which kills, while the interpreter shuts down; an ignored signal stays so).
+            signal.signal(sig, old if restore else signal.SIG_IGN)

@@ -3,41 +3,44 @@
 The site is rendered once (secrets masked); that one text is linted, has its secrets filled in and
 is planned against the router. On the router, four round trips after the login:
 
-1. ``show running-config`` and ``dir`` in one write (the dry run stops here, never entering
-   config mode);
-2. ``copy running-config FS:l2tpgen-...`` with its filename prompt answered ahead (a local copy
-   is kept too, mode 0600);
-3. the change, in chunks (``session.send_batch``), its last chunk carrying ``end`` and
+1. ``show running-config``, ``show startup-config`` and ``dir`` in one write (the dry run stops
+   here, never entering config mode); a router whose running config holds the model but whose
+   startup config does not (an earlier push not saved) is saved, not called unchanged;
+2. old rollback copies deleted (the newest ``keep_rollbacks`` stay), ``copy running-config
+   FS:l2tpgen-...`` with its filename prompt answered ahead (a local copy is kept too, mode
+   0600), ``configure terminal`` (``... lock`` on a router in manual exclusive mode) and ``do show
+   running-config``, which must still be the config the plan was made from
+   (``l2tpgen.device.exclusive``);
+3. the change, in chunks (``session.send_batch``), each opening with ``do show running-config``
+   (the router must still hold what push last read: else someone else is changing it, and push
+   sends no more, rolls nothing back and saves nothing), its last chunk carrying ``end`` and
    ``show running-config``, which must leave nothing to change;
 4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1).
 
-On a refused line, a lost connection, a failed check or a stop (SIGINT, SIGTERM): ``configure
-replace`` the copy (reconnecting if needed) and check the router is back to its pre-push config
-(exit 3), or say exactly what may be left (exit 4). A lock per router keeps two pushes from this
-machine apart.
+On a refused line, a lost connection, a failed check or a stop (SIGINT, SIGTERM) before the save:
+``configure replace`` the copy (reconnecting if needed) and check the router is back to its
+pre-push config (exit 3), or say exactly what may be left (exit 4). Before that, the router must
+still hold what push last saw there: a change someone else made meanwhile is never rolled back
+over (exit 4, naming it). A stop that comes once the save has begun changes nothing: the result
+says what happened. A lock per router keeps two pushes from this machine apart.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import rollback
+from l2tpgen.device import exclusive, rollback
 from l2tpgen.device.connection import connect
-from l2tpgen.device.guard import router_lock
+from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import Link, close, roll_back
+from l2tpgen.device.restore import Guard, Link, close, roll_back
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError
-from l2tpgen.device.session import (
-    exec_answered,
-    exec_batch,
-    running_config_checked,
-    send_batch,
-)
+from l2tpgen.device.session import exec_batch, running_config_checked, send_batch
+from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.lint import Severity, lint_sites
@@ -52,10 +55,9 @@ if TYPE_CHECKING:
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.plan import Plan
-    from l2tpgen.ios.tree import Config
+    from l2tpgen.device.session import Batch
     from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet
-    from l2tpgen.platforms.base import Driver
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class PushOptions:
     # The commands the user approved after seeing the diff: a router that now needs other
     # commands (changed since) is left alone.
     approved: Mapping[str, tuple[str, ...]] | None = None
+    # Rollback copies kept per site, on the router and in the state directory (older ones go).
+    keep_rollbacks: int = rollback.KEEP
 
     def tell(self, site: str, phase: str) -> None:
         """Report a phase, if anyone listens."""
@@ -113,35 +117,6 @@ def masked_rendering(fleet: Fleet, name: str, options: PushOptions) -> str:
     return given if given is not None else render_site(fleet, name)
 
 
-@dataclass(frozen=True)
-class _Clock:
-    """Builds results that carry the site name and the time since the push started."""
-
-    site: str
-    started: float = field(default_factory=time.monotonic)
-
-    def result(self, status: Status, message: str = "", **kwargs: Any) -> PushResult:  # noqa: ANN401
-        return PushResult(
-            self.site, status, message, seconds=time.monotonic() - self.started, **kwargs
-        )
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One site's push: what it needs at every step."""
-
-    fleet: Fleet
-    name: str
-    link: Link
-    intended: Config
-    options: PushOptions
-    clock: _Clock
-
-    @property
-    def platform(self) -> Driver:
-        return driver(self.fleet.site(self.name).effective_platform)
-
-
 def push_site(  # noqa: PLR0911 - one return per way a push ends early
     fleet: Fleet,
     name: str,
@@ -152,7 +127,7 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
     connector: Callable[[Target, Credentials], Any] = connect,
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
-    clock = _Clock(name)
+    clock = Clock(name)
     platform = driver(fleet.site(name).effective_platform)
     if not platform.pushable:
         return clock.result(
@@ -170,15 +145,16 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
         return clock.result(Status.REFUSED, str(exc))
     if options.stopping():
         return clock.result(Status.STOPPED, "stopped before connecting; nothing was changed")
-    job = _Job(
+    job = Job(
         fleet, name, Link(target, credentials, connector), parse_rendered(intended), options, clock
     )
     if options.dry_run:
         return _session(job)
     try:
+        private_dir(options.state_dir.expanduser())
         with router_lock(options.state_dir, target.host, target.port):
             return _session(job)
-    except L2tpgenError as exc:  # the lock is held by another push
+    except L2tpgenError as exc:  # the lock is held by another push, or the state directory
         return clock.result(Status.REFUSED, str(exc))
 
 
@@ -192,7 +168,7 @@ def _revealed(masked: str, options: PushOptions) -> str:
         return masked
 
 
-def _session(job: _Job) -> PushResult:
+def _session(job: Job) -> PushResult:
     try:
         job.options.tell(job.name, "connecting")
         connection = job.link.connector(job.link.target, job.link.credentials)
@@ -212,15 +188,17 @@ class _Prepared:
     before: str
     plan: Plan
     rollback: str  # FS:NAME on the router
+    seen: str  # the running config as read inside configuration mode
 
 
-def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, PLR0911 - netmiko; one return per way it ends
+def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, PLR0911 - netmiko; one return per way it ends
     """Read the router and plan; stop here for no change or a dry run; else copy for rollback."""
     fleet, name, options, clock = job.fleet, job.name, job.options, job.clock
     site = fleet.site(name)
     try:
         options.tell(name, "reading the running config")
-        before, listing = exec_batch(connection, ["show running-config", "dir"])
+        read = ["show running-config", "show startup-config", "dir"]
+        before, startup, listing = exec_batch(connection, read)
         running_config_checked(before)
         hc = job.platform.hier_config or ""
         plan = plan_change(site, parse(before), job.intended, platform=hc)
@@ -231,7 +209,7 @@ def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN
             "notes": plan.notes,
         }
         if plan.empty:
-            return clock.result(Status.UNCHANGED, "no change needed", **shown)
+            return unsaved(job, connection, before, startup, shown)
         if options.dry_run:
             return clock.result(
                 Status.WOULD_CHANGE, f"{len(plan.send)} lines would be sent", **shown
@@ -242,14 +220,10 @@ def _prepare(job: _Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN
         if options.stopping():
             return clock.result(Status.STOPPED, "stopped before any change", **shown)
         options.tell(name, "saving a rollback copy")
-        fs = rollback.file_system(listing, job.platform.file_systems)
-        rollback.check_space(fs, before)
-        file = rollback.rollback_name(name)
-        # The filename prompt (`Destination filename [...]?`) is answered ahead: one round trip.
-        copied = exec_answered(connection, rollback.copy_command(fs, file))
-        rollback.check_copy(copied, fs, file)
-        rollback.keep_locally(options.state_dir / "rollback", file, before)
-        return _Prepared(before, plan, f"{fs.name}{file}")
+        entered = copy_and_enter(job, connection, before, listing)
+        if isinstance(entered, str):
+            return clock.result(Status.REFUSED, entered, **shown)
+        return _Prepared(before, plan, entered[0], entered[1])
     except OwnershipError as exc:  # the model asks for what l2tpgen does not own: not pushed
         return clock.result(Status.REFUSED, f"not pushed: {exc}")
     except L2tpgenError as exc:
@@ -280,8 +254,8 @@ def _held_back(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str
     )
 
 
-def _apply(job: _Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401
-    """Send the change, check it, save it; roll back if anything goes wrong."""
+def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401, C901, PLR0912 - one return per way a change ends
+    """Send the change, check it, save it; roll back if anything goes wrong before the save."""
     name, options, clock, platform = job.name, job.options, job.clock, job.platform
     plan = prepared.plan
     details: dict[str, Any] = {
@@ -294,19 +268,32 @@ def _apply(job: _Job, connection: Any, prepared: _Prepared) -> PushResult:  # no
     problem: str | None = None
     refused: tuple[str, ...] = ()
     sent = 0
+    seen: str | None = prepared.seen
     site = job.fleet.site(name)
     try:
         options.tell(name, f"sending {len(plan.send)} lines")
         batch = send_batch(
-            connection, plan.send, stop=options.stopping, then=("show running-config",)
+            connection,
+            plan.send,
+            stop=options.stopping,
+            then=("show running-config",),
+            entered=True,
+            seen=prepared.seen,
         )
         sent = batch.sent
+        seen = batch.observed
+        if batch.foreign is not None:
+            return _foreign(job, prepared, batch, details)
         details["notices"] = tuple(f"{n.line}: {n.error}" for n in batch.notices)
         refused = tuple(f"{e.line}: {e.error}" for e in batch.refused)
         if batch.refused:
             problem = f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
+        elif batch.interrupted and not sent:
+            return clock.result(Status.STOPPED, "stopped before any change", **details)
         elif batch.interrupted or not batch.after:
             problem = f"stopped after {sent} of {len(plan.send)} lines"
+        elif options.stopping():  # the stop came while the (last) chunk was in flight
+            problem = f"stopped after all {sent} lines were sent, before the save"
         else:
             options.tell(name, "checking")
             after = parse(batch.after[0])
@@ -317,22 +304,71 @@ def _apply(job: _Job, connection: Any, prepared: _Prepared) -> PushResult:  # no
                     f"{remaining.commands[0]}"
                 )
     except L2tpgenError as exc:
-        problem = str(exc)
+        problem, seen = str(exc), None
     details["lines_sent"] = sent
+    applied = f"{len(plan.send)} lines applied and verified"
+    if problem is None and options.save:
+        options.tell(name, "saving")
+    if problem is None and options.stopping():  # a stop before the save began is honoured
+        problem = f"{applied}, but stopped before the save"
     if problem is not None:
         options.tell(name, "rolling back")
-        status, outcome = roll_back(connection, job.link, prepared.rollback, prepared.before)
+        guard = Guard(seen, exclusive.touched(plan.send))
+        status, outcome = roll_back(connection, job.link, prepared.rollback, prepared.before, guard)
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
-    applied = f"{len(plan.send)} lines applied and verified"
     if not options.save:
         return clock.result(Status.CHANGED, f"{applied}, not saved (--no-save)", **details)
-    options.tell(name, "saving")
     command = platform.save_command or "write memory"
     unsaved = save_config(connection, command)
+    late = "; a stop came once the save had begun: the change stays" if options.stopping() else ""
     if unsaved is not None:
         message = (
             f"{applied}, but NOT saved: `{command}` said {unsaved!r}; the change is live and "
-            f"is lost at the next reload unless you run `{command}` on the router"
+            f"is lost at the next reload unless you run `{command}` on the router{late}"
         )
         return clock.result(Status.UNSAVED, message, **details)
-    return clock.result(Status.CHANGED, f"{applied}, saved", **details)
+    return clock.result(Status.CHANGED, f"{applied}, saved{late}", **details)
+
+
+def _foreign(
+    job: Job,
+    prepared: _Prepared,
+    batch: Batch,
+    details: dict[str, Any],
+) -> PushResult:
+    """Someone else changed the router while push was sending its change.
+
+    Push stopped sending. It does not roll back (that would undo their change too), and does
+    not save (their change may be half done): a complete, verified change is ``unsaved``
+    (exit 1), anything else is left for a check by hand (exit 4).
+    """
+    plan, clock = prepared.plan, job.clock
+    assert batch.foreign is not None  # noqa: S101 - the caller's condition
+    changed = exclusive.what_changed(*batch.foreign)
+    details["lines_sent"] = batch.sent
+    errors = tuple(f"{e.line}: {e.error}" for e in batch.refused)
+    saying = f"someone else changed the router while push was sending its change ({changed})"
+    done = batch.sent == len(plan.send) and not batch.refused and batch.after
+    if done:
+        remaining = plan_change(
+            job.fleet.site(job.name),
+            parse(batch.after[0]),
+            job.intended,
+            platform=job.platform.hier_config or "",
+        )
+        if remaining.empty:
+            return clock.result(
+                Status.UNSAVED,
+                f"{len(plan.send)} lines applied and verified, but NOT saved: {saying}; save "
+                "(`write memory`) when they have finished",
+                errors=errors,
+                **details,
+            )
+    return clock.result(
+        Status.ROLLBACK_FAILED,
+        f"{saying}; push stopped after {batch.sent} of {len(plan.send)} lines and did NOT roll "
+        f"back (that would undo their change too): check the router by hand (the pre-push "
+        f"config is in {prepared.rollback} and in the local state directory)",
+        errors=errors,
+        **details,
+    )

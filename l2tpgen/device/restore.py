@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import rollback
 from l2tpgen.device.connection import connect
+from l2tpgen.device.exclusive import foreign_change
 from l2tpgen.device.result import Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import alive, exec_batch
@@ -37,10 +38,31 @@ class Link:
     connector: Callable[[Target, Credentials], Any]
 
 
-def roll_back(connection: Any, link: Link, rollback_file: str, before: str) -> tuple[Status, str]:  # noqa: ANN401
+@dataclass(frozen=True)
+class Guard:
+    """What the router must hold for a rollback to undo only this push's change.
+
+    ``expected``: the running config push last read itself (None: unknown, the connection was
+    lost); ``edits``: the top-level lines the change edits (``exclusive.touched``).
+    """
+
+    expected: str | None
+    edits: frozenset[str]
+
+
+def roll_back(
+    connection: Any,  # noqa: ANN401
+    link: Link,
+    rollback_file: str,
+    before: str,
+    guard: Guard | None = None,
+) -> tuple[Status, str]:
     """Replace the running config with the copy (reconnecting if needed) and check it took.
 
-    The check ignores lines that change by themselves (``l2tpgen.ios.volatile``).
+    The check ignores lines that change by themselves (``l2tpgen.ios.volatile``). With a
+    ``guard``, the running config is read first: when someone else changed the router since push
+    last read it, nothing is rolled back (their change would go too) and the result says what
+    changed (``rollback-failed``, exit 4: check by hand).
     """
     command = f"configure replace {rollback_file} force"
     for attempt in range(2):
@@ -48,6 +70,16 @@ def roll_back(connection: Any, link: Link, rollback_file: str, before: str) -> t
         try:
             if attempt or not alive(connection):
                 fresh = connection = link.connector(link.target, link.credentials)
+            if guard is not None:
+                (now,) = exec_batch(connection, ["show running-config"])
+                foreign = foreign_change(now, before, guard.expected, guard.edits)
+                if foreign is not None:
+                    return Status.ROLLBACK_FAILED, (
+                        f"NOT rolled back: someone else changed the router during this push "
+                        f"({foreign}), and a rollback to {rollback_file} would undo their change "
+                        "too; check the router by hand (the pre-push config is in "
+                        f"{rollback_file} and in the local state directory)"
+                    )
             output, after = exec_batch(connection, [command, "show running-config"], timeout=120)
         except L2tpgenError:
             continue
@@ -81,12 +113,14 @@ def restore(
     *,
     save_command: str | None = None,
     connector: Callable[[Target, Credentials], Any] = connect,
+    edits: frozenset[str] | None = None,
 ) -> tuple[Status, str]:
     """Roll a router that was changed back to its rollback copy (``--rollback-pairs``).
 
     ``local_copy`` is the pre-push config kept locally; the router must match it afterwards.
     ``save_command``: the change had been saved, so the restored config is saved too (else a
-    reload would bring the change back).
+    reload would bring the change back). ``edits``: the top-level lines the push edited; every
+    other section must still be as before, or nothing is rolled back (someone else changed it).
     """
     link = Link(target, credentials, connector)
     try:
@@ -96,7 +130,8 @@ def restore(
         return Status.ROLLBACK_FAILED, f"could not roll back: {exc}"
     status, outcome = Status.ROLLBACK_FAILED, "could not roll back"
     try:
-        status, outcome = roll_back(connection, link, rollback_file, before)
+        guard = Guard(None, edits) if edits is not None else None
+        status, outcome = roll_back(connection, link, rollback_file, before, guard)
         if status is not Status.ROLLED_BACK or save_command is None:
             return status, outcome
         # A fresh session: the one rolled back on may hold a timed-out read's unread output

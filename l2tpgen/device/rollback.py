@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.guard import private_dir
 from l2tpgen.device.messages import Kind, classify
 from l2tpgen.errors import DeviceError
 
@@ -89,14 +90,16 @@ def check_copy(output: str, fs: FileSystem, name: str) -> None:
     raise DeviceError(f"could not save a rollback copy to {fs.name}{name}: {error}")
 
 
-def check_space(fs: FileSystem, running: str) -> None:
+def check_space(fs: FileSystem, running: str, freed: int = 0) -> None:
     """Raise when ``dir`` says the file system cannot hold the copy (twice its size, to be safe).
+
+    ``freed``: the bytes of the old copies deleted in the same write, before the copy is made.
 
     Raises:
         DeviceError: with the figures and what to do.
     """
     needed = 2 * len(running.encode())
-    if fs.free is not None and fs.free < needed:
+    if fs.free is not None and fs.free + freed < needed:
         raise DeviceError(
             f"{fs.name} has {fs.free} bytes free, too few for a rollback copy of the running "
             f"config ({len(running.encode())} bytes); free some space (old l2tpgen-*.cfg copies "
@@ -106,8 +109,7 @@ def check_space(fs: FileSystem, running: str) -> None:
 
 def keep_locally(state_dir: Path, name: str, running: str) -> Path:
     """A local copy of the pre-push config, readable by the user only (it holds type 7 secrets)."""
-    local = state_dir.expanduser()
-    local.mkdir(parents=True, exist_ok=True, mode=0o700)
+    local = private_dir(state_dir.expanduser())
     path = local / name
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -129,3 +131,64 @@ def replace_failed(output: str) -> bool:
         or "error" in lowered
         or any(classify(line) is Kind.REFUSAL for line in output.splitlines())
     )
+
+
+# Keep this many rollback copies per site (on the router and in the state directory): the newest.
+KEEP = 10
+_STAMP = re.compile(r"^\d{8}T\d{12}-[0-9a-f]{4}\.cfg$")
+
+
+def _prefix(site: str) -> str:
+    return "l2tpgen-" + re.sub(r"[^A-Za-z0-9_.-]", "_", site)[:NAME_SITE_CHARS] + "-"
+
+
+def is_copy_of(name: str, site: str) -> bool:
+    """Whether ``name`` is a rollback copy l2tpgen made for ``site`` (``rollback_name``'s form)."""
+    prefix = _prefix(site)
+    return name.startswith(prefix) and _STAMP.match(name[len(prefix) :]) is not None
+
+
+def listed_sizes(dir_output: str) -> dict[str, int]:
+    """Each file ``dir`` lists and its size in bytes (``N  -rw-  SIZE  date  NAME`` rows)."""
+    sizes: dict[str, int] = {}
+    for line in dir_output.splitlines():
+        row = line.split()
+        if len(row) > 3 and row[0].isdigit() and row[2].isdigit():  # noqa: PLR2004 - the columns
+            sizes[row[-1]] = int(row[2])
+    return sizes
+
+
+def listed_copies(dir_output: str, site: str) -> list[str]:
+    """The site's rollback copies that ``dir`` lists (the last word of each row), oldest first."""
+    rows = (line.split() for line in dir_output.splitlines())
+    return sorted({row[-1] for row in rows if row and is_copy_of(row[-1], site)})
+
+
+def to_prune(copies: list[str], keep: int) -> list[str]:
+    """The copies to delete so that ``keep`` remain with the one about to be made (oldest go)."""
+    ordered = sorted(copies)  # the name carries the time, to the microsecond
+    return ordered[: max(0, len(ordered) - max(keep - 1, 0))]
+
+
+def delete_command(fs: FileSystem, name: str) -> str:
+    """The exec command that deletes one old copy without asking."""
+    return f"delete /force {fs.name}{name}"
+
+
+def prune_locally(state_dir: Path, site: str, keep: int) -> list[str]:
+    """Delete all but the newest ``keep`` local copies of ``site``; the names deleted.
+
+    Only regular files named as ``rollback_name`` names them are touched.
+    """
+    local = state_dir.expanduser()
+    if not local.is_dir():
+        return []
+    mine = sorted(
+        p.name
+        for p in local.iterdir()
+        if is_copy_of(p.name, site) and p.is_file() and not p.is_symlink()
+    )
+    gone = mine[: max(0, len(mine) - keep)]
+    for name in gone:
+        (local / name).unlink(missing_ok=True)
+    return gone

@@ -21,6 +21,8 @@ from netmiko.exceptions import ReadTimeout
 
 from l2tpgen.device.messages import REFUSALS, Kind, classify
 from l2tpgen.errors import DeviceError
+from l2tpgen.ios.volatile import config_body
+from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -62,6 +64,11 @@ class Batch:
     sent: int
     interrupted: bool = False
     after: tuple[str, ...] = ()
+    # The running config as last read within the change (``seen``), None if never read.
+    observed: str | None = None
+    # Someone else changed the config between two of push's chunks: (as push last saw it, as the
+    # router held it right before the next chunk).
+    foreign: tuple[str, str] | None = None
 
 
 def _exec_prompt(connection: Any) -> str:  # noqa: ANN401 - netmiko's connection is untyped
@@ -116,32 +123,7 @@ def exec_batch(
     return _split_exec(text, prompts, len(commands))
 
 
-def exec_answered(
-    connection: Any,  # noqa: ANN401 - netmiko
-    command: str,
-    *,
-    timeout: float = 60,
-) -> str:
-    """An exec command that asks ``Destination filename [...]?``, answered ahead: one round trip.
-
-    The empty answer is written with the command (Ansible's ``save_config`` does the same). On a
-    router with ``file prompt quiet`` nothing asks, and the empty line gives one more prompt,
-    which is read here so that the next command starts clean.
-    """
-    prompts = exec_prompts(connection)
-    try:
-        connection.write_channel(command + "\n\n")
-        text = read_count(connection, prompts, 1, timeout)
-        first = prompts.search(text)
-        if first is not None and "?" not in text[: first.start()]:
-            text += read_count(connection, prompts, 2, timeout, text)
-    except DeviceError as exc:
-        raise DeviceError(f"`{command}` got no answer ({exc})") from exc
-    count = min(2, len(prompts.findall(text)))  # the command's output comes first
-    return _split_exec(text, prompts, count)[0]
-
-
-def send_batch(
+def send_batch(  # noqa: C901 - the chunk loop and its checks in one place
     connection: Any,  # noqa: ANN401 - netmiko
     commands: Sequence[str],
     *,
@@ -149,31 +131,44 @@ def send_batch(
     chunk: int = CHUNK_LINES,
     stop: Callable[[], bool] | None = None,
     then: Sequence[str] = (),
+    entered: bool = False,
+    seen: str | None = None,
 ) -> Batch:
     """Send ``commands`` in configuration mode, a chunk at a time (see the module docstring).
 
     The last chunk carries ``end`` and the exec commands ``then`` in the same write (no round
     trip of their own). ``stop`` is asked before each chunk: when it says so, the chunk in flight
-    has been answered and nothing more is sent (``interrupted``).
+    has been answered and nothing more is sent (``interrupted``). ``entered``: the session is in
+    configuration mode already (no ``configure terminal``).
+
+    ``seen``: the running config as push last read it. Then each chunk starts (and every one but
+    the last ends) with ``do show running-config`` in the same write: the config the router held
+    right before the chunk's first line must be the one read after the chunk before (else someone
+    else changed it meanwhile: ``Batch.foreign``, and nothing more is sent), and the config push
+    last saw is known whenever the change stops (``Batch.observed``).
 
     Raises:
         DeviceError: the connection dropped or the router stopped answering mid-change.
     """
-    prompts = re.compile(rf"{re.escape(connection.base_prompt)}{_CONFIG_PROMPT}")
+    base = connection.base_prompt
+    prompts = re.compile(rf"{re.escape(base)}{_CONFIG_PROMPT}")
     back_at_exec = exec_prompts(connection)
     chunks = [commands[i : i + chunk] for i in range(0, len(commands), chunk)] or [[]]
     output, sent, interrupted, ended = "", 0, False, False
     after: tuple[str, ...] = ()
+    observed, foreign = seen, None
+    show = ["do show running-config"] if seen is not None else []
     try:
         for index, lines in enumerate(chunks):
             if stop is not None and stop():
                 interrupted = True
                 break
-            head = ["configure terminal"] if index == 0 else []
+            head = ["configure terminal"] if index == 0 and not entered else []
             last = index == len(chunks) - 1
-            tail = ["end", *then] if last else []
-            connection.write_channel("".join(f"{line}\n" for line in [*head, *lines, *tail]))
-            text = read_count(connection, prompts, len(head) + len(lines), timeout)
+            tail = ["end", *then] if last else show
+            connection.write_channel("".join(f"{line}\n" for line in [*head, *show, *lines, *tail]))
+            count = len(head) + len(show) + len(lines) + (0 if last else len(tail))
+            text = read_count(connection, prompts, count, timeout)
             sent += len(lines)
             if last:
                 text += read_count(connection, back_at_exec, 1 + len(then), timeout, text)
@@ -181,8 +176,15 @@ def send_batch(
                 cut = back.start() if back is not None else len(text)
                 after, ended = _split_exec(text[cut:], back_at_exec, len(then)), True
                 text = text[:cut]  # the configuration part: refusals are looked for there only
+            if show:
+                text, start = _cut_first_show(text, base)
+                if observed is not None and comparable(start) != comparable(observed):
+                    foreign = (observed, start)
+                if not last:
+                    text, observed = _cut_show(text, base)
+            observed = after[0] if last and after else observed
             output += text
-            if parse_output(output, connection.base_prompt)[0]:
+            if foreign is not None or parse_output(output, base)[0]:
                 break
         if not ended:
             connection.write_channel("end\n")
@@ -192,8 +194,47 @@ def send_batch(
     except Exception as exc:
         message = f"the router stopped answering mid-change ({type(exc).__name__})"
         raise DeviceError(message) from exc
-    refused, notices = parse_output(output, connection.base_prompt)
-    return Batch(tuple(refused), tuple(notices), sent, interrupted, after)
+    refused, notices = parse_output(output, base)
+    return Batch(tuple(refused), tuple(notices), sent, interrupted, after, observed, foreign)
+
+
+# Lines a router may print into a show's output by itself: a timestamped log line (`*Apr 22
+# 19:31:44.825: Configuration mode locked exclusively. ...`, as a Cisco capture shows it printed
+# after `configure terminal` in exclusive mode) is no part of the configuration.
+_LOGGED = re.compile(r"^\*?[A-Z][a-z]{2}\s+\d+\s+\d+:\d+:\d+(?:\.\d+)?(?:\s+\w+)?:\s")
+
+
+def comparable(show_running: str) -> str:
+    """What two reads of one config share: ``config_body``, less log lines printed into it."""
+    return config_body(
+        "\n".join(line for line in show_running.splitlines() if not _LOGGED.match(line.strip()))
+    )
+
+
+def _cut_first_show(text: str, base_prompt: str) -> tuple[str, str]:
+    """A chunk's answer without its opening ``do show running-config``, and that show's output."""
+    prompt = rf"{re.escape(base_prompt)}{_CONFIG_PROMPT}"
+    found = re.search(rf"^(?:{prompt})?do show running-config\n", text, re.MULTILINE)
+    if found is None:
+        return text, ""
+    following = re.search(rf"^{prompt}", text[found.end() :], re.MULTILINE)
+    end = found.end() + following.start() if following is not None else len(text)
+    return text[: found.start()] + text[end:], text[found.end() : end]
+
+
+def _cut_show(text: str, base_prompt: str) -> tuple[str, str]:
+    """A chunk's answer without its closing ``do show running-config``, and that show's output."""
+    echo = re.compile(
+        rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}do show running-config\n", re.MULTILINE
+    )
+    found = None
+    for found in echo.finditer(text):  # noqa: B007 - the last one is wanted
+        pass
+    if found is None:
+        return text, ""
+    shown = text[found.end() :]
+    closing = list(re.finditer(rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}", shown, re.MULTILINE))
+    return text[: found.start()], shown[: closing[-1].start()] if closing else shown
 
 
 def read_count(
@@ -255,7 +296,11 @@ def alive(connection: Any) -> bool:  # noqa: ANN401
 
 
 def parse_output(output: str, base_prompt: str) -> tuple[list[LineError], list[LineError]]:
-    """Refusals and notices (``messages.classify``), each with the line echoed before it."""
+    """Refusals and notices (``messages.classify``), each with the line echoed before it.
+
+    Both are masked (``mask_secrets``): the echoed line may be a secret's (``password 7 ...``),
+    and every message that quotes it (stderr, the table, JSON, logs) quotes this masked text.
+    """
     echo = re.compile(rf"^{re.escape(base_prompt)}{_CONFIG_PROMPT}(.*)$")
     refused: list[LineError] = []
     notices: list[LineError] = []
@@ -268,9 +313,9 @@ def parse_output(output: str, base_prompt: str) -> tuple[list[LineError], list[L
             continue
         kind = classify(line)
         if kind is Kind.REFUSAL:
-            refused.append(LineError(last, line.strip()))
+            refused.append(LineError(mask_secrets(last), mask_secrets(line.strip())))
         elif kind is Kind.NOTICE:
-            notices.append(LineError(last, line.strip()))
+            notices.append(LineError(mask_secrets(last), mask_secrets(line.strip())))
     return refused, notices
 
 

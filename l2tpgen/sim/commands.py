@@ -72,6 +72,7 @@ GLOBAL: tuple[Command, ...] = (
     _c("multilink bundle-name authenticated", (0,)),
     _c("memory-size LINE", None),
     _c("control-plane", None),
+    _c("configuration mode exclusive (auto|manual)", (0, 1, 2)),  # sim/config_lock.py
     _c("default interface IFNAME", None),
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from l2tpgen.sim import storage
+from l2tpgen.sim import config_lock, storage
 from l2tpgen.sim.config_mode import Frame
 from l2tpgen.sim.grammar import Match, match
 
@@ -92,9 +92,11 @@ def _show_clock(_t: Terminal, _words: list[str]) -> str:
     return time.strftime("*%H:%M:%S.000 UTC %a %b %d %Y", time.gmtime())
 
 
-def _configure(t: Terminal, _words: list[str]) -> str:
-    t.stack = [Frame("config")]
-    return "Enter configuration commands, one per line.  End with CNTL/Z."
+def _configure(t: Terminal, words: list[str]) -> str:
+    allowed, said = config_lock.enter(t, lock=words[-1] == "lock")
+    if allowed:
+        t.stack = [Frame("config")]
+    return said
 
 
 EXEC_COMMANDS: tuple[tuple[str, Handler], ...] = (
@@ -110,6 +112,7 @@ EXEC_COMMANDS: tuple[tuple[str, Handler], ...] = (
     ("show l2tun", _show_l2tun),
     ("show ip interface brief", _show_ip_brief),
     ("show clock", _show_clock),
+    ("configure terminal lock", _configure),
     ("configure terminal", _configure),
     ("configure replace WORD [force]", storage.configure_replace),
     ("write memory", storage.write),

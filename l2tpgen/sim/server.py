@@ -138,6 +138,8 @@ async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -
                     return
     except (asyncssh.BreakReceived, asyncssh.DisconnectError, ConnectionError):
         return
+    finally:
+        terminal.closed = True  # its configuration lock, if any, goes with it (sim/config_lock)
 
 
 def _drops(device: SimDevice) -> bool:

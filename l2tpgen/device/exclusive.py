@@ -1,0 +1,200 @@
+"""Another engineer on the same router: the configuration lock, and a fingerprint of the config.
+
+Two pushes from two machines (or two state directories) share no local lock, so the router is
+the referee. Two mechanisms, both folded into round trips push makes anyway:
+
+- **IOS's exclusive configuration mode** (Cisco, "Exclusive Configuration Change Access and
+  Access Session Locking",
+  https://cisco.com/c/en/us/td/docs/routers/ios/config/17-x/syst-mgmt/b-system-management/m_cm-config-lock-0.html):
+  with ``configuration mode exclusive auto`` every ``configure terminal`` takes the lock, with
+  ``... manual`` only ``configure terminal lock`` does; the lock holds until that session leaves
+  configuration mode, and any other session's ``configure terminal`` is refused meanwhile
+  ("Configuration mode locked exclusively by user ... Please try later."). Push reads which mode
+  the router has from its running config and enters configuration mode accordingly, once, in the
+  same write as the rollback copy, and stays there until the change is sent.
+- **A fingerprint of the running config** (its text, less the lines that change by themselves,
+  ``l2tpgen.ios.volatile``): read again inside configuration mode, in that same write, it must
+  equal the one the plan was made from, or nothing is sent. Before a rollback the router must
+  still hold exactly what push last saw there itself; otherwise someone else changed it since,
+  and push does not roll back over their change (it says what changed instead).
+
+Without exclusive mode on the router, a change another session makes *between* push's chunks
+cannot be prevented (only found before a rollback): docs/push.md recommends
+``configuration mode exclusive auto``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.device.session import comparable, read_count
+from l2tpgen.errors import DeviceError
+from l2tpgen.secrets import mask_secrets
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_EXCLUSIVE = re.compile(r"^configuration mode exclusive (auto|manual)\s*$", re.MULTILINE)
+# What IOS prints when another session holds the lock (quoted in the module docstring's sources:
+# "Configuration mode locked exclusively by user 'netop' process '187' from terminal '7'. Please
+# try later.").
+_LOCKED = re.compile(r"(?i)configuration mode (?:is )?locked exclusively by[^\n]*")
+SHOW = "do show running-config"
+# How many changed lines a message quotes.
+_QUOTED_LINES = 4
+
+
+def enter_command(running: str) -> str:
+    """``configure terminal``, or ``configure terminal lock`` on a router in manual exclusive mode.
+
+    (In auto mode ``configure terminal`` takes the lock itself; without exclusive mode there is no
+    lock to take, and ``lock`` is not sent: its behaviour there is not documented.)
+    """
+    found = _EXCLUSIVE.search(running)
+    return (
+        "configure terminal lock" if found and found.group(1) == "manual" else "configure terminal"
+    )
+
+
+def exclusive_mode(running: str) -> str | None:
+    """``auto`` or ``manual`` when the router has exclusive configuration mode, else None."""
+    found = _EXCLUSIVE.search(running)
+    return found.group(1) if found else None
+
+
+def same_config(one: str, other: str) -> bool:
+    """Whether two ``show running-config`` outputs hold the same configuration."""
+    return comparable(one) == comparable(other)
+
+
+def what_changed(old: str, new: str) -> str:
+    """The first lines that differ from ``old`` to ``new`` (masked), for a message."""
+    lines = [
+        line
+        for line in difflib.unified_diff(
+            comparable(old).splitlines(), comparable(new).splitlines(), lineterm="", n=0
+        )
+        if line[:1] in "+-" and not line.startswith(("+++", "---")) and line[1:].strip() != "!"
+    ]
+    shown = ", ".join(f"`{mask_secrets(line)}`" for line in lines[:_QUOTED_LINES])
+    more = f" and {len(lines) - _QUOTED_LINES} more" if len(lines) > _QUOTED_LINES else ""
+    return (shown + more) or "no line (only its order)"
+
+
+@dataclass(frozen=True)
+class Entered:
+    """How the write that copies the config and enters configuration mode went.
+
+    ``copy``: the copy command's output; ``entered``: configuration mode was entered (else
+    ``locked_by`` says whose lock kept push out, or ``answer`` what the router said instead);
+    ``seen``: the running config as read inside configuration mode.
+    """
+
+    copy: str
+    entered: bool
+    seen: str
+    locked_by: str = ""
+    answer: str = ""
+
+
+def copy_and_enter(
+    connection: Any,  # noqa: ANN401 - netmiko
+    before_commands: Sequence[str],
+    copy: str,
+    enter: str,
+    *,
+    timeout: float = 60,
+) -> Entered:
+    """Delete, copy, enter configuration mode and read the config there, in one write.
+
+    ``before_commands`` (deletes), the copy (its question answered ahead), ``enter`` and ``do show
+    running-config``; then read until that show has been answered.
+
+    Raises:
+        DeviceError: the router stopped answering.
+    """
+    base = re.escape(connection.base_prompt)
+    done = re.compile(
+        rf"^{base}(?:\([^)]*\))?#{re.escape(SHOW)}\n.*?^{base}(?:\([^)]*\))?#",
+        re.DOTALL | re.MULTILINE,
+    )
+    lines = [*before_commands, copy, "", enter, SHOW]
+    try:
+        connection.write_channel("".join(f"{line}\n" for line in lines))
+        text = read_count(connection, done, 1, timeout)
+    except DeviceError as exc:
+        raise DeviceError(f"`{copy}` got no answer ({exc})") from exc
+    prompts = re.compile(rf"^{base}(\([^)]*\))?#(.*)$", re.MULTILINE)
+    if not prompts.match(text):  # the prompt before the first command was read with the last answer
+        text = f"{connection.base_prompt}#{text}"
+    segments: list[tuple[str, bool, str]] = []  # (echoed command, in config mode, output)
+    marks = list(prompts.finditer(text))
+    for mark, following in zip(marks, [*marks[1:], None], strict=False):
+        end = following.start() if following is not None else len(text)
+        segments.append((mark.group(2).strip(), mark.group(1) is not None, text[mark.end() : end]))
+    copied = next((out for command, _, out in segments if command == copy), "")
+    shown = next(((config, out) for command, config, out in segments if command == SHOW), None)
+    entered = shown is not None and shown[0]
+    answer = next((out for command, _, out in segments if command == enter), "")
+    locked = _LOCKED.search(answer)
+    return Entered(
+        copied.split("\n", 1)[1] if "\n" in copied else copied,
+        entered,
+        shown[1].split("\n", 1)[1] if shown is not None and "\n" in shown[1] else "",
+        locked.group(0).strip() if locked else "",
+        mask_secrets(answer.strip()[:120]),
+    )
+
+
+def leave(connection: Any, timeout: float = 30) -> None:  # noqa: ANN401 - netmiko
+    """``end``: back to the exec prompt (the lock, if any, goes with it)."""
+    base = re.escape(connection.base_prompt)
+    connection.write_channel("end\n")
+    read_count(connection, re.compile(rf"^{base}#", re.MULTILINE), 1, timeout)
+
+
+def sections(config: str) -> dict[str, str]:
+    """Each top-level line of a ``show running-config`` and the text of its section."""
+    found: dict[str, str] = {}
+    header = ""
+    for line in comparable(config).splitlines():
+        if line.startswith("!"):
+            continue
+        if not line.startswith(" "):
+            header = line
+            found[header] = found.get(header, "") + line + "\n"
+        elif header:
+            found[header] += line + "\n"
+    return found
+
+
+def touched(commands: Sequence[str]) -> frozenset[str]:
+    """The top-level lines a change edits (``no interface X`` edits ``interface X``)."""
+    return frozenset(
+        line.removeprefix("no ").strip() for line in commands if line and not line[0].isspace()
+    )
+
+
+def foreign_change(
+    now: str, before: str, expected: str | None, edits: frozenset[str]
+) -> str | None:
+    """What someone other than this push changed on the router, or None.
+
+    ``expected``: the running config push last read itself (the router must still hold exactly
+    that). Unknown (the connection was lost mid-change): the sections the change does not edit
+    must be as before.
+    """
+    if expected is not None:
+        return None if same_config(now, expected) else what_changed(expected, now)
+    old, new = sections(before), sections(now)
+    others = sorted(
+        h for h in old.keys() | new.keys() if h not in edits and old.get(h) != new.get(h)
+    )
+    if not others:
+        return None
+    return what_changed(
+        "\n".join(old.get(h, "") for h in others), "\n".join(new.get(h, "") for h in others)
+    )

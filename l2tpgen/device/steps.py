@@ -1,0 +1,158 @@
+"""Two steps of a push, with what every step needs (``Job``) and how results are made (``Clock``).
+
+``copy_and_enter``: round trip 2 (old copies deleted, the rollback copy made, configuration mode
+entered and the config read again there: ``l2tpgen.device.exclusive``). ``unsaved``: a router
+whose running config already holds the model, but whose startup config does not.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.device import exclusive, rollback
+from l2tpgen.device.plan import plan_change
+from l2tpgen.device.result import PushResult, Status
+from l2tpgen.device.save import save_config
+from l2tpgen.device.session import refusal
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.ios.tree import parse
+from l2tpgen.platforms import driver
+
+if TYPE_CHECKING:
+    from l2tpgen.device.push import PushOptions
+    from l2tpgen.device.restore import Link
+    from l2tpgen.ios.tree import Config
+    from l2tpgen.model import Fleet
+    from l2tpgen.platforms.base import Driver
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Builds results that carry the site name and the time since the push started."""
+
+    site: str
+    started: float = field(default_factory=time.monotonic)
+
+    def result(self, status: Status, message: str = "", **kwargs: Any) -> PushResult:  # noqa: ANN401
+        """A result for this site, timed."""
+        return PushResult(
+            self.site, status, message, seconds=time.monotonic() - self.started, **kwargs
+        )
+
+
+@dataclass(frozen=True)
+class Job:
+    """One site's push: what it needs at every step."""
+
+    fleet: Fleet
+    name: str
+    link: Link
+    intended: Config
+    options: PushOptions
+    clock: Clock
+
+    @property
+    def platform(self) -> Driver:
+        """The site's platform driver."""
+        return driver(self.fleet.site(self.name).effective_platform)
+
+
+def copy_and_enter(
+    job: Job,
+    connection: Any,  # noqa: ANN401 - netmiko
+    before: str,
+    listing: str,
+) -> tuple[str, str] | str:
+    """Round trip 2: prune, copy, enter configuration mode, read the config again.
+
+    Returns the copy (``FS:NAME``) and the config read in configuration mode, or why nothing
+    is sent (the lock is another session's, or the config changed since it was read).
+
+    Raises:
+        DeviceError: no room or no copy (nothing was changed).
+    """
+    name, options = job.name, job.options
+    fs = rollback.file_system(listing, job.platform.file_systems)
+    old = rollback.to_prune(rollback.listed_copies(listing, name), options.keep_rollbacks)
+    sizes = rollback.listed_sizes(listing)
+    rollback.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
+    file = rollback.rollback_name(name)
+    step = exclusive.copy_and_enter(
+        connection,
+        [rollback.delete_command(fs, copy) for copy in old],
+        rollback.copy_command(fs, file),
+        exclusive.enter_command(before),
+    )
+    if not step.entered and step.locked_by:
+        return (
+            f"nothing was changed: another session holds the router's configuration lock "
+            f"(exclusive configuration mode: {step.locked_by}); push again when it has finished"
+        )
+    if not step.entered:
+        return (
+            "nothing was changed: the router did not enter configuration mode at `configure "
+            f"terminal` ({step.answer or 'no answer'}); check this login may configure the router"
+        )
+    try:
+        rollback.check_copy(step.copy, fs, file)
+    except L2tpgenError:
+        exclusive.leave(connection)
+        raise
+    if not exclusive.same_config(step.seen, before):
+        exclusive.leave(connection)
+        return (
+            "nothing was changed: the router's config changed after push read it "
+            f"({exclusive.what_changed(before, step.seen)}): someone else is changing this "
+            "router; push again when they have finished"
+        )
+    rollback.keep_locally(options.state_dir / "rollback", file, before)
+    rollback.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
+    return f"{fs.name}{file}", step.seen
+
+
+def unsaved(  # noqa: PLR0911 - one return per outcome
+    job: Job,
+    connection: Any,  # noqa: ANN401 - netmiko
+    before: str,
+    startup: str,
+    shown: dict[str, Any],
+) -> PushResult:
+    """The running config holds the model: is the startup config holding it too?
+
+    When it does not (an earlier change was not saved: a reload would lose it), a dry run says
+    ``would-change`` (so ``diff --exit-code`` fails), a push saves it; ``--no-save`` says so.
+    """
+    name, options, clock = job.name, job.options, job.clock
+    saved = _startup(startup)
+    if refusal(startup) is not None or exclusive.same_config(saved, before):
+        return clock.result(Status.UNCHANGED, "no change needed", **shown)
+    hc = job.platform.hier_config or ""
+    lacking = plan_change(job.fleet.site(name), parse(saved), job.intended, platform=hc)
+    if lacking.empty:
+        return clock.result(Status.UNCHANGED, "no change needed", **shown)
+    command = job.platform.save_command or "write memory"
+    live = (
+        f"the running config holds the model but the startup config does not (an earlier "
+        f"change was not saved; a reload loses it: `{lacking.commands[0]}` and "
+        f"{len(lacking.commands) - 1} more lines)"
+    )
+    if options.dry_run:
+        return clock.result(Status.WOULD_CHANGE, f"{live}; push saves it (`{command}`)", **shown)
+    if not options.save:
+        return clock.result(Status.UNCHANGED, f"no change needed, but {live} (--no-save)", **shown)
+    if options.stopping():
+        return clock.result(Status.STOPPED, f"stopped before saving; {live}", **shown)
+    options.tell(name, "saving")
+    why = save_config(connection, command)
+    if why is not None:
+        return clock.result(
+            Status.UNSAVED, f"{live}, and `{command}` said {why!r}: still NOT saved", **shown
+        )
+    return clock.result(Status.CHANGED, f"no line to send, but {live}: saved now", **shown)
+
+
+def _startup(output: str) -> str:
+    """``show startup-config`` as a config (IOS's `startup-config is not present`: empty)."""
+    return "" if "startup-config is not present" in output else output
