@@ -71,6 +71,8 @@ class Node:
     exec: tuple[str, ...]
     labels: tuple[tuple[str, str], ...]
     startup_config: str | None = None
+    binds: tuple[str, ...] = ()
+    files: tuple[tuple[str, str], ...] = ()  # (path in the node, text) of the binds read
 
     def label(self, key: str) -> str | None:
         """A label's value."""
@@ -217,7 +219,40 @@ def _exec(raw: object, where: str, problems: list[str]) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def _node(name: str, raw: object, default_kind: str | None, problems: list[str]) -> Node | None:
+BIND_SOURCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def _binds(
+    raw: object, where: str, files: Mapping[str, str] | None, problems: list[str]
+) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``SOURCE:TARGET[:ro]`` binds of files beside the topology, and the texts read."""
+    if raw is None:
+        return (), ()
+    if not isinstance(raw, list) or not all(isinstance(b, str) for b in raw):
+        problems.append(f"{where}: binds must be a list of SOURCE:TARGET")
+        return (), ()
+    texts: list[tuple[str, str]] = []
+    for bind in raw:
+        source, _, rest = bind.partition(":")
+        target = rest.removesuffix(":ro")
+        if not BIND_SOURCE.fullmatch(source) or not target.startswith("/"):
+            problems.append(
+                f"{where}: bind {bind!r} must be FILE:/PATH[:ro], FILE a file beside the topology"
+            )
+        elif files is not None and source not in files:
+            problems.append(f"{where}: bind {bind!r}: {source} not found beside the topology")
+        elif files is not None:
+            texts.append((target, files[source]))
+    return tuple(raw), tuple(texts)
+
+
+def _node(
+    name: str,
+    raw: object,
+    default_kind: str | None,
+    problems: list[str],
+    files: Mapping[str, str] | None = None,
+) -> Node | None:
     where = f"node {name!r}"
     if not NAME.fullmatch(name):
         problems.append(
@@ -249,7 +284,10 @@ def _node(name: str, raw: object, default_kind: str | None, problems: list[str])
     if config is not None and not isinstance(config, str):
         problems.append(f"{where}: startup-config must be a file name")
         config = None
-    return Node(name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config)
+    binds, texts = _binds(raw.get("binds"), where, files, problems)
+    return Node(
+        name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config, binds, texts
+    )
 
 
 def _ce(node: Node, problems: list[str]) -> Ce | None:
@@ -332,8 +370,13 @@ def _cross_checks(nodes: Sequence[Node], ces: Sequence[Ce], problems: list[str])
         problems.append("more than one node has the wan role")
 
 
-def parse_lab(data: object, source: str = "topology") -> Lab:
+def parse_lab(
+    data: object, source: str = "topology", files: Mapping[str, str] | None = None
+) -> Lab:
     """Validate a loaded topology document and return it as a ``Lab``.
+
+    ``files``: the files beside the topology its nodes bind, by name (``load_lab`` reads them);
+    None: binds are checked for form only.
 
     Raises:
         LabInputError: with every problem found.
@@ -352,7 +395,7 @@ def parse_lab(data: object, source: str = "topology") -> Lab:
     default_kind = defaults.get("kind") if isinstance(defaults, dict) else None
     nodes = [
         n
-        for n in (_node(str(k), v, default_kind, problems) for k, v in raw_nodes.items())
+        for n in (_node(str(k), v, default_kind, problems, files) for k, v in raw_nodes.items())
         if n is not None
     ]
     kinds = {n.name: n.kind for n in nodes}
@@ -374,7 +417,20 @@ def load_lab(path: Path) -> Lab:
         raise LabInputError(str(path), [f"cannot read it: {exc.strerror}"]) from exc
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
-    return parse_lab(data, str(path))
+    return parse_lab(data, str(path), _bound_files(data, path.parent))
+
+
+def _bound_files(data: object, directory: Path) -> dict[str, str]:
+    """The files beside the topology that its nodes bind (those that can be read)."""
+    found: dict[str, str] = {}
+    nodes = data.get("topology", {}).get("nodes") if isinstance(data, dict) else None
+    for node in (nodes or {}).values() if isinstance(nodes, dict) else ():
+        binds = node.get("binds") if isinstance(node, dict) else None
+        for bind in binds if isinstance(binds, list) else ():
+            source = str(bind).partition(":")[0]
+            if BIND_SOURCE.fullmatch(source) and (directory / source).is_file():
+                found[source] = (directory / source).read_text(encoding="utf-8")
+    return found
 
 
 def check_writable(path: Path, what: str) -> None:
