@@ -8,6 +8,15 @@ brief (``shared/docs/l2tpv3-brief.md`` section 2):
 * UDP mode: outer IPv4 20 + UDP 8 + L2TPv3 flags/version word 4 + session ID 4 + cookie + sublayer.
 * Inner frame: Ethernet header 14, plus 4 when the dot1Q tag travels inside the pseudowire.
   The FCS is not carried (RFC 4719; unconfirmed on every Cisco platform).
+* IPsec ESP (``Esp``), computed from the mode and the transform, not one constant: ESP header
+  (SPI and sequence number) 8 (RFC 4303 section 2), the transform's IV and ICV (AES-GCM: IV 8,
+  ICV 16, RFC 4106 sections 3.1 and 6; AES-CBC: IV 16, RFC 3602 section 3; HMAC-SHA-256-128:
+  ICV 16, RFC 4868 section 2.6; HMAC-SHA-1-96: ICV 12, RFC 2404), and a trailer of padding, pad
+  length 1 and next header 1, padding the payload to the cipher's alignment (GCM: 4 bytes, RFC
+  4106 section 3.2; CBC: the 16-byte AES block, RFC 3602 section 3.2). Tunnel mode adds a new
+  outer IPv4 header 20; NAT traversal a UDP header 8 (RFC 3948). Padding makes the overhead
+  depend on the payload's length, so the budget is the largest payload that fits, and the bytes
+  lost to alignment at that size are shown as such.
 """
 
 from __future__ import annotations
@@ -27,11 +36,90 @@ HDLC_PPP_HEADER = 4
 DOT1Q_TAG = 4
 # ESP in tunnel mode with AES-CBC (16-byte IV) and SHA-1 (12-byte ICV), worst-case padding: new IP
 # header 20 + SPI/sequence 8 + IV 16 + padding up to 15 + pad length/next header 2 + ICV 12.
+# Kept for raw configs whose transform is unknown; the model computes ``Esp`` budgets instead.
 IPSEC_ESP_TUNNEL = 73
+ESP_HEADER = 8  # SPI 4 + sequence number 4
+ESP_TRAILER = 2  # pad length 1 + next header 1
 IPV4_TCP_HEADERS = 40
 MIN_WAN_MTU = 576
 MAX_WAN_MTU = 65535
 COOKIE_SIZES = (0, 4, 8)
+
+
+@dataclass(frozen=True)
+class EspTransform:
+    """The sizes an ESP transform adds: IV, ICV, and the alignment the payload is padded to."""
+
+    iv: int
+    icv: int
+    align: int
+
+
+# Names as the model spells them (``protection.transform``); the SHA-1 variants are for raw
+# configs the linter reads (`esp-aes esp-sha-hmac`), not offered by the model.
+ESP_TRANSFORMS: dict[str, EspTransform] = {
+    "aes-gcm-128": EspTransform(iv=8, icv=16, align=4),
+    "aes-gcm-256": EspTransform(iv=8, icv=16, align=4),
+    "aes-cbc-128-sha256": EspTransform(iv=16, icv=16, align=16),
+    "aes-cbc-256-sha256": EspTransform(iv=16, icv=16, align=16),
+    "aes-cbc-128-sha1": EspTransform(iv=16, icv=12, align=16),
+    "aes-cbc-256-sha1": EspTransform(iv=16, icv=12, align=16),
+}
+
+
+@dataclass(frozen=True)
+class Esp:
+    """IPsec ESP around the L2TPv3 packet: transform, transport or tunnel mode, NAT traversal."""
+
+    transform: str = "aes-gcm-128"
+    mode: str = "transport"
+    nat_t: bool = False
+
+    def __post_init__(self) -> None:
+        if self.transform not in ESP_TRANSFORMS:
+            raise ValueError(
+                f"ESP transform must be one of {', '.join(ESP_TRANSFORMS)}, not {self.transform}"
+            )
+        if self.mode not in {"transport", "tunnel"}:
+            raise ValueError(f"ESP mode must be transport or tunnel, not {self.mode}")
+
+    @property
+    def sizes(self) -> EspTransform:
+        """The transform's IV, ICV and alignment."""
+        return ESP_TRANSFORMS[self.transform]
+
+    def describe(self) -> str:
+        """``ESP transport aes-gcm-128`` (``, NAT-T`` when on)."""
+        return f"ESP {self.mode} {self.transform}" + (", NAT-T" if self.nat_t else "")
+
+
+def _esp_items(
+    esp: Esp, wan_mtu: int, l2tp_ip: tuple[str, int]
+) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """ESP's items in front of the protected payload and behind it, at the largest payload.
+
+    ``l2tp_ip`` is the L2TPv3 packet's own IPv4 header: outside ESP in transport mode, inside
+    it (behind a new outer header) in tunnel mode. The largest payload P satisfies
+    ``align | P + 2`` and fixed headers + P + 2 + ICV <= MTU; at that size the padding is 0 and
+    what the alignment leaves unused is an item of its own.
+    """
+    sizes = esp.sizes
+    front: list[tuple[str, int]] = []
+    if esp.mode == "tunnel":
+        front.append(("ESP tunnel-mode outer IPv4 header", IPV4_HEADER))
+    else:
+        front.append(l2tp_ip)
+    if esp.nat_t:
+        front.append(("NAT-T UDP header", UDP_HEADER))
+    front += [("ESP header (SPI, sequence)", ESP_HEADER), ("ESP IV", sizes.iv)]
+    if esp.mode == "tunnel":
+        front.append(l2tp_ip)
+    outside = sum(size for _, size in front) - (l2tp_ip[1] if esp.mode == "tunnel" else 0)
+    room = wan_mtu - outside - sizes.icv  # for payload + padding + trailer
+    back = [("ESP pad length and next header", ESP_TRAILER), ("ESP ICV", sizes.icv)]
+    if room % sizes.align:
+        back.append(("unused (ESP padding alignment)", room % sizes.align))
+    return front, back
 
 
 class Encapsulation(enum.Enum):
@@ -54,11 +142,17 @@ class OverheadBudget:
     sublayer: bool
     dot1q: bool
     items: tuple[tuple[str, int], ...]
+    esp: Esp | None = None
 
     @property
     def encap_overhead(self) -> int:
-        """Bytes added in front of the Ethernet frame (Cisco's ``encap size``)."""
+        """Bytes added around the Ethernet frame (Cisco's ``encap size`` when there is no ESP)."""
         return sum(size for name, size in self.items if not name.startswith("inner"))
+
+    @property
+    def esp_overhead(self) -> int:
+        """Bytes ESP costs at the largest frame (headers, trailer, ICV, alignment); 0 without."""
+        return sum(size for name, size in self.items if name.startswith(("ESP", "NAT-T", "unused")))
 
     @property
     def total_overhead(self) -> int:
@@ -99,6 +193,7 @@ def overhead_budget(
     dot1q: bool = False,
     inner_header: tuple[str, int] = ("inner Ethernet header", ETHERNET_HEADER),
     outer: tuple[tuple[str, int], ...] = (),
+    esp: Esp | None = None,
 ) -> OverheadBudget:
     """Compute the encapsulation budget.
 
@@ -110,7 +205,9 @@ def overhead_budget(
             the encapsulation (see ``default_sublayer``).
         dot1q: whether the 802.1Q tag travels inside the pseudowire.
         inner_header: the attachment circuit's frame header (Ethernet 14; HDLC or PPP 4).
-        outer: headers added outside the L2TPv3 packet on the way (IPsec), outermost first.
+        outer: headers added outside the L2TPv3 packet on the way, outermost first (a raw
+            config's IPsec of unknown transform: ``IPSEC_ESP_TUNNEL``).
+        esp: IPsec ESP computed from its mode and transform (see ``Esp``).
 
     Raises:
         ValueError: for a cookie size other than 0, 4 or 8, or an implausible WAN MTU.
@@ -121,7 +218,12 @@ def overhead_budget(
         raise ValueError(f"WAN MTU must be between {MIN_WAN_MTU} and {MAX_WAN_MTU}, not {wan_mtu}")
     if sublayer is None:
         sublayer = default_sublayer(encapsulation)
-    items: list[tuple[str, int]] = [*outer, ("outer IPv4 header", IPV4_HEADER)]
+    l2tp_ip = ("outer IPv4 header", IPV4_HEADER)
+    items: list[tuple[str, int]] = [*outer, l2tp_ip]
+    back: list[tuple[str, int]] = []
+    if esp is not None:
+        front, back = _esp_items(esp, wan_mtu - sum(s for _, s in outer), l2tp_ip)
+        items = [*outer, *front]
     if encapsulation is Encapsulation.UDP:
         items += [("UDP header", UDP_HEADER), ("L2TPv3 flags and version", L2TP_UDP_FLAGS)]
     items.append(("session ID", SESSION_ID))
@@ -138,7 +240,8 @@ def overhead_budget(
         cookie=cookie,
         sublayer=sublayer,
         dot1q=dot1q,
-        items=tuple(items),
+        items=(*items, *back),
+        esp=esp,
     )
 
 

@@ -79,6 +79,19 @@ def test_validate_json_on_success() -> None:
         "sites": ["site-a", "site-b"],
         "pseudowires": 4,
         "problems": [],
+        "pairs": [
+            {
+                "sites": ["site-a", "site-b"],
+                "pseudowires": 4,
+                "protection": "none",
+                "stated": False,
+                "trusted": True,
+                "reason": "trusted path: no public address at either end",
+                "transform": None,
+                "ipsec_mode": None,
+                "nat_t": None,
+            }
+        ],
     }
 
 

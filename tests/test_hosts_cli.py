@@ -20,7 +20,7 @@ from conftest import ROOT, SITES
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.mtu import Encapsulation, overhead_budget
+from l2tpgen.mtu import Encapsulation, Esp, overhead_budget
 
 runner = CliRunner()
 FIELD = ROOT / "examples" / "field"
@@ -75,15 +75,18 @@ def test_the_buffer_advice_shows_the_bandwidth_delay_product_formula() -> None:
     result = runner.invoke(app, ["hosts", "dc-a", "--sites", str(FIELD), "--vlan", "330"])
     assert "BDP = 10 Gb/s x 55 ms / 8 = 68 750 000 B" in result.stdout
     assert "max = 2 x BDP rounded up to a power of two MiB = 256 MiB" in result.stdout
-    assert "sqrt(loss 0.01) = 2.52 Mb/s < bandwidth 10 Gb/s" in result.stdout
+    # MSS 1384 (ESP-protected path, see below): 1384 x 8 / 55 ms x 1.22 / 0.1 = 2.46 Mb/s
+    assert "sqrt(loss 0.01) = 2.46 Mb/s < bandwidth 10 Gb/s" in result.stdout
 
 
 def test_host_mtu_and_mss_are_the_pseudowires_budget_from_mtu_py() -> None:
-    # Two Cisco PEs, dynamic, no cookie, the dot1Q tag carried, on a 1500-byte WAN.
-    budget = overhead_budget(1500, Encapsulation.IP, 0, sublayer=False, dot1q=True)
+    # Two Cisco PEs, dynamic, no cookie, the dot1Q tag carried, on a 1500-byte WAN, protected
+    # (public addresses) by ESP transport AES-GCM-128: 1458 clear, 34 bytes less with ESP
+    # (ESP header 8 + IV 8 + pad length/next header 2 + ICV 16; 1448 is already 4-aligned).
+    budget = overhead_budget(1500, Encapsulation.IP, 0, sublayer=False, dot1q=True, esp=Esp())
     for vlan in _hosts("dc-a", "--sites", str(FIELD))["vlans"]:
-        assert vlan["inner_mtu"] == budget.max_inner_mtu == 1458
-        assert _value(vlan, "host MTU") == "1458"
+        assert vlan["inner_mtu"] == budget.max_inner_mtu == 1458 - 34
+        assert _value(vlan, "host MTU") == "1424"
         assert _value(vlan, "TCP MSS") == str(budget.tcp_mss)
 
 
@@ -99,9 +102,9 @@ def test_a_static_pair_with_a_cookie_and_sequencing_gets_its_smaller_mtu(tmp_pat
                 "sequencing: both}",
             )
         )
-    budget = overhead_budget(1500, Encapsulation.IP, 8, sublayer=True, dot1q=True)
+    budget = overhead_budget(1500, Encapsulation.IP, 8, sublayer=True, dot1q=True, esp=Esp())
     vlan = _vlan(_hosts("dc-b", "--sites", str(sites)), 340)
-    assert vlan["inner_mtu"] == budget.max_inner_mtu == 1446
+    assert vlan["inner_mtu"] == budget.max_inner_mtu == 1446 - 34  # ESP as above
 
 
 def test_heartbeat_vlans_get_udp_buffers_and_a_netmtu_no_larger_than_the_inner_mtu() -> None:

@@ -4,8 +4,10 @@ Every expectation was worked out by hand from the rules' documentation. The inne
 `l2tpgen mtu`'s budget for two Cisco PEs with dynamic sessions: the smaller WAN MTU less 20 (outer
 IPv4), 4 (session ID), 14 (inner Ethernet) and 4 (the dot1Q tag), so 1458 on a 1500-byte WAN and
 1500 on a 1542-byte one; the MSS is that less 40. The Mathis bound is MSS x 8 / RTT x 1.22 /
-sqrt(loss). Positions: a finding sits at the VLAN's `carries` value where that site states it,
-else at the VLAN's entry (its `{`, column 5).
+sqrt(loss). Every path here is trusted (each end states `wan.trusted: true` or has only private
+addresses), so no ESP enters the budget (its own tests: test_mtu_esp.py). Positions: a finding
+sits at the VLAN's `carries` value where that site states it, else at the VLAN's entry (its `{`,
+column 5).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ SITE_B = """
     name: site-b
     hostname: rtr-b
     management: {host: 192.0.2.2}
-    wan: {interface: GigabitEthernet0/1, address: 203.0.113.1/29, gateway: 203.0.113.6}
+    wan: {interface: gi0/1, address: 203.0.113.1/29, gateway: 203.0.113.6, trusted: true}
     lan: {interface: GigabitEthernet0/0}
     l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
     peers: [site-a]
@@ -28,7 +30,7 @@ SITE_B = """
 
 
 def _site_b(wan_mtu: int) -> str:
-    return SITE_B.replace("gateway: 203.0.113.6}", f"gateway: 203.0.113.6, mtu: {wan_mtu}}}")
+    return SITE_B.replace("trusted: true}", f"trusted: true, mtu: {wan_mtu}}}")
 
 
 L2T022 = [
@@ -41,7 +43,7 @@ L2T022 = [
             name: site-a
             hostname: rtr-a
             management: {host: 192.0.2.1}
-            wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}
+            wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, trusted: true}
             lan: {interface: GigabitEthernet0/0}
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
@@ -63,7 +65,7 @@ L2T022 = [
             name: site-a
             hostname: rtr-a
             management: {host: 192.0.2.1}
-            wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}
+            wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, trusted: true}
             lan: {interface: GigabitEthernet0/0}
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
@@ -86,7 +88,7 @@ L2T022 = [
             name: site-a
             hostname: rtr-a
             management: {host: 192.0.2.1}
-            wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, mtu: 9000}
+            wan: {interface: gi0/1, address: 10.0.0.1/29, gateway: 10.0.0.6, mtu: 9000}
             lan: {interface: GigabitEthernet0/0}
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
@@ -105,7 +107,7 @@ L2T022 = [
             name: site-a
             hostname: rtr-a
             management: {host: 192.0.2.1}
-            wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}
+            wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, trusted: true}
             lan: {interface: GigabitEthernet0/0}
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
@@ -124,7 +126,7 @@ L2T022 = [
             name: site-a
             hostname: rtr-a
             management: {host: 192.0.2.1}
-            wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, mtu: 1542}
+            wan: {interface: gi0/1, address: 10.0.0.1/29, gateway: 10.0.0.6, mtu: 1542}
             lan: {interface: GigabitEthernet0/0}
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
@@ -143,7 +145,7 @@ L2T022 = [
             name: site-a
             hostname: rtr-a
             management: {host: 192.0.2.1}
-            wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, mtu: 1542}
+            wan: {interface: gi0/1, address: 10.0.0.1/29, gateway: 10.0.0.6, mtu: 1542}
             lan: {interface: GigabitEthernet0/0}
             l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
             peers: [site-b]
@@ -163,7 +165,7 @@ SITE_A_LINKED = """
     name: site-a
     hostname: rtr-a
     management: {host: 192.0.2.1}
-    wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}
+    wan: {interface: gi0/1, address: 198.51.100.1/29, gateway: 198.51.100.6, trusted: true}
     lan: {interface: GigabitEthernet0/0}
     l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}
     peers:

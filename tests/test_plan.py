@@ -21,7 +21,7 @@ from l2tpgen.sim.router import Router
 
 REFERENCE = SITES.parent / "tests" / "reference"
 SECRET = "123456789"  # noqa: S105 - the reference case's published example
-ENV = {"L2TPGEN_L2TP_SECRET": SECRET}
+ENV = {"L2TPGEN_L2TP_SECRET": SECRET, "L2TPGEN_IKE_PSK": "psk-for-the-hub-example"}
 FLEET = load_fleet(SITES)
 SITE_A = FLEET.site("site-a")
 

@@ -22,13 +22,14 @@ from l2tpgen.cli.app import (
     out,
 )
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, budget_matrix, overhead_budget
+from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
 from l2tpgen.platforms import NAMES, driver
 
 if TYPE_CHECKING:
     from rich.table import Table
 
     from l2tpgen.model import Fleet
+    from l2tpgen.model.protection import PathProtection
     from l2tpgen.mtu import OverheadBudget
 
 
@@ -37,6 +38,23 @@ class EncapChoice(str, Enum):
 
     ip = "ip"
     udp = "udp"
+
+
+class IpsecChoice(str, Enum):
+    """IPsec ESP around the pseudowire."""
+
+    none = "none"
+    transport = "transport"
+    tunnel = "tunnel"
+
+
+class TransformChoice(str, Enum):
+    """ESP transforms (the model's ``protection.transform``)."""
+
+    aes_gcm_128 = "aes-gcm-128"
+    aes_gcm_256 = "aes-gcm-256"
+    aes_cbc_128_sha256 = "aes-cbc-128-sha256"
+    aes_cbc_256_sha256 = "aes-cbc-256-sha256"
 
 
 @app.command()
@@ -52,11 +70,35 @@ def validate(
     """
     fleet = load(sites, fmt)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
+    pairs = fleet.pairs()
     if fmt is OutputFormat.json:
-        summary = {"ok": True, "sites": list(fleet.sites), "pseudowires": count, "problems": []}
+        summary = {
+            "ok": True,
+            "sites": list(fleet.sites),
+            "pseudowires": count,
+            "problems": [],
+            "pairs": [_pair_dict(a, b, n, protection) for a, b, n, protection in pairs],
+        }
         out.print_json(json.dumps(summary))
         return
     out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems")
+    for a, b, n, protection in pairs:
+        out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
+
+
+def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[str, object]:
+    ipsec = protection.ipsec
+    return {
+        "sites": [a, b],
+        "pseudowires": count,
+        "protection": protection.mode,
+        "stated": protection.stated,
+        "trusted": protection.trusted,
+        "reason": protection.reason,
+        "transform": protection.transform if ipsec else None,
+        "ipsec_mode": protection.ipsec_mode if ipsec else None,
+        "nat_t": protection.nat_t if ipsec else None,
+    }
 
 
 @app.command()
@@ -187,12 +229,17 @@ def _budget_table(budget: OverheadBudget) -> Table:
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
     from rich.text import Text  # noqa: PLC0415
 
-    table = Table(title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte WAN", title_justify="left")
+    over = f", {budget.esp.describe()}" if budget.esp else ""
+    table = Table(
+        title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte WAN{over}", title_justify="left"
+    )
     table.add_column("part")
     table.add_column("bytes", justify="right")
     for name, size in budget.items:
         table.add_row(name, str(size))
     table.add_section()
+    if budget.esp:
+        table.add_row("of which ESP (at the largest frame)", str(budget.esp_overhead))
     table.add_row("encapsulation overhead (encap size)", str(budget.encap_overhead))
     table.add_row("largest inner Ethernet frame (no FCS)", str(budget.max_frame))
     table.add_row(
@@ -227,6 +274,16 @@ def _budget_dict(budget: OverheadBudget) -> dict[str, object]:
         "cookie": budget.cookie,
         "sublayer": budget.sublayer,
         "dot1q": budget.dot1q,
+        "esp": (
+            {
+                "transform": budget.esp.transform,
+                "mode": budget.esp.mode,
+                "nat_t": budget.esp.nat_t,
+                "overhead": budget.esp_overhead,
+            }
+            if budget.esp
+            else None
+        ),
         "items": [{"part": name, "bytes": size} for name, size in budget.items],
         "encap_overhead": budget.encap_overhead,
         "max_frame": budget.max_frame,
@@ -255,6 +312,17 @@ def mtu(
     dot1q: Annotated[
         bool, typer.Option("--dot1q/--no-dot1q", help="The dot1Q tag travels in the pseudowire.")
     ] = False,
+    ipsec: Annotated[
+        IpsecChoice,
+        typer.Option("--ipsec", help="IPsec ESP around the pseudowire: none, transport or tunnel."),
+    ] = IpsecChoice.none,
+    transform: Annotated[
+        TransformChoice,
+        typer.Option("--transform", help="ESP transform (with --ipsec)."),
+    ] = TransformChoice.aes_gcm_128,
+    nat_t: Annotated[
+        bool, typer.Option("--nat-t/--no-nat-t", help="ESP in UDP (NAT traversal, with --ipsec).")
+    ] = False,
     show_all: Annotated[
         bool, typer.Option("--all", help="Compare every encapsulation, cookie and tagging.")
     ] = False,
@@ -272,8 +340,11 @@ def mtu(
         else:
             out.print(_matrix_table(wan_mtu))
         return
+    esp = None
+    if ipsec is not IpsecChoice.none:
+        esp = Esp(transform.value, ipsec.value, nat_t)
     budget = overhead_budget(
-        wan_mtu, Encapsulation(encap.value), cookie, sublayer=sublayer, dot1q=dot1q
+        wan_mtu, Encapsulation(encap.value), cookie, sublayer=sublayer, dot1q=dot1q, esp=esp
     )
     if fmt is OutputFormat.json:
         out.print_json(json.dumps(_budget_dict(budget)))

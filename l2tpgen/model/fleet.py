@@ -15,6 +15,13 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.problems import Problem, listed
+from l2tpgen.model.protection import (
+    PROTECTING_COOKIE,
+    PathProtection,
+    cookie_key,
+    cookie_placeholder,
+    keyed_cookie,
+)
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 if TYPE_CHECKING:
@@ -98,19 +105,42 @@ class Pseudowire:
         )
 
     @property
+    def protection(self) -> PathProtection:
+        """How this pseudowire is protected on the WAN (``Site.protection_for``)."""
+        return self.site.protection_for(self.peer)
+
+    @property
+    def cookie_size(self) -> int:
+        """Cookie bytes on the wire: the class's; with mode cookie 8, unless the class says 4."""
+        if self.protection.mode == "cookie" and self.static:
+            return self.settings.cookie or PROTECTING_COOKIE
+        return self.settings.effective_cookie
+
+    @property
+    def keyed_cookies(self) -> bool:
+        """Whether the cookies are secret, derived from the key in ``cookie_key_env``.
+
+        True for any protected pseudowire with cookies; an unprotected one keeps the legacy
+        derivation (``derive_cookie``), whose values are public (they only catch misdelivery).
+        """
+        return self.cookie_size > 0 and self.protection.keyed_cookies
+
+    @property
     def budget(self) -> OverheadBudget:
         """The data-plane budget both ends of this pseudowire share.
 
-        The smaller WAN MTU, the pair's cookie and sublayer (4 bytes with sequencing), and the
-        dot1Q tag counted as carried when either end is a Cisco subinterface (conservative until
+        The smaller WAN MTU, the pair's cookie and sublayer (4 bytes with sequencing), ESP when
+        IPsec protects the pseudowire (computed from its mode and transform), and the dot1Q tag
+        counted as carried when either end is a Cisco subinterface (conservative until
         confirmed): the Cisco and the Linux end of one pseudowire get the same MTU.
         """
         return overhead_budget(
             min(self.site.wan.mtu, self.peer.wan.mtu),
             Encapsulation.IP,
-            self.settings.effective_cookie,
+            self.cookie_size,
             sublayer=self.settings.sequencing != "none",
             dot1q=self.site.is_cisco or self.peer.is_cisco,
+            esp=self.protection.esp,
         )
 
     @property
@@ -120,13 +150,51 @@ class Pseudowire:
 
     @property
     def cookie_local(self) -> tuple[int, ...]:
-        """The cookie this end expects to receive: 32-bit words, empty for none."""
-        return derive_cookie(self.site.name, self.vc_id, self.settings.effective_cookie)
+        """The cookie this end expects to receive: 32-bit words, empty for none.
+
+        Only for unkeyed cookies; keyed ones need the key: ``cookies(environ)`` or, masked,
+        ``cookie_placeholders()``.
+        """
+        self._unkeyed()
+        return derive_cookie(self.site.name, self.vc_id, self.cookie_size)
 
     @property
     def cookie_remote(self) -> tuple[int, ...]:
-        """The cookie this end sends: the peer's local cookie."""
-        return derive_cookie(self.peer.name, self.vc_id, self.settings.effective_cookie)
+        """The cookie this end sends: the peer's local cookie (unkeyed cookies only)."""
+        self._unkeyed()
+        return derive_cookie(self.peer.name, self.vc_id, self.cookie_size)
+
+    def _unkeyed(self) -> None:
+        if self.keyed_cookies:
+            raise ModelError(
+                f"{self.site.name}: the cookies of VC {self.vc_id} to {self.peer.name} are keyed; "
+                "use Pseudowire.cookies(environ) or cookie_placeholders()"
+            )
+
+    def cookies(self, environ: Mapping[str, str] | None = None) -> tuple[tuple[int, ...], ...]:
+        """(local, remote) cookie words: what this end expects and what it sends; empty for none.
+
+        Keyed cookies read the key from the environment (``protection.cookie_key_env``).
+
+        Raises:
+            SecretError: the key's variable is unset or empty.
+        """
+        if not self.keyed_cookies:
+            return self.cookie_local, self.cookie_remote
+        key = cookie_key(self.protection.cookie_key_env, environ)
+        pair = (self.site.name, self.peer.name)
+        return (
+            keyed_cookie(key, pair, self.vc_id, self.site.name, self.cookie_size),
+            keyed_cookie(key, pair, self.vc_id, self.peer.name, self.cookie_size),
+        )
+
+    def cookie_placeholders(self) -> tuple[str, str]:
+        """(local, remote) masked keyed cookies, for ``reveal_cookies`` to fill in later."""
+        variable, pair = self.protection.cookie_key_env, (self.site.name, self.peer.name)
+        return (
+            cookie_placeholder(variable, pair, self.vc_id, self.site.name, self.cookie_size),
+            cookie_placeholder(variable, pair, self.vc_id, self.peer.name, self.cookie_size),
+        )
 
 
 def _bare(site: Site) -> object:
@@ -206,6 +274,21 @@ class Fleet:
         return tuple(
             Pseudowire(site, vlan, self.sites[vlan.peer], mirrors[vlan.peer].get(vlan.id))
             for vlan in sorted(site.vlans, key=lambda v: v.id)
+        )
+
+    def pairs(self) -> tuple[tuple[str, str, int, PathProtection], ...]:
+        """Each pair of sites with pseudowires between them, sorted: (a, b, count, protection).
+
+        The protection is ``a``'s view (validation makes both ends agree).
+        """
+        found: dict[tuple[str, str], int] = {}
+        for name, site in self.sites.items():
+            for vlan in site.vlans:
+                if name < vlan.peer and vlan.peer in self.sites:
+                    found[(name, vlan.peer)] = found.get((name, vlan.peer), 0) + 1
+        return tuple(
+            (a, b, count, self.sites[a].protection_for(self.sites[b]))
+            for (a, b), count in sorted(found.items())
         )
 
     def on_platform(self, platform: str, names: Collection[str] | None = None) -> Fleet:

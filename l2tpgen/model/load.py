@@ -231,6 +231,29 @@ _SECRET_ENV = (
     ),
     "put the name of the variable here and export the secret in that variable",
 )
+_ENV_FIELDS = {
+    "secret_env": _SECRET_ENV,
+    "psk_env": (
+        (
+            "psk_env must be the name of an environment variable, such as L2TPGEN_IKE_PSK, never "
+            "the pre-shared key itself"
+        ),
+        _SECRET_ENV[1],
+    ),
+    "cookie_key_env": (
+        (
+            "cookie_key_env must be the name of an environment variable, such as "
+            "L2TPGEN_COOKIE_KEY, never the key itself"
+        ),
+        _SECRET_ENV[1],
+    ),
+}
+_PROTECTION_SECRET_IN_FILE = (
+    "remove this key: the IKEv2 pre-shared key comes from the variable named by "  # noqa: S105 - advice
+    "`protection.psk_env` (default L2TPGEN_IKE_PSK) and cookie values are derived from the key "
+    "in `protection.cookie_key_env` (default L2TPGEN_COOKIE_KEY); export them where l2tpgen "
+    "renders or pushes"
+)
 _HINTS = {
     "extra_forbidden": "check the spelling against the site-file reference",
     UNSAFE_NAME: (
@@ -253,8 +276,8 @@ def _explain(
     last = path[-1] if path else ""
     if kind in _RANGE_ERRORS and last in _RANGES:
         return f"{field}: {_RANGES[str(last)]}", ""
-    if last == "secret_env" and kind == "string_pattern_mismatch":
-        return _SECRET_ENV
+    if last in _ENV_FIELDS and kind == "string_pattern_mismatch":
+        return _ENV_FIELDS[str(last)]
     if kind == "missing":
         return f"{field}: required key is missing", f"add `{last}:`"
     if last == "carries" and kind == "literal_error":
@@ -269,7 +292,9 @@ def _explain(
 
 def _unknown_key(field: str, path: tuple[str | int, ...]) -> tuple[str, str]:
     if path[-1] in LITERAL_SECRET_KEYS:
-        return f"{field}: secrets must not be written in site files", _SECRET_IN_FILE
+        protection = "protection" in path or path[-1] not in {"secret", "password", "digest_secret"}
+        hint = _PROTECTION_SECRET_IN_FILE if protection else _SECRET_IN_FILE
+        return f"{field}: secrets must not be written in site files", hint
     close = difflib.get_close_matches(str(path[-1]), _known_keys(path[:-1]), n=1, cutoff=0.6)
     if close:
         return f"{field}: unknown key; did you mean `{close[0]}`?", ""

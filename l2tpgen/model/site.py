@@ -19,6 +19,7 @@ from pydantic_core import PydanticCustomError
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
+from l2tpgen.model.protection import PathProtection, PeerProtection, Protection, resolve
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 from l2tpgen.workloads import Workload  # noqa: TC001 - pydantic reads it at run time
 
@@ -26,7 +27,13 @@ MAX_VC_ID = 2**32 - 1
 
 # Keys people use when they paste a secret into a site file; the loader turns the "extra key"
 # error for them into advice to use an environment variable.
-LITERAL_SECRET_KEYS = frozenset({"secret", "password", "digest_secret", "key", "psk"})
+LITERAL_SECRET_KEYS = frozenset(
+    {
+        *("secret", "password", "digest_secret", "key", "psk"),
+        *("pre_shared_key", "pre-shared-key", "ike_psk", "cookie_key", "cookie_value"),
+        *("cookie_local", "cookie_remote"),
+    }
+)
 
 
 def _require_prefix(value: object) -> object:
@@ -131,6 +138,9 @@ class Wan(StrictModel):
     peer_routes: Literal["static", "igp"] = "static"
     duplex: Duplex | None = None
     speed: Speed | None = None
+    # Whether the path from this WAN to the peers is trusted (a private MPLS VPN, a leased line);
+    # unset: trusted when neither the WAN address nor the tunnel address is public.
+    trusted: bool | None = None
 
 
 class Lan(StrictModel):
@@ -238,6 +248,7 @@ class Peer(StrictModel):
     pseudowire: PeerPseudowire = PeerPseudowire()
     l2tp_class: L2tpClass | None = None
     link: Link | None = None
+    protection: PeerProtection | None = None
 
 
 PeerEntry = Annotated[Peer, BeforeValidator(_peer_entry)]
@@ -306,6 +317,7 @@ class Site(StrictModel):
     pseudowire_class: PseudowireClass = PseudowireClass()
     cdp: bool = False
     linux: LinuxInterfaces = LinuxInterfaces()
+    protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
 
@@ -368,6 +380,14 @@ class Site(StrictModel):
         if not suffix:
             return base
         return merged.model_copy(update={"name": f"{base.name}-{suffix}"[:63]})
+
+    def protection_for(self, peer: Site) -> PathProtection:
+        """How the pseudowires to ``peer`` are protected.
+
+        The site's ``protection`` with the peer entry's changes; an unset mode follows the path
+        (IPsec when untrusted, none when trusted).
+        """
+        return resolve(self, peer)
 
     @property
     def tunnel_interface(self) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.model.protection import reveal_cookies
 from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
@@ -81,6 +82,26 @@ _PLACEHOLDER = re.compile(
 )
 
 
+_PSK_PLACEHOLDER = re.compile(r"^(\s*pre-shared-key )<([A-Za-z_][A-Za-z0-9_]*)>", re.MULTILINE)
+
+
+def _psk(variable: str, environ: Mapping[str, str] | None) -> str:
+    """An IKEv2 pre-shared key as the keyring takes it (one word; errors name the variable)."""
+    value = read_secret(variable, environ)
+    if any(c.isspace() or not c.isprintable() for c in value) or value.startswith("<"):
+        raise SecretError(
+            f"environment variable {variable} holds a pre-shared key with a space, a control "
+            "character or a leading `<`: the IKEv2 keyring takes one printable word; set "
+            f"{variable} to such a key at both ends"
+        )
+    return value
+
+
+def psk_text(variable: str, *, reveal: bool, environ: Mapping[str, str] | None) -> str:
+    """A keyring's pre-shared key: the value when revealed, else the masked placeholder."""
+    return _psk(variable, environ) if reveal else masked(variable)
+
+
 def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     """A masked rendering with its secrets filled in: the same text ``--reveal-secrets`` gives.
 
@@ -89,7 +110,9 @@ def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     Raises:
         SecretError: a variable is unset, or holds what type 7 cannot carry.
     """
-    return _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
+    filled = _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
+    filled = _PSK_PLACEHOLDER.sub(lambda m: m.group(1) + _psk(m.group(2), environ), filled)
+    return reveal_cookies(filled, environ)
 
 
 def l2tp_view(

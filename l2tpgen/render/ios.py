@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import interface_sort_key
-from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
+from l2tpgen.model.protection import reveal_cookies
+from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views, psk_text
+from l2tpgen.render.crypto import CryptoView, crypto_view, psk_variables
 from l2tpgen.render.env import environment
 from l2tpgen.render.marks import MARK, ROUTE_NAME
 
@@ -52,6 +54,8 @@ class Interface:
     hold_queue_in: int | None = None
     hold_queue_out: int | None = None
     mtu: int | None = None
+    access_group_in: str | None = None
+    crypto_map: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,14 +79,25 @@ class IosView:
     interfaces: tuple[Interface, ...]
     routes: tuple[Route, ...]
     cdp_run: bool
+    crypto: CryptoView | None = None
 
 
 def _optional(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _cookie(words: tuple[int, ...]) -> str | None:
-    return f"{len(words) * 4} " + " ".join(str(w) for w in words) if words else None
+def _cookie(pw_end: Pseudowire, which: int) -> str | None:
+    """``SIZE LOW [HIGH]`` of a manual session's cookie.
+
+    Keyed cookies as a placeholder that ``reveal`` fills in (``--reveal-secrets``, push).
+    """
+    size = pw_end.cookie_size
+    if not size:
+        return None
+    if pw_end.keyed_cookies:
+        return f"{size} {pw_end.cookie_placeholders()[which]}"
+    words = (pw_end.cookie_local, pw_end.cookie_remote)[which]
+    return f"{size} " + " ".join(str(w) for w in words)
 
 
 def _peer_routes(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[Route]:
@@ -124,8 +139,8 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
             xconnect.pw_class,
             manual=True,
             session_ids=pw_end.session_ids,
-            cookie_local=_cookie(pw_end.cookie_local),
-            cookie_remote=_cookie(pw_end.cookie_remote),
+            cookie_local=_cookie(pw_end, 0),
+            cookie_remote=_cookie(pw_end, 1),
             hello=pw_end.l2tp_class.name if pw_end.hello else None,
         )
         mtu = pw_end.budget.max_inner_mtu
@@ -152,6 +167,11 @@ def build_view(
     l2tp_classes, pw_classes = class_views(
         site, pseudowires, reveal=reveal_secrets, environ=environ
     )
+    psk = {
+        var: psk_text(var, reveal=reveal_secrets, environ=environ)
+        for var in sorted(psk_variables(pseudowires))
+    }
+    crypto = crypto_view(site, pseudowires, psk)
     no_cdp = not site.cdp
     interfaces = [
         Interface(
@@ -171,6 +191,8 @@ def build_view(
             no_cdp=no_cdp,
             hold_queue_in=_hold_queue(site.hold_queue("wan").in_, "in"),
             hold_queue_out=_hold_queue(site.hold_queue("wan").out, "out"),
+            access_group_in=crypto.inbound_acl,
+            crypto_map=crypto.map_name,
         ),
     ]
     if site.wan.loopback is not None:
@@ -196,6 +218,7 @@ def build_view(
             *_peer_routes(site, pseudowires),
         ),
         cdp_run=site.cdp,
+        crypto=crypto if crypto.map_name or crypto.inbound_acl else None,
     )
 
 
@@ -231,4 +254,5 @@ def render_ios(
 ) -> str:
     """The IOS configuration of one site."""
     view = build_view(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
-    return environment().get_template("ios/site.j2").render(view=view)
+    text = environment().get_template("ios/site.j2").render(view=view)
+    return reveal_cookies(text, environ) if reveal_secrets else text

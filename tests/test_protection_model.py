@@ -1,0 +1,327 @@
+"""Protection in the model: safe defaults from the path, both ends agree, no secret in a file.
+
+The expectations are worked out by hand from the rules in the brief (issue 18): a path is
+untrusted when an address at either end is public; the documentation ranges stand for public
+addresses; RFC 1918 / RFC 6598 / loopback / link-local / ULA do not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from ipaddress import ip_address
+from typing import TYPE_CHECKING
+
+import pytest
+
+from l2tpgen import FleetValidationError, load_fleet
+from l2tpgen.errors import ModelError, SecretError
+from l2tpgen.model.protection import is_public, keyed_cookie, reveal_cookies
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SITE = """\
+name: {name}
+hostname: {name}-pe
+management: {{host: 192.0.2.10}}
+wan:
+  interface: GigabitEthernet0/1
+  address: {wan}/29
+  gateway: {gateway}
+{wan_extra}lan: {{interface: GigabitEthernet0/0}}
+l2tp_class: {{name: dc, authentication: none}}
+pseudowire_class: {{name: ethernet{pw}}}
+{protection}peers:
+  - {peer_entry}
+vlans:
+  - {{id: 100, name: web, peer: {peer}}}
+  - {{id: 101, name: app, peer: {peer}}}
+"""
+
+
+def _write(
+    directory: Path,
+    name: str,
+    peer: str,
+    wan: str,
+    *,
+    wan_extra: str = "",
+    protection: str = "",
+    peer_entry: str | None = None,
+    pw: str = "",
+) -> None:
+    gateway = wan.rsplit(".", 1)[0] + "." + str(int(wan.rsplit(".", 1)[1]) + 1)
+    text = SITE.format(
+        name=name,
+        peer=peer,
+        wan=wan,
+        gateway=gateway,
+        wan_extra=wan_extra,
+        protection=protection,
+        peer_entry=peer_entry or peer,
+        pw=pw,
+    )
+    (directory / f"{name}.yaml").write_text(text, encoding="utf-8")
+
+
+def _problems(directory: Path) -> list[str]:
+    try:
+        load_fleet(directory)
+    except FleetValidationError as exc:
+        return [f"{p.location}: {p.message} | {p.hint}" for p in exc.problems]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("address", "public"),
+    [
+        ("198.51.100.1", True),  # TEST-NET-2: stands for a public address in examples
+        ("203.0.113.9", True),
+        ("192.0.2.1", True),
+        ("8.8.8.8", True),
+        ("2001:db8::1", True),
+        ("10.1.2.3", False),
+        ("172.31.255.1", False),
+        ("172.32.0.1", True),  # just past 172.16.0.0/12
+        ("192.168.1.1", False),
+        ("100.64.0.1", False),  # RFC 6598 shared address space
+        ("100.128.0.1", True),  # just past 100.64.0.0/10
+        ("127.0.0.1", False),
+        ("169.254.1.1", False),
+        ("fd00::1", False),
+        ("fe80::1", False),
+    ],
+)
+def test_documentation_ranges_count_as_public_and_private_ranges_do_not(
+    address: str, public: bool
+) -> None:
+    assert is_public(ip_address(address)) is public
+
+
+def test_pythons_is_private_would_call_documentation_addresses_private() -> None:
+    # Why is_public does not use ipaddress.is_private: the examples' addresses would pass.
+    assert ip_address("198.51.100.1").is_private
+    assert is_public(ip_address("198.51.100.1"))
+
+
+def test_a_private_fleet_stays_unprotected_by_default() -> None:
+    fleet = load_fleet("sites")
+    pw = fleet.pseudowires("site-a")[0]
+    assert pw.protection.mode == "none"
+    assert not pw.protection.stated
+    assert "trusted path" in pw.protection.reason
+
+
+def test_a_fleet_on_public_addresses_gets_ipsec_by_default_and_says_why() -> None:
+    fleet = load_fleet("examples/hub")
+    hub, branch = fleet.site("hub"), fleet.site("branch")
+    ours, theirs = hub.protection_for(branch), branch.protection_for(hub)
+    assert (ours.mode, ours.transform, ours.ipsec_mode, ours.nat_t) == (
+        "ipsec",
+        "aes-gcm-128",
+        "transport",
+        False,
+    )
+    assert ours == theirs  # both ends derive the same default
+    # branch sorts first: its WAN address 198.51.100.9 is the first public address found
+    assert ours.reason == "untrusted path: 198.51.100.9 (branch's WAN address) is public"
+    assert ours.describe() == (
+        "IPsec IKEv2 transport aes-gcm-128 (default; untrusted path: 198.51.100.9 "
+        "(branch's WAN address) is public)"
+    )
+
+
+def test_a_public_loopback_behind_a_private_wan_makes_the_path_untrusted(tmp_path: Path) -> None:
+    _write(tmp_path, "a", "b", "10.0.0.1")
+    _write(tmp_path, "b", "a", "10.0.1.1")
+    text = (tmp_path / "b.yaml").read_text()
+    text = text.replace("lan:", "  loopback: {interface: Loopback0, address: 203.0.113.7/32}\nlan:")
+    (tmp_path / "b.yaml").write_text(text)
+    fleet = load_fleet(tmp_path)
+    protection = fleet.site("a").protection_for(fleet.site("b"))
+    assert protection.mode == "ipsec"
+    assert protection.reason == "untrusted path: 203.0.113.7 (b's tunnel address) is public"
+
+
+def test_wan_trusted_at_both_ends_makes_a_public_path_unprotected_by_default(
+    tmp_path: Path,
+) -> None:
+    trusted = "  trusted: true\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", wan_extra=trusted)
+    _write(tmp_path, "b", "a", "203.0.113.1", wan_extra=trusted)
+    fleet = load_fleet(tmp_path)
+    protection = fleet.site("a").protection_for(fleet.site("b"))
+    assert (protection.mode, protection.trusted) == ("none", True)
+    assert protection.reason == "trusted path: both ends state wan.trusted: true"
+
+
+def test_wan_trusted_at_one_end_only_does_not_lower_the_protection(tmp_path: Path) -> None:
+    _write(tmp_path, "a", "b", "198.51.100.1", wan_extra="  trusted: true\n")
+    _write(tmp_path, "b", "a", "203.0.113.1")
+    fleet = load_fleet(tmp_path)
+    assert fleet.site("a").protection_for(fleet.site("b")).mode == "ipsec"
+    assert fleet.site("b").protection_for(fleet.site("a")).mode == "ipsec"
+
+
+def test_wan_trusted_false_protects_a_private_path(tmp_path: Path) -> None:
+    _write(tmp_path, "a", "b", "10.0.0.1", wan_extra="  trusted: false\n")
+    _write(tmp_path, "b", "a", "10.0.1.1")
+    fleet = load_fleet(tmp_path)
+    protection = fleet.site("b").protection_for(fleet.site("a"))
+    assert protection.mode == "ipsec"
+    assert protection.reason == "untrusted path: a states wan.trusted: false"
+
+
+def test_ends_that_disagree_on_the_transform_are_refused_at_file_line_column(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, "a", "b", "198.51.100.1", protection="protection: {transform: aes-gcm-256}\n")
+    _write(tmp_path, "b", "a", "203.0.113.1")
+    # protection: is line 11 of a.yaml; the value of transform starts at column 25 (13 + 11 + 1)
+    assert _problems(tmp_path) == [
+        (
+            f"{tmp_path / 'a.yaml'}:11:25: protection is ipsec (transport aes-gcm-256) here but "
+            f"ipsec (transport aes-gcm-128) in {tmp_path / 'b.yaml'} (pseudowires between a and b) "
+            "| both ends of a pseudowire must be protected the same way: state the same protection "
+            "at both ends (or the same wan.trusted, when the mode is derived)"
+        )
+    ]
+
+
+def test_a_peer_entry_that_disagrees_on_the_mode_is_refused_where_it_says_so(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, "a", "b", "198.51.100.1", pw=", signaling: static")
+    _write(
+        tmp_path,
+        "b",
+        "a",
+        "203.0.113.1",
+        pw=", signaling: static",
+        peer_entry="{name: a, protection: {mode: cookie}}",
+    )
+    problems = _problems(tmp_path)
+    # a sorts first and reports the pair at its peers[0] entry (line 12, column 5)
+    assert problems == [
+        (
+            f"{tmp_path / 'a.yaml'}:12:5: protection is ipsec (transport aes-gcm-128) here but "
+            "cookie "
+            f"in {tmp_path / 'b.yaml'} (pseudowires between a and b) | both ends of a pseudowire "
+            "must be protected the same way: state the same protection at both ends (or the same "
+            "wan.trusted, when the mode is derived)"
+        )
+    ]
+
+
+def test_mode_none_on_a_public_path_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    none = "protection: {mode: none}\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", protection=none)
+    _write(tmp_path, "b", "a", "203.0.113.1", protection=none)
+    problems = _problems(tmp_path)
+    assert len(problems) == 2  # each file has to change
+    assert problems[0].startswith(
+        f"{tmp_path / 'a.yaml'}:11:20: the pseudowires to b cross an untrusted path with no "
+        "protection (198.51.100.1 (a's WAN address) is public)"
+    )
+    assert "`wan: {trusted: true}` at both ends" in problems[0]
+
+
+def test_mode_none_on_a_path_stated_trusted_is_accepted(tmp_path: Path) -> None:
+    extra, none = "  trusted: true\n", "protection: {mode: none}\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", wan_extra=extra, protection=none)
+    _write(tmp_path, "b", "a", "203.0.113.1", wan_extra=extra, protection=none)
+    assert _problems(tmp_path) == []
+
+
+def test_keyed_cookies_on_dynamic_sessions_are_refused(tmp_path: Path) -> None:
+    cookie = "protection: {mode: cookie}\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", protection=cookie)
+    _write(tmp_path, "b", "a", "203.0.113.1", protection=cookie)
+    problems = _problems(tmp_path)
+    assert len(problems) == 2
+    assert "keyed cookies need static sessions" in problems[0]
+
+
+@pytest.mark.parametrize(
+    ("entry", "hint_names"),
+    [
+        ("protection: {psk: hunter2-literal}\n", "psk_env"),
+        ("protection: {pre_shared_key: hunter2-literal}\n", "psk_env"),
+        ("protection: {cookie_key: hunter2-literal}\n", "cookie_key_env"),
+    ],
+)
+def test_a_literal_psk_or_cookie_key_in_a_site_file_is_refused_without_echoing_it(
+    tmp_path: Path, entry: str, hint_names: str
+) -> None:
+    _write(tmp_path, "a", "b", "198.51.100.1", protection=entry)
+    _write(tmp_path, "b", "a", "203.0.113.1")
+    problems = _problems(tmp_path)
+    assert len(problems) == 1
+    assert ": secrets must not be written in site files" in problems[0]
+    assert hint_names in problems[0]
+    assert "hunter2" not in problems[0]
+
+
+def test_a_psk_written_where_its_variable_name_goes_is_refused_without_echoing_it(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, "a", "b", "198.51.100.1", protection="protection: {psk_env: 'hunter2 x!'}\n")
+    _write(tmp_path, "b", "a", "203.0.113.1")
+    problems = _problems(tmp_path)
+    assert len(problems) == 1
+    assert "psk_env must be the name of an environment variable" in problems[0]
+    assert "hunter2" not in problems[0]
+
+
+def _static_cookie_pair(tmp_path: Path) -> None:
+    cookie = "protection: {mode: cookie}\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", protection=cookie, pw=", signaling: static")
+    _write(tmp_path, "b", "a", "203.0.113.1", protection=cookie, pw=", signaling: static")
+
+
+def test_keyed_cookies_are_hmac_sha256_of_the_key_and_the_pseudowire(tmp_path: Path) -> None:
+    _static_cookie_pair(tmp_path)
+    fleet = load_fleet(tmp_path)
+    pw_a = fleet.pseudowires("a")[0]
+    assert (pw_a.cookie_size, pw_a.keyed_cookies) == (8, True)
+    env = {"L2TPGEN_COOKIE_KEY": "k3y"}
+    local, remote = pw_a.cookies(env)
+    # By hand: HMAC-SHA256(key, "l2tpgen-cookie/v1/a/b/100/a"), first 8 bytes, two words.
+    digest = hmac.new(b"k3y", b"l2tpgen-cookie/v1/a/b/100/a", hashlib.sha256).digest()
+    assert local == (int.from_bytes(digest[:4], "big"), int.from_bytes(digest[4:8], "big"))
+    assert remote != local  # each direction has its own cookie
+
+
+def test_both_ends_derive_mirrored_cookies_and_another_key_gives_other_values(
+    tmp_path: Path,
+) -> None:
+    _static_cookie_pair(tmp_path)
+    fleet = load_fleet(tmp_path)
+    pw_a, pw_b = fleet.pseudowires("a")[0], fleet.pseudowires("b")[0]
+    env = {"L2TPGEN_COOKIE_KEY": "k3y"}
+    a_local, a_remote = pw_a.cookies(env)
+    b_local, b_remote = pw_b.cookies(env)
+    assert (a_local, a_remote) == (b_remote, b_local)
+    assert pw_a.cookies({"L2TPGEN_COOKIE_KEY": "other"})[0] != a_local
+
+
+def test_keyed_cookies_without_the_key_stop_with_the_variable_name_only(tmp_path: Path) -> None:
+    _static_cookie_pair(tmp_path)
+    pw_a = load_fleet(tmp_path).pseudowires("a")[0]
+    with pytest.raises(SecretError, match="L2TPGEN_COOKIE_KEY is not set"):
+        pw_a.cookies({})
+    with pytest.raises(ModelError, match="keyed"):
+        _ = pw_a.cookie_local  # the public legacy values never stand in for keyed ones
+
+
+def test_a_cookie_placeholder_reveals_to_the_derived_value(tmp_path: Path) -> None:
+    _static_cookie_pair(tmp_path)
+    pw_a = load_fleet(tmp_path).pseudowires("a")[0]
+    local, _ = pw_a.cookie_placeholders()
+    assert local == "<L2TPGEN_COOKIE_KEY/cookie/a/b/100/a/8>"
+    env = {"L2TPGEN_COOKIE_KEY": "k3y"}
+    words = keyed_cookie(b"k3y", ("b", "a"), 100, "a", 8)
+    assert reveal_cookies(f"l2tp cookie local 8 {local}", env) == (
+        f"l2tp cookie local 8 {words[0]} {words[1]}"
+    )
