@@ -129,7 +129,7 @@ def build(
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
     from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
-    from l2tpgen.lab.topology import build_topology  # noqa: PLC0415
+    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
 
     try:
         if output is not None:
@@ -160,6 +160,9 @@ def build(
         yaml.dump(topology, handle)
     if flavor is FlavorChoice.cisco_iol:
         for file, text in startup_configs(fleet).items():
+            (output.parent / file).write_text(text, encoding="utf-8")
+    if variant is VariantChoice.per_vlan:  # the swanctl.conf each IPsec PE binds (secrets masked)
+        for file, text in protection_files(fleet, flavor.value).items():
             (output.parent / file).write_text(text, encoding="utf-8")
     err.print(f"wrote {output}")
 

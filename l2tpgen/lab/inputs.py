@@ -44,6 +44,8 @@ ROLE, SITE, INDEX, PE, VLANS, MTU = (
     "l2tpgen.mtu",
 )
 WORKLOADS_LABEL = "l2tpgen.workloads"
+PROTECTION = "l2tpgen.protection"  # pe, optional: ipsec (the protection checks, security.py)
+SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"  # where a PE binds its swanctl.conf
 # Names that end up in shell commands, file names and container names: no room for surprises.
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 LINUX_INTERFACE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import Attacked, target
 from l2tpgen.lab.checks import pairs
+from l2tpgen.lab.inputs import PROTECTION, SWANCTL_TARGET
 from l2tpgen.lab.probes import Probe
 from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.strongswan import CHARON, PLUGINS, SWANCTL
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
 
     from l2tpgen.lab.inputs import Lab, Node
 
-PROTECTION = "l2tpgen.protection"
-SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"
 _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _CHILDREN = re.compile(r"children\s*\{\s*([A-Za-z0-9_.-]+)\s*\{")
 
