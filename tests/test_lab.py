@@ -87,11 +87,13 @@ def test_committed_lab_files_validate_and_match_lab_build(path: Path, tmp_path: 
         "example.clab.yml": [],
         "example-single-trunk.clab.yml": ["--variant", "single-trunk"],
         "example-iol.clab.yml": ["--flavor", "cisco_iol"],
+        "example-protected.clab.yml": [],
     }[path.name]
+    sites = ROOT / "examples" / "protected" if "protected" in path.name else SITES
     name = _yaml(path)["name"]
     out = tmp_path / path.name
     result = runner.invoke(
-        app, ["lab", "build", "--sites", str(SITES), "--name", name, *flags, "-o", str(out)]
+        app, ["lab", "build", "--sites", str(sites), "--name", name, *flags, "-o", str(out)]
     )
     assert result.exit_code == 0, result.output
     for written in sorted(tmp_path.iterdir()):

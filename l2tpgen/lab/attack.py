@@ -182,7 +182,11 @@ class Attacked:
         }
 
     def probes(self, phase: str) -> tuple[Probe, ...]:
-        """Watch, ping, forge, replay, sentinel, collect."""
+        """Watch the WAN and the far CE during pings; then forge, replay, sentinel, collect.
+
+        The far CE's second watcher starts after the pings: every copy of the pings' pattern it
+        sees is a replay delivered.
+        """
         t, k, m = self.target, self.key(phase), self.markers(phase)
         near, far = self.pair.near.node, self.pair.far.node
         proto = ESP if phase == "protected" else L2TP_IP
@@ -191,7 +195,7 @@ class Attacked:
         ping = f"ping -c {PINGS} -i 0.2 -W 3 -s {PING_SIZE} -p {pattern_hex(m['pattern'])}"
         sentinel = f"ping -c 1 -W 3 -p {pattern_hex(m['sentinel'])} {self.pair.target}"
         return (
-            Probe(f"{k}.far.start", far, watch_start(f"far-{k}", "eth1", far_markers)),
+            Probe(f"{k}.far.traffic.start", far, watch_start(f"far-t-{k}", "eth1", m["pattern"])),
             Probe(
                 f"{k}.wan.start",
                 t.wan,
@@ -199,6 +203,8 @@ class Attacked:
             ),
             Probe(f"{k}.traffic", near, f"{ping} {self.pair.target}", "out"),
             Probe(f"{k}.wan", t.wan, watch_stop(f"wan-{k}"), "out"),
+            Probe(f"{k}.far.traffic", far, watch_stop(f"far-t-{k}"), "out"),
+            Probe(f"{k}.far.start", far, watch_start(f"far-{k}", "eth1", far_markers)),
             Probe(f"{k}.xfrm.before", t.far_pe, "cat /proc/net/xfrm_stat", "out"),
             Probe(f"{k}.forge.own", t.wan, forge(t, t.wan_address, FORGED, m["own"]), "out"),
             Probe(

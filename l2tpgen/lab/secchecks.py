@@ -39,20 +39,22 @@ class Figures:
     wan_hits: int
     replies: int
     far_hits: int
+    pings_delivered: int
     saved: int
     replay_sent: int
     xfrm: dict[str, int]
 
     @property
     def replayed_delivered(self) -> int:
-        """Copies of the pattern the far CE got beyond the pings that were answered."""
-        return self.far_hits - self.replies
+        """Copies of the pings' pattern the far CE got after the pings: replays delivered."""
+        return self.far_hits
 
 
 def figures(attacked: Attacked, phase: str, results: Mapping[str, str]) -> Figures:
     """One phase's figures from its probes' results."""
     k, m = attacked.key(phase), attacked.markers(phase)
     far = watch_counts(results.get(f"{k}.far", ""))
+    delivered = watch_counts(results.get(f"{k}.far.traffic", "")).get(f"hit:{m['pattern']}", -1)
     wan = watch_counts(results.get(f"{k}.wan", ""))
     before = xfrm_stats(results.get(f"{k}.xfrm.before", ""))
     after = xfrm_stats(results.get(f"{k}.xfrm.after", ""))
@@ -63,9 +65,10 @@ def figures(attacked: Attacked, phase: str, results: Mapping[str, str]) -> Figur
         forged_sent=min(sent),
         wan_l2tp=wan.get("l2tp", -1),
         wan_esp=wan.get("esp", -1),
-        wan_hits=wan.get(f"hit:{m['pattern']}", -1),
+        wan_hits=wan.get(f"hit:{m['pattern']}", -1) + wan.get(f"sent:{m['pattern']}", 0),
         replies=_int(r"(\d+) (?:packets )?received", results.get(f"{k}.traffic", "")),
         far_hits=far.get(f"hit:{m['pattern']}", -1),
+        pings_delivered=delivered,
         saved=wan.get("saved", 0),
         replay_sent=_int(r"sent (\d+)", results.get(f"{k}.replay", "")),
         xfrm={
@@ -131,7 +134,7 @@ class Capture:
         """0 clear packets and 0 hits (and ESP seen) protected; some of both in the control."""
         c, p = (figures(self.attacked, phase, results) for phase in PHASES)
         t = self.attacked.target
-        ok = p.replies == PINGS and p.wan_l2tp == 0 and p.wan_hits == 0 and p.wan_esp > 0
+        ok = p.replies > 0 and p.wan_l2tp == 0 and p.wan_hits == 0 and p.wan_esp > 0
         ok = ok and c.wan_l2tp > 0 and c.wan_hits > 0
         detail = (
             f"{t.wan} {t.wan_interface} during {PINGS} pings ({p.replies} answered): "
@@ -161,7 +164,7 @@ class Replay:
         """0 delivered protected; more than 0 in the control; a packet was captured in both."""
         c, p = (figures(self.attacked, phase, results) for phase in PHASES)
         ok = p.saved == c.saved == 1 and p.replay_sent == c.replay_sent == REPLAYED
-        ok = ok and p.replies == PINGS and p.replayed_delivered == 0 and c.replayed_delivered > 0
+        ok = ok and p.pings_delivered > 0 and p.replayed_delivered == 0 and c.replayed_delivered > 0
         detail = (
             f"a captured ESP packet sent again {p.replay_sent} times: {p.replayed_delivered} "
             f"delivered to {self.pair.far.node} ({_xfrm(p)}); control: a clear L2TPv3 packet "

@@ -127,8 +127,11 @@ def _ce(
             f"ip addr add {ce_address(index, vlan)} dev eth1.{vlan}",
         ]
     budget = site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu
-    if variant == "per-vlan":  # each session's own budget, ESP included when it is protected
-        budget = min(pw.budget.max_inner_mtu for pw in fleet.pseudowires(name))
+    if variant == "per-vlan":  # a session protected by ESP has its own, smaller budget
+        protected = [
+            pw.budget.max_inner_mtu for pw in fleet.pseudowires(name) if pw.protection.ipsec
+        ]
+        budget = min([budget, *protected])
     labels = {
         ROLE: "ce",
         SITE: name,
