@@ -211,7 +211,7 @@ def test_ike_needs_an_established_sa_and_an_installed_transport_child_on_both_pe
 def _mtu_prediction() -> int:
     result = runner.invoke(app, ["mtu", "--ipsec", "transport", "--transform", "aes-gcm-128"])
     assert result.exit_code == 0, result.output
-    found = re.search(r"(\d+)\D*$", result.output.strip())
+    found = re.search(r"CE MTU\)\D*(\d+)", result.output)
     assert found is not None
     return int(found.group(1))
 

@@ -163,12 +163,24 @@ def start_charon(conf: str) -> str:
 
 @dataclass(frozen=True)
 class SecurityPlan:
-    """The lab as set up, the probes in order, and the checks that judge them."""
+    """The lab as set up, the probes of each step, and the checks that judge them."""
 
     lab: Lab
-    before: tuple[Probe, ...]
-    after: tuple[Probe, ...]
+    control: tuple[Probe, ...]
+    protect: tuple[Probe, ...]
+    protected: tuple[Probe, ...]
+    status: tuple[Probe, ...]
     checks: tuple[Injection | Capture | Replay | Ike, ...]
+
+    @property
+    def before(self) -> tuple[Probe, ...]:
+        """Before the usual checks: the control attacks, then protection."""
+        return self.control + self.protect
+
+    @property
+    def after(self) -> tuple[Probe, ...]:
+        """After the usual checks: the attacks again, then the IKE state."""
+        return self.protected + self.status
 
 
 def _attacked(lab: Lab) -> tuple[Attacked, ...]:
@@ -182,21 +194,12 @@ def _attacked(lab: Lab) -> tuple[Attacked, ...]:
     return tuple(found.values())
 
 
-def security_plan(lab: Lab) -> SecurityPlan:
-    """Attacks (control), protection, then (after the usual checks) attacks again and IKE state.
-
-    ``lab`` has its secrets revealed already. The plan's ``lab`` is what the guest sets up: the
-    IPsec PEs' ``ip xfrm`` commands held back until their IKE daemons run.
-    """
-    attacked = _attacked(lab)
+def protect_probes(lab: Lab) -> tuple[Probe, ...]:
+    """Start charon on every IPsec PE, IKEv2 from the near PEs, then the held-back policies."""
     ipsec = sorted(n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec")
     protect = [Probe(f"protect.{pe}", pe, start_charon(swanctl_text(lab.node(pe)))) for pe in ipsec]
-    initiated: set[str] = set()
-    for item in attacked:
-        near = item.target.near_pe
-        if near in initiated:
-            continue
-        initiated.add(near)
+    near_pes = (p.near.pe for p in pairs(lab) if p.near.pe in ipsec and p.far.pe in ipsec)
+    for near in dict.fromkeys(near_pes):
         children = dict.fromkeys(_CHILDREN.findall(swanctl_text(lab.node(near))))
         initiate = " && ".join(
             _swanctl(f"--initiate --child {child} --timeout 60") for child in children
@@ -206,14 +209,29 @@ def security_plan(lab: Lab) -> SecurityPlan:
         deferred = [c for c in lab.node(pe).exec if _deferred(c)]
         if deferred:
             protect.append(Probe(f"protect.xfrm.{pe}", pe, " && ".join(deferred)))
-    status = [
+    return tuple(protect)
+
+
+def security_plan(lab: Lab) -> SecurityPlan:
+    """Attacks (control), protection, then (after the usual checks) attacks again and IKE state.
+
+    ``lab`` has its secrets revealed already. The plan's ``lab`` is what the guest sets up: the
+    IPsec PEs' ``ip xfrm`` commands held back until their IKE daemons run.
+    """
+    attacked = _attacked(lab)
+    ipsec = sorted(n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec")
+    status = tuple(
         Probe(f"ike.{pe}", pe, f"{_swanctl('--list-sas')}; {SWANCTL} --version", "out")
         for pe in ipsec
-    ]
-    before = tuple(p for a in attacked for p in a.probes("control")) + tuple(protect)
-    after = tuple(p for a in attacked for p in a.probes("protected")) + tuple(status)
-    checks = tuple(c for a in attacked for c in (Injection(a), Capture(a), Replay(a), Ike(a)))
-    return SecurityPlan(without_protection(lab), before, after, checks)
+    )
+    return SecurityPlan(
+        without_protection(lab),
+        tuple(p for a in attacked for p in a.probes("control")),
+        protect_probes(lab),
+        tuple(p for a in attacked for p in a.probes("protected")),
+        status,
+        tuple(c for a in attacked for c in (Injection(a), Capture(a), Replay(a), Ike(a))),
+    )
 
 
 def _hex(words: tuple[int, ...]) -> str:
