@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
+from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import FORGED, PINGS, REPLAYED, Attacked, target
 from l2tpgen.lab.checks import pairs
 from l2tpgen.lab.engine import run_vm
@@ -286,3 +287,12 @@ def test_without_the_catch_all_policy_forgeries_from_the_attackers_own_address_g
     assert int(own.group(1)) > 0
     assert spoofed.group(1) == "0"
     assert next(r for r in report.results if r.check == "ike").ok
+
+
+def test_the_containerlab_engine_refuses_a_protected_lab_and_names_the_vm_engine() -> None:
+    from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415 - beside its one test
+
+    calls: list[object] = []
+    with pytest.raises(L2tpgenError, match="run it with --engine vm"):
+        run_containerlab(LAB, _lab(), runner=lambda c: calls.append(c) or (0, ""))
+    assert calls == []  # nothing deployed

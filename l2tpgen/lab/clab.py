@@ -20,6 +20,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engine import LabReport, judge
 from l2tpgen.lab.probes import ordered
+from l2tpgen.lab.security import is_protected
 from l2tpgen.lab.shaping import clab_netem_commands
 from l2tpgen.lab.vm import LabEnvironmentError
 
@@ -131,6 +132,11 @@ def run_containerlab(
     which: Callable[[str], str | None] = shutil.which,
 ) -> LabReport:
     """Deploy with containerlab, shape, probe with docker exec, destroy; judge."""
+    if is_protected(lab):
+        raise L2tpgenError(
+            f"{lab.name}: its PEs run IPsec, whose checks start strongSwan in the lab: run it with "
+            "--engine vm (the containerlab nodes' image has no strongSwan)"
+        )
     check_prerequisites(path, lab, runner, environ, which)
     checks = plan_checks(lab)
     commands = clab_commands(path, lab, ordered(p for c in checks for p in c.probes))
