@@ -293,6 +293,11 @@ def test_the_containerlab_engine_refuses_a_protected_lab_and_names_the_vm_engine
     from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415 - beside its one test
 
     calls: list[object] = []
+
+    def runner(command: object) -> tuple[int, str]:
+        calls.append(command)
+        return 0, ""
+
     with pytest.raises(L2tpgenError, match="run it with --engine vm"):
-        run_containerlab(LAB, _lab(), runner=lambda c: calls.append(c) or (0, ""))
+        run_containerlab(LAB, _lab(), runner=runner)
     assert calls == []  # nothing deployed
