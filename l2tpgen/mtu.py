@@ -259,3 +259,66 @@ def budget_matrix(wan_mtu: int = 1500) -> tuple[OverheadBudget, ...]:
         for encap, cookie, sublayer in combos
         for dot1q in (False, True)
     )
+
+
+# ESP (RFC 4303) per transform, as IOS names them in `crypto ipsec transform-set`: the cipher's IV
+# and block size (the padding aligns payload + 2 trailer bytes to it; 4 for counter modes), the
+# integrity check value of each HMAC (96-bit truncation for MD5/SHA-1, RFC 2403/2404; half the hash
+# for SHA-2, RFC 4868) and GCM/GMAC's 16-byte ICV (RFC 4106/4543, Cisco's default size).
+_ESP_CIPHERS = {
+    "esp-aes": (16, 16),
+    "esp-des": (8, 8),
+    "esp-3des": (8, 8),
+    "esp-gcm": (8, 4),
+    "esp-gmac": (8, 4),
+    "esp-null": (0, 4),
+}
+_ESP_ICV = {
+    "esp-md5-hmac": 12,
+    "esp-sha-hmac": 12,
+    "esp-sha256-hmac": 16,
+    "esp-sha384-hmac": 24,
+    "esp-sha512-hmac": 32,
+}
+_AEAD_ICV = 16
+
+
+def esp_overhead(
+    transform: str, mode: str = "tunnel", *, nat_t: bool = False, wan_mtu: int | None = None
+) -> int:
+    """Bytes ESP adds to an IP packet on the WAN, for an IOS transform set.
+
+    Minimal version written for the linter (l2tpgen/lint/rules/paths.py); the model's own ESP
+    budget may replace it, keeping this signature.
+
+    Args:
+        transform: the transform set's transforms as IOS prints them (`esp-aes 256 esp-sha-hmac`,
+            `esp-gcm 256`); key lengths do not change the size.
+        mode: ``tunnel`` (a new 20-byte IPv4 header) or ``transport``.
+        nat_t: ESP in UDP (RFC 3948): 8 more bytes.
+        wan_mtu: with it, the exact overhead of the largest packet that fits that MTU (padding as
+            the sizes fall); without it, the worst case (a full block of padding but one).
+
+    Raises:
+        ValueError: for a transform or mode this function does not know.
+    """
+    if mode not in {"tunnel", "transport"}:
+        raise ValueError(f"IPsec mode must be tunnel or transport, not {mode}")
+    words = [w for w in transform.lower().split() if not w.isdigit()]
+    ciphers = [w for w in words if w in _ESP_CIPHERS]
+    unknown = [w for w in words if w not in _ESP_CIPHERS and w not in _ESP_ICV]
+    if len(ciphers) != 1 or unknown:
+        raise ValueError(f"unknown ESP transform set: {transform}")
+    iv, block = _ESP_CIPHERS[ciphers[0]]
+    aead = ciphers[0] in {"esp-gcm", "esp-gmac"}
+    icv = _AEAD_ICV if aead else sum(_ESP_ICV[w] for w in words if w in _ESP_ICV)
+    fixed = (IPV4_HEADER if mode == "tunnel" else 0) + (UDP_HEADER if nat_t else 0)
+    fixed += ESP_HEADER + iv + ESP_TRAILER + icv
+    if wan_mtu is None:
+        return fixed + block - 1
+    # The encrypted part starts after the IP header in transport mode, at it in tunnel mode.
+    clear = IPV4_HEADER if mode == "transport" else 0
+    packet = wan_mtu - fixed
+    while packet > 0 and packet + fixed + (-(packet - clear + ESP_TRAILER) % block) > wan_mtu:
+        packet -= 1
+    return wan_mtu - packet

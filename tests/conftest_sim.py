@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 USERNAME = "l2tpgen-test"
 PASSWORD = "pw-" + secrets.token_hex(8)
 L2TP_SECRET = "l2tp-" + secrets.token_hex(8)
+IKE_PSK = "psk-" + secrets.token_hex(8)
 # The routers' random choices, made repeatable: with this seed the first routers' type 7 salts are
 # 12 and 13, neither the renderer's (so an unchanged secret must be recognised under another salt).
 SEED = 0
@@ -89,6 +90,7 @@ def lab_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("L2TPGEN_USERNAME", USERNAME)
     monkeypatch.setenv("L2TPGEN_PASSWORD", PASSWORD)
     monkeypatch.setenv("L2TPGEN_L2TP_SECRET", L2TP_SECRET)
+    monkeypatch.setenv("L2TPGEN_IKE_PSK", IKE_PSK)  # the protected example fleets' IKEv2 key
     monkeypatch.setenv("L2TPGEN_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.delenv("L2TPGEN_ENABLE_SECRET", raising=False)
 
@@ -123,6 +125,7 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
         "L2TPGEN_USERNAME": USERNAME,
         "L2TPGEN_PASSWORD": PASSWORD,
         "L2TPGEN_L2TP_SECRET": L2TP_SECRET,
+        "L2TPGEN_IKE_PSK": IKE_PSK,
         "L2TPGEN_STATE_DIR": str(tmp_path / "state"),
     }
 

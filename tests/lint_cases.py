@@ -31,7 +31,7 @@ DOCUMENTED_SEVERITY: dict[str, Severity] = {
     **dict.fromkeys(
         (
             *("L2T001", "L2T002", "L2T003", "L2T005", "L2T012", "L2T013", "L2T017", "L2T103"),
-            *("L2T104", "L2T022", "L2T023"),
+            *("L2T104", "L2T022", "L2T023", "L2T024", "L2T026"),
         ),
         Severity.WARNING,
     ),
@@ -39,7 +39,7 @@ DOCUMENTED_SEVERITY: dict[str, Severity] = {
     **dict.fromkeys(
         (
             *("L2T006", "L2T007", "L2T008", "L2T009", "L2T010", "L2T011", "L2T015", "L2T016"),
-            *("L2T018", "L2T019", "L2T020", "L2T021", "L2T101", "L2T102", "L2T105"),
+            *("L2T018", "L2T019", "L2T020", "L2T021", "L2T101", "L2T102", "L2T105", "L2T025"),
         ),
         Severity.ERROR,
     ),

@@ -147,7 +147,7 @@ def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyP
 def test_rules_lists_every_rule() -> None:
     result = runner.invoke(app, ["rules", "--format", "json"])
     rows = json.loads(result.stdout)
-    assert len(rows) == 29  # 21 device, 2 model, 6 cross-device
+    assert len(rows) == 32  # 24 device, 2 model, 6 cross-device
     assert rows[0] == {
         "code": "L2T001",
         "name": "single-trunk-xconnect",

@@ -20,6 +20,7 @@ from test_lint_rules_pair_ids import CASES as PAIR_ID_CASES
 from test_lint_rules_pair_settings import CASES as PAIR_SETTING_CASES
 from test_lint_rules_pairing import CASES as PAIRING_CASES
 from test_lint_rules_paths import CASES as PATH_CASES
+from test_lint_rules_security import CASES as SECURITY_CASES
 from test_lint_rules_sessions import CASES as SESSION_CASES
 from test_lint_rules_xconnect import CASES as XCONNECT_CASES
 
@@ -41,6 +42,7 @@ RULE_CASES: dict[str, list[Case]] = {
     **PAIRING_CASES,
     **PAIR_ID_CASES,
     **PAIR_SETTING_CASES,
+    **SECURITY_CASES,
 }
 ALL_CASES: dict[str, list[Case]] = {**RULE_CASES, **MODEL_CASES}
 CODES = sorted(rule.code for rule in ALL_RULES)

@@ -12,6 +12,34 @@ from __future__ import annotations
 import pytest
 from lint_cases import Case, check, device, params
 
+# A static pseudowire to 203.0.113.2 from the WAN port, whose crypto map (transform set and mode
+# as given) protects what {acl} permits; the AC is the untagged port Gi0/0 with MTU {mtu}. ESP
+# bytes by hand (RFC 4303): transport GCM at 1500 = 8 + 8 (IV) + 2 + 16 (ICV) = 34, padding 0;
+# tunnel AES-CBC + SHA-1 at 1500 = 20 + 8 + 16 + 2 + 12 = 58 fixed, 1442 bytes left, 1438 the
+# largest whose 1438 + 2 is a multiple of 16: 62.
+_ESP = """
+pseudowire-class static
+ encapsulation l2tpv3
+ protocol none
+ ip local interface GigabitEthernet0/1
+crypto ipsec transform-set TS {transform}
+{mode}crypto map WAN 10 ipsec-isakmp
+ set peer 203.0.113.2
+ set transform-set TS
+ match address PW
+ip access-list extended PW
+{acl}
+interface GigabitEthernet0/1
+ ip address 198.51.100.1 255.255.255.252
+ crypto map WAN
+interface GigabitEthernet0/0
+ mtu {mtu}
+ xconnect 203.0.113.2 10 encapsulation l2tpv3 manual pw-class static
+  l2tp id 1010 2010
+"""
+_PW_115 = " permit 115 host 198.51.100.1 host 203.0.113.2"
+_PW_UDP = " permit udp host 198.51.100.1 host 203.0.113.2 eq 1701"
+
 L2T013 = [
     device(
         "L2T013",
@@ -220,6 +248,38 @@ L2T013 = [
          encapsulation dot1Q 10
          xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class missing
         """,
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "esp-transport-gcm-exactly-at-the-1428-bytes-measured-in-the-lab",
+        _ESP.format(mode=" mode transport\n", transform="esp-gcm 128", acl=_PW_115, mtu=1428),
+    ),
+    device(
+        "L2T013",
+        "fails",
+        "esp-transport-gcm-one-byte-over",
+        _ESP.format(mode=" mode transport\n", transform="esp-gcm 128", acl=_PW_115, mtu=1429),
+        (18, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "esp-tunnel-aes-cbc-sha1-at-1500-costs-62-one-byte-over",
+        _ESP.format(mode="", transform="esp-aes 256 esp-sha-hmac", acl=_PW_115, mtu=1401),
+        (17, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "esp-tunnel-aes-cbc-sha1-at-1500-costs-62-exactly-at-the-budget",
+        _ESP.format(mode="", transform="esp-aes 256 esp-sha-hmac", acl=_PW_115, mtu=1400),
+    ),
+    device(
+        "L2T013",
+        "boundary",
+        "crypto-map-that-misses-the-pseudowire-adds-no-esp",
+        _ESP.format(mode="", transform="esp-aes 256 esp-sha-hmac", acl=_PW_UDP, mtu=1462),
     ),
 ]
 

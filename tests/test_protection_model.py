@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from ipaddress import ip_address
 from typing import TYPE_CHECKING
 
 import pytest
+from typer.testing import CliRunner
 
 from l2tpgen import FleetValidationError, load_fleet
+from l2tpgen.cli import app
 from l2tpgen.errors import ModelError, SecretError
 from l2tpgen.model.protection import is_public, keyed_cookie, reveal_cookies
 
@@ -325,3 +328,26 @@ def test_a_cookie_placeholder_reveals_to_the_derived_value(tmp_path: Path) -> No
     assert reveal_cookies(f"l2tp cookie local 8 {local}", env) == (
         f"l2tp cookie local 8 {words[0]} {words[1]}"
     )
+
+
+def test_validate_says_what_each_pair_of_the_hub_fleet_gets_and_why() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["validate", "--sites", "examples/hub"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [
+        (
+            "branch <-> hub: 6 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; untrusted "
+            "path: 198.51.100.9 (branch's WAN address) is public)"
+        ),
+        (
+            "hub <-> linux-edge: 3 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; "
+            "untrusted path: 198.51.100.1 (hub's WAN address) is public)"
+        ),
+    ]
+    report = json.loads(
+        runner.invoke(app, ["validate", "--sites", "examples/hub", "--format", "json"]).stdout
+    )
+    assert [(p["sites"], p["protection"], p["transform"]) for p in report["pairs"]] == [
+        (["branch", "hub"], "ipsec", "aes-gcm-128"),
+        (["hub", "linux-edge"], "ipsec", "aes-gcm-128"),
+    ]

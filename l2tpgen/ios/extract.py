@@ -15,6 +15,7 @@ from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios import keywords
+from l2tpgen.ios.crypto import read_crypto
 from l2tpgen.ios.facts import (
     At,
     Cookie,
@@ -387,6 +388,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
         l2tpv2="vpdn" in top,
         platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,
         ppp_pw_classes=frozenset(ppp),
+        crypto=read_crypto(config.roots),
     )
 
 

@@ -17,6 +17,8 @@ from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 
+    from l2tpgen.ios.crypto import CryptoFacts
+
 _Fact = TypeVar("_Fact")
 
 ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
@@ -223,6 +225,7 @@ class DeviceFacts:
     # pseudowire-classes named by `pseudowire` lines (virtual-ppp: PPP over L2TP, out of scope)
     ppp_pw_classes: frozenset[str] = frozenset()
     platform: str | None = None  # "ios" or "iosxe" when known (from the model, or `version`)
+    crypto: CryptoFacts | None = None  # crypto maps, transform sets, ACLs (`ios/crypto.py`)
 
     @property
     def classic_ios(self) -> bool:

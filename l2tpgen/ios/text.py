@@ -39,7 +39,8 @@ SECTION = re.compile(
     r"parameter-map|event manager applet|voice|application|call-home|flow (?:record|exporter|"
     r"monitor)|spanning-tree mst configuration|vlan \d|ipv6 dhcp pool|ip nat pool|"
     r"pseudowire|vpdn|mpls ldp neighbor|ip explicit-path|xconnect context|"
-    r"l2 vfi|crypto keyring|crypto isakmp profile)(?=\s|$)",
+    r"l2 vfi|crypto keyring|crypto isakmp profile|crypto ipsec transform-set|crypto dynamic-map)"
+    r"(?=\s|$)",
     re.IGNORECASE,
 )
 _GLOBAL = re.compile(

@@ -37,6 +37,12 @@ EnvVar = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=12
 
 DEFAULT_PSK_ENV = "L2TPGEN_IKE_PSK"
 DEFAULT_COOKIE_KEY_ENV = "L2TPGEN_COOKIE_KEY"
+# Keys people use when they paste a pre-shared key or a cookie into a site file (the loader
+# turns them into advice to use psk_env / cookie_key_env).
+PROTECTION_SECRET_KEYS = frozenset(
+    {"pre_shared_key", "pre-shared-key", "ike_psk", "cookie_key", "cookie_value"}
+    | {"cookie_local", "cookie_remote"}
+)
 # A cookie that protects (mode: cookie) is 8 bytes unless the class says 4: 64 bits to guess.
 PROTECTING_COOKIE = 8
 
@@ -237,7 +243,11 @@ def path_trust(site: Site, peer: Site) -> tuple[bool, str]:
 
 
 def resolve(site: Site, peer: Site) -> PathProtection:
-    """The protection of the pseudowires from ``site`` to ``peer`` (see ``Site.protection_for``)."""
+    """The protection of the pseudowires from ``site`` to ``peer``.
+
+    The site's ``protection`` with the peer entry's changes; an unset mode follows the path
+    (IPsec when untrusted, none when trusted), an unset inbound filter likewise.
+    """
     base = site.protection
     entry = site.peer_entry(peer.name)
     changes = entry.protection.model_dump(exclude_none=True) if entry and entry.protection else {}

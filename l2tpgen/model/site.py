@@ -19,7 +19,13 @@ from pydantic_core import PydanticCustomError
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
-from l2tpgen.model.protection import PathProtection, PeerProtection, Protection, resolve
+from l2tpgen.model.protection import (
+    PROTECTION_SECRET_KEYS,
+    PathProtection,
+    PeerProtection,
+    Protection,
+    resolve,
+)
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 from l2tpgen.workloads import Workload  # noqa: TC001 - pydantic reads it at run time
 
@@ -27,12 +33,8 @@ MAX_VC_ID = 2**32 - 1
 
 # Keys people use when they paste a secret into a site file; the loader turns the "extra key"
 # error for them into advice to use an environment variable.
-LITERAL_SECRET_KEYS = frozenset(
-    {
-        *("secret", "password", "digest_secret", "key", "psk"),
-        *("pre_shared_key", "pre-shared-key", "ike_psk", "cookie_key", "cookie_value"),
-        *("cookie_local", "cookie_remote"),
-    }
+LITERAL_SECRET_KEYS = (
+    frozenset({"secret", "password", "digest_secret", "key", "psk"}) | PROTECTION_SECRET_KEYS
 )
 
 
@@ -382,11 +384,7 @@ class Site(StrictModel):
         return merged.model_copy(update={"name": f"{base.name}-{suffix}"[:63]})
 
     def protection_for(self, peer: Site) -> PathProtection:
-        """How the pseudowires to ``peer`` are protected.
-
-        The site's ``protection`` with the peer entry's changes; an unset mode follows the path
-        (IPsec when untrusted, none when trusted).
-        """
+        """How the pseudowires to ``peer`` are protected (``protection.resolve``)."""
         return resolve(self, peer)
 
     @property

@@ -23,6 +23,11 @@ from l2tpgen.lint.rules.pairs import (
     VlanMismatch,
 )
 from l2tpgen.lint.rules.paths import DefaultHoldQueue, MtuBudget, ProcessSwitched
+from l2tpgen.lint.rules.security import (
+    CryptoAclMissesPseudowire,
+    L2tpOpenToAnySource,
+    UnencryptedPublicPseudowire,
+)
 from l2tpgen.lint.rules.sessions import (
     BadPwEncapsulation,
     ManualXconnectWithSignalledClass,
@@ -60,6 +65,9 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     ManualXconnectWithSignalledClass(),
     XconnectToSelf(),
     BadPwEncapsulation(),
+    UnencryptedPublicPseudowire(),
+    CryptoAclMissesPseudowire(),
+    L2tpOpenToAnySource(),
 )
 MODEL_RULES: tuple[ModelRule, ...] = (HeartbeatMtuBelowCorosync(), LiveMigrationOnLossyPath())
 FLEET_RULES: tuple[FleetRule, ...] = (

@@ -14,7 +14,7 @@ from l2tpgen.lint.rules.base import FleetRule
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.ios.facts import DeviceFacts, PseudowireClass
+    from l2tpgen.ios.facts import Cookie, DeviceFacts, PseudowireClass
     from l2tpgen.lint.finding import Finding
     from l2tpgen.lint.pairing import End, Link, Pairing
 
@@ -298,7 +298,10 @@ class StaticSessionNotMirrored(FleetRule):
 
     ## What it does
     For manual sessions, checks that A's `l2tp id L R` is B's `l2tp id R L`, and that A's
-    `l2tp cookie local` equals B's `l2tp cookie remote` (size and value) and the other way round.
+    `l2tp cookie local` equals B's `l2tp cookie remote` (size and value) and the other way round;
+    the message says whether the sizes differ (4 or 8 bytes, or a cookie at one end only) or the
+    values (never shown: a cookie is a secret). Signalled sessions are not compared: each end
+    picks the cookie it receives (RFC 3931), so their sizes may differ by design.
 
     ## Why is this bad?
     Each end drops packets whose session ID or cookie it does not expect: traffic is silently lost
@@ -353,6 +356,18 @@ class StaticSessionNotMirrored(FleetRule):
                     yield self.finding(
                         link.end.device.file,
                         ours.at if ours else where,
-                        f"VC ID {a.vc_id}: {label} differ ({link.other.file})",
+                        f"VC ID {a.vc_id}: {label} differ {_cookie_sizes(ours, theirs)} "
+                        f"({link.other.file})",
                         "each end's local cookie is the other end's remote cookie, size included",
                     )
+
+
+def _cookie_sizes(ours: Cookie | None, theirs: Cookie | None) -> str:
+    """How two cookies differ, by size only: a cookie's value is a secret, never shown."""
+    if (ours.size if ours else 0) == (theirs.size if theirs else 0):
+        return f"in value (both {ours.size if ours else 0} bytes)"
+    return f"in size: {_bytes(ours)} here, {_bytes(theirs)} there"
+
+
+def _bytes(cookie: Cookie | None) -> str:
+    return f"{cookie.size} bytes" if cookie else "none"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.ios.crypto import protection, pw_protocol, tunnel_source
 from l2tpgen.ios.names import is_ethernet, is_serial
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
@@ -13,6 +14,7 @@ from l2tpgen.mtu import (
     HDLC_PPP_HEADER,
     IPSEC_ESP_TUNNEL,
     Encapsulation,
+    esp_overhead,
     overhead_budget,
 )
 
@@ -143,11 +145,49 @@ def _path(device: DeviceFacts, xc: Xconnect) -> _Path:
     mtu = wan.ip_mtu or wan.mtu or (GRE_TUNNEL_MTU if tunnel else DEFAULT_MTU)
     if not ipsec:
         return _Path(mtu, (), "")
+    if wan.crypto_map is not None and not wan.tunnel_protection:
+        known = _crypto_map_path(device, xc, wan, mtu)
+        if known is not None:
+            return known
     return _Path(
         mtu,
         (("IPsec ESP, tunnel mode", IPSEC_ESP_TUNNEL),),
         f" (IPsec on {wan.name}: {IPSEC_ESP_TUNNEL} bytes assumed, ESP tunnel mode with AES-CBC "
         "and SHA-1, worst-case padding)",
+    )
+
+
+def _crypto_map_path(device: DeviceFacts, xc: Xconnect, wan: Interface, mtu: int) -> _Path | None:
+    """ESP as the crypto map's entry for the pseudowire says, or None when that is not known.
+
+    No entry permits the pseudowire's packets: they leave in clear, no ESP (L2T024/L2T025 say
+    so). An entry does: its transform sets' ESP at this MTU (the largest, if several).
+    """
+    pw = device.pw_class_of(xc)
+    protocol = pw_protocol(pw)
+    if device.crypto is None or xc.peer is None or protocol is None:
+        return None
+    source = tunnel_source(device, pw)
+    found = protection(device.crypto, wan.crypto_map or "", protocol, source, xc.peer)
+    if found.verdict == "deny":
+        return _Path(mtu, (), f" (the crypto map on {wan.name} does not cover it: no ESP)")
+    sets = (
+        [device.crypto.transform_sets.get(n) for n in found.entry.transform_sets]
+        if found.entry
+        else []
+    )
+    if not sets or None in sets:
+        return None
+    try:
+        costs = [(esp_overhead(t.transforms, t.mode, wan_mtu=max(mtu, 576)), t) for t in sets if t]
+    except ValueError:
+        return None  # a transform mtu.py does not know: the worst case below
+    cost, ts = max(costs, key=lambda c: c[0])
+    return _Path(
+        mtu,
+        ((f"IPsec ESP, {ts.mode} mode", cost),),
+        f" (IPsec on {wan.name}: {cost} bytes of ESP, transform-set {ts.name} "
+        f"{ts.transforms}, {ts.mode} mode)",
     )
 
 
@@ -171,9 +211,12 @@ class MtuBudget(DeviceRule):
     the inner frame header: Ethernet 14, plus 4 for a dot1Q tag on a subinterface, an assumption
     kept conservative until confirmed, or 4 for an HDLC/PPP serial circuit) to the AC's MTU (`mtu`,
     default 1500) and compares with the WAN interface's MTU (a GRE tunnel's default is 1476). IPsec
-    on that interface (`crypto map`, or `tunnel protection` on a tunnel) adds 73 bytes (ESP tunnel
-    mode, AES-CBC, SHA-1, worst-case padding). Flags the AC when the frame does not fit and the
-    pseudowire-class has no `ip pmtu`.
+    on that interface adds ESP: for a `crypto map` whose entry permits the pseudowire's packets,
+    the bytes its transform set costs at that MTU (`esp-gcm` or `esp-aes` with an HMAC, `mode
+    transport` or the default tunnel mode: `l2tpgen.mtu.esp_overhead`); none when no entry of the
+    map permits them (they leave in clear); 73 bytes (ESP tunnel mode, AES-CBC, SHA-1, worst-case
+    padding) for `tunnel protection` or a map l2tpgen cannot read. Flags the AC when the frame does
+    not fit and the pseudowire-class has no `ip pmtu`.
 
     ## Why is this bad?
     Without `ip pmtu`, full-size frames are fragmented after encapsulation (slow reassembly on the
