@@ -197,7 +197,11 @@ def _attacked(lab: Lab) -> tuple[Attacked, ...]:
 def protect_probes(lab: Lab) -> tuple[Probe, ...]:
     """Start charon on every IPsec PE, IKEv2 from the near PEs, then the held-back policies."""
     ipsec = sorted(n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec")
-    protect = [Probe(f"protect.{pe}", pe, start_charon(swanctl_text(lab.node(pe)))) for pe in ipsec]
+    # The daemons start side by side (a phase other than main runs in parallel in the guest).
+    protect = [
+        Probe(f"protect.{pe}", pe, start_charon(swanctl_text(lab.node(pe))), phase="start")
+        for pe in ipsec
+    ]
     near_pes = (p.near.pe for p in pairs(lab) if p.near.pe in ipsec and p.far.pe in ipsec)
     for near in dict.fromkeys(near_pes):
         children = dict.fromkeys(_CHILDREN.findall(swanctl_text(lab.node(near))))
