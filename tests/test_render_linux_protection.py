@@ -157,3 +157,23 @@ def test_networkd_refuses_keyed_cookies_too(tmp_path: Path) -> None:
     fleet = load_fleet(_cookie_fleet(tmp_path))
     with pytest.raises(RenderError, match="networkd cannot configure the inbound filter"):
         render_files(fleet, "linux-edge", "networkd")
+
+
+def test_render_writes_the_commands_and_swanctl_conf_into_a_directory(tmp_path: Path) -> None:
+    from typer.testing import CliRunner  # noqa: PLC0415 - the one CLI test here
+
+    from l2tpgen.cli import app  # noqa: PLC0415
+
+    out = tmp_path / "edge"
+    args = ["render", "linux-edge", "--sites", str(HUB), "-o", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["iproute2.sh", "swanctl.conf"]
+    assert "secret = <L2TPGEN_IKE_PSK>" in (out / "swanctl.conf").read_text()
+    revealed = tmp_path / "revealed"
+    environ = {"L2TPGEN_IKE_PSK": "k", "L2TPGEN_L2TP_SECRET": "s"}
+    args = ["render", "linux-edge", "--sites", str(HUB), "--reveal-secrets", "-o", str(revealed)]
+    result = CliRunner().invoke(app, args, env=environ)
+    assert result.exit_code == 0, result.output
+    assert "secret = 0x6b\n" in (revealed / "swanctl.conf").read_text()  # "k" is 0x6b
+    assert (revealed / "swanctl.conf").stat().st_mode & 0o777 == 0o600

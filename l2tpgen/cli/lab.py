@@ -122,7 +122,9 @@ def build(
     next to -o, its secret left as ${VARIABLE} for containerlab to fill in at deploy time).
     The WAN's shaping comes from the model's link (one link for every pair: the lab has one
     WAN; half the RTT each way) and the workloads from what the VLANs carry, unless the options
-    say otherwise (each option wins on its own).
+    say otherwise (each option wins on its own). A Linux PE whose pseudowires get IPsec binds
+    the swanctl.conf l2tpgen renders for it (written next to -o, its key masked); `lab run
+    --engine vm` then attacks the pseudowires before and after starting strongSwan.
     """
     from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
 
