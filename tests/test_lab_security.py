@@ -34,7 +34,7 @@ from l2tpgen.lab.inputs import LabInputError, load_lab, parse_lab
 from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
 from l2tpgen.lab.strongswan import missing_prerequisites
-from l2tpgen.lab.topology import protection_files
+from l2tpgen.lab.topology import build_topology, protection_files
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -253,7 +253,8 @@ def test_the_protected_example_stops_injection_reading_and_replay_and_strongswan
     assert control is not None
     assert int(control.group(1)) > 0
     assert int(control.group(2)) > 0
-    assert "0 clear L2TPv3 packets, 0 payload-pattern hits" in details["capture", 2996]
+    capture = details["capture", 2996]
+    assert "0 clear L2TPv3 packets between 10.197.251.215 and 10.216.44.47, 0 payload" in capture
     assert re.search(r"sent again 3 times: 0 delivered", details["replay", 2996])
     assert details["ike", 2996].count("ESTABLISHED (IKEv2") == 2
     assert details["ike", 2996].count("INSTALLED TRANSPORT ESP:AES_GCM_16-128") == 2
@@ -301,3 +302,50 @@ def test_the_containerlab_engine_refuses_a_protected_lab_and_names_the_vm_engine
     with pytest.raises(L2tpgenError, match="run it with --engine vm"):
         run_containerlab(LAB, _lab(), runner=runner)
     assert calls == []  # nothing deployed
+
+
+def test_keyed_cookies_get_throwaway_values_each_end_sending_what_the_other_expects(
+    tmp_path: Path,
+) -> None:
+    from test_render_linux_protection import _cookie_fleet  # noqa: PLC0415 - its fleet
+
+    fleet = load_fleet(_cookie_fleet(tmp_path))
+    lab = parse_lab(build_topology(fleet, name="cookies"), "cookies", protection_files(fleet))
+    edge = next(c for c in lab.node("pe-linux-edge").exec if "name l2tp200 " in c)
+    assert "<L2TPGEN_COOKIE_KEY/cookie/hub/linux-edge/200/" in edge  # masked in the topology
+    revealed = reveal_secrets(lab)
+    sessions = {
+        pe: next(c for c in revealed.node(pe).exec if "name l2tp200 " in c)
+        for pe in ("pe-hub", "pe-linux-edge")
+    }
+    cookies = {
+        pe: re.search(r"cookie ([0-9a-f]{16}) peer_cookie ([0-9a-f]{16})$", c)
+        for pe, c in sessions.items()
+    }
+    hub, linux = cookies["pe-hub"], cookies["pe-linux-edge"]
+    assert hub is not None
+    assert linux is not None
+    assert hub.group(1) == linux.group(2)
+    assert hub.group(2) == linux.group(1)
+    assert hub.group(1) != hub.group(2)
+
+
+@pytest.mark.lab
+@requires_vm
+@requires_protection
+def test_keyed_cookies_forward_on_the_real_kernel_beside_an_ipsec_pair(tmp_path: Path) -> None:
+    # The hub fleet with linux-edge on keyed 8-byte cookies and the branch on IPsec: the
+    # cookie pseudowires forward only if each end sends what the other expects (the kernel
+    # drops a wrong cookie), next to the IPsec pair's protection checks in the same lab.
+    from test_render_linux_protection import _cookie_fleet  # noqa: PLC0415 - its fleet
+
+    fleet = load_fleet(_cookie_fleet(tmp_path))
+    report = run_vm(
+        parse_lab(build_topology(fleet, name="cookies"), "cookies", protection_files(fleet))
+    )
+    failed = [(r.check, r.vlan, r.detail) for r in report.results if not r.ok]
+    assert failed == []
+    assert report.setup_errors == ()
+    reach = {r.vlan for r in report.results if r.check == "reach" and r.sites == "hub->linux-edge"}
+    assert reach == {200, 201, 202}
+    assert {r.sites for r in report.results if r.check == "injection"} == {"branch->hub"}

@@ -23,6 +23,7 @@ from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected
 from l2tpgen.lab.shaping import clab_netem_commands
 from l2tpgen.lab.vm import LabEnvironmentError
+from l2tpgen.model.protection import COOKIE_PLACEHOLDER
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -136,6 +137,11 @@ def run_containerlab(
         raise L2tpgenError(
             f"{lab.name}: its PEs run IPsec, whose checks start strongSwan in the lab: run it with "
             "--engine vm (the containerlab nodes' image has no strongSwan)"
+        )
+    if any(COOKIE_PLACEHOLDER.search(c) for n in lab.nodes for c in n.exec):
+        raise L2tpgenError(
+            f"{lab.name}: its sessions have keyed cookies, which the vm engine fills in with "
+            "throwaway values: run it with --engine vm"
         )
     check_prerequisites(path, lab, runner, environ, which)
     checks = plan_checks(lab)

@@ -93,17 +93,19 @@ def run_guest(
 def run_vm(lab: Lab, *, timeout: float = 300) -> LabReport:
     """Run a linux-flavor lab and its checks in QEMU and judge it.
 
-    A lab whose PEs run IPsec also gets the protection checks (``security.py``): the attacks
-    before protection (the control), strongSwan started, the usual checks over ESP, the attacks
-    again.
+    The secrets its commands and files name (keyed cookies, the IKE pre-shared key) get
+    throwaway values first. A lab whose PEs run IPsec also gets the protection checks
+    (``security.py``): the attacks before protection (the control), strongSwan started, the
+    usual checks over ESP, the attacks again.
     """
     checks: tuple[Check, ...] = plan_checks(lab)
     probes = ordered(p for c in checks for p in c.probes)
     extras = None
+    lab = reveal_secrets(lab)
     if is_protected(lab):
         from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415 - protected labs only
 
-        plan = security_plan(reveal_secrets(lab))
+        plan = security_plan(lab)
         lab, probes = plan.lab, (*plan.before, *probes, *plan.after)
         checks = (*checks, *plan.checks)
         extras = protection_extras()

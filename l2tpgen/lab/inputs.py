@@ -44,6 +44,7 @@ ROLE, SITE, INDEX, PE, VLANS, MTU = (
     "l2tpgen.mtu",
 )
 WORKLOADS_LABEL = "l2tpgen.workloads"
+MTUS = "l2tpgen.mtus"  # ce, optional: VLAN=MTU where a VLAN's differs from l2tpgen.mtu
 PROTECTION = "l2tpgen.protection"  # pe, optional: ipsec (the protection checks, security.py)
 SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"  # where a PE binds its swanctl.conf
 # Names that end up in shell commands, file names and container names: no room for surprises.
@@ -109,6 +110,11 @@ class Ce:
     vlans: tuple[int, ...]
     mtu: int
     workloads: tuple[tuple[int, Workload], ...] = ()
+    mtus: tuple[tuple[int, int], ...] = ()
+
+    def mtu_for(self, vlan: int) -> int:
+        """The inner MTU ``mtu.py`` predicts in ``vlan`` (``l2tpgen.mtus``, else ``mtu``)."""
+        return dict(self.mtus).get(vlan, self.mtu)
 
     def workload(self, vlan: int) -> Workload:
         """What ``vlan`` carries (``general`` unless a label says otherwise)."""
@@ -309,9 +315,16 @@ def _ce(node: Node, problems: list[str]) -> Ce | None:
     if not NAME.fullmatch(labels[SITE]):
         problems.append(f"{where} label {SITE} is not a valid name: {labels[SITE]!r}")
     workloads = parse_workloads(labels.get(WORKLOADS_LABEL, ""), vlans, where, problems)
+    mtus: list[tuple[int, int]] = []
+    for item in filter(None, labels.get(MTUS, "").split(",")):
+        vlan_text, _, mtu_text = item.partition("=")
+        vlan = _int(vlan_text.strip(), f"{where} label {MTUS}: VLAN", problems, 1, 4094)
+        value = _int(mtu_text.strip(), f"{where} label {MTUS}: MTU", problems, 68, 65535)
+        if vlan is not None and value is not None:
+            mtus.append((vlan, value))
     if len(problems) > count or index is None or mtu is None:
         return None
-    return Ce(node.name, labels[SITE], index, labels[PE], vlans, mtu, workloads)
+    return Ce(node.name, labels[SITE], index, labels[PE], vlans, mtu, workloads, tuple(mtus))
 
 
 def _endpoint(text: object, kinds: Mapping[str, str], problems: list[str]) -> Endpoint | None:

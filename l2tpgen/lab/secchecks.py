@@ -63,8 +63,8 @@ def figures(attacked: Attacked, phase: str, results: Mapping[str, str]) -> Figur
         own=far.get(f"hit:{m['own']}", -1),
         spoofed=far.get(f"hit:{m['spoofed']}", -1),
         forged_sent=min(sent),
-        wan_l2tp=wan.get("l2tp", -1),
-        wan_esp=wan.get("esp", -1),
+        wan_l2tp=wan.get("l2tp_pair", wan.get("l2tp", -1)),
+        wan_esp=wan.get("esp_pair", wan.get("esp", -1)),
         wan_hits=wan.get(f"hit:{m['pattern']}", -1) + wan.get(f"sent:{m['pattern']}", 0),
         replies=_int(r"(\d+) (?:packets )?received", results.get(f"{k}.traffic", "")),
         far_hits=far.get(f"hit:{m['pattern']}", -1),
@@ -138,8 +138,9 @@ class Capture:
         ok = ok and c.wan_l2tp > 0 and c.wan_hits > 0
         detail = (
             f"{t.wan} {t.wan_interface} during {PINGS} pings ({p.replies} answered): "
-            f"{p.wan_l2tp} clear L2TPv3 packets, {p.wan_hits} payload-pattern hits, "
-            f"{p.wan_esp} ESP packets; control: {c.wan_l2tp} clear L2TPv3, {c.wan_hits} hits"
+            f"{p.wan_l2tp} clear L2TPv3 packets between {t.near_address} and {t.far_address}, "
+            f"{p.wan_hits} payload-pattern hits, {p.wan_esp} ESP packets; control: "
+            f"{c.wan_l2tp} clear L2TPv3, {c.wan_hits} hits"
         )
         return CheckResult("capture", self.pair.vlan, self.pair.sites, ok, detail)
 

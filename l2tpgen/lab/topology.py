@@ -19,7 +19,7 @@ The WAN shaping and the VLANs' workloads are labels (``inputs.py``): ``lab run``
 Protection (``pw.protection``): a Linux PE whose pseudowires get IPsec is labelled
 ``l2tpgen.protection: ipsec`` and binds the swanctl.conf l2tpgen renders for it (masked: the lab
 fills in throwaway secrets), written beside the topology (``protection_files``); its commands end
-with the inbound xfrm policies. The CEs' MTU label is the pseudowires' budget, ESP included.
+with the inbound xfrm policies. The CEs' MTU labels are the sessions' budgets, ESP included.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.inputs import (
     INDEX,
     MTU,
+    MTUS,
     PE,
     PROTECTION,
     ROLE,
@@ -116,6 +117,7 @@ def _ce(
     *,
     workloads: Mapping[int, Workload],
     stated: Mapping[int, Workload],
+    flavor: Flavor = "linux",
 ) -> dict[str, Any]:
     site = fleet.site(name)
     vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
@@ -127,11 +129,14 @@ def _ce(
             f"ip addr add {ce_address(index, vlan)} dev eth1.{vlan}",
         ]
     budget = site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu
-    if variant == "per-vlan":  # a session protected by ESP has its own, smaller budget
-        protected = [
-            pw.budget.max_inner_mtu for pw in fleet.pseudowires(name) if pw.protection.ipsec
-        ]
-        budget = min([budget, *protected])
+    # Per VLAN in the linux flavor, each session's own budget (ESP, its pair's cookie): a site
+    # whose VLANs differ (one peer on IPsec, another on cookies) gets them in l2tpgen.mtus.
+    per_vlan = {
+        pw.vlan.id: pw.budget.max_inner_mtu
+        for pw in fleet.pseudowires(name)
+        if variant == "per-vlan" and flavor == "linux"
+    }
+    budget = min(per_vlan.values(), default=budget)
     labels = {
         ROLE: "ce",
         SITE: name,
@@ -140,6 +145,8 @@ def _ce(
         VLANS: ",".join(map(str, vlans)),
         MTU: str(budget),
     }
+    if len(set(per_vlan.values())) > 1:
+        labels[MTUS] = ",".join(f"{v}={m}" for v, m in sorted(per_vlan.items()) if m != budget)
     kinds = {**stated, **workloads}  # ``workloads`` (the options) win over the model's
     chosen = ",".join(f"{v}={kinds[v]}" for v in vlans if v in kinds)
     if chosen:
@@ -226,6 +233,7 @@ def build_topology(
             variant,
             workloads=workloads or {},
             stated=(site_workloads or {}).get(site_name, {}),
+            flavor=flavor,
         )
         links.append(
             {

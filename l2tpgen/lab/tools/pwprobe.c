@@ -16,7 +16,8 @@
  *         the interface received, and sent); saved N, and "end".
  *       A marker written "until:MARKER" is counted too, and the watcher stops by itself after
  *       the first received frame holding it (a sentinel sent after what is being counted).
- *       With SAVEFILE: the first IPv4 packet of protocol PROTO from SRC to DST at least MINLEN
+ *       With SAVEFILE, also l2tp_pair and esp_pair: those between SRC and DST, either way
+ *       (the pair under test; other pairs' traffic may share the link). And the first IPv4 packet of protocol PROTO from SRC to DST at least MINLEN
  *       bytes long is written to SAVEFILE (the IP packet, header included), for `replay`.
  *       Prints "ready" on stderr once the socket is bound.
  *   pwprobe replay FILE COUNT
@@ -181,6 +182,7 @@ static int watch(int argc, char **argv) {
     fflush(stderr);
     static uint8_t frame[FRAME_MAX];
     unsigned long frames = 0, ipv4 = 0, l2tp = 0, esp = 0, ike = 0, saved = 0;
+    unsigned long l2tp_pair = 0, esp_pair = 0; /* between SRC and DST, either way */
     while (!stop) {
         struct sockaddr_ll from;
         socklen_t fromlen = sizeof from;
@@ -205,8 +207,12 @@ static int watch(int argc, char **argv) {
         ipv4++;
         int proto = ip[9];
         size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
-        if (proto == 115) l2tp++;
-        if (proto == 50) esp++;
+        int pair = save_file && ((memcmp(ip + 12, &save_src, 4) == 0 &&
+                                  memcmp(ip + 16, &save_dst, 4) == 0) ||
+                                 (memcmp(ip + 12, &save_dst, 4) == 0 &&
+                                  memcmp(ip + 16, &save_src, 4) == 0));
+        if (proto == 115) l2tp++, l2tp_pair += pair;
+        if (proto == 50) esp++, esp_pair += pair;
         if (proto == 17 && iplen >= ihl + 4) {
             int dport = ip[ihl + 2] << 8 | ip[ihl + 3];
             if (dport == 500 || dport == 4500) ike++;
@@ -224,6 +230,7 @@ static int watch(int argc, char **argv) {
     }
     printf("frames %lu\nipv4 %lu\nl2tp %lu\nesp %lu\nike %lu\nsaved %lu\n", frames, ipv4, l2tp,
            esp, ike, saved);
+    if (save_file) printf("l2tp_pair %lu\nesp_pair %lu\n", l2tp_pair, esp_pair);
     for (int i = 0; i < nmarkers; i++)
         printf("hit:%s %lu\nsent:%s %lu\n", markers[i], hits[i], markers[i], sent[i]);
     printf("end\n");
