@@ -28,6 +28,7 @@ from ruamel.yaml.error import YAMLError
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.hosts import WORKLOADS, Workload
+from l2tpgen.lab.binds import bound_files, parse_binds
 from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
 
 if TYPE_CHECKING:
@@ -227,33 +228,6 @@ def _exec(raw: object, where: str, problems: list[str]) -> tuple[str, ...]:
     return tuple(raw)
 
 
-BIND_SOURCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
-
-
-def _binds(
-    raw: object, where: str, files: Mapping[str, str] | None, problems: list[str]
-) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """``SOURCE:TARGET[:ro]`` binds of files beside the topology, and the texts read."""
-    if raw is None:
-        return (), ()
-    if not isinstance(raw, list) or not all(isinstance(b, str) for b in raw):
-        problems.append(f"{where}: binds must be a list of SOURCE:TARGET")
-        return (), ()
-    texts: list[tuple[str, str]] = []
-    for bind in raw:
-        source, _, rest = bind.partition(":")
-        target = rest.removesuffix(":ro")
-        if not BIND_SOURCE.fullmatch(source) or not target.startswith("/"):
-            problems.append(
-                f"{where}: bind {bind!r} must be FILE:/PATH[:ro], FILE a file beside the topology"
-            )
-        elif files is not None and source not in files:
-            problems.append(f"{where}: bind {bind!r}: {source} not found beside the topology")
-        elif files is not None:
-            texts.append((target, files[source]))
-    return tuple(raw), tuple(texts)
-
-
 def _node(
     name: str,
     raw: object,
@@ -292,7 +266,7 @@ def _node(
     if config is not None and not isinstance(config, str):
         problems.append(f"{where}: startup-config must be a file name")
         config = None
-    binds, texts = _binds(raw.get("binds"), where, files, problems)
+    binds, texts = parse_binds(raw.get("binds"), where, files, problems)
     return Node(
         name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config, binds, texts
     )
@@ -432,20 +406,7 @@ def load_lab(path: Path) -> Lab:
         raise LabInputError(str(path), [f"cannot read it: {exc.strerror}"]) from exc
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
-    return parse_lab(data, str(path), _bound_files(data, path.parent))
-
-
-def _bound_files(data: object, directory: Path) -> dict[str, str]:
-    """The files beside the topology that its nodes bind (those that can be read)."""
-    found: dict[str, str] = {}
-    nodes = data.get("topology", {}).get("nodes") if isinstance(data, dict) else None
-    for node in (nodes or {}).values() if isinstance(nodes, dict) else ():
-        binds = node.get("binds") if isinstance(node, dict) else None
-        for bind in binds if isinstance(binds, list) else ():
-            source = str(bind).partition(":")[0]
-            if BIND_SOURCE.fullmatch(source) and (directory / source).is_file():
-                found[source] = (directory / source).read_text(encoding="utf-8")
-    return found
+    return parse_lab(data, str(path), bound_files(data, path.parent))
 
 
 def check_writable(path: Path, what: str) -> None:
