@@ -49,10 +49,20 @@ _SECRET_WORDS = re.compile(
 )
 
 
+# A manual session's cookie values (`l2tp cookie local|remote SIZE LOW [HIGH]`): keyed cookies
+# are secrets; the words after the size are masked together.
+_COOKIE = re.compile(
+    r"(?P<head>(?<![\w-])l2tp\s+cookie\s+(?:local|remote)\s+\d+\s+)"
+    r"(?P<value>[^<\s]\S*(?:[ \t]+[^<\s]\S*)?)",
+    re.IGNORECASE,
+)
+
+
 def mask_secrets(text: str) -> str:
     """IOS text with every secret value replaced by ``<masked>`` (whatever its type).
 
-    A placeholder l2tpgen wrote (``<VARIABLE>``) is no secret and stays.
+    A placeholder l2tpgen wrote (``<VARIABLE>``) is no secret and stays. Cookie values are
+    masked too (a protected pseudowire's are keyed secrets).
     """
 
     def hide(match: re.Match[str]) -> str:
@@ -61,7 +71,7 @@ def mask_secrets(text: str) -> str:
 
     # Free text (descriptions, remarks) may say "key" or "password" and holds no secret.
     return "".join(
-        line if _FREE_TEXT.match(line) else _SECRET_WORDS.sub(hide, line)
+        line if _FREE_TEXT.match(line) else _COOKIE.sub(hide, _SECRET_WORDS.sub(hide, line))
         for line in text.splitlines(keepends=True)
     )
 

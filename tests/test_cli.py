@@ -90,6 +90,7 @@ def test_validate_json_on_success() -> None:
                 "transform": None,
                 "ipsec_mode": None,
                 "nat_t": None,
+                "notes": [],
             }
         ],
     }

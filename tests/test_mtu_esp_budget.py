@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli.sites import TransformChoice
-from l2tpgen.model.protection import Transform
-from l2tpgen.mtu import ESP_TRANSFORMS, Encapsulation, Esp, overhead_budget
+from l2tpgen.model.protection import TRANSFORM_NAMES, Transform
+from l2tpgen.mtu import ESP_TRANSFORMS, Encapsulation, Esp, esp_overhead, overhead_budget
 
 runner = CliRunner()
 
@@ -77,7 +77,7 @@ def _esp_packet(esp: Esp, l2tp_payload: int) -> int:
     dot1q=st.booleans(),
 )
 def test_the_largest_inner_packet_fits_and_one_byte_more_does_not(
-    wan: int, transform: str, mode: str, nat_t: bool, cookie: int, dot1q: bool
+    *, wan: int, transform: str, mode: str, nat_t: bool, cookie: int, dot1q: bool
 ) -> None:
     esp = Esp(transform, mode, nat_t)
     budget = overhead_budget(wan, Encapsulation.IP, cookie, sublayer=False, dot1q=dot1q, esp=esp)
@@ -115,3 +115,20 @@ def test_l2tpgen_mtu_prints_the_esp_budget() -> None:
     text = runner.invoke(app, ["mtu", "--ipsec", "tunnel", "--transform", "aes-cbc-128-sha256"])
     assert "ESP tunnel aes-cbc-128-sha256" in text.stdout
     assert "1400" in text.stdout  # 1500-20-8-16-16 = 1440 -> 1438 - 20 - 18
+
+
+@given(
+    wan=st.integers(576, 9216),
+    transform=st.sampled_from(sorted(TRANSFORM_NAMES)),
+    mode=st.sampled_from(["transport", "tunnel"]),
+    nat_t=st.booleans(),
+)
+def test_the_model_budget_and_the_linters_esp_overhead_agree_on_the_transform_set_rendered(
+    wan: int, transform: str, mode: str, nat_t: bool
+) -> None:
+    # Two implementations (the model's Esp, the linter's esp_overhead over the IOS transform set
+    # l2tpgen renders for the same transform): a rendered config must lint with the budget it
+    # was rendered with.
+    ios = TRANSFORM_NAMES[transform].ios_esp
+    ours = overhead_budget(wan, esp=Esp(transform, mode, nat_t)).esp_overhead
+    assert esp_overhead(ios, mode, nat_t=nat_t, wan_mtu=wan) == ours

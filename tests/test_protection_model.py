@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from typer.testing import CliRunner
 
-from l2tpgen import FleetValidationError, load_fleet
+from l2tpgen import FleetValidationError, load_fleet, render_site
 from l2tpgen.cli import app
 from l2tpgen.errors import ModelError, SecretError
 from l2tpgen.model.protection import is_public, keyed_cookie, reveal_cookies
@@ -237,13 +237,13 @@ def test_mode_none_on_a_path_stated_trusted_is_accepted(tmp_path: Path) -> None:
     assert _problems(tmp_path) == []
 
 
-def test_keyed_cookies_on_dynamic_sessions_are_refused(tmp_path: Path) -> None:
+def test_cookies_on_dynamic_sessions_without_a_cookie_size_are_refused(tmp_path: Path) -> None:
     cookie = "protection: {mode: cookie}\n"
     _write(tmp_path, "a", "b", "198.51.100.1", protection=cookie)
     _write(tmp_path, "b", "a", "203.0.113.1", protection=cookie)
     problems = _problems(tmp_path)
     assert len(problems) == 2
-    assert "keyed cookies need static sessions" in problems[0]
+    assert "are dynamic and no cookie size is set" in problems[0]
 
 
 @pytest.mark.parametrize(
@@ -336,8 +336,13 @@ def test_validate_says_what_each_pair_of_the_hub_fleet_gets_and_why() -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1:] == [
         (
-            "branch <-> hub: 6 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; untrusted "
-            "path: 198.51.100.9 (branch's WAN address) is public)"
+            "branch <-> hub: 6 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; "
+            "untrusted path: 198.51.100.9 (branch's WAN address) is public)"
+        ),
+        # branch is classic IOS (no platform: the default): esp-gcm there is [U]
+        (
+            "  note: [U] esp-gcm on classic IOS (branch) is unconfirmed; if the image refuses "
+            "it, set `protection: {transform: aes-cbc-128-sha256}` at both ends"
         ),
         (
             "hub <-> linux-edge: 3 pseudowires, IPsec IKEv2 transport aes-gcm-128 (default; "
@@ -351,3 +356,38 @@ def test_validate_says_what_each_pair_of_the_hub_fleet_gets_and_why() -> None:
         (["branch", "hub"], "ipsec", "aes-gcm-128"),
         (["hub", "linux-edge"], "ipsec", "aes-gcm-128"),
     ]
+
+
+def test_cookies_on_dynamic_sessions_need_a_cookie_size_at_both_ends(tmp_path: Path) -> None:
+    # `cookie size` in the l2tp-class is [U] (shared/docs/l2tpv3-brief.md: existence and default
+    # unconfirmed), so it is an option: without it mode cookie is refused on dynamic sessions.
+    cookie = "protection: {mode: cookie}\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", protection=cookie)
+    _write(tmp_path, "b", "a", "203.0.113.1", protection=cookie)
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(
+            path.read_text().replace(
+                "authentication: none}", "authentication: none, cookie_size: 8}"
+            )
+        )
+    fleet = load_fleet(tmp_path)
+    pw = fleet.pseudowires("a")[0]
+    assert (pw.cookie_size, pw.keyed_cookies) == (8, False)  # each router picks the values
+    # the budget counts the 8 bytes: 1500 - 20 - 4 - 8 - 14 - 4 (tag) = 1450
+    assert pw.budget.max_inner_mtu == 1450
+    config = render_site(fleet, "a")
+    assert "l2tp-class dc\n cookie size 8\n" in config
+
+
+def test_a_cookie_size_at_one_end_only_does_not_make_mode_cookie_valid(tmp_path: Path) -> None:
+    cookie = "protection: {mode: cookie}\n"
+    _write(tmp_path, "a", "b", "198.51.100.1", protection=cookie)
+    _write(tmp_path, "b", "a", "203.0.113.1", protection=cookie)
+    path = tmp_path / "a.yaml"
+    path.write_text(
+        path.read_text().replace("authentication: none}", "authentication: none, cookie_size: 8}")
+    )
+    problems = _problems(tmp_path)
+    assert len(problems) == 2
+    assert all("no cookie size is set" in p for p in problems)

@@ -36,6 +36,9 @@ from pathlib import Path
 import pytest
 
 from l2tpgen import SecretError, load_fleet, render_site
+from l2tpgen.device.plan import plan_change
+from l2tpgen.lint import ConfigText, lint_configs
+from l2tpgen.render import render_base
 from l2tpgen.render.classes import reveal
 
 HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
@@ -278,3 +281,64 @@ def test_keyed_static_cookies_are_masked_and_reveal_to_the_derived_values(
     assert "crypto map l2tpgen 20" not in masked
     assert " permit 115 host 10.255.0.3 host 10.255.0.1\n" in masked
     assert " permit esp host 10.255.0.3" not in masked
+
+
+def test_a_push_plan_never_shows_a_keyed_cookie_value(tmp_path: Path) -> None:
+    # The revealed config holds the cookie values; the plan's diff and commands (what push shows
+    # and logs) mask them, as they mask passwords.
+    sites = _copy(tmp_path)
+    _edit(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
+    _edit(
+        sites / "linux-edge.yaml",
+        "pseudowire_class: {name: ethernet, signaling: static, cookie: 0}",
+        "pseudowire_class: {name: ethernet, signaling: static}",
+    )
+    fleet = load_fleet(sites)
+    env = {**ENV, "L2TPGEN_COOKIE_KEY": "cookie-key"}
+    intended = render_site(fleet, "hub", reveal_secrets=True, environ=env)
+    pw = next(p for p in fleet.pseudowires("hub") if p.vlan.id == 200)
+    local, remote = pw.cookies(env)  # 4-byte keyed cookies (static default, protected path)
+    assert f"l2tp cookie local 4 {local[0]}\n" in intended
+    running = render_base(fleet, "hub")
+    plan = plan_change(fleet.site("hub"), running, intended)
+    shown = plan.diff("hub") + "\n".join(plan.commands)
+    assert "l2tp cookie local 4 <masked" in shown
+    for word in (*local, *remote):
+        assert str(word) not in shown
+    assert any(str(local[0]) in line for line in plan.send)  # what is sent holds the value
+
+
+def test_the_rendered_protected_pair_passes_the_security_lint_and_an_unprotected_one_does_not(
+    tmp_path: Path,
+) -> None:
+    # The linter's security rules (L2T024 unencrypted public pseudowire, L2T025 crypto ACL that
+    # misses the pseudowire, L2T026 WAN open to L2TPv3 from any source) judge raw configs; the
+    # configs l2tpgen renders for a protected pair must pass them, and the same pair stated
+    # unprotected (trusted) must not: the rules see the difference the protection makes.
+    def security_findings(sites: Path) -> set[str]:
+        fleet = load_fleet(sites)
+        configs = [
+            ConfigText(
+                name,
+                render_site(fleet, name),
+                platform=fleet.site(name).effective_platform,
+                rendered=True,
+            )
+            for name in ("hub", "branch")
+        ]
+        return {f.code for f in lint_configs(configs) if f.code in {"L2T024", "L2T025", "L2T026"}}
+
+    # Tunnels sourced from the public WAN addresses (no loopbacks): the xconnects' peers are
+    # public, which is what the linter's rules look at.
+    protected = _copy(tmp_path / "protected")
+    unprotected = _copy(tmp_path / "unprotected")
+    for sites in (protected, unprotected):
+        for name in ("hub", "branch", "linux-edge"):
+            path = sites / f"{name}.yaml"
+            text = path.read_text()
+            text = re.sub(r"  loopback: \{[^}]*\}\n", "", text)
+            if sites is unprotected:
+                text = text.replace("lan:", "  trusted: true\nlan:", 1)
+            path.write_text(text)
+    assert security_findings(protected) == set()
+    assert security_findings(unprotected) == {"L2T024", "L2T026"}

@@ -68,6 +68,8 @@ def validate(
 
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
     """
+    from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415 - start-up stays cheap
+
     fleet = load(sites, fmt)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
@@ -77,13 +79,21 @@ def validate(
             "sites": list(fleet.sites),
             "pseudowires": count,
             "problems": [],
-            "pairs": [_pair_dict(a, b, n, protection) for a, b, n, protection in pairs],
+            "pairs": [
+                {
+                    **_pair_dict(a, b, n, protection),
+                    "notes": list(unconfirmed(fleet.sites[a], fleet.sites[b], protection)),
+                }
+                for a, b, n, protection in pairs
+            ],
         }
         out.print_json(json.dumps(summary))
         return
     out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems")
     for a, b, n, protection in pairs:
         out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
+        for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
+            out.print(f"  note: {note}", markup=False)
 
 
 def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[str, object]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
@@ -51,6 +51,9 @@ class Pseudowire:
     vlan: Vlan
     peer: Site
     mirror: Vlan | None = None
+    # The pair's protection when already resolved (``Fleet.pseudowires`` resolves it once per
+    # peer: thousands of VLANs to one peer share it).
+    resolved: PathProtection | None = field(default=None, compare=False, repr=False)
 
     @property
     def link(self) -> Link | None:
@@ -107,12 +110,21 @@ class Pseudowire:
     @property
     def protection(self) -> PathProtection:
         """How this pseudowire is protected on the WAN (``Site.protection_for``)."""
+        if self.resolved is not None:
+            return self.resolved
         return self.site.protection_for(self.peer)
 
     @property
     def cookie_size(self) -> int:
-        """Cookie bytes on the wire: the class's; with mode cookie 8, unless the class says 4."""
-        if self.protection.mode == "cookie" and self.static:
+        """Cookie bytes on the wire: the class's; with mode cookie 8, unless the class says 4.
+
+        Dynamic sessions: the larger of the two ends' l2tp-class ``cookie_size`` [U] (each end
+        picks the cookie it receives), else none.
+        """
+        if not self.static:
+            sizes = (self.l2tp_class.cookie_size, self.peer.l2tp_for(self.site.name).cookie_size)
+            return max((s for s in sizes if s), default=0)
+        if self.protection.mode == "cookie":
             return self.settings.cookie or PROTECTING_COOKIE
         return self.settings.effective_cookie
 
@@ -123,7 +135,7 @@ class Pseudowire:
         True for any protected pseudowire with cookies; an unprotected one keeps the legacy
         derivation (``derive_cookie``), whose values are public (they only catch misdelivery).
         """
-        return self.cookie_size > 0 and self.protection.keyed_cookies
+        return self.static and self.cookie_size > 0 and self.protection.keyed_cookies
 
     @property
     def budget(self) -> OverheadBudget:
@@ -271,8 +283,15 @@ class Fleet:
             for vlan in self.sites[peer].vlans:
                 if vlan.peer == name:
                     found.setdefault(vlan.id, vlan)
+        protection = {peer: site.protection_for(self.sites[peer]) for peer in mirrors}
         return tuple(
-            Pseudowire(site, vlan, self.sites[vlan.peer], mirrors[vlan.peer].get(vlan.id))
+            Pseudowire(
+                site,
+                vlan,
+                self.sites[vlan.peer],
+                mirrors[vlan.peer].get(vlan.id),
+                protection[vlan.peer],
+            )
             for vlan in sorted(site.vlans, key=lambda v: v.id)
         )
 

@@ -210,7 +210,7 @@ class PathProtection:
                 " NAT-T" if self.nat_t else ""
             )
         elif self.mode == "cookie":
-            what = "keyed cookies only (stop blind injection; not readers or replay)"
+            what = "cookies only (stop blind injection; not readers or replay)"
         else:
             what = "no protection"
         return f"{what} ({'stated' if self.stated else 'default'}; {self.reason})"
@@ -336,3 +336,15 @@ def reveal_cookies(
         return form(words)
 
     return COOKIE_PLACEHOLDER.sub(fill, text)
+
+
+def unconfirmed(site: Site, peer: Site, protection: PathProtection) -> tuple[str, ...]:
+    """What the protection of this pair relies on that Cisco's documentation did not confirm."""
+    notes: list[str] = []
+    classic = sorted(s.name for s in (site, peer) if s.effective_platform == "ios")
+    if protection.ipsec and protection.transform.startswith("aes-gcm") and classic:
+        notes.append(
+            f"[U] esp-gcm on classic IOS ({', '.join(classic)}) is unconfirmed; if the image "
+            "refuses it, set `protection: {transform: aes-cbc-128-sha256}` at both ends"
+        )
+    return tuple(notes)

@@ -60,13 +60,15 @@ def check_protection(
                 "ends",
             )
         pw = site.pseudowire_for(peer_name)
-        if ours.mode == "cookie" and pw.signaling == "dynamic":
+        if ours.mode == "cookie" and pw.signaling == "dynamic" and not _dynamic_cookie(site, peer):
             yield Problem(
                 site.name,
                 _path(site, peer_name, "mode"),
-                f"keyed cookies need static sessions (pseudowires to {peer_name} are dynamic): "
-                "on dynamic sessions IOS picks the cookie itself, its length per platform",
-                "use `mode: ipsec` for these pseudowires, or static signaling",
+                f"protection mode cookie, but the pseudowires to {peer_name} are dynamic and no "
+                "cookie size is set: on dynamic sessions each router picks its cookie, its "
+                "length per platform",
+                "use `mode: ipsec`, static signaling (keyed cookies), or `l2tp_class: "
+                "{cookie_size: 8}` at both ends (IOS `cookie size 8`, unconfirmed)",
             )
         if ours.mode == "cookie" and pw.cookie == 0:
             where = next(
@@ -95,6 +97,11 @@ def check_protection(
                     "both ends of a pseudowire must be protected the same way: state the same "
                     "protection at both ends (or the same wan.trusted, when the mode is derived)",
                 )
+
+
+def _dynamic_cookie(site: Site, peer: Site) -> bool:
+    """Both ends' l2tp-classes set a cookie size for dynamic sessions ([U] `cookie size`)."""
+    return bool(site.l2tp_for(peer.name).cookie_size and peer.l2tp_for(site.name).cookie_size)
 
 
 def _differs(ours: PathProtection, theirs: PathProtection) -> str:

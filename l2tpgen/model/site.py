@@ -168,7 +168,9 @@ class L2tpClass(StrictModel):
     """The control-channel template (``l2tp-class``).
 
     ``authentication``: ``digest`` (HMAC over every control message, recommended), ``password``
-    (the older CHAP-style ``authentication`` + ``password``), or ``none``.
+    (the older CHAP-style ``authentication`` + ``password``), or ``none``. ``cookie_size`` [U]:
+    ``cookie size 4|8`` for dynamic sessions, whose values each router picks itself (the
+    command's existence and default are unconfirmed; left out, nothing is rendered).
     """
 
     name: IosName = "l2tpgen"
@@ -176,6 +178,7 @@ class L2tpClass(StrictModel):
     hash: Literal["md5", "sha"] | None = None
     hello: int | None = Field(None, ge=0, le=1000)
     secret_env: EnvVarName | None = None
+    cookie_size: Literal[4, 8] | None = None
 
     @property
     def effective_hash(self) -> Literal["md5", "sha"]:
@@ -397,7 +400,8 @@ class Site(StrictModel):
 
         IP encapsulation, the cookie and the sublayer (4 bytes when sequencing is on) of the
         pseudowires to ``peer`` (default: the site's class); ``dot1q``: the VLAN tag travels
-        inside the pseudowire.
+        inside the pseudowire. No ESP: a pair's protection needs both sites (``Pseudowire.budget``
+        has it).
         """
         pw = self.pseudowire_for(peer) if peer is not None else self.pseudowire_class
         return overhead_budget(

@@ -39,6 +39,7 @@ class L2tpClassView:
     password: str | None
     digest: str | None
     hello: int | None
+    cookie_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ def l2tp_view(
         password=password,
         digest=digest,
         hello=None if l2tp.hello == IOS_DEFAULT_HELLO else l2tp.hello,
+        cookie_size=l2tp.cookie_size,
     )
 
 
