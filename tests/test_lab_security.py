@@ -256,6 +256,7 @@ def test_the_protected_example_stops_injection_reading_and_replay_and_strongswan
     capture = details["capture", 2996]
     assert "0 clear L2TPv3 packets between 10.197.251.215 and 10.216.44.47, 0 payload" in capture
     assert re.search(r"sent again 3 times: 0 delivered", details["replay", 2996])
+    assert re.match(r"strongSwan \d+\.\d+", details["ike", 2996])  # the daemon names itself
     assert details["ike", 2996].count("ESTABLISHED (IKEv2") == 2
     assert details["ike", 2996].count("INSTALLED TRANSPORT ESP:AES_GCM_16-128") == 2
     prediction = _mtu_prediction()

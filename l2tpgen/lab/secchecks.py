@@ -208,7 +208,9 @@ class Ike:
                 f"{', ' + proposal.group(1) if proposal else ''}), CHILD SA "
                 + (f"INSTALLED {child.group(1)} {child.group(2)}" if child else "NOT installed")
             )
-        version = re.search(r"strongSwan swanctl (\S+)", results.get(f"ike.{t.near_pe}", ""))
+        version = re.search(
+            r"strongSwan (?:swanctl )?(\d[\w.]*)", results.get(f"ike.{t.near_pe}", "")
+        )
         who = f"strongSwan {version.group(1)}" if version else "strongSwan"
         detail = f"{who}, from the swanctl.conf l2tpgen rendered: " + "; ".join(states)
         return CheckResult("ike", self.pair.vlan, self.pair.sites, ok, detail)

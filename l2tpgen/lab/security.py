@@ -225,7 +225,13 @@ def security_plan(lab: Lab) -> SecurityPlan:
     attacked = _attacked(lab)
     ipsec = sorted(n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec")
     status = tuple(
-        Probe(f"ike.{pe}", pe, f"{_swanctl('--list-sas')}; {SWANCTL} --version", "out")
+        Probe(
+            f"ike.{pe}",
+            pe,
+            f"{_swanctl('--list-sas')}; "
+            f'STRONGSWAN_CONF="$L2TPGEN_TMP/strongswan.conf" {SWANCTL} --version',
+            "out",
+        )
         for pe in ipsec
     )
     return SecurityPlan(
