@@ -23,7 +23,7 @@ from l2tpgen.lab.guest import GuestLab, guest_script, parse_console
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.shaping import Shaping
-from l2tpgen.lab.topology import build_topology
+from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.lab.vm import (
     APT_PACKAGES,
     Kernel,
@@ -87,11 +87,13 @@ def test_committed_lab_files_validate_and_match_lab_build(path: Path, tmp_path: 
         "example.clab.yml": [],
         "example-single-trunk.clab.yml": ["--variant", "single-trunk"],
         "example-iol.clab.yml": ["--flavor", "cisco_iol"],
+        "example-protected.clab.yml": [],
     }[path.name]
+    sites = ROOT / "examples" / "protected" if "protected" in path.name else SITES
     name = _yaml(path)["name"]
     out = tmp_path / path.name
     result = runner.invoke(
-        app, ["lab", "build", "--sites", str(SITES), "--name", name, *flags, "-o", str(out)]
+        app, ["lab", "build", "--sites", str(sites), "--name", name, *flags, "-o", str(out)]
     )
     assert result.exit_code == 0, result.output
     for written in sorted(tmp_path.iterdir()):
@@ -350,11 +352,17 @@ def test_a_three_site_topology_validates_and_watches_every_far_end(tmp_path: Pat
 @requires_vm
 def test_the_hub_fleet_with_a_linux_spoke_forwards_every_vlan_of_both_spokes() -> None:
     # examples/hub: IOS-XE hub, Cisco branch (dynamic), Linux edge (static); the linux flavor
-    # runs every PE on Linux, so each pair is a Linux-to-Linux data plane of the model's VLANs
-    report = run_vm(parse_lab(build_topology(load_fleet(ROOT / "examples" / "hub"), name="hub")))
+    # runs every PE on Linux, so each pair is a Linux-to-Linux data plane of the model's VLANs.
+    # Its WANs are public, so IPsec by default: the PEs bind the swanctl.conf l2tpgen renders
+    # and the protection checks run on both pairs.
+    fleet = load_fleet(ROOT / "examples" / "hub")
+    topology = build_topology(fleet, name="hub")
+    report = run_vm(parse_lab(topology, "hub", protection_files(fleet)))
     assert _failed(report) == []
     vlans = {r.vlan for r in report.results if r.check == "reach"}
     assert vlans == {100, 101, 102, 103, 104, 105, 200, 201, 202}
+    protected = {(r.check, r.sites) for r in report.results if r.check in {"injection", "ike"}}
+    assert {sites for _, sites in protected} == {"branch->hub", "hub->linux-edge"}
 
 
 def test_a_linux_site_is_a_linux_pe_in_every_flavor() -> None:

@@ -46,6 +46,19 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+def _trusted(tmp_path: Path) -> Path:
+    """The hub fleet with the hub and linux-edge WANs stated trusted: their path is unprotected,
+    as every fleet was before protection (the public example path gets IPsec by default)."""
+    sites = _copy(tmp_path)
+    for name, gateway in (("hub", "198.51.100.6"), ("linux-edge", "198.51.100.22")):
+        _edit(
+            sites / f"{name}.yaml",
+            f"gateway: {gateway}\n",
+            f"gateway: {gateway}\n  trusted: true\n",
+        )
+    return sites
+
+
 def test_the_hub_fleet_validates_with_per_peer_signaling() -> None:
     fleet = load_fleet(HUB)
     hub = fleet.site("hub")
@@ -69,7 +82,10 @@ def test_the_hub_renders_one_class_per_setting_set_and_each_xconnect_uses_its_ow
 
 def test_each_site_renders_for_its_own_platform_without_being_told() -> None:
     fleet = load_fleet(HUB)
-    assert render_site(fleet, "linux-edge").startswith("# l2tpgen: linux-edge (edge-1), Linux PE")
+    # linux-edge's path to the hub is public, so IPsec by default: its commands and swanctl.conf
+    files = render_files(fleet, "linux-edge")
+    assert list(files) == ["iproute2.sh", "swanctl.conf"]
+    assert files["iproute2.sh"].startswith("# l2tpgen: linux-edge (edge-1), Linux PE")
     assert render_site(fleet, "branch").startswith("! l2tpgen: branch")
     # classic IOS keeps the reference case's hold-queues; IOS-XE renders none (not used there)
     assert "hold-queue 2048 in" in render_site(fleet, "branch")
@@ -81,17 +97,31 @@ def test_the_cisco_and_the_linux_end_of_one_static_pseudowire_get_the_same_mtu()
     hub = render_site(fleet, "hub")
     cisco = re.search(r"interface GigabitEthernet0/0/0\.200\n(?:.+\n)*? mtu (\d+)", hub)
     linux = re.search(r"ip link set dev l2tp200 up mtu (\d+)", render_site(fleet, "linux-edge"))
-    networkd = render_files(fleet, "linux-edge", "networkd")["30-l2tp200.network"]
     assert cisco is not None
     assert linux is not None
     # 1500 - 20 - 4 - 14 - 4 (tag carried) = 1458 in clear; the hub fleet's public path is
     # protected by default by ESP transport AES-GCM-128: 34 bytes less (8 + 8 + 2 + 16).
     assert cisco.group(1) == linux.group(1) == "1424"
-    assert "MTUBytes=1424" in networkd
 
 
-def test_networkd_files_hold_the_tunnel_sessions_vlans_and_bridges() -> None:
-    files = render_files(load_fleet(HUB), "linux-edge", "networkd")
+def test_networkd_gets_the_same_mtu_as_the_cisco_end_on_an_unprotected_path(
+    tmp_path: Path,
+) -> None:
+    fleet = load_fleet(_trusted(tmp_path))
+    hub = render_site(fleet, "hub")
+    cisco = re.search(r"interface GigabitEthernet0/0/0\.200\n(?:.+\n)*? mtu (\d+)", hub)
+    assert cisco is not None
+    assert cisco.group(1) == "1458"  # 1500 - 20 - 4 - 14 - 4 (tag carried), no ESP
+    assert "MTUBytes=1458" in render_files(fleet, "linux-edge", "networkd")["30-l2tp200.network"]
+
+
+def test_networkd_refuses_ipsec_and_names_the_format_that_can() -> None:
+    with pytest.raises(RenderError, match=r"networkd cannot configure IPsec .*--format iproute2"):
+        render_files(load_fleet(HUB), "linux-edge", "networkd")
+
+
+def test_networkd_files_hold_the_tunnel_sessions_vlans_and_bridges(tmp_path: Path) -> None:
+    files = render_files(load_fleet(_trusted(tmp_path)), "linux-edge", "networkd")
     tunnel = files["20-l2tpt1.netdev"]
     assert "Kind=l2tp" in tunnel
     assert "Local=10.255.0.3\nRemote=10.255.0.1\nEncapsulationType=ip" in tunnel
@@ -102,7 +132,7 @@ def test_networkd_files_hold_the_tunnel_sessions_vlans_and_bridges() -> None:
 
 
 def test_networkd_refuses_a_cookie_it_cannot_configure_and_says_what_to_do(tmp_path: Path) -> None:
-    sites = _copy(tmp_path)
+    sites = _trusted(tmp_path)
     _edit(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
     _edit(sites / "linux-edge.yaml", "signaling: static, cookie: 0", "signaling: static")
     with pytest.raises(RenderError, match=r"networkd cannot configure 4-byte cookies .*cookie: 0"):
@@ -111,8 +141,9 @@ def test_networkd_refuses_a_cookie_it_cannot_configure_and_says_what_to_do(tmp_p
 
 def test_render_writes_networkd_files_into_a_directory(tmp_path: Path) -> None:
     out = tmp_path / "network"
+    sites = str(_trusted(tmp_path))
     result = runner.invoke(
-        app, ["render", "linux-edge", "--sites", str(HUB), "--format", "networkd", "-o", str(out)]
+        app, ["render", "linux-edge", "--sites", sites, "--format", "networkd", "-o", str(out)]
     )
     assert result.exit_code == 0, result.output
     assert (out / "20-l2tpt1.netdev").read_text().startswith("# pseudowires to hub")

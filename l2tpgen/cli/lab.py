@@ -124,14 +124,16 @@ def build(
     next to -o, its secret left as ${VARIABLE} for containerlab to fill in at deploy time).
     The WAN's shaping comes from the model's link (one link for every pair: the lab has one
     WAN; half the RTT each way) and the workloads from what the VLANs carry, unless the options
-    say otherwise (each option wins on its own).
+    say otherwise (each option wins on its own). A Linux PE whose pseudowires get IPsec binds
+    the swanctl.conf l2tpgen renders for it (written next to -o, its key masked); `lab run
+    --engine vm` then attacks the pseudowires before and after starting strongSwan.
     """
     from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
 
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_lab_name, check_writable  # noqa: PLC0415
     from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
-    from l2tpgen.lab.topology import build_topology  # noqa: PLC0415
+    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
 
     to_stdout = output is None or is_stdout(output)
     try:
@@ -166,6 +168,9 @@ def build(
         write_output(output, text.getvalue())
         if flavor is FlavorChoice.cisco_iol:
             for file, config in startup_configs(fleet).items():
+                write_output(output.parent / file, config)
+        if variant is VariantChoice.per_vlan:  # the swanctl.conf each IPsec PE binds (masked)
+            for file, config in protection_files(fleet, flavor.value).items():
                 write_output(output.parent / file, config)
     except L2tpgenError as exc:
         fail(str(exc))

@@ -178,7 +178,7 @@ class Mtu:
     def probes(self) -> tuple[Probe, ...]:
         """DF pings of the predicted size and one byte more, with the PE's counters around."""
         pair, key = self.pair, f"mtu.{self.pair.vlan}"
-        largest = pair.near.mtu - ICMP_IP_HEADERS
+        largest = pair.near.mtu_for(pair.vlan) - ICMP_IP_HEADERS
         df = "ping -c 1 -W 1 -M do -s"
         snmp = [
             Probe(f"{key}.snmp.{when}", pair.near.pe, "cat /proc/net/snmp", "out")
@@ -202,7 +202,8 @@ class Mtu:
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:
         """Judged on exit codes and, on Linux PEs, the fragment counter."""
-        pair, key, mtu = self.pair, f"mtu.{self.pair.vlan}", self.pair.near.mtu
+        pair, key = self.pair, f"mtu.{self.pair.vlan}"
+        mtu = pair.near.mtu_for(pair.vlan)
         fits = (
             results.get(f"{key}.fits") == "0" and self._fragments(results, "before", "after") == 0
         )

@@ -21,8 +21,10 @@ from l2tpgen.files import read_limited
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engine import LabReport, judge
 from l2tpgen.lab.probes import ordered
+from l2tpgen.lab.security import is_protected
 from l2tpgen.lab.shaping import clab_netem_commands
 from l2tpgen.lab.vm import LabEnvironmentError
+from l2tpgen.model.protection import COOKIE_PLACEHOLDER
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -133,6 +135,16 @@ def run_containerlab(
     which: Callable[[str], str | None] = shutil.which,
 ) -> LabReport:
     """Deploy with containerlab, shape, probe with docker exec, destroy; judge."""
+    if is_protected(lab):
+        raise L2tpgenError(
+            f"{lab.name}: its PEs run IPsec, whose checks start strongSwan in the lab: run it with "
+            "--engine vm (the containerlab nodes' image has no strongSwan)"
+        )
+    if any(COOKIE_PLACEHOLDER.search(c) for n in lab.nodes for c in n.exec):
+        raise L2tpgenError(
+            f"{lab.name}: its sessions have keyed cookies, which the vm engine fills in with "
+            "throwaway values: run it with --engine vm"
+        )
     check_prerequisites(path, lab, runner, environ, which)
     checks = plan_checks(lab)
     commands = clab_commands(path, lab, ordered(p for c in checks for p in c.probes))

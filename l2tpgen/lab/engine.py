@@ -14,7 +14,8 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.guest import GuestLab, GuestResults, guest_script, parse_console
 from l2tpgen.lab.probes import ordered
-from l2tpgen.lab.vm import run_script
+from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
+from l2tpgen.lab.vm import Extras, run_script
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -79,17 +80,35 @@ class GuestRun:
     seconds: float
 
 
-def run_guest(labs: Sequence[GuestLab], *, timeout: float = 300) -> GuestRun:
+def run_guest(
+    labs: Sequence[GuestLab], *, timeout: float = 300, extras: Extras | None = None
+) -> GuestRun:
     """Boot one VM for ``labs`` (set up side by side, probed one after another)."""
     for guest in labs:
         require_linux(guest.lab)
-    run = run_script(guest_script(labs), timeout=timeout)
+    run = run_script(guest_script(labs), timeout=timeout, extras=extras)
     return GuestRun(parse_console(run.output, labs), run.seconds)
 
 
 def run_vm(lab: Lab, *, timeout: float = 300) -> LabReport:
-    """Run a linux-flavor lab and its checks in QEMU and judge it."""
-    checks = plan_checks(lab)
-    run = run_guest([GuestLab(lab, ordered(p for c in checks for p in c.probes))], timeout=timeout)
+    """Run a linux-flavor lab and its checks in QEMU and judge it.
+
+    The secrets its commands and files name (keyed cookies, the IKE pre-shared key) get
+    throwaway values first. A lab whose PEs run IPsec also gets the protection checks
+    (``security.py``): the attacks before protection (the control), strongSwan started, the
+    usual checks over ESP, the attacks again.
+    """
+    checks: tuple[Check, ...] = plan_checks(lab)
+    probes = ordered(p for c in checks for p in c.probes)
+    extras = None
+    lab = reveal_secrets(lab)
+    if is_protected(lab):
+        from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415 - protected labs only
+
+        plan = security_plan(lab)
+        lab, probes = plan.lab, (*plan.before, *probes, *plan.after)
+        checks = (*checks, *plan.checks)
+        extras = protection_extras()
+    run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras)
     found = run.labs[0]
     return LabReport(lab.name, "vm", judge(checks, found.results), found.setup_errors, run.seconds)

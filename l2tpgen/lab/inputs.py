@@ -29,6 +29,7 @@ from ruamel.yaml.error import YAMLError
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.hosts import WORKLOADS, Workload
+from l2tpgen.lab.binds import bound_files, parse_binds
 from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
 
 if TYPE_CHECKING:
@@ -45,6 +46,9 @@ ROLE, SITE, INDEX, PE, VLANS, MTU = (
     "l2tpgen.mtu",
 )
 WORKLOADS_LABEL = "l2tpgen.workloads"
+MTUS = "l2tpgen.mtus"  # ce, optional: VLAN=MTU where a VLAN's differs from l2tpgen.mtu
+PROTECTION = "l2tpgen.protection"  # pe, optional: ipsec (the protection checks, security.py)
+SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"  # where a PE binds its swanctl.conf
 # Names that end up in shell commands, file names and container names: no room for surprises.
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 LINUX_INTERFACE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
@@ -72,6 +76,8 @@ class Node:
     exec: tuple[str, ...]
     labels: tuple[tuple[str, str], ...]
     startup_config: str | None = None
+    binds: tuple[str, ...] = ()
+    files: tuple[tuple[str, str], ...] = ()  # (path in the node, text) of the binds read
 
     def label(self, key: str) -> str | None:
         """A label's value."""
@@ -106,6 +112,11 @@ class Ce:
     vlans: tuple[int, ...]
     mtu: int
     workloads: tuple[tuple[int, Workload], ...] = ()
+    mtus: tuple[tuple[int, int], ...] = ()
+
+    def mtu_for(self, vlan: int) -> int:
+        """The inner MTU ``mtu.py`` predicts in ``vlan`` (``l2tpgen.mtus``, else ``mtu``)."""
+        return dict(self.mtus).get(vlan, self.mtu)
 
     def workload(self, vlan: int) -> Workload:
         """What ``vlan`` carries (``general`` unless a label says otherwise)."""
@@ -218,7 +229,13 @@ def _exec(raw: object, where: str, problems: list[str]) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def _node(name: str, raw: object, default_kind: str | None, problems: list[str]) -> Node | None:
+def _node(
+    name: str,
+    raw: object,
+    default_kind: str | None,
+    problems: list[str],
+    files: Mapping[str, str] | None = None,
+) -> Node | None:
     where = f"node {name!r}"
     if not NAME.fullmatch(name):
         problems.append(
@@ -250,7 +267,10 @@ def _node(name: str, raw: object, default_kind: str | None, problems: list[str])
     if config is not None and not isinstance(config, str):
         problems.append(f"{where}: startup-config must be a file name")
         config = None
-    return Node(name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config)
+    binds, texts = parse_binds(raw.get("binds"), where, files, problems)
+    return Node(
+        name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config, binds, texts
+    )
 
 
 def _ce(node: Node, problems: list[str]) -> Ce | None:
@@ -270,9 +290,16 @@ def _ce(node: Node, problems: list[str]) -> Ce | None:
     if not NAME.fullmatch(labels[SITE]):
         problems.append(f"{where} label {SITE} is not a valid name: {labels[SITE]!r}")
     workloads = parse_workloads(labels.get(WORKLOADS_LABEL, ""), vlans, where, problems)
+    mtus: list[tuple[int, int]] = []
+    for item in filter(None, labels.get(MTUS, "").split(",")):
+        vlan_text, _, mtu_text = item.partition("=")
+        vlan = _int(vlan_text.strip(), f"{where} label {MTUS}: VLAN", problems, 1, 4094)
+        value = _int(mtu_text.strip(), f"{where} label {MTUS}: MTU", problems, 68, 65535)
+        if vlan is not None and value is not None:
+            mtus.append((vlan, value))
     if len(problems) > count or index is None or mtu is None:
         return None
-    return Ce(node.name, labels[SITE], index, labels[PE], vlans, mtu, workloads)
+    return Ce(node.name, labels[SITE], index, labels[PE], vlans, mtu, workloads, tuple(mtus))
 
 
 def _endpoint(text: object, kinds: Mapping[str, str], problems: list[str]) -> Endpoint | None:
@@ -333,8 +360,13 @@ def _cross_checks(nodes: Sequence[Node], ces: Sequence[Ce], problems: list[str])
         problems.append("more than one node has the wan role")
 
 
-def parse_lab(data: object, source: str = "topology") -> Lab:
+def parse_lab(
+    data: object, source: str = "topology", files: Mapping[str, str] | None = None
+) -> Lab:
     """Validate a loaded topology document and return it as a ``Lab``.
+
+    ``files``: the files beside the topology its nodes bind, by name (``load_lab`` reads them);
+    None: binds are checked for form only.
 
     Raises:
         LabInputError: with every problem found.
@@ -353,7 +385,7 @@ def parse_lab(data: object, source: str = "topology") -> Lab:
     default_kind = defaults.get("kind") if isinstance(defaults, dict) else None
     nodes = [
         n
-        for n in (_node(str(k), v, default_kind, problems) for k, v in raw_nodes.items())
+        for n in (_node(str(k), v, default_kind, problems, files) for k, v in raw_nodes.items())
         if n is not None
     ]
     kinds = {n.name: n.kind for n in nodes}
@@ -378,7 +410,7 @@ def load_lab(path: Path) -> Lab:
         raise LabInputError(str(path), [f"cannot read it: {reason}"]) from None
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
-    return parse_lab(data, str(path))
+    return parse_lab(data, str(path), bound_files(data, path.parent))
 
 
 _LAB_NAME_RULE = (

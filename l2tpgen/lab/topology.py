@@ -15,6 +15,11 @@ field report, the session takes the LAN's 1500-byte frames and the PE fragments 
 fits the WAN after encapsulation (Linux does not set DF on L2TP-over-IP packets).
 
 The WAN shaping and the VLANs' workloads are labels (``inputs.py``): ``lab run`` applies them.
+
+Protection (``pw.protection``): a Linux PE whose pseudowires get IPsec is labelled
+``l2tpgen.protection: ipsec`` and binds the swanctl.conf l2tpgen renders for it (masked: the lab
+fills in throwaway secrets), written beside the topology (``protection_files``); its commands end
+with the inbound xfrm policies. The CEs' MTU labels are the sessions' budgets, ESP included.
 """
 
 from __future__ import annotations
@@ -25,9 +30,12 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.inputs import (
     INDEX,
     MTU,
+    MTUS,
     PE,
+    PROTECTION,
     ROLE,
     SITE,
+    SWANCTL_TARGET,
     VLANS,
     WORKLOADS_LABEL,
     check_lab_name,
@@ -35,6 +43,7 @@ from l2tpgen.lab.inputs import (
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.render.linux import base_commands, linux_commands
+from l2tpgen.render.swanctl import render_swanctl
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -109,6 +118,7 @@ def _ce(
     *,
     workloads: Mapping[int, Workload],
     stated: Mapping[int, Workload],
+    flavor: Flavor = "linux",
 ) -> dict[str, Any]:
     site = fleet.site(name)
     vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
@@ -119,19 +129,52 @@ def _ce(
             f"ip link set dev eth1.{vlan} up",
             f"ip addr add {ce_address(index, vlan)} dev eth1.{vlan}",
         ]
+    budget = site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu
+    # Per VLAN in the linux flavor, each session's own budget (ESP, its pair's cookie): a site
+    # whose VLANs differ (one peer on IPsec, another on cookies) gets them in l2tpgen.mtus.
+    per_vlan = {
+        pw.vlan.id: pw.budget.max_inner_mtu
+        for pw in fleet.pseudowires(name)
+        if variant == "per-vlan" and flavor == "linux"
+    }
+    budget = min(per_vlan.values(), default=budget)
     labels = {
         ROLE: "ce",
         SITE: name,
         INDEX: str(index),
         PE: f"pe-{name}",
         VLANS: ",".join(map(str, vlans)),
-        MTU: str(site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu),
+        MTU: str(budget),
     }
+    if len(set(per_vlan.values())) > 1:
+        labels[MTUS] = ",".join(f"{v}={m}" for v, m in sorted(per_vlan.items()) if m != budget)
     kinds = {**stated, **workloads}  # ``workloads`` (the options) win over the model's
     chosen = ",".join(f"{v}={kinds[v]}" for v in vlans if v in kinds)
     if chosen:
         labels[WORKLOADS_LABEL] = chosen
     return {"kind": "linux", "image": LINUX_IMAGE, "exec": commands, "labels": labels}
+
+
+def swanctl_name(site: str) -> str:
+    """The file beside the topology that holds a PE's swanctl.conf."""
+    return f"pe-{site}.swanctl.conf"
+
+
+def swanctl_file(fleet: Fleet, name: str) -> str | None:
+    """A Linux PE's swanctl.conf as l2tpgen renders it (masked), or None without IPsec."""
+    return render_swanctl(fleet.site(name), fleet.pseudowires(name))
+
+
+def protection_files(fleet: Fleet, flavor: Flavor = "linux") -> dict[str, str]:
+    """The swanctl.conf of every Linux PE with IPsec, by file name (written beside the topology)."""
+    if flavor == "linux":
+        fleet = fleet.on_platform("linux")
+    found = {}
+    for name, site in sorted(fleet.sites.items()):
+        text = None if site.is_cisco else swanctl_file(fleet, name)
+        if text is not None:
+            found[swanctl_name(name)] = text
+    return found
 
 
 def build_topology(
@@ -181,6 +224,9 @@ def build_topology(
                 "exec": commands,
                 "labels": {ROLE: "pe", SITE: site_name},
             }
+            if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
+                pe["labels"][PROTECTION] = "ipsec"
+                pe["binds"] = [f"{swanctl_name(site_name)}:{SWANCTL_TARGET}:ro"]
         nodes[f"pe-{site_name}"] = pe
         nodes[f"ce-{site_name}"] = _ce(
             fleet,
@@ -189,6 +235,7 @@ def build_topology(
             variant,
             workloads=workloads or {},
             stated=(site_workloads or {}).get(site_name, {}),
+            flavor=flavor,
         )
         links.append(
             {

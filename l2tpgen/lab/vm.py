@@ -62,6 +62,19 @@ class LabEnvironmentError(L2tpgenError):
 
 
 @dataclass(frozen=True)
+class Extras:
+    """More for the initramfs: files (guest path, bytes, mode), symlinks, modules loaded last.
+
+    Parent directories are created as needed. The protection checks bring strongSwan, the
+    ``pwprobe`` tool and the ESP modules this way (``l2tpgen.lab.strongswan``).
+    """
+
+    files: tuple[tuple[str, bytes, int], ...] = ()
+    symlinks: tuple[tuple[str, str], ...] = ()
+    modules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Kernel:
     """A bootable kernel and its module directory."""
 
@@ -121,6 +134,7 @@ class _Cpio:
     def __init__(self) -> None:
         self.buffer = io.BytesIO()
         self.inode = 1
+        self.names: set[str] = set()
 
     def add(self, name: str, data: bytes = b"", mode: int = 0o100644) -> None:
         encoded = name.encode() + b"\0"
@@ -138,6 +152,15 @@ class _Cpio:
     def symlink(self, name: str, target: str) -> None:
         self.add(name, target.encode(), mode=0o120777)
 
+    def parents(self, name: str) -> None:
+        """Directory entries for every parent of ``name`` not written yet."""
+        parts = name.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            directory = "/".join(parts[:depth])
+            if directory not in self.names:
+                self.names.add(directory)
+                self.directory(directory)
+
     def finish(self) -> bytes:
         self.add("TRAILER!!!", mode=0)
         return self.buffer.getvalue()
@@ -145,7 +168,7 @@ class _Cpio:
 
 _INIT = """#!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-mkdir -p /run /tmp; mount -t tmpfs tmpfs /run; mkdir -p /run/netns
+mkdir -p /run /tmp /var/run; mount -t tmpfs tmpfs /run; mkdir -p /run/netns
 for m in {modules}; do insmod /lib/modules/$m.ko; done
 echo {begin}
 /bin/sh /lab.sh 2>&1
@@ -178,13 +201,15 @@ BUSYBOX_APPLETS = (
     "sort",
     "strings",
     "awk",
+    "unshare",  # each IKE daemon in its own mount namespace (its fixed pid file path)
     "nsenter",  # a namespace without `ip netns exec`'s remount of /sys: several times faster
 )
 
 
-def build_initramfs(kernel: Kernel, script: str) -> bytes:
+def build_initramfs(kernel: Kernel, script: str, extras: Extras | None = None) -> bytes:
     """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off."""
     busybox = _need("busybox", "busybox-static")
+    extras = extras or Extras()
     archive = _Cpio()
     for directory in (
         "bin",
@@ -202,6 +227,7 @@ def build_initramfs(kernel: Kernel, script: str) -> bytes:
         "lib/x86_64-linux-gnu",
     ):
         archive.directory(directory)
+        archive.names.add(directory)
     archive.add("bin/busybox", Path(busybox).read_bytes(), mode=0o100755)
     for applet in BUSYBOX_APPLETS:
         archive.symlink(f"bin/{applet}", "busybox")
@@ -213,9 +239,18 @@ def build_initramfs(kernel: Kernel, script: str) -> bytes:
             if library not in added:
                 added.add(library)
                 archive.add(library.lstrip("/"), Path(library).read_bytes(), mode=0o100755)
-    for module in MODULES:
+    for path, data, mode in extras.files:
+        if path not in added:
+            added.add(path)
+            archive.parents(path.lstrip("/"))
+            archive.add(path.lstrip("/"), data, mode=mode)
+    for path, target in extras.symlinks:
+        archive.parents(path.lstrip("/"))
+        archive.symlink(path.lstrip("/"), target)
+    modules = (*MODULES, *extras.modules)
+    for module in modules:
         archive.add(f"lib/modules/{module}.ko", _module_bytes(kernel, module))
-    init = _INIT.format(modules=" ".join(MODULES), begin=BEGIN, end=END)
+    init = _INIT.format(modules=" ".join(modules), begin=BEGIN, end=END)
     archive.add("init", init.encode(), mode=0o100755)
     archive.add("lab.sh", script.encode(), mode=0o100755)
     return gzip.compress(archive.finish(), compresslevel=1)
@@ -258,13 +293,20 @@ def qemu_command(
     ]
 
 
-def run_script(script: str, *, timeout: float = 300, memory_mb: int = 768, cpus: int = 2) -> VmRun:
+def run_script(
+    script: str,
+    *,
+    timeout: float = 300,
+    memory_mb: int = 768,
+    cpus: int = 2,
+    extras: Extras | None = None,
+) -> VmRun:
     """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
     qemu = _need("qemu-system-x86_64")
     kernel = find_kernel()
     with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:
         initrd = Path(work) / "initrd.gz"
-        initrd.write_bytes(build_initramfs(kernel, script))
+        initrd.write_bytes(build_initramfs(kernel, script, extras))
         command = qemu_command(qemu, kernel, initrd, memory_mb=memory_mb, cpus=cpus)
         started = time.monotonic()
         try:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.platforms.base import Driver
 
+SCRIPT_NAME = "iproute2.sh"  # beside swanctl.conf when the site has IPsec
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -22,17 +24,33 @@ def render_linux(
     name: str,
     fmt: str,
     *,
-    reveal_secrets: bool,  # noqa: ARG001 - static sessions carry no secret
-    environ: Mapping[str, str] | None,  # noqa: ARG001
+    reveal_secrets: bool,
+    environ: Mapping[str, str] | None,
 ) -> dict[str, str]:
-    """iproute2 commands, or systemd-networkd files."""
+    """iproute2 commands (and, with IPsec, a swanctl.conf), or systemd-networkd files.
+
+    Keyed cookies and the IKE pre-shared key are masked unless ``reveal_secrets``.
+    """
     if fmt == "networkd":
         from l2tpgen.render.networkd import render_networkd  # noqa: PLC0415
 
         return render_networkd(fleet, name)
     from l2tpgen.render.linux import render_linux as render  # noqa: PLC0415
+    from l2tpgen.render.linux import reveal_linux_cookies  # noqa: PLC0415
+    from l2tpgen.render.swanctl import FILE_NAME, render_swanctl  # noqa: PLC0415
 
-    return {"": render(fleet, name)}
+    script = render(fleet, name)
+    if reveal_secrets:
+        script = reveal_linux_cookies(script, environ)
+    swanctl = render_swanctl(
+        fleet.site(name),
+        fleet.pseudowires(name),
+        reveal_secrets=reveal_secrets,
+        environ=environ,
+    )
+    if swanctl is None:
+        return {"": script}
+    return {SCRIPT_NAME: script, FILE_NAME: swanctl}
 
 
 LINUX = Driver(

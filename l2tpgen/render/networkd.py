@@ -8,6 +8,11 @@ systemd.network(5) document them (systemd 242 and later).
 systemd-networkd cannot set L2TPv3 cookies or sequencing: ``[L2TPSession]`` has ``Name``,
 ``SessionId``, ``PeerSessionId`` and ``Layer2SpecificHeader`` only. A pseudowire that needs either
 is refused with the way out (``cookie: 0`` at both ends, or the iproute2 form).
+
+Nor can it express IPsec for a pseudowire: it has no xfrm policies (its ``[Xfrm]`` netdev makes
+an xfrm interface, not the inbound policy that drops unprotected L2TPv3), and strongSwan's
+configuration is not its to write. A site whose pseudowires get IPsec or an inbound filter
+(``protection``) is refused: ``render --format iproute2`` writes the commands and swanctl.conf.
 """
 
 from __future__ import annotations
@@ -29,9 +34,17 @@ def _ini(*sections: tuple[str, list[tuple[str, object]]]) -> str:
 
 def _check(pw: Pseudowire) -> None:
     settings = pw.settings
+    protection = pw.protection
+    if protection.ipsec or protection.inbound_filter:
+        what = "IPsec" if protection.ipsec else "the inbound filter"
+        raise RenderError(
+            f"{pw.site.name}: systemd-networkd cannot configure {what} for the pseudowires to "
+            f"{pw.peer.name} ({protection.describe()}): it has no xfrm policies and does not run "
+            "strongSwan; render --format iproute2 (commands and swanctl.conf)"
+        )
     problems = []
-    if settings.effective_cookie:
-        problems.append(f"{settings.effective_cookie}-byte cookies")
+    if pw.cookie_size:
+        problems.append(f"{pw.cookie_size}-byte cookies")
     if settings.sequencing != "none":
         problems.append(f"sequencing {settings.sequencing}")
     if problems:

@@ -1,0 +1,249 @@
+/*
+ * pwprobe: the lab's attacker and witness on the L2TPv3 data plane (runs inside the QEMU guest).
+ *
+ * The guest has no Python and no packet crafting tool: this is built with `gcc -static -O2` when
+ * the lab's initramfs is built, and only ever runs inside that throwaway VM.
+ *
+ *   pwprobe forge SRC DST SESSION COOKIEHEX COUNT MARKER
+ *       COUNT L2TPv3-over-IP packets (IP protocol 115, RFC 3931 section 4.1.1.2) from SRC to DST:
+ *       session ID SESSION, the cookie COOKIEHEX ("-" for none), no sublayer, carrying an
+ *       Ethernet broadcast frame whose payload repeats MARKER. SRC may be any address (IP_HDRINCL):
+ *       the sender's own or a spoofed one.
+ *   pwprobe watch IFACE MARKERS [PROTO SRC DST MINLEN SAVEFILE]
+ *       Count, on IFACE, until SIGTERM, then print one line per figure:
+ *         frames N; ipv4 N; l2tp N (IP protocol 115); esp N (50); ike N (UDP 500/4500);
+ *         hit:MARKER N and sent:MARKER N for each comma-separated MARKER (frames holding it
+ *         the interface received, and sent); saved N, and "end".
+ *       A marker written "until:MARKER" is counted too, and the watcher stops by itself after
+ *       the first received frame holding it (a sentinel sent after what is being counted).
+ *       With SAVEFILE, also l2tp_pair and esp_pair: those between SRC and DST, either way
+ *       (the pair under test; other pairs' traffic may share the link). And the first IPv4 packet of protocol PROTO from SRC to DST at least MINLEN
+ *       bytes long is written to SAVEFILE (the IP packet, header included), for `replay`.
+ *       Prints "ready" on stderr once the socket is bound.
+ *   pwprobe replay FILE COUNT
+ *       Send the IPv4 packet in FILE, unchanged, COUNT times (a raw socket with IP_HDRINCL).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MAX_MARKERS 8
+#define FRAME_MAX 65536
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig) {
+    (void)sig;
+    stop = 1;
+}
+
+static int die(const char *what) {
+    fprintf(stderr, "pwprobe: %s: %s\n", what, strerror(errno));
+    return 2;
+}
+
+static uint16_t checksum(const void *data, size_t len) {
+    const uint8_t *p = data;
+    uint32_t sum = 0;
+    for (size_t i = 0; i + 1 < len; i += 2) sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+    if (len & 1) sum += (uint32_t)(p[len - 1] << 8);
+    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    return (uint16_t)~sum;
+}
+
+static int send_raw(const uint8_t *packet, size_t len, int count) {
+    int fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW); /* IPPROTO_RAW implies IP_HDRINCL */
+    if (fd < 0) return die("socket");
+    struct sockaddr_in to = {.sin_family = AF_INET};
+    memcpy(&to.sin_addr, packet + 16, 4);
+    int sent = 0;
+    for (int i = 0; i < count; i++) {
+        if (sendto(fd, packet, len, 0, (struct sockaddr *)&to, sizeof to) == (ssize_t)len) sent++;
+        usleep(20000);
+    }
+    close(fd);
+    printf("sent %d\n", sent);
+    return sent == count ? 0 : 1;
+}
+
+static int forge(char **argv) {
+    struct in_addr src, dst;
+    if (!inet_aton(argv[0], &src) || !inet_aton(argv[1], &dst)) {
+        fprintf(stderr, "pwprobe: bad address\n");
+        return 2;
+    }
+    uint32_t session = (uint32_t)strtoul(argv[2], NULL, 10);
+    const char *cookie = argv[3];
+    int count = atoi(argv[4]);
+    const char *marker = argv[5];
+    uint8_t packet[256] = {0};
+    size_t n = 20;
+    uint32_t be = htonl(session);
+    memcpy(packet + n, &be, 4);
+    n += 4;
+    if (strcmp(cookie, "-") != 0) {
+        size_t hex = strlen(cookie);
+        if (hex != 8 && hex != 16) {
+            fprintf(stderr, "pwprobe: a cookie is 4 or 8 bytes (8 or 16 hex digits)\n");
+            return 2;
+        }
+        for (size_t i = 0; i < hex / 2; i++) {
+            unsigned byte;
+            sscanf(cookie + 2 * i, "%2x", &byte);
+            packet[n++] = (uint8_t)byte;
+        }
+    }
+    /* The inner Ethernet frame: broadcast, a locally administered source, the IEEE local
+     * experimental EtherType 0x88b5, then the marker repeated (at least 46 bytes of payload). */
+    static const uint8_t eth[14] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0x00,
+                                    0x00, 0x00, 0x00, 0x66, 0x88, 0xb5};
+    memcpy(packet + n, eth, sizeof eth);
+    n += sizeof eth;
+    size_t mlen = strlen(marker);
+    for (int i = 0; i < 6 && mlen > 0 && n + mlen < sizeof packet; i++) {
+        memcpy(packet + n, marker, mlen);
+        n += mlen;
+    }
+    while (n < 20 + 4 + 14 + 46 + 8) packet[n++] = 0;
+    struct iphdr *ip = (struct iphdr *)packet;
+    ip->version = 4;
+    ip->ihl = 5;
+    ip->ttl = 64;
+    ip->protocol = 115;
+    ip->tot_len = htons((uint16_t)n);
+    ip->id = htons((uint16_t)(getpid() & 0xffff));
+    ip->saddr = src.s_addr;
+    ip->daddr = dst.s_addr;
+    ip->check = htons(checksum(packet, 20));
+    return send_raw(packet, n, count);
+}
+
+static int replay(char **argv) {
+    FILE *f = fopen(argv[0], "rb");
+    if (!f) return die(argv[0]);
+    static uint8_t packet[FRAME_MAX];
+    size_t n = fread(packet, 1, sizeof packet, f);
+    fclose(f);
+    if (n < 20) {
+        fprintf(stderr, "pwprobe: %s holds no IPv4 packet\n", argv[0]);
+        return 2;
+    }
+    return send_raw(packet, n, atoi(argv[1]));
+}
+
+static int watch(int argc, char **argv) {
+    const char *iface = argv[0];
+    char markers_text[512];
+    snprintf(markers_text, sizeof markers_text, "%s", argv[1]);
+    char *markers[MAX_MARKERS];
+    unsigned long hits[MAX_MARKERS] = {0}, sent[MAX_MARKERS] = {0};
+    int nmarkers = 0, until = -1;
+    for (char *tok = strtok(markers_text, ","); tok && nmarkers < MAX_MARKERS;
+         tok = strtok(NULL, ",")) {
+        if (strncmp(tok, "until:", 6) == 0) {
+            tok += 6;
+            until = nmarkers;
+        }
+        markers[nmarkers++] = tok;
+    }
+    int save_proto = -1;
+    struct in_addr save_src = {0}, save_dst = {0};
+    size_t save_min = 0;
+    const char *save_file = NULL;
+    if (argc >= 7) {
+        save_proto = atoi(argv[2]);
+        inet_aton(argv[3], &save_src);
+        inet_aton(argv[4], &save_dst);
+        save_min = (size_t)atol(argv[5]);
+        save_file = argv[6];
+    }
+    int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+    if (fd < 0) return die("socket");
+    struct sockaddr_ll ll = {.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL)};
+    ll.sll_ifindex = (int)if_nametoindex(iface);
+    if (ll.sll_ifindex == 0) return die(iface);
+    if (bind(fd, (struct sockaddr *)&ll, sizeof ll) < 0) return die("bind");
+    struct sigaction sa = {.sa_handler = on_term}; /* no SA_RESTART: recvfrom returns EINTR */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    fprintf(stderr, "ready\n");
+    fflush(stderr);
+    static uint8_t frame[FRAME_MAX];
+    unsigned long frames = 0, ipv4 = 0, l2tp = 0, esp = 0, ike = 0, saved = 0;
+    unsigned long l2tp_pair = 0, esp_pair = 0; /* between SRC and DST, either way */
+    while (!stop) {
+        struct sockaddr_ll from;
+        socklen_t fromlen = sizeof from;
+        ssize_t len = recvfrom(fd, frame, sizeof frame, 0, (struct sockaddr *)&from, &fromlen);
+        if (len < 0) {
+            if (errno == EINTR) continue;
+            return die("recvfrom");
+        }
+        frames++;
+        for (int i = 0; i < nmarkers; i++) {
+            if (!memmem(frame, (size_t)len, markers[i], strlen(markers[i]))) continue;
+            if (from.sll_pkttype == PACKET_OUTGOING) {
+                sent[i]++;
+            } else {
+                hits[i]++;
+                if (i == until) stop = 1;
+            }
+        }
+        if (ntohs(from.sll_protocol) != ETH_P_IP || len < 14 + 20) continue;
+        const uint8_t *ip = frame + 14;
+        size_t iplen = (size_t)len - 14;
+        ipv4++;
+        int proto = ip[9];
+        size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
+        int pair = save_file && ((memcmp(ip + 12, &save_src, 4) == 0 &&
+                                  memcmp(ip + 16, &save_dst, 4) == 0) ||
+                                 (memcmp(ip + 12, &save_dst, 4) == 0 &&
+                                  memcmp(ip + 16, &save_src, 4) == 0));
+        if (proto == 115) l2tp++, l2tp_pair += pair;
+        if (proto == 50) esp++, esp_pair += pair;
+        if (proto == 17 && iplen >= ihl + 4) {
+            int dport = ip[ihl + 2] << 8 | ip[ihl + 3];
+            if (dport == 500 || dport == 4500) ike++;
+        }
+        if (save_file && !saved && proto == save_proto && iplen >= save_min &&
+            memcmp(ip + 12, &save_src, 4) == 0 && memcmp(ip + 16, &save_dst, 4) == 0) {
+            size_t total = (size_t)(ip[2] << 8 | ip[3]);
+            FILE *f = fopen(save_file, "wb");
+            if (f && total <= iplen) {
+                fwrite(ip, 1, total, f);
+                saved = 1;
+            }
+            if (f) fclose(f);
+        }
+    }
+    printf("frames %lu\nipv4 %lu\nl2tp %lu\nesp %lu\nike %lu\nsaved %lu\n", frames, ipv4, l2tp,
+           esp, ike, saved);
+    if (save_file) printf("l2tp_pair %lu\nesp_pair %lu\n", l2tp_pair, esp_pair);
+    for (int i = 0; i < nmarkers; i++)
+        printf("hit:%s %lu\nsent:%s %lu\n", markers[i], hits[i], markers[i], sent[i]);
+    printf("end\n");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 8 && strcmp(argv[1], "forge") == 0) return forge(argv + 2);
+    if (argc >= 4 && strcmp(argv[1], "watch") == 0) return watch(argc - 2, argv + 2);
+    if (argc >= 4 && strcmp(argv[1], "replay") == 0) return replay(argv + 2);
+    fprintf(stderr,
+            "usage: pwprobe forge SRC DST SESSION COOKIEHEX|- COUNT MARKER\n"
+            "       pwprobe watch IFACE MARKER[,MARKER...] [PROTO SRC DST MINLEN SAVEFILE]\n"
+            "       pwprobe replay FILE COUNT\n");
+    return 2;
+}
