@@ -1,8 +1,10 @@
 """How each site reaches its peers' tunnel sources, and warnings where the site files cannot tell.
 
 An ``xconnect`` targets the peer's ``ip local interface`` address, and Cisco's L2TPv3 guides say
-the loopback must be reachable through the core (``/work/shared/docs/l2tpv3-brief.md`` §3,
-"Addresses": S8; S7 on the source address). A site reaches a peer's tunnel source:
+the loopback must be reachable through the core (the l2tpv3 brief, "Addresses": S8; S7 on the
+source address). The 12.0(29)S guide's prerequisites: "The loopback interface must have an IP
+address that is reachable from the remote provider edge (PE) device at the other end of an L2TPv3
+control channel" (lint rule L2T027 gives the reference). A site reaches a peer's tunnel source:
 
 - ``connected``: the address is in this site's WAN subnet;
 - ``igp``: a peer loopback, and the site states ``wan.peer_routes: igp`` (its routing protocol
