@@ -68,6 +68,7 @@ def validate(
     """Load every site file and check the fleet as a whole.
 
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
+    Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     """
     from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
