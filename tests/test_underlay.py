@@ -131,6 +131,20 @@ def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_p
     ]
 
 
+def test_the_issues_route_of_a_private_loopback_to_the_providers_gateway_is_warned_about() -> None:
+    # Issue 19: `ip route 10.255.1.2 255.255.255.255 198.51.100.38` (examples/field, dc-a) sends
+    # dc-b's private loopback to the provider. dc-a.yaml line 20 is `  - name: dc-b` (column 5);
+    # dc-b.yaml line 15 is `peers: [dc-a]` (column 9).
+    result = runner.invoke(app, ["validate", "--sites", "examples/field"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert [w.split(": warning: ")[0] for w in warnings] == [
+        "examples/field/dc-a.yaml:20:5",
+        "examples/field/dc-b.yaml:15:9",
+    ]
+    assert "by the rendered route 10.255.1.2/32 via 198.51.100.38" in warnings[0]
+
+
 def test_a_peer_on_the_same_wan_subnet_is_connected_and_needs_no_route(tmp_path: Path) -> None:
     # 198.51.100.1/24 and 198.51.100.2/24 share 198.51.100.0/24; routes: [] renders no route.
     _site(tmp_path, "a", "b", "198.51.100.1/24", "198.51.100.254", wan_extra="  routes: []\n")
