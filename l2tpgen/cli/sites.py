@@ -262,7 +262,7 @@ def _refuse_lint_errors(name: str, text: str, platform: str) -> None:
     """Lint the rendered config alone (the one site); exit 1 on an error-level finding."""
     from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - start-up
     from l2tpgen.lint.formats import text_line  # noqa: PLC0415
-    from l2tpgen.lint.sites import rendered_name  # noqa: PLC0415
+    from l2tpgen.lint.origins import rendered_name  # noqa: PLC0415
 
     linted = lint_configs([ConfigText(rendered_name(name), text, platform=platform, rendered=True)])
     errors = [f for f in linted if f.severity is Severity.ERROR]
