@@ -76,6 +76,22 @@ L2T027 = [
     ),
     device(
         "L2T027",
+        "fails",
+        "the-longest-covering-route-discards-to-null0",
+        # the default route covers 10.255.0.2, but 10.0.0.0/8 is longer and goes to Null0
+        BASE + "ip route 0.0.0.0 0.0.0.0 198.51.100.2\n" + "ip route 10.0.0.0 255.0.0.0 Null0\n",
+        (7, 2),
+    ),
+    device(
+        "L2T027",
+        "boundary",
+        "a-host-route-longer-than-the-null0-summary",
+        BASE
+        + "ip route 10.0.0.0 255.0.0.0 Null0\n"
+        + "ip route 10.255.0.2 255.255.255.255 198.51.100.2\n",
+    ),
+    device(
+        "L2T027",
         "passes",
         "peer-on-the-connected-wan-subnet",
         """

@@ -31,11 +31,21 @@ def _unknown_routes(device: DeviceFacts) -> str | None:
     return None
 
 
-def _routed(device: DeviceFacts, peer: IPv4Address) -> bool:
-    """A connected subnet or an `ip route` (any prefix that covers it, a default route too)."""
-    return any(peer in net for net, _ in device.connected) or any(
-        peer in route.network for route in device.routes
-    )
+def _no_route(device: DeviceFacts, peer: IPv4Address) -> str | None:
+    """Why ``device`` has no route to ``peer``, or None when a connected subnet or route has it.
+
+    Of the `ip route` prefixes that cover the peer (a default route too), the longest decides: a
+    discard route to Null0 is no way to the peer.
+    """
+    if any(peer in net for net, _ in device.connected):
+        return None
+    covering = [route for route in device.routes if peer in route.network]
+    if not covering:
+        return "no connected subnet, no `ip route` and no routing protocol covers it"
+    best = max(covering, key=lambda route: route.network.prefixlen)
+    if (best.interface or "").lower().startswith("null"):
+        return f"its longest `ip route`, {best.network}, discards to {best.interface}"
+    return None
 
 
 class PeerWithoutRoute(DeviceRule):
@@ -44,14 +54,15 @@ class PeerWithoutRoute(DeviceRule):
     ## What it does
     Flags an L2TPv3 `xconnect` (MPLS ones are out of scope) whose peer address is in no
     connected subnet of the config (an interface's `ip address`), is covered by no `ip route`
-    (of any prefix length, a default route `ip route 0.0.0.0 0.0.0.0 ...` included; `ip route
-    vrf` is not the global table and does not count), while the config has no `router` section
-    (OSPF, EIGRP, IS-IS, RIP, BGP: any of them may carry the peer, so the rule stays quiet) and
-    no interface whose address is learned (`ip address dhcp`, `ip address negotiated`: a default
-    route may come with it). A config in which no interface but a loopback has an address does
-    not show its way out (a snippet whose routing is elsewhere): not judged. A peer that is the
-    router's own address is L2T020's. Configs that l2tpgen renders are left to `validate`, which
-    knows from the site files whether an IGP carries the peers.
+    (of any prefix length, a default route `ip route 0.0.0.0 0.0.0.0 ...` included, unless the
+    longest covering route discards to `Null0`; `ip route vrf` is not the global table and does
+    not count), while the config has no `router` section (OSPF, EIGRP, IS-IS, RIP, BGP: any of
+    them may carry the peer, so the rule stays quiet) and no interface whose address is learned
+    (`ip address dhcp`, `ip address negotiated`: a default route may come with it). A config in
+    which no interface but a loopback has an address does not show its way out (a snippet whose
+    routing is elsewhere): not judged. A peer that is the router's own address is L2T020's.
+    Configs that l2tpgen renders are left to `validate`, which knows from the site files whether
+    an IGP carries the peers.
 
     ## Why is this bad?
     The xconnect names the remote PE's tunnel source, which Cisco requires reachable: "The
@@ -90,13 +101,14 @@ class PeerWithoutRoute(DeviceRule):
             return
         for iface, xc in device.xconnects():
             peer = xc.peer
-            if peer is None or peer in device.owned or _routed(device, peer):
+            why = None if peer is None or peer in device.owned else _no_route(device, peer)
+            if why is None:
                 continue
             yield self.finding(
                 device.file,
                 xc.at,
                 f"the xconnect on {iface.name} targets {peer}, which this router has no route "
-                "to: no connected subnet, no `ip route` and no routing protocol covers it",
+                f"to: {why}",
                 f"add `ip route {peer} 255.255.255.255 <next hop>` (or a default route) towards "
                 "the peer, or configure the routing protocol that carries the peer's tunnel source",
             )
