@@ -31,7 +31,7 @@ DOCUMENTED_SEVERITY: dict[str, Severity] = {
     **dict.fromkeys(
         (
             *("L2T001", "L2T002", "L2T003", "L2T005", "L2T012", "L2T013", "L2T017", "L2T103"),
-            *("L2T104", "L2T022", "L2T023", "L2T024", "L2T026"),
+            *("L2T104", "L2T022", "L2T023", "L2T024", "L2T026", "L2T027"),
         ),
         Severity.WARNING,
     ),

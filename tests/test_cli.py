@@ -79,6 +79,23 @@ def test_validate_json_on_success() -> None:
         "sites": ["site-a", "site-b"],
         "pseudowires": 4,
         "problems": [],
+        "warnings": [],
+        "underlay": [
+            {
+                "site": "site-a",
+                "peer": "site-b",
+                "address": "10.216.44.47",
+                "how": "static",
+                "detail": "by wan.routes 0.0.0.0/0 via 10.197.251.209",
+            },
+            {
+                "site": "site-b",
+                "peer": "site-a",
+                "address": "10.197.251.215",
+                "how": "static",
+                "detail": "by wan.routes 0.0.0.0/0 via 10.216.44.33",
+            },
+        ],
         "pairs": [
             {
                 "sites": ["site-a", "site-b"],

@@ -23,6 +23,7 @@ from test_lint_rules_pairing import CASES as PAIRING_CASES
 from test_lint_rules_paths import CASES as PATH_CASES
 from test_lint_rules_security import CASES as SECURITY_CASES
 from test_lint_rules_sessions import CASES as SESSION_CASES
+from test_lint_rules_underlay import CASES as UNDERLAY_CASES
 from test_lint_rules_xconnect import CASES as XCONNECT_CASES
 
 from l2tpgen.errors import LintConfigError
@@ -45,6 +46,7 @@ RULE_CASES: dict[str, list[Case]] = {
     **PAIR_SETTING_CASES,
     **SECURITY_CASES,
     **PASTE_CASES,
+    **UNDERLAY_CASES,
 }
 ALL_CASES: dict[str, list[Case]] = {**RULE_CASES, **MODEL_CASES}
 CODES = sorted(rule.code for rule in ALL_RULES)

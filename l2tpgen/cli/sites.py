@@ -18,6 +18,8 @@ from l2tpgen.cli.app import (
     fail,
     load,
     out,
+    problem_dict,
+    safe,
 )
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import UserFileError, is_stdout, write_output
@@ -27,7 +29,7 @@ from l2tpgen.platforms import NAMES, driver
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Problem
     from l2tpgen.model.protection import PathProtection
     from l2tpgen.mtu import OverheadBudget
 
@@ -66,18 +68,24 @@ def validate(
     """Load every site file and check the fleet as a whole.
 
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
+    Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     """
-    from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
+    from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
 
     fleet = load(sites, fmt)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
+    warnings = locate_problems(check_underlay(fleet.sites), fleet.files)
     if fmt is OutputFormat.json:
         summary = {
             "ok": True,
             "sites": list(fleet.sites),
             "pseudowires": count,
             "problems": [],
+            "warnings": [problem_dict(w) for w in warnings],
+            "underlay": [r.as_dict() for r in reaches(fleet.sites)],
             "pairs": [
                 {
                     **_pair_dict(a, b, n, protection),
@@ -88,11 +96,31 @@ def validate(
         }
         out.print_json(json.dumps(summary))
         return
-    out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems")
+    _print_warnings(warnings)
+    noted = f" ({len(warnings)} warnings)" if warnings else ""
+    out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems{noted}")
     for a, b, n, protection in pairs:
         out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
+
+
+def _print_warnings(warnings: list[Problem]) -> None:
+    """``file:line:column: warning: ...`` and its hint on stderr, as errors are printed."""
+    from rich.text import Text  # noqa: PLC0415 - start-up stays cheap
+
+    for warning in warnings:
+        err.print(
+            Text.assemble(
+                (f"{safe(warning.where)}:", "bold"),
+                " ",
+                ("warning:", "yellow"),
+                " ",
+                safe(warning.message),
+            )
+        )
+        if warning.hint:
+            err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(warning.hint)))
 
 
 def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[str, object]:
@@ -234,7 +262,7 @@ def _refuse_lint_errors(name: str, text: str, platform: str) -> None:
     """Lint the rendered config alone (the one site); exit 1 on an error-level finding."""
     from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - start-up
     from l2tpgen.lint.formats import text_line  # noqa: PLC0415
-    from l2tpgen.lint.sites import rendered_name  # noqa: PLC0415
+    from l2tpgen.lint.origins import rendered_name  # noqa: PLC0415
 
     linted = lint_configs([ConfigText(rendered_name(name), text, platform=platform, rendered=True)])
     errors = [f for f in linted if f.severity is Severity.ERROR]

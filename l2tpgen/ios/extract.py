@@ -374,7 +374,7 @@ def _route(node: Node) -> Route | None:
 
 
 def _top_line(node: Node, top: dict[str, str | At]) -> None:
-    """The global lines the rules read: hostname, version, CEF, CDP, VPDN, IOS-XE markers."""
+    """The global lines the rules read: hostname, version, CEF, CDP, VPDN, routing, IOS-XE."""
     text = node.text
     if text.startswith(("hostname ", "version ")) and len(text.split()) > 1:
         top.setdefault(text.split()[0], text.split()[1])
@@ -382,6 +382,8 @@ def _top_line(node: Node, top: dict[str, str | At]) -> None:
         top[text] = _at(node)
     elif text.startswith("vpdn"):
         top["vpdn"] = _at(node)
+    elif text.startswith("router ") and len(text.split()) > 1:
+        top.setdefault("router", _at(node))
     elif text.startswith(_IOS_XE_ONLY):
         top["iosxe"] = _at(node)
 
@@ -439,6 +441,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
         crypto=read_crypto(config.roots),
         circuits=tuple(circuits),
         misspelt=tuple(misspelt),
+        routing=routing if isinstance(routing := top.get("router"), At) else None,
     )
 
 

@@ -230,6 +230,7 @@ class DeviceFacts:
     circuits: tuple[tuple[Interface, Xconnect], ...] = ()
     # top-level lines whose first word is a misspelt section header: (word, header, where)
     misspelt: tuple[tuple[str, str, At], ...] = ()
+    routing: At | None = None  # the first `router PROTOCOL` section (OSPF, EIGRP, IS-IS, BGP, ...)
 
     @property
     def classic_ios(self) -> bool:

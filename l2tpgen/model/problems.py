@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
 PathItem = str | int
+# An error stops the fleet from loading; a warning is reported and leaves the exit status alone.
+Level = Literal["error", "warning"]
 # Site names a message lists; a fleet of thousands is summed up after these.
 MAX_NAMES_LISTED = 20
 
@@ -46,7 +48,9 @@ class Problem:
 
     ``site`` and ``path`` say where in the model the problem is (``("vlans", 2, "vc_id")``);
     ``location`` is filled in by the loader from the YAML source. ``message`` says what is wrong,
-    ``hint`` how to fix it. Neither ever contains a secret.
+    ``hint`` how to fix it. Neither ever contains a secret. ``level``: an ``error`` (the default)
+    makes the fleet invalid; a ``warning`` is something l2tpgen cannot tell from the site files
+    (``validate`` prints it and still succeeds).
     """
 
     site: str
@@ -55,6 +59,7 @@ class Problem:
     hint: str = ""
     location: Location | None = field(default=None, compare=False)
     point_at_key: bool = field(default=False, compare=False)
+    level: Level = "error"
 
     def located(self, location: Location) -> Problem:
         """The same problem, placed in its file."""
@@ -74,5 +79,5 @@ class Problem:
         return (self.location.file, self.location.line, self.location.column, self.message)
 
     def __str__(self) -> str:
-        text = f"{self.where}: error: {self.message}"
+        text = f"{self.where}: {self.level}: {self.message}"
         return f"{text}\n  hint: {self.hint}" if self.hint else text

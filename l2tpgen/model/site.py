@@ -143,6 +143,10 @@ class Wan(StrictModel):
     # Whether the path from this WAN to the peers is trusted (a private MPLS VPN, a leased line);
     # unset: trusted when neither the WAN address nor the tunnel address is public.
     trusted: bool | None = None
+    # What the network behind the gateway routes: `internet` (public addresses only) or `private`
+    # (it carries your private addresses too: an MPLS VPN, a leased line, a campus). Unset: private
+    # when wan.trusted is true or the WAN address is not public, else internet (model/underlay.py).
+    underlay: Literal["internet", "private"] | None = None
 
 
 class Lan(StrictModel):

@@ -36,6 +36,7 @@ from l2tpgen.lint.rules.sessions import (
     XconnectToSelf,
 )
 from l2tpgen.lint.rules.spelling import MisspeltSectionHeader
+from l2tpgen.lint.rules.underlay import PeerWithoutRoute
 from l2tpgen.lint.rules.workloads import HeartbeatMtuBelowCorosync, LiveMigrationOnLossyPath
 from l2tpgen.lint.rules.xconnect import (
     AttachmentHasIp,
@@ -71,6 +72,7 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     CryptoAclMissesPseudowire(),
     L2tpOpenToAnySource(),
     MisspeltSectionHeader(),
+    PeerWithoutRoute(),
 )
 MODEL_RULES: tuple[ModelRule, ...] = (HeartbeatMtuBelowCorosync(), LiveMigrationOnLossyPath())
 FLEET_RULES: tuple[FleetRule, ...] = (
