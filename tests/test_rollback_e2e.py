@@ -23,6 +23,7 @@ from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import Status
 from l2tpgen.render import render_base
+from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -218,3 +219,21 @@ def test_a_timed_push_to_a_linux_pe_is_refused_before_connecting(tmp_path: Path)
     assert result.status is Status.REFUSED
     assert "reverts itself unless confirmed" in result.message
     assert not dialled
+
+
+def test_a_timed_push_the_router_refuses_is_rolled_back_and_stays_so_when_the_timer_ends(
+    new_lab: Callable[..., Lab],
+) -> None:
+    fleet = load_fleet(SITES)
+    lab = new_lab(
+        configs={SITE: render_base(fleet, SITE) + ARCHIVE},
+        faults={SITE: Faults(refuse=r"^xconnect ")},
+    )
+    before = lab.running(SITE)
+
+    code, results = push(lab, SITE, "--confirm-within", "2")
+    later(lab, 10 * 60)
+    cli(lab, "rollback", SITE, "--list")  # the router is asked something: the timer could fire
+
+    assert (code, results[0]["status"]) == (3, "rolled-back")
+    assert lab.running(SITE) == before
