@@ -22,6 +22,7 @@ from l2tpgen.device.connection import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import Status
+from l2tpgen.device.rollback_cmd import RollbackOptions, rollback_site
 from l2tpgen.render import render_base
 from l2tpgen.sim import Faults
 
@@ -237,3 +238,36 @@ def test_a_timed_push_the_router_refuses_is_rolled_back_and_stays_so_when_the_ti
 
     assert (code, results[0]["status"]) == (3, "rolled-back")
     assert lab.running(SITE) == before
+
+
+def test_without_to_the_newest_copy_is_used_the_state_before_the_last_push(lab: Lab) -> None:
+    push(lab, SITE)
+    rollback(lab, "--no-save")
+    lab.device(SITE).router.load("interface Loopback77\n description by hand between pushes\n")
+    between = lab.running(SITE)  # what the second push found
+    push(lab, SITE)
+
+    code, result = rollback(lab)
+
+    assert code == 0, result["message"]
+    assert lab.running(SITE) == between
+
+
+def test_someone_elses_change_after_the_diff_is_not_replaced_away(lab: Lab) -> None:
+    push(lab, SITE)
+    device = lab.device(SITE)
+    known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
+    target = Target(SITE, "127.0.0.1", device.port, device.router.flavor.device_type, known)
+    typed = "interface Loopback55\n description another engineer, while the diff was read\n"
+
+    def approve(_diff: str) -> bool:
+        device.router.load(typed)
+        return True
+
+    options = RollbackOptions(lab.directory / "state", file_systems=("flash:",))
+    result = rollback_site(target, Credentials(USERNAME, PASSWORD), SITE, options, approve)
+
+    assert result.status is Status.ROLLBACK_FAILED
+    assert "someone else changed the router" in result.message
+    assert "Loopback55" in lab.running(SITE)
+    assert not any(line.startswith("configure replace") for line in exec_lines(lab, SITE))
