@@ -10,6 +10,7 @@ The simulator's timer runs on its router's clock, which these tests move forward
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +65,9 @@ def test_rollback_restores_the_config_before_the_last_push_and_saves_it(lab: Lab
     assert (code, result["status"]) == (0, "changed"), result["message"]
     assert lab.running(SITE) == before
     assert lab.device(SITE).router.startup.body() == before  # saved: a reload keeps it
-    assert any(line.startswith("configure replace flash:l2tpgen-site-a-") for line in exec_lines(lab, SITE))
+    assert any(
+        line.startswith("configure replace flash:l2tpgen-site-a-") for line in exec_lines(lab, SITE)
+    )
 
 
 def test_rollback_with_no_save_restores_but_leaves_the_startup_config(lab: Lab) -> None:
@@ -91,7 +94,7 @@ def test_rollback_list_shows_every_push_copy_newest_first_where_it_is_kept(lab: 
     text = cli(lab, "rollback", SITE, "--list").stdout
 
     assert listed.exit_code == 0
-    assert len(copies) == 2  # noqa: PLR2004 - two pushes, two copies
+    assert len(copies) == 2  # two pushes, two copies
     names = [c["name"] for c in copies]
     assert names == sorted(names, reverse=True)  # newest first (the name carries the time)
     assert all(c["on_router"] and c["local"] for c in copies)
@@ -143,6 +146,9 @@ def test_rollback_on_a_terminal_shows_the_masked_diff_and_no_changes_nothing(
     assert result.exit_code == 0
     assert "-pseudowire-class" in result.stdout  # the pushed class goes
     assert "<masked>" in result.stdout
+    assert not re.search(
+        r"(?m)^[-+ ].*(password|secret) 7 [0-9A-F]", result.stdout
+    )  # type 7 hidden
     assert L2TP_SECRET not in result.stdout + result.stderr
     assert lab.running(SITE) == pushed
 
