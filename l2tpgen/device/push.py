@@ -318,7 +318,7 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         problem, seen = str(exc), None
     details["lines_sent"] = sent
     applied = f"{len(plan.send)} lines applied and verified"
-    if problem is None and options.save:
+    if problem is None and options.save and options.confirm_within is None:
         options.tell(name, "saving")
     if problem is None and options.stopping():  # a stop before the save began is honoured
         problem = f"{applied}, but stopped before the save"
