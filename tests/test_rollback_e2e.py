@@ -277,3 +277,27 @@ def test_someone_elses_change_after_the_diff_is_not_replaced_away(lab: Lab) -> N
     assert "someone else changed the router" in result.message
     assert "Loopback55" in lab.running(SITE)
     assert not any(line.startswith("configure replace") for line in exec_lines(lab, SITE))
+
+
+def test_a_copy_on_the_router_without_its_local_file_is_refused(lab: Lab) -> None:
+    push(lab, SITE)
+    pushed = lab.running(SITE)
+    for local in (lab.directory / "state" / "rollback").iterdir():
+        local.unlink()
+
+    code, result = rollback(lab)
+
+    assert (code, result["status"]) == (1, "refused")
+    assert "not in the local state directory" in result["message"]
+    assert lab.running(SITE) == pushed
+
+
+def test_rollback_without_a_terminal_needs_yes(lab: Lab) -> None:
+    push(lab, SITE)
+    pushed = lab.running(SITE)
+
+    result = cli(lab, "rollback", SITE)
+
+    assert result.exit_code == 2  # a usage error
+    assert "--yes" in result.stderr
+    assert lab.running(SITE) == pushed

@@ -15,7 +15,9 @@ is planned against the router. On the router, four round trips after the login:
    (the router must still hold what push last read: else someone else is changing it, and push
    sends no more, rolls nothing back and saves nothing), its last chunk carrying ``end`` and
    ``show running-config``, which must leave nothing to change;
-4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1).
+4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1); with
+   ``confirm_within``, configuration mode was entered with a revert timer and nothing is saved
+   until ``l2tpgen confirm`` (``l2tpgen.device.confirm``).
 
 On a refused line, a lost connection, a failed check or a stop (SIGINT, SIGTERM) before the save:
 ``configure replace`` the copy (reconnecting if needed) and check the router is back to its
