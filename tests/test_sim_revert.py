@@ -11,7 +11,16 @@ ones napalm's IOS driver (napalm/ios/ios.py) looks for. The router's clock is dr
 
 from __future__ import annotations
 
-from l2tpgen.sim import Router
+import time
+from typing import TYPE_CHECKING
+
+from conftest import SITES
+from conftest_sim import SimUp, cli_env, run_cli
+
+from l2tpgen.sim import Credentials, Router, SimFleet, SimSpec
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "hostname r1\ninterface GigabitEthernet0/0\n ip address 192.0.2.1 255.255.255.0\n"
 ARCHIVE = "archive\n path flash:archived-config\n"
@@ -99,3 +108,42 @@ def test_a_change_made_after_the_timer_started_goes_too_when_it_reverts() -> Non
     clock.now += 61
     r.tick()
     assert r.running.body() == before
+
+
+def test_a_fleet_router_counts_its_revert_minutes_in_the_seconds_its_spec_gives() -> None:
+    sim = SimFleet(Credentials("u", "p"))
+    try:
+        sim.add(SimSpec("r1", "r1", BASE + ARCHIVE, minute=0.001))
+        r = sim.devices["r1"].router
+        before = r.running.body()
+        change(r, minutes=1)  # one minute: a millisecond here
+        time.sleep(0.01)  # ten times that: the timer has run out, however slow the machine
+        r.tick()
+        assert r.running.body() == before
+    finally:
+        sim.close()
+
+
+def test_sim_up_archive_gives_routers_what_a_timed_push_needs(tmp_path: Path) -> None:
+    env = cli_env(tmp_path)
+    inventory = tmp_path / "sim.json"
+    with SimUp("--sites", str(SITES), "--archive", inventory=inventory, env=env):
+        pushed = run_cli(
+            "push",
+            "site-a",
+            "--sites",
+            str(SITES),
+            "--inventory",
+            str(inventory),
+            "--confirm-within",
+            "30",
+            "--yes",
+            env=env,
+        )
+        confirmed = run_cli(
+            "confirm", "site-a", "--sites", str(SITES), "--inventory", str(inventory), env=env
+        )
+    assert pushed.returncode == 0, pushed.stderr
+    assert "unconfirmed: reverts at" in pushed.stdout
+    assert confirmed.returncode == 0, confirmed.stderr
+    assert "confirmed and saved" in confirmed.stdout
