@@ -17,7 +17,11 @@ Each push copies the router's running config before changing it (``l2tpgen.devic
 5. ``write memory`` on a fresh session, unless told not to save.
 
 A lock per router keeps a push and a rollback from this machine apart; on the router, the check
-in step 4 is the guard against another session (as push's, ``l2tpgen.device.exclusive``).
+in step 4 is the guard against another session (push's fingerprint, ``l2tpgen.device.exclusive``).
+Rollback never enters configuration mode itself. ``configure replace`` is sent without
+``nolock`` (its syntax, ``configure replace target-url [nolock] [list] [force] ...``, is in Cisco's
+"Configuration Rollback Confirmed Change" guide); that the replace therefore locks the running
+config against other sessions is read from that keyword, not quoted [U].
 """
 
 from __future__ import annotations
