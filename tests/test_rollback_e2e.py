@@ -26,6 +26,7 @@ from l2tpgen.device.result import Status
 from l2tpgen.device.rollback_cmd import RollbackOptions, rollback_site
 from l2tpgen.render import render_base
 from l2tpgen.sim import Faults
+from l2tpgen.sim.flavor import IOS_XE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -301,3 +302,17 @@ def test_rollback_without_a_terminal_needs_yes(lab: Lab) -> None:
     assert result.exit_code == 2  # a usage error
     assert "--yes" in result.stderr
     assert lab.running(SITE) == pushed
+
+
+def test_rollback_on_an_ios_xe_router_finds_its_copies_on_bootflash(
+    new_lab: Callable[..., Lab],
+) -> None:
+    lab = new_lab(flavor=IOS_XE)
+    before = lab.running(SITE)
+    push(lab, SITE)
+
+    code, result = rollback(lab)
+
+    assert (code, result["status"]) == (0, "changed"), result["message"]
+    assert result["rollback_file"].startswith("bootflash:l2tpgen-site-a-")
+    assert lab.running(SITE) == before
