@@ -98,6 +98,8 @@ COMMAND_ORDER = (
     "import",
     "push",
     "diff",
+    "rollback",
+    "confirm",
     "verify",
     "sim",
     "lab",

@@ -53,6 +53,7 @@ class _Run:
     rollback_pairs: bool = False
     exit_code_on_drift: bool = False
     keep_rollbacks: int = 10
+    confirm_within: int | None = None
 
 
 def _run_push(
@@ -85,6 +86,7 @@ def _run_push(
         stop=stop,
         one_end=run.one_end,
         keep_rollbacks=run.keep_rollbacks,
+        confirm_within=run.confirm_within,
     )
     if run.dry_run or not run.yes:
         with Progress(names) as progress:
@@ -207,6 +209,18 @@ def push(
             "(the newest; older l2tpgen copies are deleted).",
         ),
     ] = 10,
+    confirm_within: Annotated[
+        int | None,
+        typer.Option(
+            "--confirm-within",
+            metavar="MINUTES",
+            min=1,
+            max=120,
+            help="IOS/IOS-XE: the change reverts itself after MINUTES unless `l2tpgen confirm "
+            "SITE` confirms it (needs `archive` with a `path` on the router); not saved until "
+            "then.",
+        ),
+    ] = None,
     fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
 ) -> None:
@@ -231,6 +245,7 @@ def push(
         one_end=one_end,
         rollback_pairs=rollback_pairs,
         keep_rollbacks=keep_rollbacks,
+        confirm_within=confirm_within,
     )
     _run_push(sites_args, every, sites, inventory, run)
 

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -96,6 +97,22 @@ def up(
             help="Classic IOS (flash:) or IOS-XE (bootflash:, its show version and legend).",
         ),
     ] = SimFlavor.ios,
+    archive: Annotated[
+        bool,
+        typer.Option(
+            "--archive",
+            help="Start each router with `archive` / `path` (what `push --confirm-within` needs).",
+        ),
+    ] = False,
+    revert_minute: Annotated[
+        float,
+        typer.Option(
+            "--revert-minute",
+            metavar="SECONDS",
+            min=0.1,
+            help="How long a minute of the revert timer lasts, to rehearse a timed push quickly.",
+        ),
+    ] = 60.0,
     fault: Annotated[
         list[str] | None,
         typer.Option(
@@ -135,11 +152,13 @@ def up(
     if detach:
         argv = ["--sites", str(sites.resolve()), "--inventory-out", str(inventory_out.resolve())]
         argv += ["--latency-ms", str(latency_ms), "--flavor", flavor.value]
+        argv += ["--revert-minute", str(revert_minute), *(["--archive"] if archive else [])]
         argv += [f"--fault={word}" for word in fault or []]
         argv += [f"--fault-site={name}" for name in fault_site or []]
         _detach(argv)
         return
-    simulators = _start(fleet, flavor, latency_ms, fault or [], faulty)
+    timer = _Timer(archive=archive, minute=revert_minute)
+    simulators = _start(fleet, flavor, latency_ms, fault or [], faulty, timer)
     try:
         known = simulators.write_inventory(inventory_out)
     except (OSError, ValueError) as exc:
@@ -151,8 +170,21 @@ def up(
     _serve(simulators, running, status_file)
 
 
+@dataclass(frozen=True)
+class _Timer:
+    """The revert timer's set-up: routers start with an archive path; a minute's length."""
+
+    archive: bool = False
+    minute: float = 60.0
+
+
 def _start(
-    fleet: Fleet, flavor: SimFlavor, latency_ms: float, fault: list[str], faulty: set[str]
+    fleet: Fleet,
+    flavor: SimFlavor,
+    latency_ms: float,
+    fault: list[str],
+    faulty: set[str],
+    timer: _Timer,
 ) -> SimFleet:
     """A simulated router per simulated site, listening on 127.0.0.1."""
     from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
@@ -168,8 +200,11 @@ def _start(
             if not driver(site.effective_platform).simulated:
                 err.print(f"{name}: no simulated router ({site.effective_platform} PE)")
                 continue
+            kind = FLAVORS[flavor.value]
             base = render_base(fleet, name)
-            spec = SimSpec(name, site.hostname, base, flavor=FLAVORS[flavor.value])
+            if timer.archive:
+                base += f"archive\n path {kind.file_system}archived-config\n"
+            spec = SimSpec(name, site.hostname, base, flavor=kind, minute=timer.minute)
             simulators.add(spec, parse_faults(fault, plain) if name in faulty else plain)
     except (OSError, ValueError) as exc:
         simulators.close()

@@ -15,7 +15,9 @@ is planned against the router. On the router, four round trips after the login:
    (the router must still hold what push last read: else someone else is changing it, and push
    sends no more, rolls nothing back and saves nothing), its last chunk carrying ``end`` and
    ``show running-config``, which must leave nothing to change;
-4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1).
+4. ``write memory``, whose output must say ``[OK]`` (else the push is ``unsaved``, exit 1); with
+   ``confirm_within``, configuration mode was entered with a revert timer and nothing is saved
+   until ``l2tpgen confirm`` (``l2tpgen.device.confirm``).
 
 On a refused line, a lost connection, a failed check or a stop (SIGINT, SIGTERM) before the save:
 ``configure replace`` the copy (reconnecting if needed) and check the router is back to its
@@ -27,11 +29,12 @@ says what happened. A lock per router keeps two pushes from this machine apart.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
@@ -44,7 +47,7 @@ from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.lint import Severity, lint_sites
-from l2tpgen.lint.sites import rendered_name
+from l2tpgen.lint.origins import rendered_name
 from l2tpgen.platforms import driver
 from l2tpgen.render import render_site
 from l2tpgen.render.classes import reveal
@@ -85,6 +88,9 @@ class PushOptions:
     approved: Mapping[str, tuple[str, ...]] | None = None
     # Rollback copies kept per site, on the router and in the state directory (older ones go).
     keep_rollbacks: int = rollback.KEEP
+    # Enter configuration mode with a revert timer of this many minutes, and leave the change
+    # unsaved until ``l2tpgen confirm`` (``l2tpgen.device.confirm``); None: no timer.
+    confirm_within: int | None = None
 
     def tell(self, site: str, phase: str) -> None:
         """Report a phase, if anyone listens."""
@@ -129,6 +135,8 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
     """Push one site; never raises for a router problem (it is in the result)."""
     clock = Clock(name)
     platform = driver(fleet.site(name).effective_platform)
+    if options.confirm_within is not None and not platform.timed_confirm:
+        return clock.result(Status.REFUSED, confirm.unsupported(name, platform.title))
     if not platform.pushable:
         return clock.result(
             Status.REFUSED, f"{name} is a {platform.name} PE: push handles Cisco IOS and IOS-XE"
@@ -189,6 +197,7 @@ class _Prepared:
     plan: Plan
     rollback: str  # FS:NAME on the router
     seen: str  # the running config as read inside configuration mode
+    entered_at: float = 0.0  # when configuration mode was entered (a revert timer counts from it)
 
 
 def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, PLR0911 - netmiko; one return per way it ends
@@ -219,11 +228,15 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
             return clock.result(Status.REFUSED, held, **shown)
         if options.stopping():
             return clock.result(Status.STOPPED, "stopped before any change", **shown)
+        lacking = confirm.lacking(before, options.confirm_within)
+        if lacking is not None:
+            return clock.result(Status.REFUSED, lacking, **shown)
         options.tell(name, "saving a rollback copy")
+        entered_at = time.time()
         entered = copy_and_enter(job, connection, before, listing)
         if isinstance(entered, str):
             return clock.result(Status.REFUSED, entered, **shown)
-        return _Prepared(before, plan, entered[0], entered[1])
+        return _Prepared(before, plan, entered[0], entered[1], entered_at)
     except OwnershipError as exc:  # the model asks for what l2tpgen does not own: not pushed
         return clock.result(Status.REFUSED, f"not pushed: {exc}")
     except L2tpgenError as exc:
@@ -254,7 +267,7 @@ def _held_back(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str
     )
 
 
-def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401, C901, PLR0912 - one return per way a change ends
+def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401, C901, PLR0911, PLR0912 - one return per way a change ends
     """Send the change, check it, save it; roll back if anything goes wrong before the save."""
     name, options, clock, platform = job.name, job.options, job.clock, job.platform
     plan = prepared.plan
@@ -307,7 +320,7 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         problem, seen = str(exc), None
     details["lines_sent"] = sent
     applied = f"{len(plan.send)} lines applied and verified"
-    if problem is None and options.save:
+    if problem is None and options.save and options.confirm_within is None:
         options.tell(name, "saving")
     if problem is None and options.stopping():  # a stop before the save began is honoured
         problem = f"{applied}, but stopped before the save"
@@ -316,6 +329,9 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         guard = Guard(seen, exclusive.touched(plan.send))
         status, outcome = roll_back(connection, job.link, prepared.rollback, prepared.before, guard)
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
+    if options.confirm_within is not None:
+        when = confirm.reverts_at(prepared.entered_at, options.confirm_within)
+        return clock.result(Status.CHANGED, confirm.unconfirmed(name, applied, when), **details)
     if not options.save:
         return clock.result(Status.CHANGED, f"{applied}, not saved (--no-save)", **details)
     command = platform.save_command or "write memory"

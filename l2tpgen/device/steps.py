@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback
 from l2tpgen.device.plan import plan_change
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
@@ -83,7 +83,7 @@ def copy_and_enter(
         connection,
         [rollback.delete_command(fs, copy) for copy in old],
         rollback.copy_command(fs, file),
-        exclusive.enter_command(before),
+        confirm.enter_command(before, options.confirm_within),
     )
     if not step.entered and step.locked_by:
         return (

@@ -50,6 +50,9 @@ class Driver:
     show_sessions: str | None = None
     lint_platform: str | None = None
     simulated: bool = False
+    # A change that reverts itself unless confirmed (``push --confirm-within``): IOS's
+    # Configuration Rollback Confirmed Change (``configure terminal revert timer``).
+    timed_confirm: bool = False
 
     @property
     def pushable(self) -> bool:

@@ -41,6 +41,7 @@ _COMMON = {
     "show_xconnect": "show xconnect all",
     "show_sessions": "show l2tun session all",
     "simulated": True,
+    "timed_confirm": True,  # Configuration Rollback Confirmed Change (l2tpgen.device.confirm)
 }
 IOS = Driver(
     name="ios",

@@ -74,6 +74,7 @@ GLOBAL: tuple[Command, ...] = (
     _c("control-plane", None),
     _c("configuration mode exclusive (auto|manual)", (0, 1, 2)),  # sim/config_lock.py
     _c("default interface IFNAME", None),
+    _c("archive", (0,), enters="archive"),  # sim/revert.py: the confirmed change needs it
 )
 
 INTERFACE: tuple[Command, ...] = (
@@ -156,6 +157,15 @@ LINE: tuple[Command, ...] = (
 
 GENERIC: tuple[Command, ...] = (_c("LINE", None),)
 
+# The configuration archive (Cisco, "Configuration Replace and Configuration Rollback": `path`,
+# `maximum`, `write-memory`, `time-period`).
+ARCHIVE: tuple[Command, ...] = (
+    _c("path WORD"),
+    _c("maximum <1-14>"),
+    _c("write-memory"),
+    _c("time-period <1-525600>", (0,)),
+)
+
 MODES: dict[str, tuple[Command, ...]] = {
     "config": GLOBAL,
     "interface": INTERFACE,
@@ -165,6 +175,7 @@ MODES: dict[str, tuple[Command, ...]] = {
     "line": LINE,
     "router": GENERIC,
     "acl": GENERIC,
+    "archive": ARCHIVE,
 }
 
 PROMPTS: dict[str, str] = {
@@ -177,4 +188,5 @@ PROMPTS: dict[str, str] = {
     "line": "(config-line)",
     "router": "(config-router)",
     "acl": "(config-ext-nacl)",
+    "archive": "(config-archive)",
 }

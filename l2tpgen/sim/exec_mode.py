@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from l2tpgen.sim import config_lock, storage
+from l2tpgen.sim import config_lock, revert, storage
 from l2tpgen.sim.config_mode import Frame
 from l2tpgen.sim.grammar import Match, match
 
@@ -112,6 +112,10 @@ EXEC_COMMANDS: tuple[tuple[str, Handler], ...] = (
     ("show l2tun", _show_l2tun),
     ("show ip interface brief", _show_ip_brief),
     ("show clock", _show_clock),
+    ("configure terminal revert timer <1-120>", revert.start),
+    ("configure confirm", revert.confirm),
+    ("configure revert now", revert.revert_now),
+    ("show archive config rollback timer", revert.show_timer),
     ("configure terminal lock", _configure),
     ("configure terminal", _configure),
     ("configure replace WORD [force]", storage.configure_replace),

@@ -33,6 +33,8 @@ class SimSpec:
     enable_secret: str | None = None
     flavor: Flavor = IOS
     salt: int | None = None
+    # Seconds in a minute of the revert timer (``l2tpgen.sim.revert``): shorter to rehearse it.
+    minute: float = 60.0
 
 
 class SimFleet:
@@ -59,6 +61,7 @@ class SimFleet:
             show_pseudowires=show_factory(lambda: [d.router for d in self.devices.values()]),
             flavor=spec.flavor,
             salt=self.random.randrange(type7.MAX_SALT + 1) if spec.salt is None else spec.salt,
+            minute=spec.minute,
         )
         refused = router.load(spec.config)
         if refused:

@@ -11,10 +11,11 @@ mode does not move another. ``Router.handle`` and ``Router.prompt`` drive one bu
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from l2tpgen.sim import type7
+from l2tpgen.sim import revert, type7
 from l2tpgen.sim.config import Config
 from l2tpgen.sim.config_mode import Frame, is_refusal
 from l2tpgen.sim.flavor import IOS, Flavor
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Callable
 
+    from l2tpgen.sim.revert import Pending
 
 __all__ = ["INCOMPLETE", "INVALID", "Router", "random_salt"]
 
@@ -62,6 +64,11 @@ class Router:
     hardware: set[str] | None = None
     pinned: dict[tuple[str, int], str] = field(default_factory=dict)
     assumptions: Assumptions = ASSUMED
+    # The revert timer (``l2tpgen.sim.revert``): the unconfirmed change, the router's clock
+    # (seconds) and how many of its seconds make a minute (tests shorten it, or drive the clock).
+    pending_revert: Pending | None = field(default=None, repr=False)
+    clock: Callable[[], float] = time.monotonic
+    minute: float = 60.0
     console: Terminal = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -77,6 +84,10 @@ class Router:
         return line.text.split()[1] if line else self.hostname
 
     # -- the console ------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Let the revert timer fire if it has run out (``l2tpgen.sim.revert``)."""
+        revert.tick(self)
 
     def handle(self, raw: str) -> str:
         """Type one line on the console; return what IOS prints before the next prompt."""

@@ -69,6 +69,7 @@ class Terminal:
 
     def handle(self, raw: str) -> str:
         """Process one input line; return the output to print before the next prompt."""
+        self.router.tick()
         if self.pending is not None:
             answer, self.pending = self.pending, None
             return answer(raw.strip())

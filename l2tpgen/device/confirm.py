@@ -1,0 +1,151 @@
+"""A push that reverts itself unless confirmed (``push --confirm-within``), and ``confirm``.
+
+The mechanism is IOS's Configuration Rollback Confirmed Change (Cisco, IOS XE 17.x System
+Management Configuration Guide, "Configuration Rollback Confirmed Change",
+https://www.cisco.com/c/en/us/td/docs/routers/ios/config/17-x/syst-mgmt/b-system-management/m_cm-config-rollback-confirmed-change.html):
+configuration mode is entered with ``configure terminal revert timer MINUTES``, and "If no
+confirmation is entered within the requested time limit, the configuration reverts to its previous
+state"; the confirmation is ``configure confirm``. Chosen over ``configure replace URL time
+MINUTES`` because push changes the running config line by line, not by replacing it with a file.
+
+Its prerequisite, in Cisco's words: "You must configure a configuration archive before performing
+this procedure" (``archive`` with a ``path``). Push never changes the router's global config for
+it: without an archive path in the running config, ``--confirm-within`` is refused before anything
+is changed. napalm's IOS driver (``napalm/ios/ios.py``, ``commit_config(revert_in=...)``) uses the
+same command and reads ``show archive config rollback timer`` ("No Rollback Confirmed Change
+pending" when nothing waits), as ``confirm_site`` does.
+
+Not handled: a router in *manual* exclusive configuration mode (push would have to combine
+``lock`` with the timer; that syntax is not documented in the sources above): refused.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.device import exclusive
+from l2tpgen.device.connection import connect
+from l2tpgen.device.guard import private_dir, router_lock
+from l2tpgen.device.restore import close
+from l2tpgen.device.result import Status
+from l2tpgen.device.save import save_config
+from l2tpgen.device.session import exec_batch, refusal
+from l2tpgen.errors import L2tpgenError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.inventory import Target
+
+_ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)
+SHOW_TIMER = "show archive config rollback timer"
+NONE_PENDING = "No Rollback Confirmed Change pending"
+# The range IOS takes is not in the guide [U]; 1-120 is what l2tpgen offers.
+MAX_MINUTES = 120
+
+
+def unsupported(site: str, platform: str) -> str:
+    """Why ``--confirm-within`` is refused on a platform without a timed confirm."""
+    return (
+        f"not pushed: {site} is a {platform} PE, which has no change that reverts itself unless "
+        "confirmed; push without --confirm-within"
+    )
+
+
+def has_archive(running: str) -> bool:
+    """Whether the running config has ``archive`` with a ``path`` (the feature's prerequisite)."""
+    return _ARCHIVE_PATH.search(running.replace("\r\n", "\n")) is not None
+
+
+def lacking(running: str, minutes: int | None) -> str | None:
+    """Why a timed push cannot go ahead on this router, or None (also None without a timer)."""
+    if minutes is None:
+        return None
+    if not has_archive(running):
+        return (
+            "not pushed: --confirm-within needs the router's configuration archive (Cisco's "
+            "Configuration Rollback Confirmed Change requires it): configure `archive` with "
+            "` path flash:NAME` (or bootflash:) on the router first; push never changes it for you"
+        )
+    if exclusive.exclusive_mode(running) == "manual":
+        return (
+            "not pushed: --confirm-within on a router in manual exclusive configuration mode is "
+            "not supported (the lock and the revert timer are not documented together)"
+        )
+    return None
+
+
+def enter_command(running: str, minutes: int | None) -> str:
+    """How push enters configuration mode: with the revert timer when one is asked for."""
+    if minutes is None:
+        return exclusive.enter_command(running)
+    return f"configure terminal revert timer {minutes}"
+
+
+def reverts_at(entered: float, minutes: int) -> str:
+    """``HH:MM UTC``: the earliest the router goes back (the timer started at ``entered``)."""
+    return time.strftime("%H:%M UTC", time.gmtime(entered + minutes * 60))
+
+
+def unconfirmed(site: str, applied: str, when: str) -> str:
+    """Push's message for a change left waiting for ``configure confirm``."""
+    return (
+        f"{applied}, NOT saved (unconfirmed: reverts at {when} unless confirmed with "
+        f"`l2tpgen confirm {site}`)"
+    )
+
+
+def confirm_site(
+    target: Target,
+    credentials: Credentials,
+    state_dir: Path,
+    *,
+    save_command: str = "write memory",
+    connector: Callable[[Target, Credentials], Any] = connect,
+) -> tuple[Status, str]:
+    """``configure confirm`` the change waiting on the router, then save it.
+
+    ``changed`` when confirmed and saved; ``refused`` when nothing waits (confirmed already, or the
+    timer ran out and the router went back); ``unsaved`` when the save failed; ``failed`` when the
+    router still shows a pending change after ``configure confirm``.
+    """
+    try:
+        private_dir(state_dir.expanduser())
+        with router_lock(state_dir, target.host, target.port):
+            connection = connector(target, credentials)
+            try:
+                return _confirm(connection, save_command)
+            finally:
+                close(connection)
+    except L2tpgenError as exc:
+        return Status.REFUSED, f"not confirmed: {exc}"
+
+
+def _confirm(connection: Any, save_command: str) -> tuple[Status, str]:  # noqa: ANN401 - netmiko
+    (pending,) = exec_batch(connection, [SHOW_TIMER])
+    refused = refusal(pending)
+    if refused is not None:
+        return Status.REFUSED, f"nothing to confirm: the router refused `{SHOW_TIMER}` ({refused})"
+    if NONE_PENDING in pending:
+        return Status.REFUSED, (
+            "nothing to confirm: no change waits for confirmation on the router (it was "
+            "confirmed already, or its timer ran out and the router went back to the config "
+            "before the push: run `l2tpgen diff` to see which)"
+        )
+    said, after = exec_batch(connection, ["configure confirm", SHOW_TIMER])
+    if NONE_PENDING not in after:
+        return Status.FAILED, (
+            f"`configure confirm` did not take ({said.strip()[:120] or 'no answer'}): the change "
+            "still reverts when its timer runs out"
+        )
+    why = save_config(connection, save_command)
+    if why is not None:
+        return Status.UNSAVED, (
+            f"confirmed, but `{save_command}` said {why!r}: the change is live and lost at the "
+            f"next reload unless you run `{save_command}` on the router"
+        )
+    return Status.CHANGED, "confirmed and saved"
