@@ -279,6 +279,28 @@ L2T013 = [
     device(
         "L2T013",
         "boundary",
+        "a-cookie-size-ios-refuses-counts-as-no-cookie",
+        # IOS takes 4 or 8 only; a hand-written 6 is another rule's business, and the budget
+        # counts no cookie: 1500 - 42 = 1458 fits (instead of a crash on an impossible size)
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1458
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+          l2tp cookie local 6 1111
+          l2tp cookie remote 6 2222
+        """,
+    ),
+    device(
+        "L2T013",
+        "boundary",
         "untagged-port-exactly-at-a-1538-byte-wan",
         """
         pseudowire-class ethernet
