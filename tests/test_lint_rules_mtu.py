@@ -301,6 +301,28 @@ L2T013 = [
     device(
         "L2T013",
         "boundary",
+        "sequencing-adds-the-4-byte-sublayer-one-byte-over",
+        # `sequencing both` sends the L2-specific sublayer (brief section 2):
+        # 1500 - (20 + 4 session + 4 sublayer + 14 + 4 dot1Q = 46) = 1454 fits, 1455 does not
+        """
+        pseudowire-class static
+         encapsulation l2tpv3
+         protocol none
+         ip local interface Loopback0
+         sequencing both
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         mtu 1455
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 manual pw-class static
+          l2tp id 1010 2010
+        """,
+        (11, 2),
+    ),
+    device(
+        "L2T013",
+        "boundary",
         "untagged-port-exactly-at-a-1538-byte-wan",
         """
         pseudowire-class ethernet
@@ -394,6 +416,20 @@ def test_l2t013_one_byte_over_the_ipsec_budget_says_how_many_bytes_and_the_mtu_t
     )
     assert finding.message.endswith("static sessions cannot use ip pmtu")
     assert finding.fix == "lower the CE MTU to 1381 (TCP MSS 1341)"
+
+
+def test_l2t013_tells_a_dynamic_session_to_add_ip_pmtu_first() -> None:
+    # 1500 + 42 (dot1Q subinterface, no cookie) = 1542 bytes; fits at 1458, TCP MSS 1418
+    (finding,) = [
+        f
+        for f in lint_case(_named("dynamic-class-without-ip-pmtu-at-the-default-mtu"))
+        if f.code == "L2T013"
+    ]
+    assert finding.message == (
+        "1500-byte packets from GigabitEthernet0/0.10 need 1542 bytes on the 1500-byte WAN, "
+        "and there is no ip pmtu"
+    )
+    assert finding.fix == "add `ip pmtu`, or lower the CE MTU to 1458 (TCP MSS 1418)"
 
 
 def test_l2t013_names_the_ports_mtu_a_subinterface_without_one_takes() -> None:
