@@ -242,3 +242,41 @@ def test_a_vc_id_mismatch_left_to_the_vlan_id_points_at_the_id() -> None:
             "both ends of a pseudowire must use the same VC ID",
         )
     ]
+
+
+LINK_10MS = {"bandwidth": "1Gbit", "rtt_ms": 10}
+LINK_20MS = {"bandwidth": "1Gbit", "rtt_ms": 20}
+
+
+def test_a_link_stated_only_at_the_end_that_sorts_second_is_accepted() -> None:
+    a, b = _pair()
+    b["peers"] = [{"name": "site-0", "link": LINK_10MS}]
+    assert _said(a, b) == []
+
+
+def test_a_link_mismatch_is_found_after_a_peer_without_a_link() -> None:
+    sites = _three("dynamic")
+    a, _, c = sites
+    a["peers"] = ["site-1", {"name": "site-2", "link": LINK_10MS}]
+    c["peers"] = [{"name": "site-0", "link": LINK_20MS}]
+    said = [s for s in _said(*sites) if s[1] == "peers[1].link"]
+    assert [(s[0], s[2].startswith("the link to site-2 is "), s[3]) for s in said] == [
+        (
+            "site-0",
+            True,
+            "the two sites share one path: state the link at one end, or the same at both",
+        )
+    ]
+
+
+def test_a_vlan_to_an_unknown_peer_does_not_hide_the_next_vlans_missing_mirror() -> None:
+    a, b = _pair()
+    a["vlans"] = [
+        {"id": 5, "name": "lost", "peer": "site-9"},
+        {"id": 20, "name": "voice", "peer": "site-1"},
+    ]
+    messages = [s[2] for s in _said(a, b) if s[0] == "site-0"]
+    assert "VLAN 5 names peer site-9, which is not in this site's peers" in messages
+    assert "VLAN 20 is stretched to site-1, but site-1 declares no VLAN 20 with peer site-0" in (
+        messages
+    )
