@@ -14,6 +14,8 @@ import test_lint_rules_pair_settings as settings
 import test_lint_rules_pairing as pairing
 from lint_cases import Case, lint_case
 
+from l2tpgen.lint import ConfigText, lint_configs
+
 Said = tuple[str, int, int, str, str]  # file, line, column, message, fix
 
 SAME_VC = "use the same VC ID at both ends of the pseudowire"
@@ -189,3 +191,54 @@ def test_a_cross_device_finding_says_which_values_differ_and_where(
 ) -> None:
     findings = [f for f in lint_case(case) if f.code == case.code]
     assert sorted((f.file, f.line, f.column, f.message, f.fix) for f in findings) == sorted(said)
+
+
+# Several pseudowires in one pair of configs: a rule that skips one (unpaired, or compared from
+# the other file) must still look at the next. The inline cases hold one pseudowire each, so
+# mutation testing found a `continue` turned into `break` unnoticed in every cross-device rule.
+A_CONF = """\
+pseudowire-class pw
+ encapsulation l2tpv3
+ ip local interface Loopback0
+interface Loopback0
+ ip address 10.255.0.1 255.255.255.255
+interface GigabitEthernet0/0.5
+ encapsulation dot1Q 5
+ xconnect 10.255.0.9 5 pw-class pw
+interface GigabitEthernet0/0.2996
+ encapsulation dot1Q 2996
+ xconnect 10.255.0.2 126 pw-class pw
+interface GigabitEthernet0/0.30
+ encapsulation dot1Q 30
+ xconnect 10.255.0.2 128 pw-class pw
+interface GigabitEthernet0/0.40
+ encapsulation dot1Q 40
+ xconnect 10.255.0.7 40 pw-class pw
+"""
+B_CONF = """\
+pseudowire-class pw
+ encapsulation l2tpv3
+ ip local interface Loopback0
+interface Loopback0
+ ip address 10.255.0.2 255.255.255.255
+interface GigabitEthernet0/0.2997
+ encapsulation dot1Q 2997
+ xconnect 10.255.0.1 126 pw-class pw
+interface GigabitEthernet0/0.30
+ encapsulation dot1Q 30
+ xconnect 10.255.0.1 129 pw-class pw
+"""
+
+
+def test_each_cross_device_rule_looks_past_a_pseudowire_it_skips() -> None:
+    findings = lint_configs([ConfigText("a.conf", A_CONF), ConfigText("b.conf", B_CONF)])
+    found = sorted(
+        (f.code, f.file, f.line) for f in findings if f.code in {"L2T102", "L2T104", "L2T106"}
+    )
+    assert found == [
+        ("L2T102", "a.conf", 14),  # VC 128 here, 129 there
+        ("L2T102", "b.conf", 11),
+        ("L2T104", "a.conf", 11),  # VC 126: VLAN 2996 here, 2997 there (after the unpaired VC 5)
+        ("L2T106", "a.conf", 8),  # 10.255.0.9 is in no config
+        ("L2T106", "a.conf", 17),  # 10.255.0.7 neither: found after paired VCs
+    ]
