@@ -9,6 +9,7 @@ replaced by one that first edits the router, as a colleague on another terminal 
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import typer
@@ -73,3 +74,19 @@ def test_push_goes_ahead_when_the_router_changed_only_outside_what_l2tpgen_owns(
     running = lab.running("site-a")
     assert "interface GigabitEthernet0/0.2996" in running
     assert "banner motd" in running
+
+
+def test_the_refusal_says_in_full_why_and_what_to_do(
+    new_lab: Callable[..., Lab], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    on_a_terminal(monkeypatch)
+    lab = new_lab()
+    _answer_yes_after(monkeypatch, lab, BY_HAND_OWNED)
+    result = cli(lab, "push", "site-a", "--format", "json")
+    assert result.exit_code == 1, result.output
+    (pushed,) = json.loads(result.stdout)["results"]
+    assert (pushed["site"], pushed["status"]) == ("site-a", "refused")
+    assert pushed["message"] == (
+        "not pushed: the router's config changed since the diff was shown, so the change is not "
+        "the one approved; run push again to see the new diff"
+    )
