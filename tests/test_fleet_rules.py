@@ -114,3 +114,49 @@ def test_management_hosts_a_shell_or_ssh_would_interpret_are_refused(
 def test_linux_interface_names_that_ip_would_misread_are_refused(tmp_path: Path, name: str) -> None:
     (message,) = _file_messages(tmp_path, linux={"wan": name})
     assert message.startswith("linux.wan: a Linux interface name is 1-15 letters, digits")
+
+
+# Hostnames that differ only in case (issue 17). IOS keeps a hostname's case as typed (the prompt
+# and `show running-config` print it so), but a hostname is also the router's DNS label and the
+# name syslog, AAA and NMS tools file it under, and DNS compares names case-insensitively (RFC 4343,
+# section 3: "rtr-a" and "RTR-A" are one name). Two routers may not share one: the fleet check
+# compares hostnames without case and refuses, and the rendered config keeps the case given.
+@pytest.mark.parametrize("other", ["RTR-0", "Rtr-0", "rtr-0"])
+def test_hostnames_that_differ_only_in_case_are_one_name_and_refused(
+    tmp_path: Path, other: str
+) -> None:
+    a, b = _pair()
+    b["hostname"] = other
+    messages = _file_messages_of(tmp_path, [a, b])
+    first = tmp_path / "site-0.yaml"
+    assert messages == [
+        f"hostname {other} is also used by site-0 ({first}) / give every router its own hostname"
+    ]
+
+
+def test_hostnames_that_differ_by_more_than_case_are_accepted(tmp_path: Path) -> None:
+    a, b = _pair()
+    a["hostname"], b["hostname"] = "RTR-0", "rtr-00"
+    assert _file_messages_of(tmp_path, [a, b]) == []
+
+
+def test_the_routers_config_keeps_the_hostnames_case(tmp_path: Path) -> None:
+    from l2tpgen.render import render_base  # noqa: PLC0415 - only this test renders
+
+    a, b = _pair()
+    a["hostname"] = "Lab-A-Rtr1"
+    for site in (a, b):
+        (tmp_path / f"{site['name']}.yaml").write_text(yaml.safe_dump(site), encoding="utf-8")
+    rendered = render_base(load_fleet(tmp_path), "site-0")
+    assert "\nhostname Lab-A-Rtr1\n" in f"\n{rendered}"
+
+
+def _file_messages_of(directory: Path, sites: list[dict[str, Any]]) -> list[str]:
+    for site in sites:
+        path = directory / f"{site['name']}.yaml"
+        path.write_text(yaml.safe_dump(site), encoding="utf-8")
+    try:
+        load_fleet(directory)
+    except FleetValidationError as exc:
+        return [f"{p.message} / {p.hint}" for p in exc.problems]
+    return []

@@ -112,6 +112,36 @@ L2T103 = [
     fleet(
         "L2T103",
         "boundary",
+        "encapsulation-difference-is-an-error",
+        # b's class lacks `encapsulation l2tpv3` (and its xconnect names none): the documentation
+        # makes an encapsulation difference an error like a protocol one, not a warning.
+        {
+            "a.conf": """
+            pseudowire-class pw
+             encapsulation l2tpv3
+             ip local interface Loopback0
+            interface Loopback0
+             ip address 10.255.0.1 255.255.255.255
+            interface GigabitEthernet0/0.10
+             encapsulation dot1Q 10
+             xconnect 10.255.0.2 10 pw-class pw
+            """,
+            "b.conf": """
+            pseudowire-class pw
+             ip local interface Loopback0
+            interface Loopback0
+             ip address 10.255.0.2 255.255.255.255
+            interface GigabitEthernet0/0.10
+             encapsulation dot1Q 10
+             xconnect 10.255.0.1 10 pw-class pw
+            """,
+        },
+        ("a.conf", 1, 1),
+        severity=Severity.ERROR,
+    ),
+    fleet(
+        "L2T103",
+        "boundary",
         "no-protocol-line-is-protocol-l2tpv3",
         {
             "a.conf": """

@@ -296,6 +296,106 @@ L2T017 = [
         """,
         (8, 2),
     ),
+    # Longest prefix first (Cisco, "Route Selection in Cisco Routers", document 8651:
+    # https://www.cisco.com/c/en/us/support/docs/ip/enhanced-interior-gateway-routing-protocol-eigrp/8651-21.html):
+    # with a default route and a /24 covering the peer's loopback, the peer's traffic leaves
+    # by the /24's interface, whichever route line comes first.
+    device(
+        "L2T017",
+        "boundary",
+        "the-more-specific-route-wins-over-a-default-listed-first",
+        """
+        pseudowire-class pw
+         encapsulation l2tpv3
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class pw
+        interface GigabitEthernet0/1
+         ip address 198.51.100.1 255.255.255.252
+        interface GigabitEthernet0/2
+         ip address 192.0.2.1 255.255.255.252
+         no ip route-cache cef
+        ip route 0.0.0.0 0.0.0.0 198.51.100.2
+        ip route 10.255.0.0 255.255.255.0 192.0.2.2
+        """,
+        (13, 2),
+    ),
+    device(
+        "L2T017",
+        "boundary",
+        "the-more-specific-route-wins-over-a-default-listed-after",
+        """
+        pseudowire-class pw
+         encapsulation l2tpv3
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class pw
+        interface GigabitEthernet0/1
+         ip address 198.51.100.1 255.255.255.252
+        interface GigabitEthernet0/2
+         ip address 192.0.2.1 255.255.255.252
+         no ip route-cache cef
+        ip route 10.255.0.0 255.255.255.0 192.0.2.2
+        ip route 0.0.0.0 0.0.0.0 198.51.100.2
+        """,
+        (13, 2),
+    ),
+    device(
+        "L2T017",
+        "passes",
+        "the-default-routes-port-is-not-on-the-way-to-a-more-specific-peer",
+        """
+        pseudowire-class pw
+         encapsulation l2tpv3
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class pw
+        interface GigabitEthernet0/1
+         ip address 198.51.100.1 255.255.255.252
+         no ip route-cache cef
+        interface GigabitEthernet0/2
+         ip address 192.0.2.1 255.255.255.252
+        ip route 0.0.0.0 0.0.0.0 198.51.100.2
+        ip route 10.255.0.0 255.255.255.0 192.0.2.2
+        """,
+    ),
+    device(
+        "L2T017",
+        "boundary",
+        "a-static-host-route-wins-over-a-connected-subnet",
+        # Longest prefix before administrative distance, connected routes included (document
+        # 8651 above): the /32 static route sends the peer's traffic out of Gi0/2, not Gi0/1.
+        """
+        pseudowire-class pw
+         encapsulation l2tpv3
+         ip local interface Loopback0
+        interface Loopback0
+         ip address 10.255.0.1 255.255.255.255
+        interface GigabitEthernet0/0.10
+         encapsulation dot1Q 10
+         xconnect 203.0.113.2 10 encapsulation l2tpv3 pw-class pw
+        interface GigabitEthernet0/1
+         ip address 203.0.113.1 255.255.255.0
+        interface GigabitEthernet0/2
+         ip address 192.0.2.1 255.255.255.252
+         no ip route-cache cef
+        ip route 203.0.113.2 255.255.255.255 192.0.2.2
+        """,
+        (13, 2),
+        disagreement=(
+            "bug (issue 17, longest prefix): DeviceFacts._lookup takes any connected subnet "
+            "holding the peer before every static route, whatever the prefix length"
+        ),
+    ),
 ]
 
 

@@ -68,3 +68,54 @@ def test_budget_parts_add_up_to_the_wan_mtu(
     assert budget.max_inner_mtu + budget.total_overhead == wan
     assert budget.max_frame == budget.max_inner_mtu + 14 + (4 if dot1q else 0)
     assert budget.tcp_mss == budget.max_inner_mtu - 40
+
+
+# The headers `l2tpgen mtu` lists, outer first, as a user reads them; each size from the brief
+# (section 2): UDP 8, flags/version 4, session 4, cookie 8, sublayer 4, Ethernet 14, dot1Q 4.
+def test_every_header_is_listed_by_name_in_wire_order_outer_first() -> None:
+    budget = overhead_budget(1500, UDP, 8, sublayer=True, dot1q=True)
+    assert budget.items == (
+        ("outer IPv4 header", 20),
+        ("UDP header", 8),
+        ("L2TPv3 flags and version", 4),
+        ("session ID", 4),
+        ("cookie", 8),
+        ("L2-specific sublayer", 4),
+        ("inner Ethernet header", 14),
+        ("inner dot1Q tag", 4),
+    )
+    # what goes in front of the Ethernet frame: 20 + 8 + 4 + 4 + 8 + 4 = 48
+    assert budget.encap_overhead == 48
+    assert (budget.encapsulation, budget.cookie, budget.sublayer) == (UDP, 8, True)
+
+
+# The brief's table (section 2), row by row, as `l2tpgen mtu --all` prints it: untagged then tagged.
+def test_matrix_rows_are_the_briefs_table_in_order() -> None:
+    rows = [
+        (b.encapsulation, b.cookie, b.sublayer, b.dot1q, b.max_inner_mtu) for b in budget_matrix()
+    ]
+    assert rows == [
+        (IP, 0, False, False, 1462),
+        (IP, 0, False, True, 1458),
+        (IP, 4, False, False, 1458),
+        (IP, 4, False, True, 1454),
+        (IP, 8, False, False, 1454),
+        (IP, 8, False, True, 1450),
+        (IP, 8, True, False, 1450),
+        (IP, 8, True, True, 1446),
+        (UDP, 0, True, False, 1446),
+        (UDP, 0, True, True, 1442),
+    ]
+    assert {b.wan_mtu for b in budget_matrix()} == {1500}
+    assert budget_matrix(9000)[0].max_inner_mtu == 9000 - 38
+
+
+@pytest.mark.parametrize("wan", [576, 65535])
+def test_the_smallest_and_largest_ip_mtus_are_accepted(wan: int) -> None:
+    assert overhead_budget(wan).max_inner_mtu == wan - 38
+
+
+@pytest.mark.parametrize("wan", [575, 65536])
+def test_a_wan_mtu_outside_576_to_65535_is_refused_with_the_range(wan: int) -> None:
+    with pytest.raises(ValueError, match=f"WAN MTU must be between 576 and 65535, not {wan}"):
+        overhead_budget(wan)

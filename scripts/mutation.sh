@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Mutation testing with mutmut 3 (settings: [tool.mutmut] in pyproject.toml). Not part of CI: a
+# full run takes hours on 2 cores; run it on the modules you changed.
+#
+#   scripts/mutation.sh                         # every configured module, one after another
+#   scripts/mutation.sh mtu model.checks        # some of them (names under l2tpgen., globs work)
+#   MUTATION_JOBS=2 scripts/mutation.sh mtu     # more test processes (default 1, niced)
+#   scripts/mutation.sh --scores                # only the table of the results so far
+#
+# mutmut copies the package into ./mutants, makes each mutant, and runs only the tests (of
+# pyproject's selection) that reach the mutated function. Results are kept in ./mutants: a second
+# run re-tests only what changed. Then: `.venv/bin/mutmut show NAME` prints one mutant's diff,
+# `.venv/bin/mutmut browse` walks the survivors. The last lines printed are the score per module.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=.venv/bin
+if ! "$bin/python" -c "import mutmut" 2>/dev/null; then
+    echo "mutmut is not installed: .venv/bin/pip install -e '.[mutation]'" >&2
+    exit 2
+fi
+if [ "${1:-}" = "--scores" ]; then
+    set --
+elif [ "$#" -eq 0 ]; then
+    set -- mtu model.checks lint.rules device.plan device.push
+fi
+for module in "$@"; do
+    echo "== mutating l2tpgen.$module"
+    # mutmut exits 1 when mutants survive: that is a result, not a failure of the run
+    nice -n 10 "$bin/mutmut" run --max-children "${MUTATION_JOBS:-1}" "l2tpgen.$module*" \
+        >/dev/null || true
+done
+"$bin/mutmut" results --all true | "$bin/python" -c '
+import collections, sys
+
+counts = collections.defaultdict(collections.Counter)
+for line in sys.stdin:
+    name, _, status = line.strip().rpartition(": ")
+    if name:
+        counts[name.rsplit(".", 1)[0]][status] += 1
+print(f"{'module':32} {'killed':>7} {'survived':>9} {'other':>6} {'score':>6}")
+for module, c in sorted(counts.items()):
+    killed = c["killed"] + c["timeout"] + c["caught by type check"]
+    checked = sum(n for s, n in c.items() if s not in ("not checked", "skipped"))
+    if not checked:
+        continue
+    print(
+        f"{module:32} {killed:7} {c['survived']:9} {checked - killed - c['survived']:6}"
+        f" {100 * killed / checked:5.1f}%"
+    )
+'
