@@ -391,10 +391,6 @@ L2T017 = [
         ip route 203.0.113.2 255.255.255.255 192.0.2.2
         """,
         (13, 2),
-        disagreement=(
-            "bug (issue 17, longest prefix): DeviceFacts._lookup takes any connected subnet "
-            "holding the peer before every static route, whatever the prefix length"
-        ),
     ),
 ]
 

@@ -367,13 +367,22 @@ class DeviceFacts:
             return found
 
     def _lookup(self, destination: IPv4Address) -> str | None:
-        for network, name in self.connected:
-            if destination in network:
-                return name
+        # IOS takes the longest prefix whatever its source; between a connected subnet and a
+        # static route of the same length, the connected one (administrative distance 0 vs 1).
+        # Cisco, "Route Selection in Cisco Routers" (document 8651).
+        connected = max(
+            ((net, name) for net, name in self.connected if destination in net),
+            key=lambda found: found[0].prefixlen,
+            default=None,
+        )
         candidates = [r for r in self.routes if destination in r.network]
-        if not candidates:
+        best = max(candidates, key=lambda r: r.network.prefixlen, default=None)
+        if connected is not None and (
+            best is None or connected[0].prefixlen >= best.network.prefixlen
+        ):
+            return connected[1]
+        if best is None:
             return None
-        best = max(candidates, key=lambda r: r.network.prefixlen)
         if best.interface is not None:
             return best.interface
         if best.next_hop is None:
