@@ -101,16 +101,20 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
                 "a.conf",
                 11,
                 3,
-                "VC ID 10: local cookie here vs remote cookie there differ in value (both 4 bytes)"
-                " (b.conf)",
+                (
+                    "VC ID 10: local cookie here vs remote cookie there differ in value"
+                    " (both 4 bytes) (b.conf)"
+                ),
                 CROSSED,
             ),
             (
                 "a.conf",
                 12,
                 3,
-                "VC ID 10: remote cookie here vs local cookie there differ in value (both 4 bytes)"
-                " (b.conf)",
+                (
+                    "VC ID 10: remote cookie here vs local cookie there differ in value"
+                    " (both 4 bytes) (b.conf)"
+                ),
                 CROSSED,
             ),
         ],
