@@ -56,3 +56,18 @@ def test_no_color_leaves_no_escape_sequence_on_a_terminal(value: str) -> None:
     shown = _on_a_terminal(_env(NO_COLOR=value))
     assert b"fix: add `ip pmtu` to pseudowire-class ethernet" in shown
     assert b"\x1b[" not in shown
+
+
+def test_summary_stays_on_its_own_line_when_stdout_and_stderr_share_a_pipe() -> None:
+    # CI logs: both streams into one pipe. Each finding's lines reach the pipe before the summary.
+    result = subprocess.run(
+        [sys.executable, "-m", "l2tpgen", "lint", "--config", str(BEFORE)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=_env(),
+        check=False,
+        timeout=120,
+    )
+    lines = result.stdout.decode().splitlines()
+    assert lines[-1] == "8 findings (5 warning, 3 info)"
+    assert all(line.startswith((str(BEFORE), "  fix: ")) for line in lines[:-1])
