@@ -6,6 +6,7 @@ site files compared with what was worked out by hand from docs/netbox.md's mappi
 
 from __future__ import annotations
 
+import shutil
 import socket
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +123,26 @@ def test_the_reference_fleet_recorded_in_netbox_pulls_back_equal_to_its_site_fil
         runner.invoke(app, ["lint", "--sites", str(tmp_path)]).exit_code
         == runner.invoke(app, ["lint", "--sites", str(SITES)]).exit_code
     )
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_the_drift_check_agrees_then_names_the_key_a_site_file_changed(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    create_fleet(netbox, load_fleet(SITES))
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    args = ["netbox", "diff", "--sites", str(sites), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    agree = runner.invoke(app, args)
+    assert agree.exit_code == 0, agree.output
+    assert f"NetBox and {sites} agree" in agree.output
+    site_b = sites / "site-b.yaml"
+    site_b.write_text(site_b.read_text().replace("gateway: 10.216.44.33", "gateway: 10.216.44.34"))
+    drift = runner.invoke(app, args)
+    assert drift.exit_code == 1
+    assert "site-b: wan.gateway: NetBox 10.216.44.33 / site files 10.216.44.34" in drift.output
+    assert "1 difference(s)" in drift.output
 
 
 @pytest.mark.usefixtures("netbox_env")

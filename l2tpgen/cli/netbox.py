@@ -12,6 +12,7 @@ from rich.text import Text
 
 from l2tpgen.cli.app import OutputFormat, err, fail, out, safe
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.netbox.client import Selection
 
 if TYPE_CHECKING:
     from l2tpgen.netbox import PullResult
@@ -27,6 +28,30 @@ def _json(result: PullResult, written: list[Path]) -> None:
         "unmapped": [{"url": u.url, "message": u.message} for u in result.unmapped],
     }
     out.print_json(json.dumps(report))
+
+
+def _pull(url: str, selection: Selection, overlay: Path | None) -> PullResult:
+    """Pull, printing every object that cannot be mapped; exit 1 on an error."""
+    from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap
+
+    token = os.environ.get(TOKEN_ENV, "")
+    if not token:
+        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    try:
+        result = pull(url, token, selection, overlay)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    for unmapped in result.unmapped:
+        err.print(
+            Text.assemble(
+                (f"{safe(unmapped.url)}:", "bold"),
+                " ",
+                ("not mapped:", "red"),
+                " ",
+                safe(unmapped.message),
+            )
+        )
+    return result
 
 
 def _write(result: PullResult, output: Path, *, force: bool) -> list[Path]:
@@ -46,51 +71,54 @@ def _write(result: PullResult, output: Path, *, force: bool) -> list[Path]:
     return written
 
 
+Url = Annotated[
+    str,
+    typer.Option(
+        "--url",
+        metavar="URL",
+        envvar="L2TPGEN_NETBOX_URL",
+        help=f"NetBox's address (or L2TPGEN_NETBOX_URL). The API token is read from {TOKEN_ENV}, "
+        "never from the command line.",
+        show_default=False,
+    ),
+]
+Tag = Annotated[
+    str | None,
+    typer.Option("--tag", metavar="SLUG", help="Only devices with this tag.", show_default=False),
+]
+SiteSlug = Annotated[
+    str | None,
+    typer.Option(
+        "--site", metavar="SLUG", help="Only devices of this NetBox site.", show_default=False
+    ),
+]
+Role = Annotated[
+    str | None,
+    typer.Option("--role", metavar="SLUG", help="Only devices with this role.", show_default=False),
+]
+OverlayFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--overlay",
+        metavar="FILE",
+        help="YAML with what NetBox does not hold (classes, hold-queues, SSH port): defaults for "
+        "every site, settings per site.",
+        show_default=False,
+    ),
+]
+
+
 @netbox_app.command("pull")
 def pull_command(
-    url: Annotated[
-        str,
-        typer.Option(
-            "--url",
-            metavar="URL",
-            envvar="L2TPGEN_NETBOX_URL",
-            help="NetBox's address (or L2TPGEN_NETBOX_URL). The API token is read from "
-            f"{TOKEN_ENV}, never from the command line.",
-            show_default=False,
-        ),
-    ],
+    url: Url,
     output: Annotated[
         Path,
         typer.Option("--output", "-o", metavar="DIR", help="Directory to write site files to."),
     ] = Path("sites"),
-    tag: Annotated[
-        str | None,
-        typer.Option(
-            "--tag", metavar="SLUG", help="Only devices with this tag.", show_default=False
-        ),
-    ] = None,
-    site: Annotated[
-        str | None,
-        typer.Option(
-            "--site", metavar="SLUG", help="Only devices of this NetBox site.", show_default=False
-        ),
-    ] = None,
-    role: Annotated[
-        str | None,
-        typer.Option(
-            "--role", metavar="SLUG", help="Only devices with this role.", show_default=False
-        ),
-    ] = None,
-    overlay: Annotated[
-        Path | None,
-        typer.Option(
-            "--overlay",
-            metavar="FILE",
-            help="YAML with what NetBox does not hold (classes, hold-queues, SSH port): "
-            "defaults for every site, settings per site.",
-            show_default=False,
-        ),
-    ] = None,
+    tag: Tag = None,
+    site: SiteSlug = None,
+    role: Role = None,
+    overlay: OverlayFile = None,
     partial: Annotated[
         bool,
         typer.Option(
@@ -111,25 +139,7 @@ def pull_command(
     Every object that cannot be mapped is reported with its NetBox URL, and then nothing is
     written (exit 1) unless --partial. What NetBox does not hold comes from --overlay.
     """
-    from l2tpgen.netbox import Selection, pull  # noqa: PLC0415 - start-up stays cheap
-
-    token = os.environ.get(TOKEN_ENV, "")
-    if not token:
-        fail(f"set {TOKEN_ENV} to a NetBox API token")
-    try:
-        result = pull(url, token, Selection(tag, site, role), overlay)
-    except L2tpgenError as exc:
-        fail(str(exc))
-    for unmapped in result.unmapped:
-        err.print(
-            Text.assemble(
-                (f"{safe(unmapped.url)}:", "bold"),
-                " ",
-                ("not mapped:", "red"),
-                " ",
-                safe(unmapped.message),
-            )
-        )
+    result = _pull(url, Selection(tag, site, role), overlay)
     if not result.sites and not result.unmapped:
         fail("no device in NetBox matches the selection; nothing was written")
     written = _write(result, output, force=force) if not result.unmapped or partial else []
@@ -143,3 +153,45 @@ def pull_command(
         done = f"wrote {len(written)} site file(s)" if partial else "nothing was written"
         fail(f"{count} NetBox object(s) could not be mapped; {done}")
     err.print(f"next: l2tpgen validate --sites {safe(str(output))}")
+
+
+@netbox_app.command("diff")
+def diff_command(
+    url: Url,
+    sites: Annotated[
+        Path,
+        typer.Option("--sites", metavar="DIR", help="Directory of the site files to compare."),
+    ] = Path("sites"),
+    tag: Tag = None,
+    site: SiteSlug = None,
+    role: Role = None,
+    overlay: OverlayFile = None,
+) -> None:
+    """Drift check: NetBox's intent (what pull would write) against the site files.
+
+    Prints each site and key that differ. Exit 0 when they agree, 1 on drift or when an object
+    cannot be mapped; usable in CI. (Site files against the routers: l2tpgen diff --exit-code.)
+    """
+    from l2tpgen.errors import FleetValidationError  # noqa: PLC0415
+    from l2tpgen.netbox import find_drift  # noqa: PLC0415
+
+    result = _pull(url, Selection(tag, site, role), overlay)
+    try:
+        drift = find_drift(result, sites)
+    except FleetValidationError as exc:
+        from l2tpgen.cli.app import report_problems  # noqa: PLC0415
+
+        report_problems(exc, OutputFormat.text)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    for item in drift:
+        if item.key:
+            line = f"{item.site}: {item.key}: NetBox {item.netbox} / site files {item.files}"
+        else:
+            line = f"{item.site}: {item.netbox}; {item.files}"
+        out.print(safe(line))
+    if result.unmapped:
+        fail(f"{len(result.unmapped)} NetBox object(s) could not be mapped")
+    if drift:
+        fail(f"{len(drift)} difference(s) between NetBox and {sites}")
+    err.print(f"NetBox and {safe(str(sites))} agree")

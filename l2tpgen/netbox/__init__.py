@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.netbox.client import Client, NetBoxError, Selection
+from l2tpgen.netbox.drift import Drift, find_drift
 from l2tpgen.netbox.mapping import Unmapped
 from l2tpgen.netbox.overlay import Overlay, OverlayError, load_overlay
 from l2tpgen.netbox.pull import PulledSite, PullResult, build_sites
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Client",
+    "Drift",
     "NetBoxError",
     "Overlay",
     "OverlayError",
@@ -26,6 +28,7 @@ __all__ = [
     "Selection",
     "Unmapped",
     "build_sites",
+    "find_drift",
     "load_overlay",
     "pull",
 ]
