@@ -195,3 +195,44 @@ def diff_command(
     if drift:
         fail(f"{len(drift)} difference(s) between NetBox and {sites}")
     err.print(f"NetBox and {safe(str(sites))} agree")
+
+
+@netbox_app.command("push")
+def push_command(
+    url: Url,
+    sites: Annotated[
+        Path,
+        typer.Option("--sites", metavar="DIR", help="Directory of the site files to record."),
+    ] = Path("sites"),
+    tag: Annotated[
+        str,
+        typer.Option("--tag", metavar="SLUG", help="Tag the recorded devices get (pull --tag)."),
+    ] = "l2tpgen",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only list the changes.", metavar="")
+    ] = False,
+) -> None:
+    """Record the fleet's site files (e.g. what import wrote) in NetBox, idempotently.
+
+    Devices, interfaces, addresses, VLANs and VPWS L2VPNs with their terminations, as pull reads
+    them back; a second push changes nothing. --dry-run lists the changes and writes nothing.
+    """
+    from l2tpgen.cli.app import load  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.netbox import push  # noqa: PLC0415
+
+    token = os.environ.get(TOKEN_ENV, "")
+    if not token:
+        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    fleet = load(sites)
+    try:
+        changes = push(url, token, fleet, dry_run=dry_run, tag=tag)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    verb = "would " if dry_run else ""
+    for change in changes:
+        fields = f" ({', '.join(change.fields)})" if change.fields else ""
+        out.print(safe(f"{verb}{change.action} {change.kind} {change.name}{fields}"))
+    if not changes:
+        err.print("NetBox already records this fleet: no change")
+    else:
+        err.print(f"{len(changes)} change(s){' (dry run: nothing written)' if dry_run else ''}")

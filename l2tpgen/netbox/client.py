@@ -191,7 +191,7 @@ class Client:
 
     def __init__(self, url: str, token: str) -> None:
         self.url = url.rstrip("/")
-        self._api = _pynetbox().api(self.url, token=token)
+        self.api = _pynetbox().api(self.url, token=token)
 
     def _list(self, endpoint: Any, **filters: object) -> list[Any]:  # noqa: ANN401
         try:
@@ -201,7 +201,7 @@ class Client:
 
     def inventory(self, selection: Selection) -> Inventory:
         """Read the selected devices and everything their pseudowires need."""
-        api = self._api
+        api = self.api
         devices = [_device(d) for d in self._list(api.dcim.devices, **selection.filters())]
         ids = [d.id for d in devices]
         if not ids:
@@ -254,9 +254,9 @@ class Client:
         )
         if not missing:
             return {}
-        for record in self._list(self._api.dcim.interfaces, id=missing):
+        for record in self._list(self.api.dcim.interfaces, id=missing):
             interfaces[int(record.id)] = _interface(record)
         far = sorted({interfaces[i].device_id for i in missing if i in interfaces} - near)
         if not far:
             return {}
-        return {d.id: d for d in map(_device, self._list(self._api.dcim.devices, id=far))}
+        return {d.id: d for d in map(_device, self._list(self.api.dcim.devices, id=far))}
