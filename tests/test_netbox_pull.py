@@ -78,12 +78,15 @@ def test_a_vpws_l2vpn_on_two_subinterfaces_becomes_a_vlan_at_each_site(
 ) -> None:
     made = _pair(netbox)
     add_pseudowire(netbox, "backup", [made["r1"]["sub"], made["r2"]["sub"]], identifier=500)
-    result = pull(tmp_path, "--tag", "l2tpgen")
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("defaults:\n  l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}\n")
+    out = tmp_path / "sites"
+    result = pull(out, "--tag", "l2tpgen", "--overlay", str(overlay))
     assert result.exit_code == 0, result.output
     # Worked out by hand from docs/netbox.md: device name = site name = hostname (no custom
     # field), management = primary IPv4 without its length, VLAN id from the `.100` name,
     # VLAN name = the L2VPN's name (no untagged VLAN), VC ID = the L2VPN's identifier.
-    assert yaml.safe_load((tmp_path / "r1.yaml").read_text()) == {
+    assert yaml.safe_load((out / "r1.yaml").read_text()) == {
         "name": "r1",
         "hostname": "r1",
         "management": {"host": "192.0.2.101"},
@@ -93,13 +96,14 @@ def test_a_vpws_l2vpn_on_two_subinterfaces_becomes_a_vlan_at_each_site(
             "gateway": "203.0.113.2",
         },
         "lan": {"interface": "GigabitEthernet0/0"},
+        "l2tp_class": {"secret_env": "L2TPGEN_L2TP_SECRET"},
         "peers": ["r2"],
         "vlans": [{"id": 100, "name": "backup", "peer": "r2", "vc_id": 500}],
     }
-    r2 = yaml.safe_load((tmp_path / "r2.yaml").read_text())
+    r2 = yaml.safe_load((out / "r2.yaml").read_text())
     assert r2["wan"]["address"] == "203.0.113.5/30"
     assert r2["vlans"] == [{"id": 100, "name": "backup", "peer": "r1", "vc_id": 500}]
-    validate = runner.invoke(app, ["validate", "--sites", str(tmp_path)])
+    validate = runner.invoke(app, ["validate", "--sites", str(out)])
     assert validate.exit_code == 0, validate.output
 
 
