@@ -178,7 +178,10 @@ def _explain(exc: Exception, url: str) -> NetBoxError:
             "a token of a user that may read devices, interfaces, IP addresses and L2VPNs"
         )
     if status is not None:
-        return NetBoxError(f"NetBox at {url} answered HTTP {status}: {type(exc).__name__}")
+        detail = str(getattr(exc, "error", "") or "")[:300]
+        return NetBoxError(
+            f"NetBox at {url} answered HTTP {status}: {detail or type(exc).__name__}"
+        )
     reason = str(exc).split(":")[-1].strip() or type(exc).__name__
     name = type(exc).__name__
     if "Connection" in name or "Timeout" in name:

@@ -89,7 +89,8 @@ class Pusher:
             self.changes.append(Change("create", kind, name, tuple(sorted(fields))))
             if self.dry_run:
                 return _Planned()
-            data = {k: _id(v) for k, v in {**(create or {}), **fields}.items()}
+            keys = {k: v for k, v in lookup.items() if not k.endswith("_id")}  # not filters
+            data = {k: _id(v) for k, v in {**keys, **(create or {}), **fields}.items()}
             return self._call(endpoint.create, **data)
         differ = {}
         for field, want in fields.items():
