@@ -12,10 +12,9 @@ from rich.text import Text
 
 from l2tpgen.cli.app import OutputFormat, err, fail, out, safe
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.netbox.client import Selection
 
 if TYPE_CHECKING:
-    from l2tpgen.netbox import PullResult
+    from l2tpgen.netbox import PullResult, Selection
 
 netbox_app = typer.Typer(help="NetBox as the source of truth.", no_args_is_help=True)
 TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
@@ -32,7 +31,7 @@ def _json(result: PullResult, written: list[Path]) -> None:
 
 def _pull(url: str, selection: Selection, overlay: Path | None) -> PullResult:
     """Pull, printing every object that cannot be mapped; exit 1 on an error."""
-    from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap (no model import)
 
     token = os.environ.get(TOKEN_ENV, "")
     if not token:
@@ -139,6 +138,8 @@ def pull_command(
     Every object that cannot be mapped is reported with its NetBox URL, and then nothing is
     written (exit 1) unless --partial. What NetBox does not hold comes from --overlay.
     """
+    from l2tpgen.netbox import Selection  # noqa: PLC0415 - start-up stays cheap
+
     result = _pull(url, Selection(tag, site, role), overlay)
     if not result.sites and not result.unmapped:
         fail("no device in NetBox matches the selection; nothing was written")
@@ -173,7 +174,7 @@ def diff_command(
     cannot be mapped; usable in CI. (Site files against the routers: l2tpgen diff --exit-code.)
     """
     from l2tpgen.errors import FleetValidationError  # noqa: PLC0415
-    from l2tpgen.netbox import find_drift  # noqa: PLC0415
+    from l2tpgen.netbox import Selection, find_drift  # noqa: PLC0415
 
     result = _pull(url, Selection(tag, site, role), overlay)
     try:
