@@ -302,3 +302,17 @@ def test_an_unreachable_netbox_is_a_clear_error_naming_its_url(
     assert f"cannot reach NetBox at {url}" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_pseudowire_to_a_device_outside_the_selection_is_named_not_dropped(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    made = _pair(netbox)
+    l2vpn = add_pseudowire(netbox, "pw", [made["r1"]["sub"], made["r2"]["sub"]], identifier=13)
+    result = pull(tmp_path / "out", "--site", "dc-r1")
+    assert result.exit_code == 1
+    assert "L2VPN pw ends on r2, not selected" in result.output
+    assert f"/vpn/l2vpns/{l2vpn.id}/" in result.output
+    assert not (tmp_path / "out").exists()
