@@ -14,6 +14,7 @@ from l2tpgen.cli import (
     importer,
     lab,
     lint,
+    netbox,
     push,
     rollback,
     schema,
@@ -25,6 +26,7 @@ from l2tpgen.cli.app import app, err, out
 app.add_typer(sim.sim_app, name="sim")
 app.add_typer(lab.lab_app, name="lab")
 app.add_typer(hooks.hook_app, name="hook")
+app.add_typer(netbox.netbox_app, name="netbox")
 
 __all__ = [
     "app",
@@ -37,6 +39,7 @@ __all__ = [
     "lab",
     "lint",
     "main",
+    "netbox",
     "out",
     "push",
     "rollback",

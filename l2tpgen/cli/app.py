@@ -96,6 +96,7 @@ COMMAND_ORDER = (
     "hosts",
     "docs",
     "import",
+    "netbox",
     "push",
     "diff",
     "rollback",

@@ -1,0 +1,239 @@
+"""``l2tpgen netbox pull``: site files from NetBox (docs/netbox.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+from l2tpgen.cli.app import OutputFormat, err, fail, out, safe
+from l2tpgen.errors import L2tpgenError
+
+if TYPE_CHECKING:
+    from l2tpgen.netbox import PullResult, Selection
+
+netbox_app = typer.Typer(help="NetBox as the source of truth.", no_args_is_help=True)
+TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
+
+
+def _json(result: PullResult, written: list[Path]) -> None:
+    report = {
+        "ok": not result.unmapped,
+        "written": [str(p) for p in written],
+        "unmapped": [{"url": u.url, "message": u.message} for u in result.unmapped],
+    }
+    out.print_json(json.dumps(report))
+
+
+def _pull(url: str, selection: Selection, overlay: Path | None) -> PullResult:
+    """Pull, printing every object that cannot be mapped; exit 1 on an error."""
+    from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap (no model import)
+
+    token = os.environ.get(TOKEN_ENV, "")
+    if not token:
+        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    try:
+        result = pull(url, token, selection, overlay)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    for unmapped in result.unmapped:
+        err.print(
+            Text.assemble(
+                (f"{safe(unmapped.url)}:", "bold"),
+                " ",
+                ("not mapped:", "red"),
+                " ",
+                safe(unmapped.message),
+            )
+        )
+    return result
+
+
+def _write(result: PullResult, output: Path, *, force: bool) -> list[Path]:
+    from l2tpgen.cli.sites import write_files  # noqa: PLC0415 - start-up stays cheap
+
+    targets = [output / f"{s.name}.yaml" for s in result.sites]
+    existing = [str(t) for t in targets if t.exists()]
+    if existing and not force:
+        fail(f"{', '.join(existing)} exist(s); nothing was written (--force overwrites)")
+    written: list[Path] = []
+    try:
+        for pulled, target in zip(result.sites, targets, strict=True):
+            output.mkdir(parents=True, exist_ok=True)
+            written += write_files(target, {"": pulled.text}, private=False)
+    except (L2tpgenError, OSError) as exc:
+        fail(str(exc))
+    return written
+
+
+Url = Annotated[
+    str,
+    typer.Option(
+        "--url",
+        metavar="URL",
+        envvar="L2TPGEN_NETBOX_URL",
+        help=f"NetBox's address (or L2TPGEN_NETBOX_URL). The API token is read from {TOKEN_ENV}, "
+        "never from the command line.",
+        show_default=False,
+    ),
+]
+Tag = Annotated[
+    str | None,
+    typer.Option("--tag", metavar="SLUG", help="Only devices with this tag.", show_default=False),
+]
+SiteSlug = Annotated[
+    str | None,
+    typer.Option(
+        "--site", metavar="SLUG", help="Only devices of this NetBox site.", show_default=False
+    ),
+]
+Role = Annotated[
+    str | None,
+    typer.Option("--role", metavar="SLUG", help="Only devices with this role.", show_default=False),
+]
+OverlayFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--overlay",
+        metavar="FILE",
+        help="YAML with what NetBox does not hold (classes, hold-queues, SSH port): defaults for "
+        "every site, settings per site.",
+        show_default=False,
+    ),
+]
+
+
+@netbox_app.command("pull")
+def pull_command(
+    url: Url,
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", metavar="DIR", help="Directory to write site files to."),
+    ] = Path("sites"),
+    tag: Tag = None,
+    site: SiteSlug = None,
+    role: Role = None,
+    overlay: OverlayFile = None,
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial",
+            help="Write the sites that map even if some objects do not (still exit 1).",
+            metavar="",
+        ),
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite site files that exist.", metavar="")
+    ] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
+        OutputFormat.text
+    ),
+) -> None:
+    """Write one site file per selected NetBox device, from its VPWS L2VPNs and addresses.
+
+    Every object that cannot be mapped is reported with its NetBox URL, and then nothing is
+    written (exit 1) unless --partial. What NetBox does not hold comes from --overlay.
+    """
+    from l2tpgen.netbox import Selection  # noqa: PLC0415 - start-up stays cheap
+
+    result = _pull(url, Selection(tag, site, role), overlay)
+    if not result.sites and not result.unmapped:
+        fail("no device in NetBox matches the selection; nothing was written")
+    written = _write(result, output, force=force) if not result.unmapped or partial else []
+    if fmt is OutputFormat.json:
+        _json(result, written)
+    else:
+        for path in written:
+            out.print(f"wrote {safe(str(path))}")
+    if result.unmapped:
+        count = len(result.unmapped)
+        done = f"wrote {len(written)} site file(s)" if partial else "nothing was written"
+        fail(f"{count} NetBox object(s) could not be mapped; {done}")
+    err.print(f"next: l2tpgen validate --sites {safe(str(output))}")
+
+
+@netbox_app.command("diff")
+def diff_command(
+    url: Url,
+    sites: Annotated[
+        Path,
+        typer.Option("--sites", metavar="DIR", help="Directory of the site files to compare."),
+    ] = Path("sites"),
+    tag: Tag = None,
+    site: SiteSlug = None,
+    role: Role = None,
+    overlay: OverlayFile = None,
+) -> None:
+    """Drift check: NetBox's intent (what pull would write) against the site files.
+
+    Prints each site and key that differ. Exit 0 when they agree, 1 on drift or when an object
+    cannot be mapped; usable in CI. (Site files against the routers: l2tpgen diff --exit-code.)
+    """
+    from l2tpgen.errors import FleetValidationError  # noqa: PLC0415
+    from l2tpgen.netbox import Selection, find_drift  # noqa: PLC0415
+
+    result = _pull(url, Selection(tag, site, role), overlay)
+    try:
+        drift = find_drift(result, sites)
+    except FleetValidationError as exc:
+        from l2tpgen.cli.app import report_problems  # noqa: PLC0415
+
+        report_problems(exc, OutputFormat.text)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    for item in drift:
+        if item.key:
+            line = f"{item.site}: {item.key}: NetBox {item.netbox} / site files {item.files}"
+        else:
+            line = f"{item.site}: {item.netbox}; {item.files}"
+        out.print(safe(line))
+    if result.unmapped:
+        fail(f"{len(result.unmapped)} NetBox object(s) could not be mapped")
+    if drift:
+        fail(f"{len(drift)} difference(s) between NetBox and {sites}")
+    err.print(f"NetBox and {safe(str(sites))} agree")
+
+
+@netbox_app.command("push")
+def push_command(
+    url: Url,
+    sites: Annotated[
+        Path,
+        typer.Option("--sites", metavar="DIR", help="Directory of the site files to record."),
+    ] = Path("sites"),
+    tag: Annotated[
+        str,
+        typer.Option("--tag", metavar="SLUG", help="Tag the recorded devices get (pull --tag)."),
+    ] = "l2tpgen",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only list the changes.", metavar="")
+    ] = False,
+) -> None:
+    """Record the fleet's site files (e.g. what import wrote) in NetBox, idempotently.
+
+    Devices, interfaces, addresses, VLANs and VPWS L2VPNs with their terminations, as pull reads
+    them back; a second push changes nothing. --dry-run lists the changes and writes nothing.
+    """
+    from l2tpgen.cli.app import load  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.netbox import push  # noqa: PLC0415
+
+    token = os.environ.get(TOKEN_ENV, "")
+    if not token:
+        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    fleet = load(sites)
+    try:
+        changes = push(url, token, fleet, dry_run=dry_run, tag=tag)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    verb = "would " if dry_run else ""
+    for change in changes:
+        fields = f" ({', '.join(change.fields)})" if change.fields else ""
+        out.print(safe(f"{verb}{change.action} {change.kind} {change.name}{fields}"))
+    if not changes:
+        err.print("NetBox already records this fleet: no change")
+    else:
+        err.print(f"{len(changes)} change(s){' (dry run: nothing written)' if dry_run else ''}")

@@ -1,0 +1,62 @@
+"""NetBox as the source of truth: site files pulled from its REST API (docs/netbox.md).
+
+pynetbox is optional (``pip install 'l2tpgen[netbox]'``); only :mod:`l2tpgen.netbox.client`
+imports it, when a command runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.netbox.client import Client, NetBoxError, Selection
+from l2tpgen.netbox.drift import Drift, find_drift
+from l2tpgen.netbox.mapping import Unmapped
+from l2tpgen.netbox.overlay import Overlay, OverlayError, load_overlay
+from l2tpgen.netbox.pull import PulledSite, PullResult, build_sites
+from l2tpgen.netbox.push import Change, Pusher
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from l2tpgen.model.fleet import Fleet
+
+__all__ = [
+    "Change",
+    "Client",
+    "Drift",
+    "NetBoxError",
+    "Overlay",
+    "OverlayError",
+    "PullResult",
+    "PulledSite",
+    "Pusher",
+    "Selection",
+    "Unmapped",
+    "build_sites",
+    "find_drift",
+    "load_overlay",
+    "pull",
+    "push",
+]
+
+
+def pull(url: str, token: str, selection: Selection, overlay_path: Path | None) -> PullResult:
+    """Read the selected devices from NetBox and build their site files (nothing is written).
+
+    Raises:
+        NetBoxError: NetBox cannot be reached or refuses the token (names the URL).
+        OverlayError: the overlay file cannot be read.
+    """
+    overlay = load_overlay(overlay_path) if overlay_path is not None else Overlay()
+    inventory = Client(url, token).inventory(selection)
+    return build_sites(inventory, overlay, url)
+
+
+def push(url: str, token: str, fleet: Fleet, *, dry_run: bool, tag: str) -> list[Change]:
+    """Record ``fleet`` in NetBox (docs/netbox.md); with ``dry_run`` only list the changes.
+
+    Raises:
+        NetBoxError: NetBox cannot be reached, refuses the token or refuses a change.
+    """
+    client = Client(url, token)
+    return Pusher(client.api, client.url, dry_run=dry_run, tag=tag).fleet(fleet)

@@ -1,0 +1,265 @@
+"""NetBox's REST API through pynetbox, read into plain records: the only module that imports it.
+
+pynetbox is an optional dependency (``pip install 'l2tpgen[netbox]'``), imported when a NetBox
+command runs. Every failure of the API (unreachable, token refused, an unexpected answer) becomes a
+:class:`NetBoxError` that names the URL and never the token.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.errors import L2tpgenError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+SITE_FIELD = "l2tpgen_site"  # custom field on dcim.device: the l2tpgen site name (else the name)
+GATEWAY_FIELD = "l2tpgen_gateway"  # custom field on dcim.interface: the WAN's next hop
+WAN_TAG = "l2tpgen-wan"  # tag on the WAN interface
+LOOPBACK_TAG = "l2tpgen-loopback"  # tag on the loopback the tunnels are sourced from
+
+
+class NetBoxError(L2tpgenError):
+    """NetBox cannot be read: unreachable, the token refused, or an answer l2tpgen cannot use."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which devices to pull: NetBox's own filters (slugs), all of them ANDed."""
+
+    tag: str | None = None
+    site: str | None = None
+    role: str | None = None
+
+    def filters(self) -> dict[str, str]:
+        """The query parameters of ``/api/dcim/devices/``."""
+        return {k: v for k, v in (("tag", self.tag), ("site", self.site), ("role", self.role)) if v}
+
+
+@dataclass(frozen=True)
+class Device:
+    """A dcim.device: what l2tpgen reads of it."""
+
+    id: int
+    name: str
+    url: str
+    site_name: str | None  # custom field SITE_FIELD
+    platform: str | None  # slug
+    primary_ip4: str | None  # with its prefix length
+
+
+@dataclass(frozen=True)
+class Interface:
+    """A dcim.interface."""
+
+    id: int
+    device_id: int
+    name: str
+    url: str
+    type: str
+    parent_id: int | None
+    untagged_vid: int | None
+    untagged_name: str | None
+    mtu: int | None
+    duplex: str | None
+    speed: int | None  # kbit/s
+    mgmt_only: bool
+    tags: frozenset[str]
+    gateway: str | None  # custom field GATEWAY_FIELD
+
+
+@dataclass(frozen=True)
+class Address:
+    """An ipam.ip-address assigned to an interface."""
+
+    address: str
+    interface_id: int
+    url: str
+
+
+@dataclass(frozen=True)
+class L2vpn:
+    """A vpn.l2vpn."""
+
+    id: int
+    name: str
+    type: str
+    identifier: int | None
+    url: str
+
+
+@dataclass(frozen=True)
+class Termination:
+    """A vpn.l2vpn-termination."""
+
+    l2vpn_id: int
+    object_type: str
+    object_id: int
+    url: str
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """Everything a pull reads, fetched up front (a few requests, whatever the fleet's size)."""
+
+    devices: tuple[Device, ...]
+    interfaces: Mapping[int, Interface]  # the selected devices' and the far ends'
+    addresses: tuple[Address, ...]
+    l2vpns: Mapping[int, L2vpn]
+    terminations: tuple[Termination, ...]
+    far_devices: Mapping[int, Device]  # devices of far ends outside the selection
+
+
+def _url(record: Any) -> str:  # noqa: ANN401 - a pynetbox Record
+    return str(getattr(record, "display_url", None) or getattr(record, "url", ""))
+
+
+def _id(value: Any) -> int | None:  # noqa: ANN401 - a Record, a dict or None
+    if value is None:
+        return None
+    return int(value["id"] if isinstance(value, dict) else value.id)
+
+
+def _device(record: Any) -> Device:  # noqa: ANN401
+    fields = dict(record.custom_fields or {})
+    ip4 = record.primary_ip4
+    return Device(
+        id=int(record.id),
+        name=str(record.name or ""),
+        url=_url(record),
+        site_name=fields.get(SITE_FIELD) or None,
+        platform=record.platform.slug if record.platform else None,
+        primary_ip4=str(ip4.address) if ip4 else None,
+    )
+
+
+def _choice(value: Any) -> str | None:  # noqa: ANN401 - NetBox answers choices as {value, label}
+    if value is None:
+        return None
+    return str(value.value if hasattr(value, "value") else value)
+
+
+def _interface(record: Any) -> Interface:  # noqa: ANN401
+    fields = dict(record.custom_fields or {})
+    untagged = record.untagged_vlan
+    return Interface(
+        id=int(record.id),
+        device_id=int(record.device.id),
+        name=str(record.name),
+        url=_url(record),
+        type=_choice(record.type) or "",
+        parent_id=_id(record.parent),
+        untagged_vid=int(untagged.vid) if untagged else None,
+        untagged_name=str(untagged.name) if untagged else None,
+        mtu=record.mtu,
+        duplex=_choice(record.duplex),
+        speed=record.speed,
+        mgmt_only=bool(record.mgmt_only),
+        tags=frozenset(str(t.slug) for t in record.tags or ()),
+        gateway=fields.get(GATEWAY_FIELD) or None,
+    )
+
+
+def _pynetbox() -> Any:  # noqa: ANN401 - an untyped module
+    try:
+        return importlib.import_module("pynetbox")
+    except ImportError:
+        raise NetBoxError("pynetbox is not installed: pip install 'l2tpgen[netbox]'") from None
+
+
+def _explain(exc: Exception, url: str) -> NetBoxError:
+    status = getattr(getattr(exc, "req", None), "status_code", None)
+    if status in {401, 403}:
+        return NetBoxError(
+            f"NetBox at {url} refused the API token (HTTP {status}): set L2TPGEN_NETBOX_TOKEN to "
+            "a token of a user that may read devices, interfaces, IP addresses and L2VPNs"
+        )
+    if status is not None:
+        detail = str(getattr(exc, "error", "") or "")[:300]
+        return NetBoxError(
+            f"NetBox at {url} answered HTTP {status}: {detail or type(exc).__name__}"
+        )
+    reason = str(exc).split(":")[-1].strip() or type(exc).__name__
+    name = type(exc).__name__
+    if "Connection" in name or "Timeout" in name:
+        return NetBoxError(f"cannot reach NetBox at {url} ({name}): is the URL right and up?")
+    return NetBoxError(f"NetBox at {url} gave an answer l2tpgen cannot read: {reason[:200]}")
+
+
+class Client:
+    """One NetBox, read through pynetbox."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url.rstrip("/")
+        self.api = _pynetbox().api(self.url, token=token)
+
+    def _list(self, endpoint: Any, **filters: object) -> list[Any]:  # noqa: ANN401
+        try:
+            return list(endpoint.filter(**filters) if filters else endpoint.all())
+        except Exception as exc:  # noqa: BLE001 - requests' and pynetbox's errors, wrapped
+            raise _explain(exc, self.url) from None
+
+    def inventory(self, selection: Selection) -> Inventory:
+        """Read the selected devices and everything their pseudowires need."""
+        api = self.api
+        devices = [_device(d) for d in self._list(api.dcim.devices, **selection.filters())]
+        ids = [d.id for d in devices]
+        if not ids:
+            return Inventory((), {}, (), {}, (), {})
+        interfaces = {
+            i.id: i for i in map(_interface, self._list(api.dcim.interfaces, device_id=ids))
+        }
+        near = self._list(api.vpn.l2vpn_terminations, device_id=ids)
+        l2vpn_ids = sorted({int(t.l2vpn.id) for t in near})
+        l2vpns: dict[int, L2vpn] = {}
+        terminations: list[Termination] = []
+        if l2vpn_ids:
+            for record in self._list(api.vpn.l2vpns, id=l2vpn_ids):
+                l2vpns[int(record.id)] = L2vpn(
+                    int(record.id),
+                    str(record.name),
+                    _choice(record.type) or "",
+                    record.identifier,
+                    _url(record),
+                )
+            terminations = [
+                Termination(
+                    int(record.l2vpn.id),
+                    str(record.assigned_object_type),
+                    int(record.assigned_object_id),
+                    _url(record),
+                )
+                for record in self._list(api.vpn.l2vpn_terminations, l2vpn_id=l2vpn_ids)
+            ]
+        far_devices = self._far(terminations, interfaces, set(ids))
+        addresses = [
+            Address(str(a.address), int(a.assigned_object_id), _url(a))
+            for a in self._list(api.ipam.ip_addresses, device_id=ids)
+            if a.assigned_object_type == "dcim.interface" and a.assigned_object_id is not None
+        ]
+        return Inventory(
+            tuple(devices), interfaces, tuple(addresses), l2vpns, tuple(terminations), far_devices
+        )
+
+    def _far(
+        self, terminations: Iterable[Termination], interfaces: dict[int, Interface], near: set[int]
+    ) -> dict[int, Device]:
+        """Fetch far-end interfaces (added to ``interfaces``) and their devices if not selected."""
+        missing = sorted(
+            {
+                t.object_id
+                for t in terminations
+                if t.object_type == "dcim.interface" and t.object_id not in interfaces
+            }
+        )
+        if not missing:
+            return {}
+        for record in self._list(self.api.dcim.interfaces, id=missing):
+            interfaces[int(record.id)] = _interface(record)
+        far = sorted({interfaces[i].device_id for i in missing if i in interfaces} - near)
+        if not far:
+            return {}
+        return {d.id: d for d in map(_device, self._list(self.api.dcim.devices, id=far))}

@@ -1,0 +1,81 @@
+"""`l2tpgen netbox push` against a real NetBox: idempotent, --dry-run writes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from conftest import ROOT, SITES
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+from l2tpgen.model.load import load_fleet
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+runner = CliRunner()
+OVERLAY = ROOT / "tests" / "netbox" / "overlay-sites.yaml"
+
+
+def push(sites: Path, *args: str) -> Any:  # noqa: ANN401 - click's Result
+    return runner.invoke(app, ["netbox", "push", "--sites", str(sites), *args])
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_pushed_fleet_pulls_back_equal_and_a_second_push_changes_nothing(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    first = push(SITES)
+    assert first.exit_code == 0, first.output
+    assert "create device lab-a-rtr1" in first.stdout
+    assert "create L2VPN site-a-site-b-2996 (identifier, type)" in first.stdout
+    # Four VPWS L2VPNs, two terminations each: the four pseudowires of sites/.
+    assert sorted(v.identifier for v in netbox.vpn.l2vpns.all()) == [125, 126, 127, 128]
+    assert len(list(netbox.vpn.l2vpn_terminations.all())) == 8
+    second = push(SITES)
+    assert second.exit_code == 0, second.output
+    assert second.stdout == ""
+    assert "no change" in second.output
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(tmp_path), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 0, pulled.output
+    original, back = load_fleet(SITES), load_fleet(tmp_path)
+    assert {n: s.model_dump() for n, s in back.sites.items()} == {
+        n: s.model_dump() for n, s in original.sites.items()
+    }
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_dry_run_lists_the_changes_and_writes_nothing(netbox: Any) -> None:  # noqa: ANN401
+    result = push(SITES, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "would create device lab-b-rtr1" in result.stdout
+    assert "would create interface GigabitEthernet0/0.2996" in result.stdout
+    assert "dry run: nothing written" in result.output
+    assert list(netbox.dcim.devices.all()) == []
+    assert list(netbox.extras.tags.all()) == []
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_changed_site_file_pushes_as_one_update_of_that_field(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    assert push(sites).exit_code == 0
+    site_b = sites / "site-b.yaml"
+    site_b.write_text(site_b.read_text().replace("gateway: 10.216.44.33", "gateway: 10.216.44.34"))
+    dry = push(sites, "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert dry.stdout.splitlines() == [
+        "would update interface lab-b-rtr1 GigabitEthernet0/1 (custom_fields)"
+    ]
+    assert push(sites).exit_code == 0
+    wan = netbox.dcim.interfaces.get(device="lab-b-rtr1", name="GigabitEthernet0/1")
+    assert wan.custom_fields["l2tpgen_gateway"] == "10.216.44.34"
+    assert push(sites).stdout == ""
