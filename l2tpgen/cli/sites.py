@@ -357,8 +357,8 @@ def mtu(
         ),
     ] = None,
     dot1q: Annotated[
-        bool, typer.Option("--dot1q/--no-dot1q", help="The dot1Q tag travels in the pseudowire.")
-    ] = False,
+        bool, typer.Option("--dot1q/--no-dot1q", help="The dot1Q tag travels (see docs).")
+    ] = True,
     ipsec: Annotated[
         IpsecChoice,
         typer.Option("--ipsec", help="IPsec ESP around the pseudowire: none, transport or tunnel."),
