@@ -357,7 +357,12 @@ def mtu(
         ),
     ] = None,
     dot1q: Annotated[
-        bool, typer.Option("--dot1q/--no-dot1q", help="The dot1Q tag travels (see docs).")
+        bool,
+        typer.Option(
+            "--dot1q/--no-dot1q",
+            help="The dot1Q tag travels, as l2tpgen renders a pseudowire with a Cisco end; "
+            "--no-dot1q: Linux to Linux (the VLAN subinterface removes the tag).",
+        ),
     ] = True,
     ipsec: Annotated[
         IpsecChoice,
