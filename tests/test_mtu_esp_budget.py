@@ -102,7 +102,7 @@ def test_the_cli_offers_exactly_the_models_transforms() -> None:
 
 
 def test_l2tpgen_mtu_prints_the_esp_budget() -> None:
-    result = runner.invoke(app, ["mtu", "--ipsec", "transport", "--format", "json"])
+    result = runner.invoke(app, ["mtu", "--ipsec", "transport", "--no-dot1q", "--format", "json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["max_inner_mtu"] == 1428
@@ -112,7 +112,8 @@ def test_l2tpgen_mtu_prints_the_esp_budget() -> None:
         "nat_t": False,
         "overhead": 34,
     }
-    text = runner.invoke(app, ["mtu", "--ipsec", "tunnel", "--transform", "aes-cbc-128-sha256"])
+    tunnel = ["mtu", "--ipsec", "tunnel", "--transform", "aes-cbc-128-sha256", "--no-dot1q"]
+    text = runner.invoke(app, tunnel)
     assert "ESP tunnel aes-cbc-128-sha256" in text.stdout
     assert "1400" in text.stdout  # 1500-20-8-16-16 = 1440 -> 1438 - 20 - 18
 

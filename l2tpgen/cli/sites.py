@@ -357,8 +357,13 @@ def mtu(
         ),
     ] = None,
     dot1q: Annotated[
-        bool, typer.Option("--dot1q/--no-dot1q", help="The dot1Q tag travels in the pseudowire.")
-    ] = False,
+        bool,
+        typer.Option(
+            "--dot1q/--no-dot1q",
+            help="The dot1Q tag travels, as l2tpgen renders a pseudowire with a Cisco end; "
+            "--no-dot1q: Linux to Linux (the VLAN subinterface removes the tag).",
+        ),
+    ] = True,
     ipsec: Annotated[
         IpsecChoice,
         typer.Option("--ipsec", help="IPsec ESP around the pseudowire: none, transport or tunnel."),

@@ -118,7 +118,6 @@ def _ce(
     *,
     workloads: Mapping[int, Workload],
     stated: Mapping[int, Workload],
-    flavor: Flavor = "linux",
 ) -> dict[str, Any]:
     site = fleet.site(name)
     vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
@@ -130,12 +129,12 @@ def _ce(
             f"ip addr add {ce_address(index, vlan)} dev eth1.{vlan}",
         ]
     budget = site.data_budget(dot1q=variant == "single-trunk").max_inner_mtu
-    # Per VLAN in the linux flavor, each session's own budget (ESP, its pair's cookie): a site
-    # whose VLANs differ (one peer on IPsec, another on cookies) gets them in l2tpgen.mtus.
+    # Per VLAN, each session's own budget (ESP, its pair's cookie, the tag a Cisco end carries:
+    # cisco_iol keeps the Cisco sites): a site whose VLANs differ gets them in l2tpgen.mtus.
     per_vlan = {
         pw.vlan.id: pw.budget.max_inner_mtu
         for pw in fleet.pseudowires(name)
-        if variant == "per-vlan" and flavor == "linux"
+        if variant == "per-vlan"
     }
     budget = min(per_vlan.values(), default=budget)
     labels = {
@@ -235,7 +234,6 @@ def build_topology(
             variant,
             workloads=workloads or {},
             stated=(site_workloads or {}).get(site_name, {}),
-            flavor=flavor,
         )
         links.append(
             {
