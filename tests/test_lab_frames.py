@@ -16,6 +16,7 @@ from test_lab import requires_vm
 from l2tpgen import load_fleet
 from l2tpgen.lab.frames import (
     CE_MAC,
+    DOT1Q,
     InnerFrame,
     _packets,
     frame_script,
@@ -54,13 +55,19 @@ def test_linux_edge_sends_the_dot1q_tag_to_the_cisco_hub_and_none_linux_to_linux
     fleet = load_fleet(HUB)
     pw = fleet.pseudowires("linux-edge")[0]
     assert pw.vlan.id == 200
-    script = frame_script(fleet, "linux-edge", "t") + frame_script(
-        fleet.on_platform("linux"), "linux-edge", "u"
+    # The far end frames as the hub's dot1Q subinterface does: tagged inside the session.
+    script = frame_script(fleet, "linux-edge", "t", tagged_peer=True) + frame_script(
+        fleet.on_platform("linux"), "linux-edge", "u", tagged_peer=True
     )
     run = run_script(script, extras=tcpdump_extras())
     tagged = inner_frames(run.output, "t", pw.cookie_size)
     untagged = inner_frames(run.output, "u", pw.cookie_size)
     assert tagged, run.output
     assert untagged, run.output
-    assert set(tagged) == {InnerFrame(CE_MAC, 0x8100, 200)}
-    assert set(untagged) == {InnerFrame(CE_MAC, ARP, None)}
+    assert set(tagged) == {InnerFrame(CE_MAC, DOT1Q, 200)}
+    # Untagged: ARP first (a peer answers ARP for its address on any device, so IPv4 may follow).
+    assert untagged[0] == InnerFrame(CE_MAC, ARP, None)
+    assert all(frame.ethertype != DOT1Q and frame.vlan is None for frame in untagged)
+    # Traffic passes only when the Linux end frames as its Cisco-like peer does.
+    assert "t reached: yes" in run.output
+    assert "u reached: no" in run.output

@@ -50,10 +50,39 @@ def tcpdump_extras() -> Extras:
     return Extras(files=tuple(files))
 
 
-def frame_script(fleet: Fleet, name: str, prefix: str) -> str:
+def _tagged_peer(fleet: Fleet, name: str, wan: str) -> list[str]:
+    """The far end in the WAN namespace, framing as a Cisco dot1Q subinterface does.
+
+    Its session device carries a VLAN device with the pseudowire's VLAN ID, holding the address
+    the CE pings: it answers only frames that arrive tagged, and tags its replies.
+    """
+    site, pw = fleet.site(name), fleet.pseudowires(name)[0]
+    (session, _), vlan = pw.session_ids, pw.vlan.id
+    return [
+        f"{_IP} -n {wan} addr add {pw.peer_address}/32 dev lo",
+        f"{_IP} -n {wan} link set lo up",
+        f"{_IP} -n {wan} route add {site.tunnel_address}/32 via {site.wan.address.ip}",
+        (
+            f"{_IP} -n {wan} l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip "
+            f"local {pw.peer_address} remote {site.tunnel_address}"
+        ),
+        (
+            f"{_IP} -n {wan} l2tp add session name pw0 tunnel_id 1 session_id {session} "
+            f"peer_session_id {session} l2spec_type none"
+        ),
+        f"{_IP} -n {wan} link set pw0 up",
+        f"{_IP} -n {wan} link add link pw0 name pw0.{vlan} type vlan id {vlan}",
+        f"{_IP} -n {wan} addr add {CE_TARGET}/24 dev pw0.{vlan}",
+        f"{_IP} -n {wan} link set pw0.{vlan} up",
+    ]
+
+
+def frame_script(fleet: Fleet, name: str, prefix: str, *, tagged_peer: bool = False) -> str:
     """Guest shell lines: build ``name``'s PE as rendered, send on its first VLAN, capture.
 
-    The capture is printed between ``==<prefix>==`` and ``==<prefix> end==``.
+    The capture is printed between ``==<prefix>==`` and ``==<prefix> end==``. With
+    ``tagged_peer`` the far end answers tagged frames only (``_tagged_peer``), and the CE's ping
+    result is printed as ``<prefix> reached: yes`` or ``no``.
     """
     site = fleet.site(name)
     pw = fleet.pseudowires(name)[0]
@@ -70,6 +99,7 @@ def frame_script(fleet: Fleet, name: str, prefix: str) -> str:
         # The next hop answers ARP, so the PE sends its L2TPv3 packets onto the WAN.
         f"{_IP} -n {wan} addr add {site.wan.gateway}/{site.wan.address.network.prefixlen} dev wan",
         f"{_IP} -n {wan} link set wan up",
+        *(_tagged_peer(fleet, name, wan) if tagged_peer else ()),
         f"{_IP} -n {ce} link set lan address {CE_MAC} up",
         f"{_IP} -n {ce} link add link lan name lan.{vlan} type vlan id {vlan}",
         f"{_IP} -n {ce} addr add {CE_ADDRESS} dev lan.{vlan}",
@@ -79,8 +109,11 @@ def frame_script(fleet: Fleet, name: str, prefix: str) -> str:
             f">/tmp/{prefix}.cap 2>/tmp/{prefix}.err & TP=$!"
         ),
         f"for i in $(seq 100); do grep -q listening /tmp/{prefix}.err && break; sleep 0.1; done",
-        # ARP requests for an address nobody has: broadcast frames into the pseudowire.
-        f"{_IP} netns exec {ce} /sbin/ping -c 3 -W 1 {CE_TARGET} >/dev/null 2>&1",
+        # ARP requests (answered only by a tagged peer): broadcast frames into the pseudowire.
+        (
+            f"{_IP} netns exec {ce} /sbin/ping -c 3 -W 1 {CE_TARGET} >/dev/null 2>&1 "
+            f"&& R=yes || R=no; echo {prefix} reached: $R"
+        ),
         f"for i in $(seq 50); do grep -q '^[0-9]' /tmp/{prefix}.cap && break; sleep 0.1; done",
         "kill $TP 2>/dev/null; wait $TP",
         f"echo =={prefix}==; cat /tmp/{prefix}.cap; echo =={prefix} end==",
