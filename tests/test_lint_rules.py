@@ -15,6 +15,7 @@ from conftest import TESTS, Golden
 from test_lint_paste import CASES as PASTE_CASES
 from test_lint_rules_classes import CASES as CLASS_CASES
 from test_lint_rules_definitions import CASES as DEFINITION_CASES
+from test_lint_rules_frames import CASES as FRAME_CASES
 from test_lint_rules_model import CASES as MODEL_CASES
 from test_lint_rules_mtu import CASES as MTU_CASES
 from test_lint_rules_pair_ids import CASES as PAIR_ID_CASES
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 LINT = TESTS / "lint"
 RULE_CASES: dict[str, list[Case]] = {
     **XCONNECT_CASES,
+    **FRAME_CASES,
     **CLASS_CASES,
     **DEFINITION_CASES,
     **PATH_CASES,

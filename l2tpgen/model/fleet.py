@@ -138,20 +138,31 @@ class Pseudowire:
         return self.static and self.cookie_size > 0 and self.protection.keyed_cookies
 
     @property
+    def dot1q_carried(self) -> bool:
+        """Whether the 802.1Q tag travels inside this pseudowire.
+
+        A Cisco dot1Q subinterface bound to an xconnect forwards the VLAN frame in its entirety
+        (Cisco's L2TPv3 feature guide, IOS 12.0(29)S/12.2(25)S p.22, the brief's S1), so when
+        either end is Cisco the tag is carried and a Linux end tags and untags inside the
+        session. Linux to Linux, each end's LAN VLAN device removes the tag: none is carried.
+        """
+        return self.site.is_cisco or self.peer.is_cisco
+
+    @property
     def budget(self) -> OverheadBudget:
         """The data-plane budget both ends of this pseudowire share.
 
         The smaller WAN MTU, the pair's cookie and sublayer (4 bytes with sequencing), ESP when
         IPsec protects the pseudowire (computed from its mode and transform), and the dot1Q tag
-        counted as carried when either end is a Cisco subinterface (conservative until
-        confirmed): the Cisco and the Linux end of one pseudowire get the same MTU.
+        exactly when it is carried (``dot1q_carried``): the Cisco and the Linux end of one
+        pseudowire get the same MTU.
         """
         return overhead_budget(
             min(self.site.wan.mtu, self.peer.wan.mtu),
             Encapsulation.IP,
             self.cookie_size,
             sublayer=self.settings.sequencing != "none",
-            dot1q=self.site.is_cisco or self.peer.is_cisco,
+            dot1q=self.dot1q_carried,
             esp=self.protection.esp,
         )
 

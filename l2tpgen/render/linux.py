@@ -3,8 +3,14 @@
 One command per line, no shell syntax, so the same list serves a shell script, containerlab's
 ``exec`` and the QEMU lab. Per peer an IP-encapsulated tunnel (tunnel IDs are local bookkeeping in
 IP mode); per VLAN a static session (``l2spec_type none``, as Cisco), its Ethernet device with the
-MTU from ``mtu.py`` (the VLAN tag is removed by the LAN subinterface, so none is carried), and a
-bridge joining it to the LAN trunk's VLAN subinterface.
+MTU from ``mtu.py``, and a bridge joining it to the LAN trunk's VLAN subinterface.
+
+The frame inside the session: Linux to Linux, the LAN subinterface removes the tag and none is
+carried. Towards a Cisco dot1Q subinterface the tag is carried (``Pseudowire.dot1q_carried``):
+Cisco forwards "the VLAN Ethernet frames ... in their entirety" (L2TPv3 feature guide, IOS
+12.0(29)S/12.2(25)S p.22, the brief's S1), so the Linux end bridges a VLAN device on top of the
+session device (``l2tp200.200``) instead of the session device itself: frames leave tagged with
+the VLAN ID and arrive tagged. The MTU budget counts the 4-byte tag for exactly these.
 
 Protection (``pw.protection``): a protected pseudowire's cookies are keyed secrets, written as
 placeholders unless revealed (then hex, from the key in the environment); Linux sends ``cookie``
@@ -137,10 +143,29 @@ def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
             f"ip link set dev {lan}.{vlan} up",
             f"ip link add br{vlan} type bridge",
             f"ip link set dev {lan}.{vlan} master br{vlan}",
-            f"ip link set dev l2tp{vlan} master br{vlan}",
+            *_session_port(pw),
             f"ip link set dev br{vlan} up",
         ]
     return commands
+
+
+def session_port(pw: Pseudowire) -> str:
+    """The device the bridge joins on the pseudowire's side: tagged towards Cisco."""
+    vlan = pw.vlan.id
+    return f"l2tp{vlan}.{vlan}" if pw.dot1q_carried else f"l2tp{vlan}"
+
+
+def _session_port(pw: Pseudowire) -> list[str]:
+    vlan, port = pw.vlan.id, session_port(pw)
+    if not pw.dot1q_carried:
+        return [f"ip link set dev {port} master br{vlan}"]
+    # The VLAN device inherits the session device's MTU, the inner IP MTU (the budget already
+    # counts the tag); it adds the tag and hands the frame to the session device.
+    return [
+        f"ip link add link l2tp{vlan} name {port} type vlan id {vlan}",
+        f"ip link set dev {port} up",
+        f"ip link set dev {port} master br{vlan}",
+    ]
 
 
 def linux_commands(fleet: Fleet, name: str) -> list[str]:

@@ -3,7 +3,8 @@
 One ``.netdev`` per peer holds the tunnel (``[L2TP]``) and its sessions (``[L2TPSession]``, one per
 VLAN); per VLAN a VLAN netdev on the LAN trunk and a bridge joining it to the session; ``.network``
 files give the WAN its address and routes and attach the rest. Keys as systemd.netdev(5) and
-systemd.network(5) document them (systemd 242 and later).
+systemd.network(5) document them (systemd 242 and later). Towards a Cisco dot1Q subinterface the
+tag is carried (see ``linux.py``): a VLAN netdev on the session joins the bridge instead.
 
 systemd-networkd cannot set L2TPv3 cookies or sequencing: ``[L2TPSession]`` has ``Name``,
 ``SessionId``, ``PeerSessionId`` and ``Layer2SpecificHeader`` only. A pseudowire that needs either
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
+from l2tpgen.render.linux import session_port
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire, Site
@@ -126,11 +128,19 @@ def render_networkd(fleet: Fleet, name: str) -> dict[str, str]:
         files[f"30-{lan}.{vlan}.network"] = _ini(
             ("Match", [("Name", f"{lan}.{vlan}")]), ("Network", [("Bridge", f"br{vlan}")])
         )
+        port = session_port(pw)
         files[f"30-l2tp{vlan}.network"] = _ini(
             ("Match", [("Name", f"l2tp{vlan}")]),
             ("Link", [("MTUBytes", pw.budget.max_inner_mtu)]),
-            ("Network", [("Bridge", f"br{vlan}")]),
+            ("Network", [("VLAN", port)] if pw.dot1q_carried else [("Bridge", f"br{vlan}")]),
         )
+        if pw.dot1q_carried:  # towards Cisco the tag rides inside the session (linux.py)
+            files[f"20-{port}.netdev"] = _ini(
+                ("NetDev", [("Name", port), ("Kind", "vlan")]), ("VLAN", [("Id", vlan)])
+            )
+            files[f"30-{port}.network"] = _ini(
+                ("Match", [("Name", port)]), ("Network", [("Bridge", f"br{vlan}")])
+            )
         files[f"30-br{vlan}.network"] = _ini(
             ("Match", [("Name", f"br{vlan}")]),
             ("Network", [("LinkLocalAddressing", "no"), ("ConfigureWithoutCarrier", "yes")]),

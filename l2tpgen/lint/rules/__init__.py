@@ -14,6 +14,7 @@ from l2tpgen.lint.rules.classes import (
     UndefinedL2tpClass,
     UndefinedPwClass,
 )
+from l2tpgen.lint.rules.frames import FrameFormatMismatch
 from l2tpgen.lint.rules.pairs import (
     PeerAddressMismatch,
     PwClassAsymmetry,
@@ -83,6 +84,7 @@ FLEET_RULES: tuple[FleetRule, ...] = (
     StaticSessionNotMirrored(),
     UnpairedXconnect(),
     IpsecAtOneEndOnly(),
+    FrameFormatMismatch(),
 )
 ALL_RULES: tuple[Rule, ...] = (*DEVICE_RULES, *MODEL_RULES, *FLEET_RULES)
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
