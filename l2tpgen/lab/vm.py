@@ -43,7 +43,9 @@ MODULES = (
     "tcp_bbr",
 )
 BEGIN, END = "L2TPGEN-LAB-BEGIN", "L2TPGEN-LAB-END"
-APT_PACKAGES = "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat"
+APT_PACKAGES = (
+    "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat tcpdump"
+)
 # Host programs copied into the guest's /sbin with their libraries, and the package of each.
 # Busybox has applets called ip, tc and ping that know none of what the lab needs: the lab calls
 # these by their full path.
