@@ -55,5 +55,6 @@ def test_a_refused_crypto_line_rolls_the_router_back_to_its_exact_config_and_hid
     result = cli(lab, "push", "hub", "--yes", "--format", "json", sites=HUB)
     (pushed,) = json.loads(result.stdout)["results"]
     assert pushed["status"] == "rolled-back", pushed
+    assert pushed["message"].startswith("the router refused `pre-shared-key <masked>`")
     assert lab.running("hub") == before
     assert IKE_PSK not in result.stdout + result.stderr
