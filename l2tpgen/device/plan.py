@@ -11,7 +11,16 @@ remediation comes from hier_config, then is put in an order a live router takes:
    routes to the peers' loopbacks, so the new sessions have a source and a path;
 3. l2tp-classes, then pseudowire-classes (a pseudowire-class names its l2tp-class);
 4. the subinterfaces and their xconnects;
-5. what is no longer used: routes, then pseudowire-classes, then l2tp-classes.
+5. protection (``docs/security.md``, "Adding protection to a running pair"): l2tpgen's access
+   lists come first of all, each sent whole (``no ip access-list extended X`` then the list, when
+   it exists: IOS appends lines typed into an existing list after its ``permit ip any any``), and
+   the WAN's ``ip access-group`` with the interface lines of step 2; after the subinterfaces, the
+   IKEv2 proposal, policy, keyring and profiles, the transform sets, the crypto map entries, and
+   last the WAN's ``crypto map`` line, which starts encrypting (the pair is down from then until
+   the other end has been pushed too: one push window);
+6. what is no longer used, protection in the reverse order (the WAN's ``crypto map`` line, the
+   map entries, transform sets, profiles, keyring, policy, proposals, the WAN's access group,
+   the access lists), then routes, pseudowire-classes and l2tp-classes.
 
 ``no interface`` is only ever sent for a subinterface push wholly owns: of the LAN trunk, the WAN
 interface and the loopback, push removes its own lines inside the section, never the interface.
@@ -24,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.classes import adopt
-from l2tpgen.device.scope import Owned, own, refuse_foreign
+from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import interface_sort_key
 from l2tpgen.ios.tree import parse, parse_rendered
@@ -120,22 +129,54 @@ def _walk(node: Any, depth: int) -> list[str]:  # noqa: ANN401 - hier_config's t
     return out
 
 
+_SUBINTERFACES = 5
 _PHASES = (  # top-level remediation line prefix -> phase (module docstring); first match wins
     ("no interface ", 0),
+    ("ip access-list ", 1),
     ("ip route ", 2),
     ("l2tp-class ", 3),
     ("pseudowire-class ", 4),
-    ("no ip route ", 7),
-    ("no pseudowire-class ", 8),
-    ("no l2tp-class ", 9),
+    ("crypto ikev2 proposal ", 6),
+    ("crypto ikev2 policy ", 7),
+    ("crypto ikev2 keyring ", 8),
+    ("crypto ikev2 profile ", 9),
+    ("crypto ipsec transform-set ", 10),
+    ("crypto map ", 11),
+    # 12: the WAN's `crypto map` line; 13: its `no crypto map` (``_WAN_PHASES``)
+    ("no crypto map ", 14),
+    ("no crypto ipsec transform-set ", 15),
+    ("no crypto ikev2 profile ", 16),
+    ("no crypto ikev2 keyring ", 17),
+    ("no crypto ikev2 policy ", 18),
+    ("no crypto ikev2 proposal ", 19),
+    # 20: the WAN's `no ip access-group`
+    ("no ip access-list ", 21),
+    ("no ip route ", 22),
+    ("no pseudowire-class ", 23),
+    ("no l2tp-class ", 24),
 )
+# Lines inside a shared interface (the WAN) that go in a phase of their own.
+_WAN_PHASES = ((" crypto map ", 12), (" no crypto map ", 13), (" no ip access-group ", 20))
 
 
 def _phase(text: str, lan: str) -> int:
     """Where a top-level remediation line goes in the order of the module docstring."""
     if text.startswith(f"interface {lan}."):
-        return 5
+        return _SUBINTERFACES
     return next((phase for prefix, phase in _PHASES if text.startswith(prefix)), 2)
+
+
+def _split_wan(text: str, body: list[str]) -> list[tuple[int, list[str]]]:
+    """A shared interface's block, its protection lines each in their own phase."""
+    out: list[tuple[int, list[str]]] = []
+    rest: list[str] = []
+    for line in body:
+        phase = next((p for prefix, p in _WAN_PHASES if line.startswith(prefix)), None)
+        if phase is None:
+            rest.append(line)
+        else:
+            out.append((phase, [text, line]))
+    return ([(2, [text, *rest])] if rest else []) + out
 
 
 _XCONNECT = re.compile(r"^ (?:no )?xconnect (\S+) (\d+)\b")
@@ -156,20 +197,31 @@ def _taken(blocks: list[tuple[str, list[str]]]) -> set[tuple[str, str, str]]:
 
 
 def _in_place(body: list[str]) -> list[str]:
-    """The block without ``no`` lines for values it sets again (see ``_REPLACED``)."""
-    setting = {line.strip().split(" ", 1)[0] for line in body if not line.startswith(" no ")}
+    """The block without ``no`` lines for values it sets again (see ``_REPLACED``).
+
+    A keyring peer's ``pre-shared-key`` is replaced the same way (at any depth): ``no
+    pre-shared-key OLD`` would send the old key.
+    """
+    setting = {line.strip().split(" ", 1)[0] for line in body if not line.strip().startswith("no ")}
     return [
         line
         for line in body
         if not (
-            line.startswith((" no password ", " no digest secret "))
+            line.strip().startswith(("no password ", "no digest secret ", "no pre-shared-key "))
             and line.strip().removeprefix("no ").split(" ", 1)[0] in setting
         )
     ]
 
 
-def order_commands(remediation: Any, lan: str) -> list[str]:  # noqa: ANN401 - hier_config
+def order_commands(
+    remediation: Any,  # noqa: ANN401 - hier_config
+    lan: str,
+    whole: dict[str, list[str]] | None = None,
+) -> list[str]:
     """hier_config's remediation as commands, in the order of the module docstring.
+
+    ``whole``: access-list header -> the lines that set it: the intended list whole, after ``no``
+    the list when the router has one (IOS appends lines typed into an existing list at its end).
 
     A ``no xconnect`` that frees a peer and VC ID another interface's new xconnect takes goes
     first of all (IOS refuses a second xconnect with the same peer and VC ID); any other stays in
@@ -177,6 +229,7 @@ def order_commands(remediation: Any, lan: str) -> list[str]:  # noqa: ANN401 - h
     xconnect there, so a VLAN moving to a new class version is down only between those two lines.
     """
     raw = [(child.text, _in_place(_walk(child, 1))) for child in remediation.children]
+    whole = whole or {}
     taken = _taken(raw)
     first: list[str] = []
     blocks: list[tuple[int, Any, list[str]]] = []
@@ -198,8 +251,13 @@ def order_commands(remediation: Any, lan: str) -> list[str]:  # noqa: ANN401 - h
                 if not body:
                     continue
         # Subinterfaces in numeric order; everything else in hier_config's (the config's) order.
-        key = interface_sort_key(text.split(" ", 1)[1]) if phase == 5 else ()  # noqa: PLR2004
-        blocks.append((phase, key, [text, *body]))
+        key = interface_sort_key(text.split(" ", 1)[1]) if phase == _SUBINTERFACES else ()
+        if text in whole:
+            blocks.append((phase, key, whole[text]))
+        elif text.startswith("interface ") and phase != _SUBINTERFACES:
+            blocks += [(p, key, block) for p, block in _split_wan(text, body)]
+        else:
+            blocks.append((phase, key, [text, *body]))
     blocks.sort(key=lambda b: (b[0], b[1]))
     removals = [line for phase, _, block in blocks if phase == 0 for line in block]
     rest = [line for phase, _, block in blocks if phase != 0 for line in block]
@@ -316,17 +374,36 @@ def plan_change(
         if r.text.startswith(f"interface {lan}.")
     )
     refuse_foreign(running, site, have, wanted_subs)
+    refuse_foreign_wan(running, intended, site)
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
     intended_text = want.text + _shared_headers(have, want.text)
     workflow = WorkflowRemediation(
         get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, intended_text)
     )
-    send = tuple(order_commands(workflow.remediation_config, lan))
+    have_sections, want_sections = _sections(have.text), _sections(intended_text)
+    whole = {
+        header: [f"no {header}", *lines] if header in have_sections else lines
+        for header, lines in want_sections.items()
+        if header.startswith("ip access-list ") and have_sections.get(header) != lines
+    }
+    send = tuple(order_commands(workflow.remediation_config, lan, whole))
     _refuse_removing_shared(send, have)
     return Plan(
         have.text,
         intended_text,
         send,
         migration=have.trunk_xconnect and not want.trunk_xconnect,
-        notes=adopted.notes,
+        notes=adopted.notes + _encrypting(send),
     )
+
+
+_ENCRYPTING = (
+    "this change applies the crypto map to the WAN interface: the pseudowires to the peers it "
+    "protects are down from that line until each peer has been pushed its crypto map too; "
+    "push both ends in one run"
+)
+
+
+def _encrypting(send: tuple[str, ...]) -> tuple[str, ...]:
+    """The note for a change that applies a crypto map to the WAN: the one outage it causes."""
+    return (_ENCRYPTING,) if any(line.startswith(" crypto map ") for line in send) else ()

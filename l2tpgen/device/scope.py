@@ -11,11 +11,18 @@ Routers carry configuration l2tpgen did not write. Push reads and changes only:
 - the tunnel-source loopback's address, when the model sources tunnels from a loopback;
 - the classes the site renders, and classes only owned xconnects use or name in `l2tp hello`
   (an older class of ours, the static design's hello class);
-- static routes named ``l2tpgen...`` (the routes to the peers' loopbacks).
+- static routes named ``l2tpgen...`` (the routes to the peers' loopbacks);
+- protection (``docs/security.md``): the sections named ``l2tpgen`` or ``l2tpgen-...`` --
+  ``crypto ikev2 proposal|policy|keyring|profile``, ``crypto ipsec transform-set``, the
+  ``crypto map l2tpgen ...`` entries, the access lists ``l2tpgen-pw-*`` and ``l2tpgen-wan-in`` --
+  and on the WAN interface the lines ``crypto map l2tpgen`` and ``ip access-group l2tpgen-wan-in
+  in``. A user's crypto map or inbound access group on the WAN is never touched: push refuses to
+  put its own in their place (``refuse_foreign``; IOS holds one of each per interface).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +49,22 @@ class Owned:
     subinterfaces: frozenset[str]
     classes: frozenset[str]  # "pseudowire-class X" / "l2tp-class Y" headers
     trunk_xconnect: bool  # an xconnect on the LAN trunk itself (the single-trunk design)
+
+
+_NAMED = r"l2tpgen(?:-\S+)?"
+_PROTECTION = re.compile(
+    rf"^(?:crypto ikev2 (?:proposal|policy|keyring|profile) {_NAMED}"
+    rf"|crypto ipsec transform-set {_NAMED}"
+    rf"|crypto map {_NAMED}"
+    r"|ip access-list extended l2tpgen-(?:pw-\S+|wan-in))(?:\s|$)"
+)
+_WAN_LINE = re.compile(rf"^(?:crypto map {_NAMED}|ip access-group l2tpgen-wan-in in)$")
+_WAN_FOREIGN = re.compile(r"^(?:crypto map (\S+)|ip access-group (\S+) in)$")
+
+
+def protection_section(text: str) -> bool:
+    """A top-level line that opens one of l2tpgen's own protection sections."""
+    return _PROTECTION.match(text) is not None
 
 
 def section_lines(node: Node, depth: int = 0) -> list[str]:
@@ -127,7 +150,7 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
     for node in sorted(config.roots, key=lambda n: running_config_key(n.text)):
         text = node.text
         name = text.removeprefix("interface ") if text.startswith("interface ") else None
-        if name in subs or text in owned_classes:
+        if name in subs or text in owned_classes or protection_section(text):
             out += section_lines(node)
         elif name in {lan, wan, loopback}:
             keep = [
@@ -136,6 +159,7 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
                 if c.text.startswith("hold-queue ")
                 or (name == lan and c.text.startswith("xconnect "))
                 or (name == loopback and c.text.startswith("ip address "))
+                or (name == wan and _WAN_LINE.match(c.text) is not None)
             ]
             trunk_xconnect = trunk_xconnect or any(
                 name == lan and c.text.startswith("xconnect ") for c in keep
@@ -169,3 +193,34 @@ def refuse_foreign(running: Config, site: Site, owned: Owned, wanted: frozenset[
                 f"{name.rsplit('.', 1)[1]} over it; move that configuration off {name} (or mark "
                 f"it with `description {MARK} ...` to hand it over), or stretch another VLAN"
             )
+
+
+def refuse_foreign_wan(running: Config, intended: Config, site: Site) -> None:
+    """Refuse to replace a user's crypto map or inbound access group on the WAN interface.
+
+    IOS holds one crypto map and one inbound access group per interface: applying l2tpgen's would
+    silently drop the user's.
+
+    Raises:
+        OwnershipError: naming the line and what to do.
+    """
+    header = f"interface {site.wan.interface}"
+
+    def lines(config: Config) -> list[str]:
+        return [c.text for r in config.roots if r.text == header for c in r.children]
+
+    wanted = {line.split()[0]: line for line in lines(intended) if _WAN_LINE.match(line)}
+    for line in lines(running):
+        kind = line.split()[0]
+        if _WAN_FOREIGN.match(line) is None or _WAN_LINE.match(line) or kind not in wanted:
+            continue
+        fix = (
+            "set `protection.inbound_filter: false` and keep yours, or merge l2tpgen-wan-in's "
+            "lines into it by hand"
+            if kind == "ip"
+            else "remove it or merge its entries by hand; IOS applies one crypto map per interface"
+        )
+        raise OwnershipError(
+            f"{site.wan.interface} has `{line}`, which l2tpgen does not own, and the site's "
+            f"protection needs `{wanted[kind]}` there instead: {fix}"
+        )

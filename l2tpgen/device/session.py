@@ -27,7 +27,9 @@ from l2tpgen.secrets import mask_secrets
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-_CONFIG_PROMPT = r"\(config[^)]*\)#"
+# Configuration sub-mode prompts start with "config", except the transform set's,
+# `(cfg-crypto-trans)#` (IOS transcripts in public configs: `R1(cfg-crypto-trans)# mode tunnel`).
+_CONFIG_PROMPT = r"\((?:config|cfg)[^)]*\)#"
 CHUNK_LINES = 100
 # Seconds a show command may take (a large running config on a slow router takes a while).
 SHOW_TIMEOUT = 30.0

@@ -75,6 +75,14 @@ GLOBAL: tuple[Command, ...] = (
     _c("configuration mode exclusive (auto|manual)", (0, 1, 2)),  # sim/config_lock.py
     _c("default interface IFNAME", None),
     _c("archive", (0,), enters="archive"),  # sim/revert.py: the confirmed change needs it
+    # IKEv2 and crypto maps (``CRYPTO`` below for the sources).
+    _c("crypto ikev2 proposal WORD", None, enters="ikev2-proposal"),
+    _c("crypto ikev2 policy WORD", None, enters="ikev2-policy"),
+    _c("crypto ikev2 keyring WORD", None, enters="ikev2-keyring"),
+    _c("crypto ikev2 profile WORD", None, enters="ikev2-profile"),
+    _c("crypto ipsec transform-set WORD LINE", None, enters="transform-set"),
+    _c("crypto map WORD local-address IFNAME", (0, 1, 2, 3)),
+    _c("crypto map WORD <1-65535> (ipsec-isakmp|ipsec-manual)", None, enters="crypto-map"),
 )
 
 INTERFACE: tuple[Command, ...] = (
@@ -108,6 +116,48 @@ INTERFACE: tuple[Command, ...] = (
     _c("keepalive [<0-32767>]", (0,), default_on=True),
     _c("media-type WORD"),
     _c("service-policy (input|output) WORD", (0, 1)),
+    _c("crypto map WORD", (0, 1)),  # one crypto map per interface: a second replaces the first
+)
+
+# CRYPTO: the IKEv2 and crypto map sub-modes, grammar only (what l2tpgen renders, as Cisco
+# documents it): Cisco, "Appendix: IKEv2 and Legacy VPNs" (IOS 15.2M&T),
+# https://www.cisco.com/en/US/docs/ios-xml/ios/sec_conn_ike2vpn/configuration/15-2mt/sec-apx-ikev2-legacy.html
+# (proposal: encryption/integrity/group; policy: proposal; keyring: peer, address,
+# pre-shared-key; profile: match identity remote address, authentication local|remote
+# pre-share, keyring local; crypto map NAME SEQ ipsec-isakmp: set peer, set transform-set, set
+# ikev2-profile, match address; `crypto map NAME` on the interface); Cisco 7600 "Configuring IKE
+# Features Using the IPSec VPN SPA" (IKEv2 proposal `prf`, keyring peer sub-mode),
+# http://www.cisco.com/c/en/us/td/docs/interfaces_modules/shared_port_adapters/configuration/7600series/sipspasw/76cfvpn2.html;
+# Cisco IOS Security Command Reference, `crypto map local-address`,
+# http://www.cisco.com/en/US/docs/ios/security/command/reference/sec_c4.html; Cisco, "IPSec
+# Network Security" (IOS 11.3), `mode transport` in a transform set,
+# http://www.cisco.com/en/US/docs/ios/11_3/feature/guide/ipsec.html. The simulator stores the
+# pre-shared key as typed (IOS shows it in clear unless `password encryption aes` is set).
+IKEV2_PROPOSAL: tuple[Command, ...] = (
+    _c("encryption LINE"),
+    _c("integrity LINE"),
+    _c("prf LINE"),
+    _c("group LINE"),
+)
+IKEV2_POLICY: tuple[Command, ...] = (_c("proposal WORD", None), _c("match LINE", None))
+IKEV2_KEYRING: tuple[Command, ...] = (_c("peer WORD", None, enters="ikev2-keyring-peer"),)
+IKEV2_KEYRING_PEER: tuple[Command, ...] = (
+    _c("address A.B.C.D [A.B.C.D]"),
+    _c("identity LINE"),
+    _c("pre-shared-key LINE"),
+)
+IKEV2_PROFILE: tuple[Command, ...] = (
+    _c("match identity remote address A.B.C.D [A.B.C.D]", None),
+    _c("identity local address A.B.C.D", (0, 1)),
+    _c("authentication (remote|local) (pre-share|rsa-sig)", (0, 1)),
+    _c("keyring local WORD", (0, 1)),
+)
+TRANSFORM_SET: tuple[Command, ...] = (_c("mode (transport|tunnel)"),)
+CRYPTO_MAP: tuple[Command, ...] = (
+    _c("set peer A.B.C.D", None),
+    _c("set transform-set WORD", (0, 1)),
+    _c("set ikev2-profile WORD", (0, 1)),
+    _c("match address WORD", (0, 1)),
 )
 
 XCONNECT: tuple[Command, ...] = (
@@ -157,6 +207,17 @@ LINE: tuple[Command, ...] = (
 
 GENERIC: tuple[Command, ...] = (_c("LINE", None),)
 
+# A named access list's entries: IOS's ACL mode (config-ext-nacl) takes permit/deny, with an
+# optional sequence number, and remark; any other line falls back to global configuration, as in
+# every sub-mode. Cisco, "IP Access List Entry Sequence Numbering" (IOS 12.2(14)S, 12.2(15)T,
+# 12.3(2)T): `sequence-number permit|deny ...` in named access list mode, and without a number an
+# entry is added at the end; copies read at https://manualsbrain.com/en/manuals/1643333/?page=7
+# and https://pdfslide.us/documents/ip-access-list-entry-sequence-numbering-summary-steps-1-enable-2-configure-terminal.html
+ACL: tuple[Command, ...] = (
+    _c("[<1-2147483647>] (permit|deny) LINE", None),
+    _c("remark LINE", None),
+)
+
 # The configuration archive (Cisco, "Configuration Replace and Configuration Rollback": `path`,
 # `maximum`, `write-memory`, `time-period`).
 ARCHIVE: tuple[Command, ...] = (
@@ -174,8 +235,15 @@ MODES: dict[str, tuple[Command, ...]] = {
     "pw-class": PW_CLASS,
     "line": LINE,
     "router": GENERIC,
-    "acl": GENERIC,
+    "acl": ACL,
     "archive": ARCHIVE,
+    "ikev2-proposal": IKEV2_PROPOSAL,
+    "ikev2-policy": IKEV2_POLICY,
+    "ikev2-keyring": IKEV2_KEYRING,
+    "ikev2-keyring-peer": IKEV2_KEYRING_PEER,
+    "ikev2-profile": IKEV2_PROFILE,
+    "transform-set": TRANSFORM_SET,
+    "crypto-map": CRYPTO_MAP,
 }
 
 PROMPTS: dict[str, str] = {
@@ -189,4 +257,11 @@ PROMPTS: dict[str, str] = {
     "router": "(config-router)",
     "acl": "(config-ext-nacl)",
     "archive": "(config-archive)",
+    "ikev2-proposal": "(config-ikev2-proposal)",
+    "ikev2-policy": "(config-ikev2-policy)",
+    "ikev2-keyring": "(config-ikev2-keyring)",
+    "ikev2-keyring-peer": "(config-ikev2-keyring-peer)",
+    "ikev2-profile": "(config-ikev2-profile)",
+    "transform-set": "(cfg-crypto-trans)",
+    "crypto-map": "(config-crypto-map)",
 }

@@ -1,0 +1,205 @@
+"""Push plans for adding, changing and removing protection (IKEv2/IPsec) on a running pair.
+
+The order is the rollout of docs/security.md ("Adding protection to a running pair"), worked out
+by hand from Cisco's behaviour: an inbound filter that still admits clear L2TPv3 from the peers
+goes first, the IKEv2 objects are inert until a crypto map uses them, and the WAN's ``crypto map``
+line starts encrypting, so it goes last. IOS appends lines typed into an existing access list at
+its end (after ``permit ip any any``, where they never match), so a changed list is removed and
+sent whole. Cisco: [IKEV2-LEGACY]
+https://www.cisco.com/en/US/docs/ios-xml/ios/sec_conn_ike2vpn/configuration/15-2mt/sec-apx-ikev2-legacy.html
+(crypto ikev2 proposal/policy/keyring/profile, crypto map entries, `crypto map NAME` on the
+interface).
+
+The running configs are the example hub's rendering with the protection taken out (an input, not
+an expectation); every expected line below is written by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from l2tpgen import load_fleet, render_site
+from l2tpgen.device.plan import Plan, plan_change
+from l2tpgen.device.scope import OwnershipError
+
+if TYPE_CHECKING:
+    from l2tpgen.model import Site
+
+HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
+PSK = "Psk-new-only-in-env-7"
+OLD_PSK = "Psk-old-on-the-router-3"
+ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": PSK}
+WAN = "interface GigabitEthernet0/0/1"
+
+
+@pytest.fixture(scope="module")
+def hub() -> tuple[Site, str]:
+    fleet = load_fleet(HUB)
+    return fleet.site("hub"), render_site(fleet, "hub", reveal_secrets=True, environ=ENV)
+
+
+def _unprotected(config: str) -> str:
+    """The config without its crypto sections, its l2tpgen ACLs and the WAN's two lines."""
+    config = re.sub(
+        r"^(?:crypto |ip access-list ).*\n(?:[ !].*\n)*", "", config, flags=re.MULTILINE
+    )
+    return config.replace(" ip access-group l2tpgen-wan-in in\n", "").replace(
+        " crypto map l2tpgen\n", ""
+    )
+
+
+def _at(plan: Plan, line: str) -> int:
+    return plan.send.index(line)
+
+
+def test_protecting_a_running_pair_sends_the_filter_first_and_the_wan_crypto_map_last(
+    hub: tuple[Site, str],
+) -> None:
+    site, intended = hub
+    plan = plan_change(site, _unprotected(intended), intended)
+    send = plan.send
+    # 1. the inbound filter (admits clear L2TPv3 from the peers, IKE and ESP) before anything
+    assert send[0] == "ip access-list extended l2tpgen-pw-branch"
+    assert _at(plan, "ip access-list extended l2tpgen-wan-in") < _at(
+        plan, " ip access-group l2tpgen-wan-in in"
+    )
+    # 2. IKEv2 objects before the map entries that name them, transform set too
+    order = [
+        "ip access-list extended l2tpgen-wan-in",
+        " ip access-group l2tpgen-wan-in in",
+        "crypto ikev2 proposal l2tpgen-aes-gcm-128",
+        "crypto ikev2 policy l2tpgen",
+        "crypto ikev2 keyring l2tpgen",
+        "crypto ikev2 profile l2tpgen-branch",
+        "crypto ipsec transform-set l2tpgen-aes-gcm-128 esp-gcm 128",
+        "crypto map l2tpgen 10 ipsec-isakmp",
+        "crypto map l2tpgen 20 ipsec-isakmp",
+    ]
+    assert [_at(plan, line) for line in order] == sorted(_at(plan, line) for line in order)
+    # 3. the WAN's crypto map line is the very last: encrypting starts there
+    assert send[-2:] == (WAN, " crypto map l2tpgen")
+    # the running pseudowires are not touched at all
+    assert not [line for line in send if "xconnect" in line or line.startswith("no ")]
+    assert any("down from that line until each peer" in note for note in plan.notes)
+
+
+def test_removing_protection_takes_the_wan_crypto_map_off_first_and_the_filter_last(
+    hub: tuple[Site, str],
+) -> None:
+    site, intended = hub
+    plan = plan_change(site, intended, _unprotected(intended))
+    assert plan.send[:2] == (WAN, " no crypto map l2tpgen")
+    order = [
+        " no crypto map l2tpgen",
+        "no crypto map l2tpgen 10 ipsec-isakmp",
+        "no crypto ikev2 profile l2tpgen-branch",
+        "no crypto ikev2 keyring l2tpgen",
+        "no crypto ikev2 policy l2tpgen",
+        "no crypto ikev2 proposal l2tpgen-aes-gcm-128",
+        " no ip access-group l2tpgen-wan-in in",
+        "no ip access-list extended l2tpgen-wan-in",
+    ]
+    assert [_at(plan, line) for line in order] == sorted(_at(plan, line) for line in order)
+    assert plan.send[-1] == "no ip access-list extended l2tpgen-wan-in"
+    assert not [line for line in plan.send if "interface GigabitEthernet0/0/0" in line]
+    assert not plan.notes
+
+
+def test_a_changed_access_list_is_removed_and_sent_whole_never_appended_after_permit_any(
+    hub: tuple[Site, str],
+) -> None:
+    site, intended = hub
+    # the router's filter knows only the branch: the linux-edge lines are new
+    old_filter = (
+        "ip access-list extended l2tpgen-wan-in\n"
+        " permit 115 host 10.255.0.2 host 10.255.0.1\n"
+        " permit esp host 10.255.0.2 host 10.255.0.1\n"
+        " permit udp host 10.255.0.2 host 10.255.0.1 eq 500\n"
+        " permit udp host 10.255.0.2 host 10.255.0.1 eq 4500\n"
+        " deny 115 any any\n"
+        " deny esp any any\n"
+        " deny udp any any eq 500\n"
+        " deny udp any any eq 4500\n"
+        " permit ip any any\n"
+    )
+    start = intended.index("ip access-list extended l2tpgen-wan-in\n")
+    end = intended.index("!", start)
+    running = intended[:start] + old_filter + intended[end:]
+    plan = plan_change(site, running, intended)
+    at = _at(plan, "no ip access-list extended l2tpgen-wan-in")
+    assert plan.send[at : at + 15] == (
+        "no ip access-list extended l2tpgen-wan-in",
+        "ip access-list extended l2tpgen-wan-in",
+        " permit 115 host 10.255.0.2 host 10.255.0.1",
+        " permit esp host 10.255.0.2 host 10.255.0.1",
+        " permit udp host 10.255.0.2 host 10.255.0.1 eq 500",
+        " permit udp host 10.255.0.2 host 10.255.0.1 eq 4500",
+        " permit 115 host 10.255.0.3 host 10.255.0.1",
+        " permit esp host 10.255.0.3 host 10.255.0.1",
+        " permit udp host 10.255.0.3 host 10.255.0.1 eq 500",
+        " permit udp host 10.255.0.3 host 10.255.0.1 eq 4500",
+        " deny 115 any any",
+        " deny esp any any",
+        " deny udp any any eq 500",
+        " deny udp any any eq 4500",
+        " permit ip any any",
+    )
+    # nothing else: the list is the only change, and no line of it is sent twice
+    assert len(plan.send) == 15
+
+
+def test_a_changed_ike_key_is_masked_and_the_old_key_is_never_sent(
+    hub: tuple[Site, str],
+) -> None:
+    site, intended = hub
+    running = intended.replace(f"pre-shared-key {PSK}\n", f"pre-shared-key {OLD_PSK}\n")
+    plan = plan_change(site, running, intended)
+    shown = plan.diff("hub") + "\n".join(plan.commands)
+    assert "pre-shared-key <masked" in shown
+    assert PSK not in shown
+    assert OLD_PSK not in shown
+    assert not [line for line in plan.send if OLD_PSK in line]  # no `no pre-shared-key OLD`
+    assert "  pre-shared-key " + PSK in plan.send  # the new key is what is sent
+
+
+def test_a_users_crypto_sections_and_access_lists_are_never_touched(
+    hub: tuple[Site, str],
+) -> None:
+    site, intended = hub
+    users = (
+        "crypto ikev2 proposal corp\n encryption aes-cbc-256\n integrity sha256\n group 14\n!\n"
+        "crypto ikev2 keyring l2tpgenx\n peer hq\n  address 192.0.2.9\n!\n"
+        "crypto ipsec transform-set corp-ts esp-aes esp-sha-hmac\n!\n"
+        "crypto map CORP 10 ipsec-isakmp\n set peer 192.0.2.9\n!\n"
+        "ip access-list extended l2tpgen-mgmt\n permit tcp any any eq 22\n!\n"
+        "ip access-list extended CORP-VPN\n permit ip any any\n!\n"
+    )
+    plan = plan_change(site, intended + users, intended)
+    assert plan.empty  # nothing of the user's is removed
+    plan = plan_change(site, _unprotected(intended) + users, intended)
+    for name in ("corp", "l2tpgenx", "corp-ts", "CORP", "l2tpgen-mgmt", "CORP-VPN"):
+        assert not [line for line in plan.send if re.search(rf"\b{name}(\s|$)", line)], name
+
+
+@pytest.mark.parametrize(
+    ("theirs", "what"),
+    [
+        (" ip access-group EDGE-IN in\n", "ip access-group EDGE-IN in"),
+        (" crypto map CORP\n", "crypto map CORP"),
+    ],
+)
+def test_a_users_access_group_or_crypto_map_on_the_wan_refuses_the_push(
+    hub: tuple[Site, str], theirs: str, what: str
+) -> None:
+    # IOS holds one inbound access group and one crypto map per interface: l2tpgen's would
+    # silently replace the user's, so push refuses and says what to do.
+    site, intended = hub
+    running = _unprotected(intended).replace(
+        "interface GigabitEthernet0/0/1\n", "interface GigabitEthernet0/0/1\n" + theirs
+    )
+    with pytest.raises(OwnershipError, match=re.escape(what)):
+        plan_change(site, running, intended)
