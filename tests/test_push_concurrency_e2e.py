@@ -260,7 +260,12 @@ def test_a_refused_configure_terminal_is_said_as_such_and_no_line_is_typed_at_th
     assert "% Invalid input" in result.message
     # after `configure terminal`, only push's read came (refused at the exec prompt)
     typed = exec_lines(lab, "site-a")
-    assert typed[typed.index("configure terminal") + 1 :] == ["do show running-config"]
+    after = typed[typed.index("configure terminal") + 1 :]
+    # push's close types `exit` and drops the socket at once: whether the router logs that
+    # `exit` before the connection ends is a race, and it is no configuration line
+    if after[-1:] == ["exit"]:
+        after = after[:-1]
+    assert after == ["do show running-config"]
     assert lab.running("site-a") == before
 
 
