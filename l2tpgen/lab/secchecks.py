@@ -84,8 +84,11 @@ def _xfrm(found: Figures) -> str:
 
 
 @dataclass(frozen=True)
-class Injection:
-    """Forged frames with the right session ID and cookie reach the far CE 0 times."""
+class _AttackCheck:
+    """What the security checks share: the pair attacked, and no probe of their own.
+
+    The security plan runs the attacks in sequence; each check judges its part of the results.
+    """
 
     attacked: Attacked
 
@@ -96,8 +99,13 @@ class Injection:
 
     @property
     def probes(self) -> tuple[Probe, ...]:
-        """None of its own: the security plan runs the attacks in sequence."""
+        """None of its own."""
         return ()
+
+
+@dataclass(frozen=True)
+class Injection(_AttackCheck):
+    """Forged frames with the right session ID and cookie reach the far CE 0 times."""
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:
         """0 of each kind protected; more than 0 of each in the control."""
@@ -115,20 +123,8 @@ class Injection:
 
 
 @dataclass(frozen=True)
-class Capture:
+class Capture(_AttackCheck):
     """A WAN capture during traffic holds no clear L2TPv3 and no payload pattern."""
-
-    attacked: Attacked
-
-    @property
-    def pair(self) -> Pair:
-        """The pair attacked."""
-        return self.attacked.pair
-
-    @property
-    def probes(self) -> tuple[Probe, ...]:
-        """None of its own."""
-        return ()
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:
         """0 clear packets and 0 hits (and ESP seen) protected; some of both in the control."""
@@ -146,20 +142,8 @@ class Capture:
 
 
 @dataclass(frozen=True)
-class Replay:
+class Replay(_AttackCheck):
     """A captured packet sent again is not delivered."""
-
-    attacked: Attacked
-
-    @property
-    def pair(self) -> Pair:
-        """The pair attacked."""
-        return self.attacked.pair
-
-    @property
-    def probes(self) -> tuple[Probe, ...]:
-        """None of its own."""
-        return ()
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:
         """0 delivered protected; more than 0 in the control; a packet was captured in both."""
@@ -177,20 +161,8 @@ class Replay:
 
 
 @dataclass(frozen=True)
-class Ike:
+class Ike(_AttackCheck):
     """strongSwan negotiated IKEv2 and installed a transport-mode CHILD SA on both PEs."""
-
-    attacked: Attacked
-
-    @property
-    def pair(self) -> Pair:
-        """The pair attacked."""
-        return self.attacked.pair
-
-    @property
-    def probes(self) -> tuple[Probe, ...]:
-        """None of its own."""
-        return ()
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:
         """Both PEs list an ESTABLISHED IKEv2 SA and an INSTALLED TRANSPORT CHILD SA."""
