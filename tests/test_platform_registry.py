@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ROOT
 from typer.testing import CliRunner
 
+from l2tpgen import load_fleet
 from l2tpgen.cli import app
+from l2tpgen.errors import FleetValidationError
 from l2tpgen.model.site import Site
 from l2tpgen.platforms import BY_DEVICE_TYPE, DRIVERS, NAMES
 from l2tpgen.sim.flavor import FLAVORS
@@ -131,3 +135,55 @@ def test_the_simulator_offers_the_platforms_it_simulates() -> None:
 def test_the_simulator_flavors_are_the_simulated_drivers() -> None:
     flavors = {(f.name, f.device_type) for f in FLAVORS.values()}
     assert flavors == {(d.name, d.device_type) for d in DRIVERS.values() if d.simulated}
+
+
+HUB = ROOT / "examples" / "hub"
+
+
+def _hub(tmp_path: Path, *edits: tuple[str, str, str]) -> Path:
+    sites = tmp_path / "hub"
+    shutil.copytree(HUB, sites)
+    for name, old, new in edits:
+        path = sites / f"{name}.yaml"
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new))
+    return sites
+
+
+def _text(error: FleetValidationError) -> str:
+    return "\n".join(problem.message for problem in error.problems)
+
+
+def _without(monkeypatch: pytest.MonkeyPatch, platform: str, **traits: object) -> None:
+    """Run the test with ``platform``'s driver lacking ``traits`` (what a new driver may lack)."""
+    monkeypatch.setitem(DRIVERS, platform, replace(DRIVERS[platform], **traits))  # type: ignore[arg-type]
+
+
+def test_validate_refuses_cookies_a_platform_cannot_express(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sites = _hub(
+        tmp_path,
+        ("hub", "{signaling: static, cookie: 0}", "{signaling: static}"),
+        ("linux-edge", "signaling: static, cookie: 0", "signaling: static"),
+    )
+    load_fleet(sites)  # valid as the Linux driver is
+    _without(monkeypatch, "linux", cookies=False, short_title="Cookieless")
+    with pytest.raises(FleetValidationError) as caught:
+        load_fleet(sites)
+    assert "Cookieless has no L2TPv3 cookies, but the pseudowires to hub carry 4-byte" in _text(
+        caught.value
+    )
+
+
+def test_validate_refuses_ipsec_and_a_fixed_sublayer_a_platform_cannot_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    load_fleet(HUB)
+    _without(monkeypatch, "linux", ipsec=False, sublayer=True, short_title="Plain")
+    with pytest.raises(FleetValidationError) as caught:
+        load_fleet(HUB)
+    text = _text(caught.value)
+    assert "l2tpgen renders no IPsec for Plain, but the pseudowires to hub are protected" in text
+    assert "Plain's sessions always carry the 4-byte L2-specific sublayer" in text

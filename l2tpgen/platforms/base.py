@@ -43,7 +43,10 @@ class Driver:
     ``esp_gcm_unconfirmed``: esp-gcm is not confirmed by the vendor's documentation [U].
     ``lab_kind``: containerlab's node kind of its PE in the lab; ``data_plane``: the platform
     whose data plane stands in for it there (None: its own). ``cookies``: whether it expresses
-    L2TPv3 cookies. ``peer_routes``: whether its rendering routes peer loopbacks.
+    L2TPv3 cookies. ``peer_routes``: whether its rendering routes peer loopbacks. ``ipsec`` and
+    ``inbound_filter``: whether it renders IPsec and the inbound WAN filter of ``protection``.
+    ``sublayer``: its sessions always carry the 4-byte L2-specific sublayer (else only with
+    sequencing, as the pseudowire-class says).
     """
 
     name: str
@@ -70,6 +73,9 @@ class Driver:
     data_plane: str | None = None
     cookies: bool = True
     peer_routes: bool = False
+    ipsec: bool = True
+    inbound_filter: bool = True
+    sublayer: bool = False
     short_title: str | None = None  # the fleet page's name for it (default: ``title``)
 
     @property
