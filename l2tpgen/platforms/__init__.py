@@ -5,18 +5,32 @@ is rendered (and in which formats), which hier_config platform diffs it, how a r
 where its file system is, which show commands report its pseudowires, which lint rules apply,
 whether push and the simulator handle it, and the traits the model, the importer, the lab and
 the CLI read (``Driver``). A new platform is one driver module plus its templates and tests:
-the model's ``platform`` and ``device_type`` values, the CLI's choices and the lab's node kinds
-are built from ``DRIVERS``, and no module outside this package names a platform
+each module of this package lists its ``DRIVERS`` and is found here; the model's ``platform``
+and ``device_type`` values, the CLI's choices and the lab's node kinds are built from
+``DRIVERS``, and no module outside this package names a platform
 (tests/test_platform_registry.py).
 """
 
 from __future__ import annotations
 
-from l2tpgen.platforms.base import Driver
-from l2tpgen.platforms.ios import IOS, IOS_XE
-from l2tpgen.platforms.linux import LINUX
+import importlib
+import pkgutil
 
-DRIVERS: dict[str, Driver] = {driver.name: driver for driver in (IOS, IOS_XE, LINUX)}
+from l2tpgen.platforms.base import Driver
+from l2tpgen.platforms.ios import IOS
+
+
+def _discover() -> dict[str, Driver]:
+    """Every driver module of this package (each lists its ``DRIVERS``), in module name order."""
+    found: dict[str, Driver] = {}
+    for module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        if module != "base":
+            drivers: tuple[Driver, ...] = importlib.import_module(f"{__name__}.{module}").DRIVERS
+            found.update((d.name, d) for d in drivers)
+    return found
+
+
+DRIVERS: dict[str, Driver] = _discover()
 NAMES: tuple[str, ...] = tuple(DRIVERS)
 DEFAULT = IOS.name  # a site that states neither ``platform`` nor ``management.device_type``
 # netmiko's device type of each platform, and the other way round.

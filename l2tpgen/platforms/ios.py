@@ -69,3 +69,4 @@ IOS_XE = Driver(
     # still takes classic IOS's `show l2tun session all` is unconfirmed [U].
     **{**_COMMON, "show_sessions": "show l2tp"},  # type: ignore[arg-type]
 )
+DRIVERS = (IOS, IOS_XE)  # found by l2tpgen.platforms

@@ -63,3 +63,4 @@ LINUX = Driver(
     signaling=("static",),  # iproute2 has no control channel
     short_title="Linux",
 )
+DRIVERS = (LINUX,)  # found by l2tpgen.platforms
