@@ -253,30 +253,31 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
         )
     remove(directory)
     directory.mkdir(mode=0o700, parents=True)
-    console, control, pidfile = _paths(directory)
-    setup, protect, extras = _prepare(lab)
-    guest = GuestLab(setup, ())
-    script = setup_script(guest) + agent_script()
-    qemu = _need("qemu-system-x86_64")
-    kernel = find_kernel()
-    initrd = directory / INITRD
-    initrd.write_bytes(build_initramfs(kernel, script, extras))
-    serial = (
-        *("-serial", f"file:{console}"),
-        *("-chardev", f"socket,id=control,path={control},server=on,wait=off"),
-        *("-serial", "chardev:control"),
-        *("-pidfile", str(pidfile)),
-    )
-    command = qemu_command(qemu, kernel, initrd, serial=serial)
-    began = time.monotonic()
-    with (directory / QEMU_LOG).open("wb") as log:
-        process = subprocess.Popen(  # noqa: S603 - our own command line
-            command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True
-        )
-    nodes = tuple(n.name for n in lab.nodes)
-    pes = tuple(n.name for n in lab.nodes if n.role == "pe")
-    live = LiveLab(lab.name, process.pid, time.time(), source, str(directory), nodes, pes)
+    process: subprocess.Popen[bytes] | None = None
     try:
+        console, control, pidfile = _paths(directory)
+        setup, protect, extras = _prepare(lab)
+        guest = GuestLab(setup, ())
+        script = setup_script(guest) + agent_script()
+        qemu = _need("qemu-system-x86_64")
+        kernel = find_kernel()
+        initrd = directory / INITRD
+        initrd.write_bytes(build_initramfs(kernel, script, extras))
+        serial = (
+            *("-serial", f"file:{console}"),
+            *("-chardev", f"socket,id=control,path={control},server=on,wait=off"),
+            *("-serial", "chardev:control"),
+            *("-pidfile", str(pidfile)),
+        )
+        command = qemu_command(qemu, kernel, initrd, serial=serial)
+        began = time.monotonic()
+        with (directory / QEMU_LOG).open("wb") as log:
+            process = subprocess.Popen(  # noqa: S603 - our own command line
+                command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True
+            )
+        nodes = tuple(n.name for n in lab.nodes)
+        pes = tuple(n.name for n in lab.nodes if n.role == "pe")
+        live = LiveLab(lab.name, process.pid, time.time(), source, str(directory), nodes, pes)
         live.write()  # recorded at once: a crash of this command leaves a lab status can find
         text = _wait_ready(process, console, timeout)
         body = text.split(BEGIN, 1)[-1].split(READY, 1)[0]
@@ -285,9 +286,10 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
             errors += _protect(setup, protect, control)
         live = LiveLab(**{**asdict(live), "ready": True})
         live.write()
-    except BaseException:
-        process.kill()
-        process.wait()
+    except BaseException:  # Ctrl-C included: no VM, no state left behind
+        if process is not None:
+            process.kill()
+            process.wait()
         remove(directory)
         raise
     initrd.unlink(missing_ok=True)
