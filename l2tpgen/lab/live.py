@@ -53,7 +53,7 @@ class LiveLabError(L2tpgenError):
 
 def labs_dir(state_dir: Path) -> Path:
     """Where the labs that are up keep their files: ``<state dir>/lab``, private (0700) if new."""
-    path = state_dir.expanduser() / "lab"
+    path = state_dir.expanduser().absolute() / "lab"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
@@ -212,13 +212,43 @@ def _paths(directory: Path) -> tuple[Path, Path, Path]:
     return console, control, pidfile
 
 
-def _wait_ready(process: subprocess.Popen[bytes], console: Path, timeout: float) -> str:
+def _serving(control: Path) -> list[int]:
+    """The processes whose command line names ``control``: this lab's QEMU, whatever its pid."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            if str(control).encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
+def _launch(command: list[str], directory: Path, pidfile: Path) -> int:
+    """Start QEMU daemonized (its own session, no parent to outlive); its pid.
+
+    QEMU's parent process returns once the VM is created, the daemon's pid in ``pidfile``.
+    """
+    with (directory / QEMU_LOG).open("wb") as log:
+        done = subprocess.run(  # noqa: S603 - our own command line
+            [*command, "-daemonize"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            check=False,
+            timeout=120,
+        )
+    if done.returncode != 0:
+        text = (directory / QEMU_LOG).read_text(encoding="utf-8", errors="replace").strip()
+        raise LiveLabError(f"QEMU did not start (exit {done.returncode}): {text[-500:]}")
+    return int(pidfile.read_text(encoding="ascii").strip())
+
+
+def _wait_ready(live: LiveLab, console: Path, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     while True:
         text = console.read_text(encoding="utf-8", errors="replace") if console.exists() else ""
         if READY in text:
             return text.replace("\r", "")
-        if process.poll() is not None:
+        if not live.running:
             tail = "\n".join(text.replace("\r", "").splitlines()[-15:])
             raise LiveLabError(
                 f"the lab VM stopped while starting; its console ended with:\n{tail}"
@@ -253,7 +283,6 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
         )
     remove(directory)
     directory.mkdir(mode=0o700, parents=True)
-    process: subprocess.Popen[bytes] | None = None
     try:
         console, control, pidfile = _paths(directory)
         setup, protect, extras = _prepare(lab)
@@ -271,15 +300,12 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
         )
         command = qemu_command(qemu, kernel, initrd, serial=serial)
         began = time.monotonic()
-        with (directory / QEMU_LOG).open("wb") as log:
-            process = subprocess.Popen(  # noqa: S603 - our own command line
-                command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True
-            )
+        pid = _launch(command, directory, pidfile)
         nodes = tuple(n.name for n in lab.nodes)
         pes = tuple(n.name for n in lab.nodes if n.role == "pe")
-        live = LiveLab(lab.name, process.pid, time.time(), source, str(directory), nodes, pes)
+        live = LiveLab(lab.name, pid, time.time(), source, str(directory), nodes, pes)
         live.write()  # recorded at once: a crash of this command leaves a lab status can find
-        text = _wait_ready(process, console, timeout)
+        text = _wait_ready(live, console, timeout)
         body = text.split(BEGIN, 1)[-1].split(READY, 1)[0]
         errors = list(parse_console(body, [guest])[0].setup_errors)
         if protect:
@@ -287,9 +313,9 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
         live = LiveLab(**{**asdict(live), "ready": True})
         live.write()
     except BaseException:  # Ctrl-C included: no VM, no state left behind
-        if process is not None:
-            process.kill()
-            process.wait()
+        for pid in _serving(directory / CONTROL):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         remove(directory)
         raise
     initrd.unlink(missing_ok=True)

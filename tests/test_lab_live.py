@@ -1,0 +1,270 @@
+"""A lab that stays up: `lab up`, `lab status`, `lab exec`, `lab check`, `lab down`.
+
+The ones marked ``lab`` boot the real QEMU guest (``requires_vm``: CI sets L2TPGEN_LAB_REQUIRED=1,
+so they never skip there). The others fake a running lab with a process whose command line names
+the lab's control socket, as QEMU's does, to prove the bookkeeping without booting anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import ROOT
+from test_lab import requires_vm
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+from l2tpgen.lab.live import CONTROL, STATE_FILE, LiveLab, labs_dir
+
+if TYPE_CHECKING:
+    from collections.abc import Generator, Iterator
+
+runner = CliRunner()
+EXAMPLE = ROOT / "labs" / "example.clab.yml"
+# ce-site-b's address in VLAN 2996: 172.(16 + 2996 // 256).(2996 % 256).(index 1 + 1), the
+# addressing docs/lab.md states (2996 = 11 x 256 + 180), reached from ce-site-a only across the
+# pseudowire of VLAN 2996 (the CEs share no link).
+FAR_CE = "172.27.180.2"
+
+
+@pytest.fixture
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "state"
+    monkeypatch.setenv("L2TPGEN_STATE_DIR", str(directory))
+    return directory
+
+
+def _lab(args: list[str]) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["lab", *args], env={"COLUMNS": "200"})
+    assert not isinstance(result.exception, AssertionError)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _status() -> tuple[int, list[dict[str, object]]]:
+    code, stdout, _ = _lab(["status", "--format", "json"])
+    labs: list[dict[str, object]] = json.loads(stdout)["labs"]
+    return code, labs
+
+
+def _fake(
+    state: Path, name: str, nodes: tuple[str, ...] = ("pe-a", "ce-a")
+) -> Generator[int, None, None]:
+    """A process that passes for the lab's QEMU (its command line names the control socket)."""
+    directory = labs_dir(state) / name
+    directory.mkdir(mode=0o700)
+    control = directory / CONTROL
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)", str(control)]
+    process = subprocess.Popen(sleeper)
+    LiveLab(
+        name, process.pid, time.time(), "topology", str(directory), nodes, ("pe-a",), ready=True
+    ).write()
+    try:
+        yield process.pid
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def fake_lab(state: Path) -> Iterator[int]:
+    yield from _fake(state, "fake")
+
+
+# --- without a VM: the bookkeeping and the errors ---
+
+
+@pytest.mark.usefixtures("state")
+def test_down_with_nothing_up_says_so_and_succeeds() -> None:
+    code, _, stderr = _lab(["down"])
+    assert (code, stderr.strip()) == (0, "no lab is up")
+    code, _, stderr = _lab(["down", "example"])
+    assert (code, stderr.strip()) == (0, "lab example is not up")
+
+
+@pytest.mark.usefixtures("state")
+def test_status_and_exec_with_nothing_up_say_how_to_start_one() -> None:
+    code, _, stderr = _lab(["status"])
+    assert code == 1
+    assert "no lab is up (start one with `l2tpgen lab up SITES|TOPOLOGY`)" in stderr
+    assert _status() == (1, [])
+    code, _, stderr = _lab(["exec", "ce-site-a", "--", "true"])
+    assert code == 1
+    assert "no lab is up" in stderr
+    assert "Traceback" not in stderr
+
+
+def test_a_lab_whose_vm_died_is_reported_stale_and_its_state_removed(state: Path) -> None:
+    dead = subprocess.Popen(["true"])  # noqa: S607 - a pid that no longer runs
+    dead.wait()
+    directory = labs_dir(state) / "gone"
+    directory.mkdir()
+    LiveLab("gone", dead.pid, time.time(), "t", str(directory), ("ce-a",), ()).write()
+    code, labs = _status()
+    assert code == 1
+    assert labs == [{"name": "gone", "state": "stale", "removed": True}]
+    assert not directory.exists()
+    assert _status() == (1, [])
+
+
+def test_a_pid_reused_by_another_program_is_not_taken_for_the_lab(state: Path) -> None:
+    directory = labs_dir(state) / "reused"
+    directory.mkdir()
+    # This very process is alive, but its command line names no control socket of the lab.
+    LiveLab("reused", os.getpid(), time.time(), "t", str(directory), ("ce-a",), ()).write()
+    code, _, stderr = _lab(["status"])
+    assert code == 1
+    assert "lab reused: its VM is gone (stale); its state was removed" in stderr
+    assert not directory.exists()
+
+
+def test_a_start_that_crashed_before_writing_its_record_is_cleaned_up(state: Path) -> None:
+    (labs_dir(state) / "half").mkdir()
+    code, labs = _status()
+    assert (code, labs) == (1, [{"name": "half", "state": "stale", "removed": True}])
+
+
+@pytest.mark.usefixtures("fake_lab")
+def test_exec_on_an_unknown_node_names_the_labs_nodes() -> None:
+    code, stdout, stderr = _lab(["exec", "ce-nowhere", "--", "ping", "-c", "1", FAR_CE])
+    assert code == 1
+    assert stdout == ""
+    assert "lab fake has no node 'ce-nowhere'; its nodes: pe-a, ce-a" in stderr
+    assert "Traceback" not in stderr
+
+
+def test_exec_names_the_lab_when_several_are_up(state: Path) -> None:
+    first, second = _fake(state, "one"), _fake(state, "two")
+    next(first), next(second)
+    try:
+        code, _, stderr = _lab(["exec", "ce-a", "--", "true"])
+        assert code == 1
+        assert "several labs are up (one, two): name one with --lab" in stderr
+        code, _, stderr = _lab(["down"])
+        assert code == 1
+        assert "several labs are up (one, two): name one, or --all" in stderr
+        code, _, stderr = _lab(["down", "--all"])
+        assert code == 0
+        assert "lab one stopped" in stderr
+        assert "lab two stopped" in stderr
+        assert list(labs_dir(state).iterdir()) == []
+    finally:
+        first.close()
+        second.close()
+
+
+def test_down_stops_the_labs_process_and_removes_its_state(fake_lab: int, state: Path) -> None:
+    code, _, stderr = _lab(["down", "fake"])
+    assert code == 0
+    assert f"lab fake stopped (pid {fake_lab})" in stderr
+    assert not (labs_dir(state) / "fake").exists()
+    assert not os.path.exists(f"/proc/{fake_lab}")  # noqa: PTH110 - ended and reaped
+
+
+def test_the_state_directory_is_private(state: Path) -> None:
+    assert labs_dir(state).stat().st_mode & 0o777 == 0o700
+
+
+def test_a_state_directory_too_long_for_a_socket_is_refused_before_booting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long = tmp_path / ("s" * 100)
+    monkeypatch.setenv("L2TPGEN_STATE_DIR", str(long))
+    code, _, stderr = _lab(["up", str(EXAMPLE)])
+    assert code == 1
+    assert "too long for a unix socket" in stderr
+    assert list((long / "lab").iterdir()) == []
+
+
+# --- the real VM ---
+
+
+def _qemu_alive(pid: int) -> bool:
+    try:
+        return b"qemu" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.mark.lab
+@requires_vm
+def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
+    pid = 0
+    code, stdout, stderr = _lab(["up", str(EXAMPLE)])
+    try:
+        assert code == 0, stdout + stderr
+        assert "lab example is up" in stdout
+        assert labs_dir(state).joinpath("example").stat().st_mode & 0o777 == 0o700
+        code, labs = _status()
+        assert code == 0
+        (lab,) = labs
+        pid = int(str(lab["pid"]))
+        assert _qemu_alive(pid)
+        assert lab["state"] == "up"
+        assert lab["nodes"] == ["wan", "pe-site-a", "ce-site-a", "pe-site-b", "ce-site-b"]
+        # 4 VLANs, a session at each of the two PEs, as `ip l2tp show session` lists them
+        assert lab["pseudowires"] == {"up": 8, "down": 0}
+        sessions = {(s["pe"], s["session"], s["interface"]) for s in lab["sessions"]}  # type: ignore[attr-defined]
+        assert ("pe-site-a", 126, "l2tp2996") in sessions
+        assert ("pe-site-b", 125, "l2tp2999") in sessions
+
+        code, stdout, _ = _lab(["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "5", FAR_CE])
+        assert code == 0, stdout
+        assert "1 packets transmitted, 1 received" in stdout
+        code, stdout, _ = _lab(
+            ["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "1", "172.27.180.9"]
+        )
+        assert code == 1, stdout  # nobody there: ping's own exit status comes back
+        assert "0 received" in stdout
+
+        code, stdout, _ = _lab(["check"])
+        assert code == 0, stdout
+        assert stdout.count(" ok ") == 16  # reach, isolation, mtu, multicast x 4 VLANs
+
+        # a pseudowire taken down in the lab is seen down by status
+        code, _, _ = _lab(["exec", "pe-site-a", "--", "ip", "link", "set", "l2tp2996", "down"])
+        assert code == 0
+        assert _status()[1][0]["pseudowires"] == {"up": 7, "down": 1}
+        code, stdout, _ = _lab(["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "1", FAR_CE])
+        assert code == 1
+    finally:
+        code, _, stderr = _lab(["down", "example"])
+    assert code == 0, stderr
+    assert "lab example stopped" in stderr
+    assert not _qemu_alive(pid)
+    assert _status() == (1, [])
+    assert list(labs_dir(state).iterdir()) == []
+
+
+@pytest.mark.lab
+@requires_vm
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_interrupting_lab_up_leaves_no_vm_running(state: Path, sent: signal.Signals) -> None:
+    record = labs_dir(state) / "example" / STATE_FILE
+    env = {**os.environ, "L2TPGEN_STATE_DIR": str(state)}
+    up = [sys.executable, "-m", "l2tpgen", "lab", "up", str(EXAMPLE)]
+    child = subprocess.Popen(up, env=env)
+    try:
+        while not record.exists():  # QEMU started: its pid recorded
+            assert child.poll() is None
+            time.sleep(0.05)
+        pid = json.loads(record.read_text())["pid"]
+        child.send_signal(sent)
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode != 0
+    deadline = time.monotonic() + 10
+    while _qemu_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _qemu_alive(pid)
+    assert list(labs_dir(state).iterdir()) == []
