@@ -268,3 +268,33 @@ def test_interrupting_lab_up_leaves_no_vm_running(state: Path, sent: signal.Sign
         time.sleep(0.1)
     assert not _qemu_alive(pid)
     assert list(labs_dir(state).iterdir()) == []
+
+
+# `ip l2tp show session` and `ip -o link show` in pe-site-b of the protected example, as the
+# lab's kernel (Debian 6.1, iproute2 6.1) printed them (abridged); l2tp2997 then set down by hand
+# (`ip link set l2tp2997 down` drops UP and LOWER_UP from the flags).
+KERNEL_SESSIONS = """\
+Session 126 in tunnel 1
+  Peer session 126, tunnel 1
+  interface name: l2tp2996
+  offset 0, peer offset 0
+
+Session 127 in tunnel 1
+  Peer session 127, tunnel 1
+  interface name: l2tp2997
+  offset 0, peer offset 0
+
+LINKS
+2: eth1@if3: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP mode DEFAULT
+4: l2tp2996: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1428 qdisc fq_codel master br2996 state UNKNOWN
+7: l2tp2997: <BROADCAST,MULTICAST> mtu 1428 qdisc fq_codel master br2997 state DOWN mode DEFAULT
+"""
+
+
+def test_sessions_are_read_from_ip_l2tp_and_up_when_their_device_is() -> None:
+    from l2tpgen.lab.liveops import Session, parse_sessions  # noqa: PLC0415
+
+    assert parse_sessions("pe-site-b", KERNEL_SESSIONS) == [
+        Session("pe-site-b", 1, 126, 126, "l2tp2996", up=True),
+        Session("pe-site-b", 1, 127, 127, "l2tp2997", up=False),
+    ]

@@ -19,7 +19,8 @@ from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
-    from l2tpgen.lab.live import LiveLab, Session
+    from l2tpgen.lab.live import LiveLab
+    from l2tpgen.lab.liveops import Session
 
 LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
@@ -138,7 +139,8 @@ def _duration(seconds: float) -> str:
 
 def _describe(directory: Path, live: LiveLab | None) -> dict[str, object]:
     """One lab as status reports it; a stale one is removed."""
-    from l2tpgen.lab.live import remove, sessions  # noqa: PLC0415
+    from l2tpgen.lab.live import remove  # noqa: PLC0415
+    from l2tpgen.lab.liveops import sessions  # noqa: PLC0415
 
     if live is None or not live.running:
         remove(directory)
@@ -257,7 +259,7 @@ def exec_(
     when killed at --timeout). Not interactive: its stdin is empty. Example: `l2tpgen lab exec
     ce-site-a -- ping -c 3 172.27.180.2`.
     """
-    from l2tpgen.lab.live import run_in  # noqa: PLC0415
+    from l2tpgen.lab.liveops import run_in  # noqa: PLC0415
 
     live = _running(lab)
     try:
@@ -277,7 +279,7 @@ def check(lab: LabOption = None) -> None:
     over ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Exit 1 if a
     check fails.
     """
-    from l2tpgen.lab.live import check as check_lab  # noqa: PLC0415
+    from l2tpgen.lab.liveops import check as check_lab  # noqa: PLC0415
 
     live = _running(lab)
     found = _lab_from(Path(live.source), live.name)

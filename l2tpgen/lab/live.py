@@ -1,16 +1,18 @@
 """Labs that stay up to be inspected: ``lab up``, ``status``, ``exec``, ``check``, ``down``.
 
-``lab up`` boots the QEMU guest of ``lab run`` detached from the command (its own session), sets
-the lab up as ``lab run`` does (namespaces, veth links, the PEs' L2TPv3 sessions and bridges, the
-CEs, the WAN shaping; on a protected lab strongSwan started and the ``ip xfrm`` policies), then
-leaves the guest serving requests on its control channel (``agent.py``). Each lab has a private
+``lab up`` boots the QEMU guest of ``lab run`` daemonized (QEMU's ``-daemonize``: its own
+session, no parent to outlive), sets the lab up as ``lab run`` does (namespaces, veth links, the
+PEs' L2TPv3 sessions and bridges, the CEs, the WAN shaping; on a protected lab strongSwan started
+and the ``ip xfrm`` policies), then leaves the guest serving requests on its control channel
+(``agent.py``). Each lab has a private
 directory (mode 0700) under ``<state dir>/lab/<name>``: ``lab.json`` (the QEMU pid, when it
 started, where the lab came from, its nodes), the console log, QEMU's own log and pid file, the
 control socket. Never in the working tree.
 
 A record whose QEMU process is gone (killed, a reboot) is stale: ``status`` says so and removes
 it, as ``down`` does. The pid is checked against the process's command line (it names the lab's
-control socket), so a pid reused by another program is not taken for the lab.
+control socket), so a pid reused by another program is not taken for the lab. ``liveops.py``
+has what one does with a lab once it is up.
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
-import shlex
 import shutil
 import signal
 import subprocess
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.agent import READY, WORK, agent_script, request
-from l2tpgen.lab.engine import LabReport, judge, require_linux
-from l2tpgen.lab.guest import PRELUDE, GuestLab, parse_console, probe_script, setup_script
+from l2tpgen.lab.agent import READY, agent_script, request
+from l2tpgen.lab.engine import require_linux
+from l2tpgen.lab.guest import GuestLab, parse_console, probe_script, setup_script
 from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
 
 if TYPE_CHECKING:
@@ -320,108 +320,3 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
         raise
     initrd.unlink(missing_ok=True)
     return Started(live, tuple(errors), time.monotonic() - began)
-
-
-@dataclass(frozen=True)
-class Session:
-    """One L2TPv3 session as the kernel of the lab reports it."""
-
-    pe: str
-    tunnel: int
-    session: int
-    peer_session: int
-    interface: str
-    up: bool
-
-
-def _sessions(pe: str, text: str) -> list[Session]:
-    sessions_text, _, links_text = text.partition("\nLINKS\n")
-    links = {
-        m.group(1): set(m.group(2).split(","))
-        for m in re.finditer(r"^\d+: ([^:@\s]+)(?:@\S+)?: <([^>]*)>", links_text, re.MULTILINE)
-    }
-    found = []
-    for block in re.split(r"(?=^Session )", sessions_text, flags=re.MULTILINE):
-        head = re.match(r"Session (\d+) in tunnel (\d+)", block)
-        if head is None:
-            continue
-        peer = re.search(r"Peer session (\d+)", block)
-        interface = re.search(r"interface name: (\S+)", block)
-        name = interface.group(1) if interface else "?"
-        flags = links.get(name, set())
-        found.append(
-            Session(
-                pe,
-                int(head.group(2)),
-                int(head.group(1)),
-                int(peer.group(1)) if peer else 0,
-                name,
-                {"UP", "LOWER_UP"} <= flags,
-            )
-        )
-    return found
-
-
-def sessions(live: LiveLab, *, timeout: float = 60) -> tuple[Session, ...]:
-    """Every PE's L2TPv3 sessions (``ip l2tp show session``) and whether each device is up."""
-    lines = ["export PATH=/sbin:/bin"]
-    for pe in live.pes:
-        lines += [
-            f"echo 'PE-BEGIN {pe}'",
-            f"/sbin/ip -n {shlex.quote(pe)} l2tp show session",
-            "echo LINKS",
-            f"/sbin/ip -n {shlex.quote(pe)} -o link show",
-            f"echo 'PE-END {pe}'",
-        ]
-    _, output = request(live.control, "\n".join(lines) + "\n", timeout=timeout)
-    text = output.decode("utf-8", "replace")
-    found: list[Session] = []
-    for pe, body in re.findall(
-        r"^PE-BEGIN (\S+)\n(.*?)^PE-END \1$", text, re.MULTILINE | re.DOTALL
-    ):
-        found += _sessions(pe, body)
-    return tuple(found)
-
-
-def run_in(live: LiveLab, node: str, argv: list[str], *, timeout: float) -> tuple[int, bytes]:
-    """Run ``argv`` in ``node``'s network namespace; its exit status and output.
-
-    Killed after ``timeout`` seconds (exit status 137).
-
-    Raises:
-        LiveLabError: the lab has no such node, or the command is empty.
-    """
-    if node not in live.nodes:
-        raise LiveLabError(
-            f"lab {live.name} has no node {node!r}; its nodes: {', '.join(live.nodes)}"
-        )
-    if not argv:
-        raise LiveLabError("no command given: `l2tpgen lab exec NODE -- COMMAND [ARG]...`")
-    # tcpdump drops to a user the guest does not have unless told to stay root.
-    tcpdump = 'tcpdump() { /sbin/tcpdump -Z root "$@"; }; '
-    inner = f"L2TPGEN_TMP={WORK}/{node}; export L2TPGEN_TMP; {PRELUDE}{tcpdump}{shlex.join(argv)}"
-    script = (
-        f"export PATH=/sbin:/bin; mkdir -p {WORK}/{node}\n"
-        f"exec timeout -s KILL {max(1, round(timeout))} nsenter --net=/run/netns/{node} "
-        f"sh -c {shlex.quote(inner)}\n"
-    )
-    return request(live.control, script, timeout=timeout + 30)
-
-
-def check(live: LiveLab, lab: Lab) -> LabReport:
-    """The checks ``lab run`` makes (reach, isolation, MTU, multicast), on the running lab.
-
-    A protected lab's attacks are not replayed: they need the lab as it was before protection
-    (``lab run`` does them); its usual checks run over ESP.
-    """
-    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
-    from l2tpgen.lab.probes import ordered  # noqa: PLC0415
-
-    checks = plan_checks(lab)
-    guest = GuestLab(lab, ordered(p for c in checks for p in c.probes))
-    began = time.monotonic()
-    # The listeners the checks start (socat) are stopped afterwards: the lab stays as it was.
-    script = probe_script(guest) + "killall socat >/dev/null 2>&1; true\n"
-    _, output = request(live.control, script, timeout=600)
-    found = parse_console(output.decode("utf-8", "replace"), [guest])[0]
-    return LabReport(lab.name, "vm", judge(checks, found.results), (), time.monotonic() - began)
