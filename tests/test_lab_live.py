@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,6 +65,9 @@ def _fake(
     control = directory / CONTROL
     sleeper = [sys.executable, "-c", "import time; time.sleep(120)", str(control)]
     process = subprocess.Popen(sleeper)
+    cmdline = Path(f"/proc/{process.pid}/cmdline")
+    while str(control).encode() not in cmdline.read_bytes():  # exec'd, not the fork any more
+        time.sleep(0.01)
     LiveLab(
         name, process.pid, time.time(), "topology", str(directory), nodes, ("pe-a",), ready=True
     ).write()
@@ -130,6 +134,33 @@ def test_a_start_that_crashed_before_writing_its_record_is_cleaned_up(state: Pat
     (labs_dir(state) / "half").mkdir()
     code, labs = _status()
     assert (code, labs) == (1, [{"name": "half", "state": "stale", "removed": True}])
+
+
+def test_up_refuses_a_second_lab_of_the_same_name(state: Path) -> None:
+    lab = _fake(state, "example")  # the name of labs/example.clab.yml
+    pid = next(lab)
+    try:
+        code, _, stderr = _lab(["up", str(EXAMPLE)])
+        assert code == 1
+        assert f"lab example is up already (pid {pid}): `l2tpgen lab down example`" in stderr
+        assert LiveLab.read(labs_dir(state) / "example") is not None  # left as it was
+    finally:
+        lab.close()
+
+
+def test_exec_waits_for_a_lab_that_is_still_starting(state: Path) -> None:
+    lab = _fake(state, "booting")
+    next(lab)
+    try:
+        record = LiveLab.read(labs_dir(state) / "booting")
+        assert record is not None
+        replace(record, ready=False).write()
+        code, _, stderr = _lab(["exec", "--lab", "booting", "ce-a", "--", "true"])
+        assert code == 1
+        assert "lab booting is still starting" in stderr
+        assert _status()[1][0]["state"] == "starting"
+    finally:
+        lab.close()
 
 
 @pytest.mark.usefixtures("fake_lab")

@@ -227,19 +227,21 @@ def _running(name: str | None) -> LiveLab:
     """The lab named, or the only one up; exit 1 with what to do otherwise."""
     up_now = [live for _, live in _records() if live is not None and live.running]
     if name is not None:
-        chosen = next((live for live in up_now if live.name == name), None)
-        if chosen is None:
+        found = next((live for live in up_now if live.name == name), None)
+        if found is None:
             names = ", ".join(live.name for live in up_now) or "none"
             fail(f"no lab named {name} is up (up: {names})")
-        return chosen
-    if not up_now:
+        chosen = found
+    elif not up_now:
         fail("no lab is up: start one with `l2tpgen lab up SITES|TOPOLOGY`")
-    if len(up_now) > 1:
+    elif len(up_now) > 1:
         names = ", ".join(live.name for live in up_now)
         fail(f"several labs are up ({names}): name one with --lab")
-    if not up_now[0].ready:
-        fail(f"lab {up_now[0].name} is still starting")
-    return up_now[0]
+    else:
+        chosen = up_now[0]
+    if not chosen.ready:
+        fail(f"lab {chosen.name} is still starting (`l2tpgen lab status` shows when it is up)")
+    return chosen
 
 
 @lab_app.command("exec", context_settings={"ignore_unknown_options": True})

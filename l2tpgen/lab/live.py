@@ -112,7 +112,14 @@ class LiveLab:
         """Write the record whole or not at all (status may read it any time)."""
         path = Path(self.directory) / STATE_FILE
         temporary = path.with_name(f".{STATE_FILE}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+        where = Path(self.directory)
+        document = {
+            **asdict(self),
+            "control": str(self.control),
+            "console": str(where / CONSOLE),
+            "pidfile": str(where / PIDFILE),
+        }
+        temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         temporary.replace(path)
 
     @classmethod
