@@ -7,11 +7,17 @@ the lab's control socket, as QEMU's does, to prove the bookkeeping without booti
 
 from __future__ import annotations
 
+import base64
+import fcntl
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -23,10 +29,11 @@ from test_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
+from l2tpgen.lab.agent import AgentError, request
 from l2tpgen.lab.live import CONTROL, STATE_FILE, LiveLab, labs_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Generator, Iterator
+    from collections.abc import Callable, Generator, Iterator
 
 runner = CliRunner()
 EXAMPLE = ROOT / "labs" / "example.clab.yml"
@@ -37,10 +44,13 @@ FAR_CE = "172.27.180.2"
 
 
 @pytest.fixture
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "state"
+def state(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    # Short: the control socket's path must fit a unix socket (107 bytes), which a deep
+    # pytest tmp_path under a long user name might not.
+    directory = Path(tempfile.mkdtemp(prefix="l2tpgen-state-"))
     monkeypatch.setenv("L2TPGEN_STATE_DIR", str(directory))
-    return directory
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def _lab(args: list[str]) -> tuple[int, str, str]:
@@ -239,6 +249,9 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
         (lab,) = labs
         pid = int(str(lab["pid"]))
         assert _qemu_alive(pid)
+        qemu = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert qemu[qemu.index(b"-nic") + 1] == b"none"  # nothing leaves the VM but its serial
+        assert not {b"-net", b"-netdev", b"-device"} & set(qemu)
         assert lab["state"] == "up"
         assert lab["nodes"] == ["wan", "pe-site-a", "ce-site-a", "pe-site-b", "ce-site-b"]
         # 4 VLANs, a session at each of the two PEs, as `ip l2tp show session` lists them
@@ -329,3 +342,49 @@ def test_sessions_are_read_from_ip_l2tp_and_up_when_their_device_is() -> None:
         Session("pe-site-b", 1, 126, 126, "l2tp2996", up=True),
         Session("pe-site-b", 1, 127, 127, "l2tp2997", up=False),
     ]
+
+
+def _guest(control: Path, answer: Callable[[str], bytes]) -> threading.Thread:
+    """One connection served as the guest's loop would: a request line in, ``answer`` out."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(control))
+    server.listen(1)
+
+    def serve() -> None:
+        connection, _ = server.accept()
+        with connection, server:
+            line = b""
+            while not line.endswith(b"\n"):
+                line += connection.recv(4096)
+            connection.sendall(answer(line.decode()))
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_the_control_channel_skips_an_earlier_answer_and_decodes_its_own(state: Path) -> None:
+    control = state / "c.sock"
+    seen: list[tuple[str, str]] = []
+
+    def answer(line: str) -> bytes:
+        verb, request_id, script = line.split()
+        seen.append((verb, base64.b64decode(script).decode()))
+        stale = b"BEGIN 0123abcd\nc3RhbGU=\nEND 0123abcd 0\n"  # what an earlier client left
+        body = base64.encodebytes(b"\x00binary\nout\r\n" * 10).replace(b"\n", b"\r\n")
+        return (
+            stale + f"BEGIN {request_id}\r\n".encode() + body + f"END {request_id} 3\r\n".encode()
+        )
+
+    thread = _guest(control, answer)
+    assert request(control, "echo hi; exit 3", timeout=30) == (3, b"\x00binary\nout\r\n" * 10)
+    thread.join()
+    assert seen == [("RUN", "echo hi; exit 3")]
+
+
+def test_a_request_while_another_runs_waits_then_says_the_vm_is_busy(state: Path) -> None:
+    control = state / "c.sock"
+    with (state / "c.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(AgentError, match="busy with another request"):
+            request(control, "true", timeout=0.3)

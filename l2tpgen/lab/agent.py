@@ -22,6 +22,7 @@ import fcntl
 import re
 import secrets
 import socket
+import time
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
@@ -60,9 +61,20 @@ def agent_script() -> str:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path, timeout: float) -> Iterator[None]:
+    """One request at a time; another waits for it at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
     with path.open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise AgentError(
+                        f"the lab VM is busy with another request (still after {timeout:g} s)"
+                    ) from None
+                time.sleep(0.1)
         try:
             yield
         finally:
@@ -98,7 +110,7 @@ def request(control: Path, script: str, *, timeout: float) -> tuple[int, bytes]:
     """
     request_id = secrets.token_hex(6)
     line = f"RUN {request_id} {base64.b64encode(script.encode()).decode()}\n"
-    with _locked(control.with_suffix(".lock")):
+    with _locked(control.with_suffix(".lock"), timeout):
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
                 connection.settimeout(timeout)
