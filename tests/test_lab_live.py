@@ -388,3 +388,11 @@ def test_a_request_while_another_runs_waits_then_says_the_vm_is_busy(state: Path
         fcntl.flock(held, fcntl.LOCK_EX)
         with pytest.raises(AgentError, match="busy with another request"):
             request(control, "true", timeout=0.3)
+
+
+@pytest.mark.usefixtures("state")
+def test_up_refuses_a_cisco_iol_lab_and_says_what_runs_it() -> None:
+    code, _, stderr = _lab(["up", str(ROOT / "labs" / "cisco-iol" / "example-iol.clab.yml")])
+    assert code == 1
+    assert "lab up runs linux-flavor labs only, in QEMU (this one has cisco_iol nodes)" in stderr
+    assert "Traceback" not in stderr

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.agent import READY, agent_script, request
-from l2tpgen.lab.engine import require_linux
 from l2tpgen.lab.guest import GuestLab, parse_console, probe_script, setup_script
 from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
 
@@ -281,7 +280,13 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
     Raises:
         LiveLabError: a lab of that name is up already, or the VM did not come up.
     """
-    require_linux(lab)
+    kinds = sorted({node.kind for node in lab.nodes} - {"linux"})
+    if kinds:
+        raise LiveLabError(
+            f"lab up runs linux-flavor labs only, in QEMU (this one has {', '.join(kinds)} "
+            "nodes); build one with `l2tpgen lab build --flavor linux`, or run this one once "
+            "with `lab run --engine containerlab`"
+        )
     directory = labs_dir(state_dir) / lab.name
     existing = LiveLab.read(directory)
     if existing is not None and existing.running:
