@@ -40,8 +40,12 @@ def _records() -> list[tuple[Path, LiveLab | None]]:
         fail(f"cannot read the labs' state directory: {exc.strerror} ({exc.filename})")
 
 
-def _lab_from(source: Path, name: str | None) -> Lab:
-    """The lab of a topology file, or built from a sites directory as `lab build` does."""
+def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] = ()) -> Lab:
+    """The lab of a topology file, or built from a sites directory as `lab build` does.
+
+    ``shaping``: the WAN options (delay, loss, rate), each of which wins over the topology's
+    labels or the model's link.
+    """
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_lab_name, load_lab, parse_lab  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
@@ -51,12 +55,13 @@ def _lab_from(source: Path, name: str | None) -> Lab:
             check_lab_name(name)
         if not source.is_dir():
             lab = load_lab(source)
+            lab = lab.with_shaping(_shaping(lab.shaping, *(shaping or (None, None, None))))
             return lab if name is None else replace(lab, name=name)
         fleet = load(source)
         topology = build_topology(
             fleet,
             name=name or "l2tpgen",
-            shaping=lab_shaping(fleet),
+            shaping=lab_shaping(fleet, *shaping),
             site_workloads=model_workloads(fleet),
         )
         return parse_lab(topology, str(source), protection_files(fleet))
@@ -98,8 +103,7 @@ def up(
     """
     from l2tpgen.lab.live import start  # noqa: PLC0415 - start-up stays cheap
 
-    lab = _lab_from(source, name)
-    lab = lab.with_shaping(_shaping(lab.shaping, delay, loss, rate))
+    lab = _lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
     previous = signal.signal(signal.SIGTERM, _interrupt)  # stopped: no VM left behind
     try:
