@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.lab.agent import AgentError, request
-from l2tpgen.lab.live import CONTROL, STATE_FILE, LiveLab, labs_dir
+from l2tpgen.lab.live import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Iterator
@@ -405,3 +405,19 @@ def test_up_refuses_a_cisco_iol_lab_and_says_what_runs_it() -> None:
     assert code == 1
     assert "lab up runs linux-flavor labs only, in QEMU (this one has cisco_iol nodes)" in stderr
     assert "Traceback" not in stderr
+
+
+def test_a_lab_being_started_is_left_alone_by_status_down_and_a_second_up(state: Path) -> None:
+    directory = labs_dir(state) / "example"
+    directory.mkdir()
+    with (directory / STARTING).open("a") as held:  # what `lab up` holds until the lab is up
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert _status() == (0, [{"name": "example", "state": "starting"}])
+        code, _, stderr = _lab(["down", "example"])
+        assert code == 1
+        assert "lab example is being started (no VM yet): try again in a moment" in stderr
+        code, _, stderr = _lab(["up", str(EXAMPLE)])
+        assert code == 1
+        assert "lab example is being started already" in stderr
+        assert directory.exists()
+    assert _status() == (1, [{"name": "example", "state": "stale", "removed": True}])

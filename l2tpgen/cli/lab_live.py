@@ -143,9 +143,11 @@ def _duration(seconds: float) -> str:
 
 def _describe(directory: Path, live: LiveLab | None) -> dict[str, object]:
     """One lab as status reports it; a stale one is removed."""
-    from l2tpgen.lab.live import remove  # noqa: PLC0415
+    from l2tpgen.lab.live import remove, starting  # noqa: PLC0415
     from l2tpgen.lab.liveops import sessions  # noqa: PLC0415
 
+    if (live is None or not live.running) and starting(directory):
+        return {"name": live.name if live else directory.name, "state": "starting"}
     if live is None or not live.running:
         remove(directory)
         return {"name": live.name if live else directory.name, "state": "stale", "removed": True}
@@ -214,15 +216,15 @@ def _table(labs: list[dict[str, object]]) -> None:
             shown = f"{wires['up']} up, {wires['down']} down"
         else:
             shown = str(lab.get("error", "-"))
-        nodes = lab["nodes"]
+        nodes = lab.get("nodes")
         table.add_row(
             str(lab["name"]),
             str(lab["state"]),
-            str(lab["pid"]),
-            _duration(float(str(lab["uptime_s"]))),
+            str(lab.get("pid", "-")),
+            _duration(float(str(lab.get("uptime_s", 0)))),
             str(len(nodes) if isinstance(nodes, list) else "?"),
             shown,
-            str(lab["source"]),
+            str(lab.get("source", "-")),
         )
     out.print(table)
 
@@ -304,7 +306,7 @@ def down(
     every: Annotated[bool, typer.Option("--all", help="Every lab that is up.")] = False,
 ) -> None:
     """Stop a lab started with `lab up` and remove its state (nothing up: says so, exit 0)."""
-    from l2tpgen.lab.live import remove, stop  # noqa: PLC0415
+    from l2tpgen.lab.live import remove, starting, stop  # noqa: PLC0415
 
     records = _records()
     if name is not None:
@@ -319,7 +321,9 @@ def down(
         err.print("no lab is up")
         return
     for directory, live in records:
-        if live is None:
+        if live is None and starting(directory):
+            fail(f"lab {directory.name} is being started (no VM yet): try again in a moment")
+        elif live is None:
             remove(directory)
             err.print(f"lab {directory.name}: removed what a failed start left")
         elif not stop(live):

@@ -18,6 +18,7 @@ has what one does with a lab once it is up.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -41,6 +42,7 @@ STATE_FILE = "lab.json"
 CONSOLE = "console.log"
 QEMU_LOG = "qemu.log"
 PIDFILE = "qemu.pid"
+STARTING = "starting.lock"
 CONTROL = "control.sock"
 INITRD = "initrd.gz"
 SOCKET_PATH_MAX = 107  # sun_path holds 108 bytes, the terminating NUL included
@@ -138,6 +140,18 @@ class LiveLab:
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
+
+
+def starting(directory: Path) -> bool:
+    """Whether a ``lab up`` is setting this lab up now (it holds the directory's lock)."""
+    try:
+        with (directory / STARTING).open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def recorded(state_dir: Path) -> list[tuple[Path, LiveLab | None]]:
@@ -293,8 +307,17 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
         raise LiveLabError(
             f"lab {lab.name} is up already (pid {existing.pid}): `l2tpgen lab down {lab.name}`"
         )
+    if starting(directory):
+        raise LiveLabError(f"lab {lab.name} is being started already")
     remove(directory)
     directory.mkdir(mode=0o700, parents=True)
+    # Held while starting (released if this process dies): status leaves the lab alone.
+    with (directory / STARTING).open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _start(lab, source, directory, timeout)
+
+
+def _start(lab: Lab, source: str, directory: Path, timeout: float) -> Started:
     try:
         console, control, pidfile = _paths(directory)
         setup, protect, extras = _prepare(lab)
