@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.agent import READY, agent_script, request
 from l2tpgen.lab.guest import GuestLab, parse_console, probe_script, setup_script
+from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
 
 if TYPE_CHECKING:
@@ -294,7 +295,7 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
     Raises:
         LiveLabError: a lab of that name is up already, or the VM did not come up.
     """
-    kinds = sorted({node.kind for node in lab.nodes} - {"linux"})
+    kinds = sorted({node.kind for node in lab.nodes} - {LINUX_KIND})
     if kinds:
         raise LiveLabError(
             f"lab up runs linux-flavor labs only, in QEMU (this one has {', '.join(kinds)} "
