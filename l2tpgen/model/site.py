@@ -10,10 +10,20 @@ Per-field shape is checked here; rules that relate fields or sites are in ``chec
 from __future__ import annotations
 
 import re
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network, ip_address
+from ipaddress import (
+    IPv4Address,
+    IPv4Interface,
+    IPv4Network,
+    IPv6Address,
+    IPv6Interface,
+    IPv6Network,
+    ip_address,
+    ip_interface,
+    ip_network,
+)
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from l2tpgen.ios.names import canonical_interface_name
@@ -38,10 +48,50 @@ LITERAL_SECRET_KEYS = (
 )
 
 
+ADDRESS_ERROR = "ip_address_form"
+
+
 def _require_prefix(value: object) -> object:
+    """An IPv4 or IPv6 address with its prefix length (the underlay may be either family)."""
+    if isinstance(value, IPv4Interface | IPv6Interface):
+        return value
     if isinstance(value, str) and "/" not in value:
-        raise ValueError("write the address with its prefix length, e.g. 10.197.251.215/28")
-    return value
+        raise PydanticCustomError(
+            ADDRESS_ERROR,
+            "write the address with its prefix length, e.g. 10.197.251.215/28 or 2001:db8:1::2/64",
+        )
+    try:
+        return ip_interface(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise PydanticCustomError(
+            ADDRESS_ERROR,
+            "this is not an IPv4 or IPv6 address with a prefix length (e.g. 10.197.251.215/28 "
+            "or 2001:db8:1::2/64)",
+        ) from None
+
+
+def _any_address(value: object) -> object:
+    if isinstance(value, IPv4Address | IPv6Address):
+        return value
+    try:
+        return ip_address(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise PydanticCustomError(
+            ADDRESS_ERROR, "this is not an IPv4 or IPv6 address (e.g. 10.0.0.1 or 2001:db8:1::1)"
+        ) from None
+
+
+def _any_network(value: object) -> object:
+    if isinstance(value, IPv4Network | IPv6Network):
+        return value
+    try:
+        return ip_network(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise PydanticCustomError(
+            ADDRESS_ERROR,
+            "this is not an IPv4 or IPv6 prefix with its host bits zero (e.g. 10.0.0.0/8, "
+            "0.0.0.0/0 or 2001:db8::/32, ::/0)",
+        ) from None
 
 
 # Names reach router configs, file names (site files, rollback copies), shell commands (iproute2,
@@ -74,7 +124,22 @@ def _host(value: str) -> str:
 
 
 InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
-PrefixedIPv4 = Annotated[IPv4Interface, BeforeValidator(_require_prefix)]
+PrefixedIP = Annotated[
+    IPv4Interface | IPv6Interface,
+    BeforeValidator(_require_prefix, json_schema_input_type=IPv4Interface | IPv6Interface),
+]
+AnyAddress = Annotated[
+    IPv4Address | IPv6Address,
+    BeforeValidator(_any_address, json_schema_input_type=IPv4Address | IPv6Address),
+]
+AnyNetwork = Annotated[
+    IPv4Network | IPv6Network,
+    BeforeValidator(_any_network, json_schema_input_type=IPv4Network | IPv6Network),
+]
+DEFAULT_ROUTES: dict[int, IPv4Network | IPv6Network] = {
+    4: IPv4Network("0.0.0.0/0"),
+    6: IPv6Network("::/0"),
+}
 # IOS names for classes; the same rule serves site names, hostnames and VLAN names.
 IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
 EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
@@ -122,19 +187,23 @@ class Loopback(StrictModel):
     """A loopback to use as the tunnel source (``ip local interface``); Cisco recommends one."""
 
     interface: InterfaceName
-    address: PrefixedIPv4
+    address: PrefixedIP
 
 
 class Wan(StrictModel):
-    """The routed interface towards the other sites."""
+    """The routed interface towards the other sites.
+
+    The underlay is IPv4 or IPv6 (``address``); gateway, loopback and routes are of the same
+    family (``checks.py``). ``routes`` left out is the default route of the WAN's family.
+    """
 
     interface: InterfaceName
-    address: PrefixedIPv4
-    gateway: IPv4Address
+    address: PrefixedIP
+    gateway: AnyAddress
     mtu: int = Field(1500, ge=576, le=9216)
     hold_queue: HoldQueue | None = None
     loopback: Loopback | None = None
-    routes: tuple[IPv4Network, ...] = (IPv4Network("0.0.0.0/0"),)
+    routes: tuple[AnyNetwork, ...] = (DEFAULT_ROUTES[4],)
     # How the peers' loopbacks are reached: static /32 routes via the gateway (rendered, owned by
     # push), or an IGP that l2tpgen leaves alone.
     peer_routes: Literal["static", "igp"] = "static"
@@ -147,6 +216,18 @@ class Wan(StrictModel):
     # (it carries your private addresses too: an MPLS VPN, a leased line, a campus). Unset: private
     # when wan.trusted is true or the WAN address is not public, else internet (model/underlay.py).
     underlay: Literal["internet", "private"] | None = None
+
+    @model_validator(mode="after")
+    def _default_route_of_the_family(self) -> Wan:
+        """An IPv6 WAN whose file states no routes gets ``::/0``, not IPv4's default route."""
+        if "routes" not in self.model_fields_set and self.address.version == 6:  # noqa: PLR2004
+            object.__setattr__(self, "routes", (DEFAULT_ROUTES[6],))
+        return self
+
+    @property
+    def ipv6(self) -> bool:
+        """Whether the underlay is IPv6 (the WAN address's family)."""
+        return self.address.version == 6  # noqa: PLR2004 - the IP version
 
 
 class Lan(StrictModel):
@@ -416,10 +497,11 @@ class Site(StrictModel):
             pw.effective_cookie,
             sublayer=pw.sequencing != "none",
             dot1q=dot1q,
+            ipv6=self.wan.ipv6,
         )
 
     @property
-    def tunnel_address(self) -> IPv4Address:
+    def tunnel_address(self) -> IPv4Address | IPv6Address:
         """The address peers put in their ``xconnect`` lines."""
         source = self.wan.loopback.address if self.wan.loopback else self.wan.address
         return source.ip

@@ -53,6 +53,10 @@ class Driver:
     # A change that reverts itself unless confirmed (``push --confirm-within``): IOS's
     # Configuration Rollback Confirmed Change (``configure terminal revert timer``).
     timed_confirm: bool = False
+    # Whether the platform's pseudowires run over an IPv6 underlay (IPv6 tunnel sources and
+    # peers); ``ipv6_note``: where that is documented, or why a site of it is refused.
+    ipv6_underlay: bool = False
+    ipv6_note: str = ""
 
     @property
     def pushable(self) -> bool:
