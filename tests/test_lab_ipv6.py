@@ -1,0 +1,78 @@
+"""In the QEMU lab: examples/ipv6, two Linux PEs over an IPv6 underlay, forwards on the kernel.
+
+The WANs carry IPv6 addresses only (documentation prefix 2001:db8::/32), so frames that cross
+crossed as L2TPv3 over IPv6 (the kernel's l2tp_ip6). The MTU check proves the 40-byte header:
+the budget worked out by hand, 1500 - 40 (IPv6, RFC 8200) - 4 (session ID) - 4 (cookie) - 14
+(Ethernet) = 1438, crosses unfragmented with DF set, and 1439 crosses only because the PE
+fragments the IPv6 packet (``Ip6FragCreates``): the 20-byte IPv4 header's figure (1458) would not.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import ROOT
+from test_lab import requires_vm
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+from l2tpgen.lab.checks import fragments_created
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+IPV6_FLEET = ROOT / "examples" / "ipv6"
+runner = CliRunner()
+# /proc/net/snmp6 as the kernel prints it (name, spaces, value), with /proc/net/snmp before it.
+_SNMP = """\
+Ip: Forwarding DefaultTTL InReceives FragOKs FragFails FragCreates
+Ip: 1 64 10 0 0 3
+Ip6InReceives                   	12
+Ip6FragOKs                      	2
+Ip6FragCreates                  	5
+"""
+
+
+def test_fragments_created_counts_ipv4_and_ipv6_fragments() -> None:
+    assert fragments_created(_SNMP) == 3 + 5
+    assert fragments_created(_SNMP.split("Ip6")[0]) == 3  # a kernel without IPv6
+
+
+def _built(tmp_path: Path) -> Path:
+    topology = tmp_path / "ipv6.clab.yml"
+    args = ["lab", "build", "--sites", str(IPV6_FLEET), "--name", "ipv6", "-o", str(topology)]
+    built = runner.invoke(app, args)
+    assert built.exit_code == 0, built.output
+    return topology
+
+
+def test_the_ipv6_lab_has_no_ipv4_on_any_wan(tmp_path: Path) -> None:
+    text = _built(tmp_path).read_text()
+    pe_and_wan = text.split("ce-site-a:")[0]  # the wan node and pe-site-a come first
+    words = re.findall(r"[0-9a-f:.]+/\d+", pe_and_wan)
+    assert words, pe_and_wan
+    assert {ipaddress.ip_interface(w).version for w in words} == {6}, words
+    assert "encap ip local 2001:db8:ff::1 remote 2001:db8:ff::2" in text
+    assert "ip addr add 2001:db8:0:a::2/64 dev eth1 nodad" in text
+
+
+@pytest.mark.lab
+@requires_vm
+def test_the_ipv6_fleet_forwards_every_vlan_with_the_ipv6_mtu_budget(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    args = ["lab", "run", str(_built(tmp_path)), "--engine", "vm", "--report", str(report)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    found = json.loads(report.read_text())
+    assert found["ok"], found
+    assert found["setup_errors"] == []
+    passed = sorted((r["check"], r["vlan"]) for r in found["results"] if r["ok"])
+    checks = ("reach", "isolation", "mtu", "multicast")
+    assert passed == sorted((c, v) for c in checks for v in (610, 620))
+    assert [r["detail"] for r in found["results"] if r["check"] == "mtu"] == [
+        "predicted 1438: 1438 crosses unfragmented, 1439 crosses only fragmented"
+    ] * 2
