@@ -103,7 +103,9 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             "write the prefix length of the WAN subnet (e.g. /30, /29 or /24)",
         )
         return  # the gateway and host checks below mean nothing on such a subnet
-    if wan.gateway not in network:
+    if wan.gateway.version != network.version:
+        pass  # the family is the problem (_check_family), not the subnet
+    elif wan.gateway not in network:
         yield Problem(
             site.name,
             ("wan", "gateway"),
