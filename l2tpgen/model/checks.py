@@ -119,10 +119,8 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             f"gateway {wan.gateway} is the router's own WAN address",
             "the gateway is the next-hop router on the WAN subnet",
         )
-    if not wan.ipv6 and network.prefixlen < MIN_HOST_PREFIX and wan.address.ip in (
-        network.network_address,
-        network.broadcast_address,
-    ):
+    ends = (network.network_address, network.broadcast_address)
+    if not wan.ipv6 and network.prefixlen < MIN_HOST_PREFIX and wan.address.ip in ends:
         yield Problem(
             site.name,
             ("wan", "address"),
