@@ -102,7 +102,7 @@ def test_the_ipv6_example_fleet_validates_and_renders_for_linux() -> None:
         "ip route add ::/0 via 2001:db8:0:a::1",
         (
             "ip l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip local 2001:db8:ff::1 "
-            "remote 2001:db8:ff::2"
+            "remote 2001:db8:0:b::2"
         ),
         "ip link set dev l2tp610 up mtu 1438",  # 1500 - 40 - 4 - 4 - 14
     ):
