@@ -22,8 +22,13 @@ from conftest import ROOT
 from test_lab import requires_vm
 from typer.testing import CliRunner
 
+from l2tpgen import load_fleet
 from l2tpgen.cli import app
-from l2tpgen.lab.checks import fragments_created
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.attack import target
+from l2tpgen.lab.checks import fragments_created, pairs
+from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.topology import build_topology, protection_files
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -82,3 +87,17 @@ def test_the_ipv6_fleet_forwards_every_vlan_with_the_ipv6_mtu_budget(tmp_path: P
     assert [r["detail"] for r in found["results"] if r["check"] == "mtu"] == [
         "predicted 1438: 1438 crosses unfragmented, 1439 crosses only fragmented"
     ] * 2
+
+
+def test_a_protected_ipv6_lab_is_refused_in_words_not_run_half_blind(tmp_path: Path) -> None:
+    # Without wan.trusted the documentation-prefix WANs are public: IPsec, and the lab's attack
+    # checks, whose forger (pwprobe) writes IPv4 packets only.
+    for name in ("site-a", "site-b"):
+        text = (IPV6_FLEET / f"{name}.yaml").read_text()
+        (tmp_path / f"{name}.yaml").write_text(text.replace("  trusted: true\n", ""))
+    fleet = load_fleet(tmp_path)
+    lab = parse_lab(build_topology(fleet, name="v6"), "v6", protection_files(fleet))
+    with pytest.raises(
+        L2tpgenError, match=r"pe-site-b's tunnel runs over IPv6 \(2001:db8:0:b::2\)"
+    ):
+        target(lab, pairs(lab)[0])
