@@ -322,3 +322,17 @@ def test_mtu_ipv6_counts_the_40_byte_header_in_esp_tunnel_mode_too() -> None:
     parts = [(p["part"], p["bytes"]) for p in data["items"]]
     assert parts[0] == ("ESP tunnel-mode outer IPv6 header", 40)
     assert ("outer IPv6 header", 40) in parts
+
+
+@pytest.mark.parametrize(("platform", "title"), [("ios", "Cisco IOS"), ("iosxe", "Cisco IOS-XE")])
+def test_rendering_an_ipv6_site_for_a_cisco_platform_is_refused_naming_it(
+    platform: str, title: str
+) -> None:
+    args = ["render", "site-a", "--sites", str(IPV6_FLEET), "--platform", platform]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert result.stdout == ""  # no half-IPv4 config (`ip address 2001:db8:ff::1 ffff:...`)
+    assert (
+        f"site-a's underlay is IPv6 (2001:db8:0:a::2/64), and {title} cannot carry its "
+        "pseudowires over IPv6"
+    ) in " ".join(result.stderr.split())
