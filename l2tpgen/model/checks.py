@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
 from l2tpgen.model.classes import check_class_pairs, check_classes
+from l2tpgen.model.family_checks import check_family, check_peer_family
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.protection_checks import check_protection
 from l2tpgen.model.site import DEVICE_TYPES
@@ -28,67 +29,13 @@ MIN_WAN_PREFIX = 8
 
 def check_site(site: Site) -> Iterator[Problem]:
     """Every rule that needs only this site."""
-    yield from _check_family(site)
+    yield from check_family(site)
     yield from _check_wan(site)
     yield from _check_interfaces(site)
     yield from _check_platform(site)
     yield from check_classes(site)
     yield from _check_peers(site)
     yield from _check_vlans(site)
-
-
-def _family(version: int) -> str:
-    return f"IPv{version}"
-
-
-def _check_family(site: Site) -> Iterator[Problem]:
-    """One underlay family per site: gateway, loopback and routes are the WAN address's."""
-    wan = site.wan
-    family = _family(wan.address.version)
-    fix = f"write an {family} address, as wan.address is, or make the whole underlay one family"
-    if wan.gateway.version != wan.address.version:
-        yield Problem(
-            site.name,
-            ("wan", "gateway"),
-            f"gateway {wan.gateway} is {_family(wan.gateway.version)}, but the WAN address "
-            f"{wan.address} is {family}",
-            fix,
-        )
-    if wan.loopback is not None and wan.loopback.address.version != wan.address.version:
-        yield Problem(
-            site.name,
-            ("wan", "loopback", "address"),
-            f"loopback address {wan.loopback.address} is {_family(wan.loopback.address.version)}"
-            f", but the WAN address {wan.address} is {family}: the tunnels leave by the WAN",
-            fix,
-        )
-    for index, route in enumerate(wan.routes):
-        if route.version != wan.address.version:
-            yield Problem(
-                site.name,
-                ("wan", "routes", index),
-                f"route {route} is {_family(route.version)}, but the WAN address {wan.address} "
-                f"is {family}",
-                fix + (" (the default route is ::/0)" if wan.ipv6 else ""),
-            )
-    yield from _check_ipv6_platform(site)
-
-
-def _check_ipv6_platform(site: Site) -> Iterator[Problem]:
-    """An IPv6 underlay on a platform whose driver does not carry pseudowires over IPv6."""
-    from l2tpgen.platforms import DRIVERS  # noqa: PLC0415 - the drivers import the renderers
-
-    driver = DRIVERS.get(site.effective_platform)
-    if not site.wan.ipv6 or driver is None or driver.ipv6_underlay:
-        return
-    yield Problem(
-        site.name,
-        ("wan", "address"),
-        f"{site.name} runs {driver.title} (platform {driver.name}), which l2tpgen cannot render "
-        f"over an IPv6 underlay: {driver.ipv6_note}",
-        "give this site an IPv4 WAN address (and loopback), or run its PE on Linux "
-        "(`platform: linux`), which carries L2TPv3 over IPv6",
-    )
 
 
 def _check_wan(site: Site) -> Iterator[Problem]:
@@ -104,7 +51,7 @@ def _check_wan(site: Site) -> Iterator[Problem]:
         )
         return  # the gateway and host checks below mean nothing on such a subnet
     if wan.gateway.version != network.version:
-        pass  # the family is the problem (_check_family), not the subnet
+        pass  # the family is the problem (family_checks.py), not the subnet
     elif wan.gateway not in network:
         yield Problem(
             site.name,
@@ -278,30 +225,12 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                     f"peer {peer} ({files[peer]}) does not list {name} in its peers",
                     f"add {name} to the peers of {peer}, or remove {peer} here",
                 )
-            yield from _check_peer_family(site, sites[peer], files, index)
+            yield from check_peer_family(site, sites[peer], files, index)
         yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from check_class_pairs(site, sites, files)
         yield from check_protection(site, sites, files)
         yield from _check_links(site, sites, files)
         yield from check_corosync_transports(site, sites, files)
-
-
-def _check_peer_family(
-    site: Site, peer: Site, files: Mapping[str, str], index: int
-) -> Iterator[Problem]:
-    """Both ends of a pair source their tunnels from one family (reported at the first by name)."""
-    mine, theirs = site.tunnel_address, peer.tunnel_address
-    if mine.version == theirs.version or site.name > peer.name:
-        return
-    yield Problem(
-        site.name,
-        ("peers", index),
-        f"{site.name}'s tunnel source {mine} is {_family(mine.version)} but {peer.name}'s "
-        f"{theirs} ({files[peer.name]}) is {_family(theirs.version)}: an L2TPv3 tunnel joins "
-        "two addresses of one family",
-        f"give {site.name} and {peer.name} underlays of the same family (WAN address and "
-        "loopback), or remove this peer",
-    )
 
 
 def _check_unique_across_fleet(

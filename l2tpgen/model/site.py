@@ -10,23 +10,19 @@ Per-field shape is checked here; rules that relate fields or sites are in ``chec
 from __future__ import annotations
 
 import re
-from ipaddress import (
-    IPv4Address,
-    IPv4Interface,
-    IPv4Network,
-    IPv6Address,
-    IPv6Interface,
-    IPv6Network,
-    ip_address,
-    ip_interface,
-    ip_network,
-)
+from ipaddress import IPv4Address, IPv6Address, ip_address
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from l2tpgen.ios.names import canonical_interface_name
+from l2tpgen.model.addresses import (  # pydantic reads them at run time
+    DEFAULT_ROUTES,
+    AnyAddress,
+    AnyNetwork,
+    PrefixedIP,
+)
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.model.protection import (
@@ -46,52 +42,6 @@ MAX_VC_ID = 2**32 - 1
 LITERAL_SECRET_KEYS = (
     frozenset({"secret", "password", "digest_secret", "key", "psk"}) | PROTECTION_SECRET_KEYS
 )
-
-
-ADDRESS_ERROR = "ip_address_form"
-
-
-def _require_prefix(value: object) -> object:
-    """An IPv4 or IPv6 address with its prefix length (the underlay may be either family)."""
-    if isinstance(value, IPv4Interface | IPv6Interface):
-        return value
-    if isinstance(value, str) and "/" not in value:
-        raise PydanticCustomError(
-            ADDRESS_ERROR,
-            "write the address with its prefix length, e.g. 10.197.251.215/28 or 2001:db8:1::2/64",
-        )
-    try:
-        return ip_interface(value)  # type: ignore[arg-type]
-    except ValueError:
-        raise PydanticCustomError(
-            ADDRESS_ERROR,
-            "this is not an IPv4 or IPv6 address with a prefix length (e.g. 10.197.251.215/28 "
-            "or 2001:db8:1::2/64)",
-        ) from None
-
-
-def _any_address(value: object) -> object:
-    if isinstance(value, IPv4Address | IPv6Address):
-        return value
-    try:
-        return ip_address(value)  # type: ignore[arg-type]
-    except ValueError:
-        raise PydanticCustomError(
-            ADDRESS_ERROR, "this is not an IPv4 or IPv6 address (e.g. 10.0.0.1 or 2001:db8:1::1)"
-        ) from None
-
-
-def _any_network(value: object) -> object:
-    if isinstance(value, IPv4Network | IPv6Network):
-        return value
-    try:
-        return ip_network(value)  # type: ignore[arg-type]
-    except ValueError:
-        raise PydanticCustomError(
-            ADDRESS_ERROR,
-            "this is not an IPv4 or IPv6 prefix with its host bits zero (e.g. 10.0.0.0/8, "
-            "0.0.0.0/0 or 2001:db8::/32, ::/0)",
-        ) from None
 
 
 # Names reach router configs, file names (site files, rollback copies), shell commands (iproute2,
@@ -124,22 +74,6 @@ def _host(value: str) -> str:
 
 
 InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
-PrefixedIP = Annotated[
-    IPv4Interface | IPv6Interface,
-    BeforeValidator(_require_prefix, json_schema_input_type=IPv4Interface | IPv6Interface),
-]
-AnyAddress = Annotated[
-    IPv4Address | IPv6Address,
-    BeforeValidator(_any_address, json_schema_input_type=IPv4Address | IPv6Address),
-]
-AnyNetwork = Annotated[
-    IPv4Network | IPv6Network,
-    BeforeValidator(_any_network, json_schema_input_type=IPv4Network | IPv6Network),
-]
-DEFAULT_ROUTES: dict[int, IPv4Network | IPv6Network] = {
-    4: IPv4Network("0.0.0.0/0"),
-    6: IPv6Network("::/0"),
-}
 # IOS names for classes; the same rule serves site names, hostnames and VLAN names.
 IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
 EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
