@@ -27,6 +27,7 @@ from l2tpgen.cli import app
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import target
 from l2tpgen.lab.checks import fragments_created, pairs
+from l2tpgen.lab.engine import run_vm
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.topology import build_topology, protection_files
 
@@ -101,3 +102,39 @@ def test_a_protected_ipv6_lab_is_refused_in_words_not_run_half_blind(tmp_path: P
         L2tpgenError, match=r"pe-site-b's tunnel runs over IPv6 \(2001:db8:0:b::2\)"
     ):
         target(lab, pairs(lab)[0])
+
+
+def _cookie_protected(directory: Path) -> Path:
+    """examples/ipv6 on an untrusted path, protected by keyed cookies: the inbound filter's xfrm
+    policies (allow the peer's /128, block ::/0) and 8-byte cookies, no IPsec."""
+    for name in ("site-a", "site-b"):
+        text = (IPV6_FLEET / f"{name}.yaml").read_text().replace("  trusted: true\n", "")
+        (directory / f"{name}.yaml").write_text(text + "protection: {mode: cookie}\n")
+    return directory
+
+
+@pytest.mark.lab
+@requires_vm
+def test_the_ipv6_inbound_filter_admits_the_peer_on_the_kernel(tmp_path: Path) -> None:
+    fleet = load_fleet(_cookie_protected(tmp_path))
+    commands = build_topology(fleet, name="v6cookie")["topology"]["nodes"]["pe-site-b"]["exec"]
+    # From ip-xfrm(8): site-b's tunnel source is its WAN address, site-a's its loopback. Without
+    # the allow, the block drops the peer's packets too (seen when breaking linux.py): nothing
+    # would cross.
+    assert commands[-2:] == [
+        (
+            "ip xfrm policy add src 2001:db8:ff::1/128 dst 2001:db8:0:b::2/128 proto 115 dir in "
+            "priority 1999999"
+        ),
+        (
+            "ip xfrm policy add src ::/0 dst 2001:db8:0:b::2/128 proto 115 dir in action block "
+            "priority 2000000"
+        ),
+    ]
+    report = run_vm(parse_lab(build_topology(fleet, name="v6cookie")))
+    assert report.setup_errors == ()  # the kernel took the IPv6 selectors
+    assert [(r.check, r.vlan) for r in report.results if not r.ok] == []
+    # 1500 - 40 (IPv6) - 4 (session ID) - 8 (a protecting cookie) - 14 (Ethernet) = 1434.
+    assert {r.detail for r in report.results if r.check == "mtu"} == {
+        "predicted 1434: 1434 crosses unfragmented, 1435 crosses only fragmented"
+    }
