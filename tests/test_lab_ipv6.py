@@ -28,6 +28,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import target
 from l2tpgen.lab.checks import fragments_created, pairs
 from l2tpgen.lab.engine import run_vm
+from l2tpgen.lab.guest import GuestLab, parse_console
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.topology import build_topology, protection_files
 
@@ -132,9 +133,27 @@ def test_the_ipv6_inbound_filter_admits_the_peer_on_the_kernel(tmp_path: Path) -
         ),
     ]
     report = run_vm(parse_lab(build_topology(fleet, name="v6cookie")))
-    assert report.setup_errors == ()  # the kernel took the IPv6 selectors
+    # The kernel took the IPv6 selectors (with xfrm_user loaded: without it `ip xfrm` cannot
+    # open its netlink socket, and the policies silently went missing before).
+    assert report.setup_errors == ()
     assert [(r.check, r.vlan) for r in report.results if not r.ok] == []
     # 1500 - 40 (IPv6) - 4 (session ID) - 8 (a protecting cookie) - 14 (Ethernet) = 1434.
     assert {r.detail for r in report.results if r.check == "mtu"} == {
         "predicted 1434: 1434 crosses unfragmented, 1435 crosses only fragmented"
     }
+
+
+def test_a_batch_that_fails_without_naming_a_command_is_a_setup_error() -> None:
+    # What `ip -batch` printed when xfrm_user was not loaded: no "Command failed FILE:N" line.
+    lab = parse_lab(build_topology(load_fleet(IPV6_FLEET), name="v6"))
+    console = (
+        "BATCH-FAIL 0 pe-site-a 3\n"
+        "Cannot open netlink socket: Protocol not supported\n"
+        "EXEC-FAIL-END\n"
+    )
+    (found,) = parse_console(console, [GuestLab(lab, ())])
+    first = lab.node("pe-site-a").exec[2]  # 3: after `ip link set dev lo up` and two more
+    message = "Cannot open netlink socket: Protocol not supported"
+    assert found.setup_errors == (
+        f"EXEC-FAIL pe-site-a: the batch from `{first}` on stopped: {message}",
+    )
