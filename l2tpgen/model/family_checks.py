@@ -56,10 +56,8 @@ def check_family(site: Site) -> Iterator[Problem]:
 
 def _check_ipv6_platform(site: Site) -> Iterator[Problem]:
     """An IPv6 underlay on a platform whose driver does not carry pseudowires over IPv6."""
-    from l2tpgen.platforms import DRIVERS  # noqa: PLC0415 - the drivers import the renderers
-
-    driver = DRIVERS.get(site.effective_platform)
-    if not site.wan.ipv6 or driver is None or driver.ipv6_underlay:
+    driver = site.driver
+    if not site.wan.ipv6 or driver.ipv6_underlay:
         return
     yield Problem(
         site.name,
