@@ -324,8 +324,10 @@ def test_mtu_ipv6_counts_the_40_byte_header_in_esp_tunnel_mode_too() -> None:
     assert ("outer IPv6 header", 40) in parts
 
 
-@pytest.mark.parametrize(("platform", "title"), [("ios", "Cisco IOS"), ("iosxe", "Cisco IOS-XE")])
-def test_rendering_an_ipv6_site_for_a_cisco_platform_is_refused_naming_it(
+@pytest.mark.parametrize(
+    ("platform", "title"), [("ios", "Cisco IOS"), ("iosxe", "Cisco IOS-XE"), ("vyos", "VyOS")]
+)
+def test_rendering_an_ipv6_site_for_a_platform_without_ipv6_is_refused_naming_it(
     platform: str, title: str
 ) -> None:
     args = ["render", "site-a", "--sites", str(IPV6_FLEET), "--platform", platform]
