@@ -18,6 +18,10 @@ from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
 from l2tpgen.lab.vm import Extras, run_script
 
+# `ip xfrm` talks to the kernel through xfrm_user (a module on Debian's kernel): without it the
+# inbound filter's policies fail to install. Protected labs load it with the ESP modules.
+XFRM_MODULES = ("xfrm_algo", "xfrm_user")
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
@@ -102,6 +106,8 @@ def run_vm(lab: Lab, *, timeout: float = 300) -> LabReport:
     checks: tuple[Check, ...] = plan_checks(lab)
     probes = ordered(p for c in checks for p in c.probes)
     extras = None
+    if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
+        extras = Extras(modules=XFRM_MODULES)  # an inbound filter without IPsec
     lab = reveal_secrets(lab)
     if is_protected(lab):
         from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415 - protected labs only
