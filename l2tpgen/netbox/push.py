@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.netbox.client import GATEWAY_FIELD, LOOPBACK_TAG, SITE_FIELD, WAN_TAG, _explain
+from l2tpgen.netbox.client import (
+    DEFAULT_TIMEOUT,
+    GATEWAY_FIELD,
+    LOOPBACK_TAG,
+    SITE_FIELD,
+    WAN_TAG,
+    _explain,
+)
 
 if TYPE_CHECKING:
     from l2tpgen.model.fleet import Fleet
@@ -58,9 +65,18 @@ def _id(value: Any) -> Any:  # noqa: ANN401 - a record (its id) or a plain value
 class Pusher:
     """Push a fleet through a pynetbox API; ``changes`` lists what was (or would be) done."""
 
-    def __init__(self, api: Any, url: str, *, dry_run: bool, tag: str) -> None:  # noqa: ANN401
+    def __init__(
+        self,
+        api: Any,  # noqa: ANN401
+        url: str,
+        *,
+        dry_run: bool,
+        tag: str,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
         self.api = api
         self.url = url
+        self.timeout = timeout
         self.dry_run = dry_run
         self.tag = tag
         self.changes: list[Change] = []
@@ -69,7 +85,7 @@ class Pusher:
         try:
             return method(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - requests' and pynetbox's errors, wrapped
-            raise _explain(exc, self.url) from None
+            raise _explain(exc, self.url, self.timeout) from None
 
     def ensure(
         self,
