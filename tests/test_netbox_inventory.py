@@ -99,10 +99,12 @@ def test_a_device_without_a_primary_ip_stops_push_with_its_netbox_url(
 ) -> None:
     base = setup_netbox(netbox)
     a = add_router(netbox, base, "site-a", address=None)
-    add_router(netbox, base, "site-b", address="192.0.2.12/32")
+    add_router(netbox, base, "site-b", address="127.0.0.12/32")
+    # Were it reached: 127.0.0.0/8 only, and no host key is trusted (known_hosts is absent).
+    inventory = f"netbox:tag=l2tpgen,known_hosts={tmp_path / 'absent'}"
     result = runner.invoke(
         app,
-        ["push", "site-a", "--sites", str(SITES), "--inventory", "netbox:tag=l2tpgen", "--yes"],
+        ["push", "site-a", "--sites", str(SITES), "--inventory", inventory, "--yes"],
         env={"L2TPGEN_USERNAME": "u", "L2TPGEN_PASSWORD": "p", "L2TPGEN_STATE_DIR": str(tmp_path)},
     )
     assert result.exit_code == 1, result.output
@@ -116,11 +118,12 @@ def test_a_device_without_a_primary_ip_stops_push_with_its_netbox_url(
 @pytest.mark.usefixtures("netbox_env")
 def test_a_site_netbox_has_no_device_for_is_named(netbox: Any, tmp_path: Path) -> None:  # noqa: ANN401
     base = setup_netbox(netbox)
-    add_router(netbox, base, "site-a", address="192.0.2.11/32")
-    add_router(netbox, base, "site-b", address="192.0.2.12/32", tagged=False)
+    add_router(netbox, base, "site-a", address="127.0.0.11/32")
+    add_router(netbox, base, "site-b", address="127.0.0.12/32", tagged=False)
+    inventory = f"netbox:tag=l2tpgen,known_hosts={tmp_path / 'absent'}"
     result = runner.invoke(
         app,
-        ["diff", "--all", "--sites", str(SITES), "--inventory", "netbox:tag=l2tpgen"],
+        ["diff", "--all", "--sites", str(SITES), "--inventory", inventory],
         env={"L2TPGEN_USERNAME": "u", "L2TPGEN_PASSWORD": "p", "L2TPGEN_STATE_DIR": str(tmp_path)},
     )
     assert result.exit_code == 1, result.output
