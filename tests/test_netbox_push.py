@@ -79,3 +79,55 @@ def test_a_changed_site_file_pushes_as_one_update_of_that_field(
     wan = netbox.dcim.interfaces.get(device="lab-b-rtr1", name="GigabitEthernet0/1")
     assert wan.custom_fields["l2tpgen_gateway"] == "10.216.44.34"
     assert push(sites).stdout == ""
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_what_a_vlan_carries_is_recorded_at_the_end_that_states_it_and_pulls_back(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    site_a, site_b = sites / "site-a.yaml", sites / "site-b.yaml"
+    # One end states it (as examples/field/dc-a.yaml does), or both ends the same.
+    site_a.write_text(
+        site_a.read_text()
+        .replace(
+            "name: cluster, peer: site-b,",
+            "name: cluster, peer: site-b, carries: cluster-heartbeat,",
+        )
+        .replace(
+            "name: live-migration, peer: site-b,",
+            "name: live-migration, peer: site-b, carries: live-migration,",
+        )
+    )
+    site_b.write_text(
+        site_b.read_text().replace(
+            "name: live-migration, peer: site-a,",
+            "name: live-migration, peer: site-a, carries: live-migration,",
+        )
+    )
+    original = load_fleet(sites)
+    assert original.site("site-a").vlans[1].carries == "cluster-heartbeat"  # the edit took
+    assert original.site("site-b").vlans[2].carries == "live-migration"
+    assert push(sites).exit_code == 0
+    recorded = sorted(
+        (t.l2vpn.name, t.assigned_object.device.name, t.custom_fields["l2tpgen_carries"])
+        for t in netbox.vpn.l2vpn_terminations.all()
+        if t.custom_fields["l2tpgen_carries"]
+    )
+    assert recorded == [
+        ("site-a-site-b-2997", "lab-a-rtr1", "cluster-heartbeat"),
+        ("site-a-site-b-2998", "lab-a-rtr1", "live-migration"),
+        ("site-a-site-b-2998", "lab-b-rtr1", "live-migration"),
+    ]
+    assert push(sites).stdout == ""
+    out = tmp_path / "pulled"
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(out), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 0, pulled.output
+    back = load_fleet(out)
+    assert {n: s.model_dump() for n, s in back.sites.items()} == {
+        n: s.model_dump() for n, s in original.sites.items()
+    }

@@ -20,6 +20,7 @@ SITE_FIELD = "l2tpgen_site"  # custom field on dcim.device: the l2tpgen site nam
 GATEWAY_FIELD = "l2tpgen_gateway"  # custom field on dcim.interface: the WAN's next hop
 WAN_TAG = "l2tpgen-wan"  # tag on the WAN interface
 LOOPBACK_TAG = "l2tpgen-loopback"  # tag on the loopback the tunnels are sourced from
+CARRIES_FIELD = "l2tpgen_carries"  # custom field on vpn.l2vpntermination: vlans[].carries there
 SSH_PORT_FIELD = "l2tpgen_ssh_port"  # custom field on dcim.device: the SSH port push uses
 DEFAULT_TIMEOUT = 30.0  # seconds one HTTP request to NetBox may take
 
@@ -103,6 +104,7 @@ class Termination:
     object_type: str
     object_id: int
     url: str
+    carries: str | None = None  # custom field CARRIES_FIELD: what the VLAN carries, this end
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,7 @@ class Client:
                     str(record.assigned_object_type),
                     int(record.assigned_object_id),
                     _url(record),
+                    dict(record.custom_fields or {}).get(CARRIES_FIELD) or None,
                 )
                 for record in self._list(api.vpn.l2vpn_terminations, l2vpn_id=l2vpn_ids)
             ]

@@ -152,7 +152,8 @@ class _Mapper:
         if dev_a.id == dev_b.id:
             self.unmapped(l2vpn.url, f"L2VPN {l2vpn.name} ends twice on device {dev_a.name}")
             return
-        for device, sub, vid, far in ((dev_a, sub_a, vid_a, dev_b), (dev_b, sub_b, vid_b, dev_a)):
+        near_far = ((dev_a, sub_a, vid_a, dev_b, ends[0]), (dev_b, sub_b, vid_b, dev_a, ends[1]))
+        for device, sub, vid, far, end in near_far:
             vlan: dict[str, object] = {
                 "id": vid,
                 "name": sub.untagged_name or l2vpn.name,
@@ -160,6 +161,8 @@ class _Mapper:
             }
             if l2vpn.identifier is not None:
                 vlan["vc_id"] = l2vpn.identifier
+            if end.carries:
+                vlan["carries"] = end.carries  # the site model checks the value
             self.sites[device.id].vlans.append(vlan)
 
     def _end(self, l2vpn: L2vpn, end: Termination) -> tuple[Device, Interface, int] | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.netbox.client import (
+    CARRIES_FIELD,
     DEFAULT_TIMEOUT,
     GATEWAY_FIELD,
     LOOPBACK_TAG,
@@ -125,7 +126,11 @@ class Pusher:
     def setup(self) -> dict[str, Any]:
         """Custom fields, tags, and the device type and role new devices get."""
         api = self.api
-        for field, types in ((SITE_FIELD, "dcim.device"), (GATEWAY_FIELD, "dcim.interface")):
+        for field, types in (
+            (SITE_FIELD, "dcim.device"),
+            (GATEWAY_FIELD, "dcim.interface"),
+            (CARRIES_FIELD, "vpn.l2vpntermination"),
+        ):
             self.ensure(
                 api.extras.custom_fields,
                 "custom field",
@@ -293,16 +298,16 @@ class Pusher:
                     fields,
                     create={"slug": label.lower(), "status": "active"},
                 )
-                for end in (
-                    subs[name][(pw.vlan.id, pw.peer.name)],
-                    subs[pw.peer.name][(pw.mirror.id, name)],
+                for end, carries in (
+                    (subs[name][(pw.vlan.id, pw.peer.name)], pw.vlan.carries),
+                    (subs[pw.peer.name][(pw.mirror.id, name)], pw.mirror.carries),
                 ):
                     self.ensure(
                         self.api.vpn.l2vpn_terminations,
                         "L2VPN termination",
                         label,
                         {"l2vpn_id": l2vpn, "interface_id": end},
-                        {},
+                        {"custom_fields": {CARRIES_FIELD: carries}},
                         create={
                             "l2vpn": l2vpn,
                             "assigned_object_type": "dcim.interface",
