@@ -108,6 +108,18 @@ class Termination:
 
 
 @dataclass(frozen=True)
+class TunnelEnd:
+    """A vpn.tunnel-termination on a selected device's WAN or loopback interface."""
+
+    tunnel: str
+    encapsulation: str
+    device_id: int
+    device: str
+    outside_ip: str | None  # with its prefix length
+    url: str
+
+
+@dataclass(frozen=True)
 class Inventory:
     """Everything a pull reads, fetched up front (a few requests, whatever the fleet's size)."""
 
@@ -117,6 +129,7 @@ class Inventory:
     l2vpns: Mapping[int, L2vpn]
     terminations: tuple[Termination, ...]
     far_devices: Mapping[int, Device]  # devices of far ends outside the selection
+    tunnel_ends: tuple[TunnelEnd, ...] = ()
 
 
 def _url(record: Any) -> str:  # noqa: ANN401 - a pynetbox Record
@@ -299,8 +312,51 @@ class Client:
             if a.assigned_object_type == "dcim.interface" and a.assigned_object_id is not None
         ]
         return Inventory(
-            tuple(devices), interfaces, tuple(addresses), l2vpns, tuple(terminations), far_devices
+            tuple(devices),
+            interfaces,
+            tuple(addresses),
+            l2vpns,
+            tuple(terminations),
+            far_devices,
+            self._tunnel_ends(devices, interfaces),
         )
+
+    def _tunnel_ends(
+        self, devices: list[Device], interfaces: Mapping[int, Interface]
+    ) -> tuple[TunnelEnd, ...]:
+        """The tunnel terminations on the selected devices' WAN and loopback interfaces."""
+        names = {d.id: d.name for d in devices}
+        sources = sorted(
+            i.id
+            for i in interfaces.values()
+            if i.device_id in names and {WAN_TAG, LOOPBACK_TAG} & i.tags
+        )
+        if not sources:
+            return ()
+        records = self._list(self.api.vpn.tunnel_terminations, interface_id=sources)
+        tunnel_ids = sorted({int(r.tunnel.id) for r in records})
+        tunnels = {
+            int(t.id): (str(t.name), _choice(t.encapsulation) or "")
+            for t in (self._list(self.api.vpn.tunnels, id=tunnel_ids) if tunnel_ids else ())
+        }
+        ends = []
+        for record in records:
+            interface = interfaces.get(int(record.termination_id))
+            if interface is None or int(record.tunnel.id) not in tunnels:
+                continue
+            name, encapsulation = tunnels[int(record.tunnel.id)]
+            outside = record.outside_ip
+            ends.append(
+                TunnelEnd(
+                    name,
+                    encapsulation,
+                    interface.device_id,
+                    names.get(interface.device_id, ""),
+                    str(outside.address) if outside else None,
+                    _url(record),
+                )
+            )
+        return tuple(ends)
 
     def _far(
         self, terminations: Iterable[Termination], interfaces: dict[int, Interface], near: set[int]

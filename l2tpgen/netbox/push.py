@@ -22,6 +22,7 @@ from l2tpgen.netbox.client import (
     WAN_TAG,
     _explain,
 )
+from l2tpgen.netbox.tunnels import push_tunnels
 
 if TYPE_CHECKING:
     from l2tpgen.model.fleet import Fleet
@@ -81,6 +82,8 @@ class Pusher:
         self.dry_run = dry_run
         self.tag = tag
         self.changes: list[Change] = []
+        # Each site's tunnel source: (interface, IP address) as recorded, for the VPN tunnels.
+        self.sources: dict[str, tuple[Any, Any]] = {}
 
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         try:
@@ -203,10 +206,12 @@ class Pusher:
         wan = self._interface(device, site.wan.interface, wan_fields, {"type": "other"})
         self._tag(wan, tags[WAN_TAG], where + site.wan.interface)
         wan_ip = self._address(wan, str(site.wan.address), where + site.wan.interface)
+        self.sources[site.name] = (wan, wan_ip)
         if site.wan.loopback:
             loop = self._interface(device, site.wan.loopback.interface, {}, {"type": "virtual"})
             self._tag(loop, tags[LOOPBACK_TAG], where + site.wan.loopback.interface)
-            self._address(loop, str(site.wan.loopback.address), where + "loopback")
+            loop_ip = self._address(loop, str(site.wan.loopback.address), where + "loopback")
+            self.sources[site.name] = (loop, loop_ip)
         if site.management.host == str(site.wan.address.ip):
             primary = wan_ip
         else:
@@ -314,4 +319,5 @@ class Pusher:
                             "assigned_object_id": end,
                         },
                     )
+        push_tunnels(self, fleet)
         return self.changes
