@@ -131,3 +131,64 @@ def test_what_a_vlan_carries_is_recorded_at_the_end_that_states_it_and_pulls_bac
     assert {n: s.model_dump() for n, s in back.sites.items()} == {
         n: s.model_dump() for n, s in original.sites.items()
     }
+
+
+def _tunnel_ends(netbox: Any) -> list[tuple[str, str, str, str, str]]:  # noqa: ANN401
+    """(tunnel, encapsulation, device, interface, outside IP) of every tunnel termination."""
+    tunnels = {t.id: t for t in netbox.vpn.tunnels.all()}
+    return sorted(
+        (
+            tunnels[t.tunnel.id].name,
+            tunnels[t.tunnel.id].encapsulation.value,
+            t.termination.device.name,
+            t.termination.name,
+            t.outside_ip.address,
+        )
+        for t in netbox.vpn.tunnel_terminations.all()
+    )
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_each_site_pair_is_one_l2tp_tunnel_ending_on_its_tunnel_sources(
+    netbox: Any,  # noqa: ANN401
+) -> None:
+    assert push(SITES).exit_code == 0
+    # sites/: no loopback, so the tunnel sources are the WAN interfaces and addresses.
+    assert _tunnel_ends(netbox) == [
+        ("site-a-site-b", "l2tp", "lab-a-rtr1", "GigabitEthernet0/1", "10.197.251.215/28"),
+        ("site-a-site-b", "l2tp", "lab-b-rtr1", "GigabitEthernet0/1", "10.216.44.47/27"),
+    ]
+    field = ROOT / "examples" / "field"
+    assert push(field).exit_code == 0
+    # examples/field: dc-a's tunnels come from Loopback0 (10.255.1.1/32), dc-b's from Loopback0.
+    assert [e for e in _tunnel_ends(netbox) if e[0] == "dc-a-dc-b"] == [
+        ("dc-a-dc-b", "l2tp", "dca-pe1", "Loopback0", "10.255.1.1/32"),
+        ("dc-a-dc-b", "l2tp", "dcb-pe1", "Loopback0", "10.255.1.2/32"),
+    ]
+    again = push(field)
+    assert (again.exit_code, again.stdout) == (0, "")
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_tunnel_whose_outside_ip_is_not_the_tunnel_source_is_reported_and_nothing_written(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    assert push(SITES).exit_code == 0
+    end = next(
+        t for t in netbox.vpn.tunnel_terminations.all() if t.termination.device.name == "lab-b-rtr1"
+    )
+    stray = netbox.ipam.ip_addresses.create(address="10.216.44.46/27")
+    end.update({"outside_ip": stray.id})
+    out = tmp_path / "pulled"
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(out), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 1
+    flat = pulled.output.replace("\n", " ")
+    url = f"{netbox.base_url.removesuffix('/api')}/vpn/tunnel-terminations/{end.id}/"
+    assert (
+        f"{url}: not mapped: tunnel site-a-site-b: outside IP 10.216.44.46/27 of lab-b-rtr1 is "
+        "not its tunnel source 10.216.44.47 (the WAN address)"
+    ) in flat
+    assert not out.exists()
