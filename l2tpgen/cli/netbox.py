@@ -23,8 +23,6 @@ TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
 # l2tpgen.netbox.client.DEFAULT_TIMEOUT, repeated so that --help does not import pynetbox; a test
 # keeps the two equal.
 DEFAULT_TIMEOUT = 30.0
-
-
 TIMEOUT_ENV = "L2TPGEN_NETBOX_TIMEOUT"
 
 
@@ -62,7 +60,10 @@ def netbox_targets(fleet: Fleet, names: list[str], text: str) -> dict[str, Targe
     if spec is None:
         return None
     if text == "netbox" and Path(text).exists():
-        fail("--inventory netbox: a file named netbox is here too; write ./netbox for the file")
+        fail(
+            "--inventory netbox: a file named netbox is here too; for the file, give its path "
+            "with a directory (e.g. $PWD/netbox)"
+        )
     url = os.environ.get("L2TPGEN_NETBOX_URL", "")
     if not url:
         fail("--inventory netbox: set L2TPGEN_NETBOX_URL to NetBox's address")
