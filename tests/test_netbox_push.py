@@ -11,9 +11,13 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.model.load import load_fleet
+from l2tpgen.netbox.client import Client, Selection
+from l2tpgen.netbox.hosts import map_hosts
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from conftest_netbox import NetBoxServer
 
 runner = CliRunner()
 OVERLAY = ROOT / "tests" / "netbox" / "overlay-sites.yaml"
@@ -192,3 +196,27 @@ def test_a_tunnel_whose_outside_ip_is_not_the_tunnel_source_is_reported_and_noth
         "not its tunnel source 10.216.44.47 (the WAN address)"
     ) in flat
     assert not out.exists()
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_sites_ssh_port_is_recorded_and_pull_and_the_netbox_inventory_use_it(
+    netbox: Any,  # noqa: ANN401
+    netbox_server: NetBoxServer,
+    tmp_path: Path,
+) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    site_a = sites / "site-a.yaml"
+    site_a.write_text(site_a.read_text().replace("port: 22,", "port: 2201,"))
+    assert push(sites).exit_code == 0
+    device = netbox.dcim.devices.get(name="lab-a-rtr1")
+    assert device.custom_fields["l2tpgen_ssh_port"] == 2201
+    out = tmp_path / "pulled"
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(out), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 0, pulled.output
+    assert load_fleet(out).site("site-a").management.port == 2201
+    assert load_fleet(out).site("site-b").management.port == 22
+    hosts = map_hosts(Client(netbox_server.url, netbox_server.token).devices(Selection("l2tpgen")))
+    assert (hosts.routers["site-a"].host, hosts.routers["site-a"].port) == ("192.0.2.11", 2201)

@@ -99,7 +99,10 @@ class _Mapper:
         if device.platform in PLATFORMS:
             data["platform"] = device.platform
         if device.primary_ip4:
-            data["management"] = {"host": device.primary_ip4.split("/")[0]}
+            management: dict[str, object] = {"host": device.primary_ip4.split("/")[0]}
+            if device.ssh_port is not None:
+                management["port"] = device.ssh_port  # the site model checks it
+            data["management"] = management
         else:
             self.unmapped(device.url, f"device {device.name} has no primary IPv4 address (SSH)")
         wan = self._tagged(device, WAN_TAG)

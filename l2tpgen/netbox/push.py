@@ -19,6 +19,7 @@ from l2tpgen.netbox.client import (
     GATEWAY_FIELD,
     LOOPBACK_TAG,
     SITE_FIELD,
+    SSH_PORT_FIELD,
     WAN_TAG,
     _explain,
 )
@@ -129,17 +130,18 @@ class Pusher:
     def setup(self) -> dict[str, Any]:
         """Custom fields, tags, and the device type and role new devices get."""
         api = self.api
-        for field, types in (
-            (SITE_FIELD, "dcim.device"),
-            (GATEWAY_FIELD, "dcim.interface"),
-            (CARRIES_FIELD, "vpn.l2vpntermination"),
+        for field, kind, types in (
+            (SITE_FIELD, "text", "dcim.device"),
+            (SSH_PORT_FIELD, "integer", "dcim.device"),
+            (GATEWAY_FIELD, "text", "dcim.interface"),
+            (CARRIES_FIELD, "text", "vpn.l2vpntermination"),
         ):
             self.ensure(
                 api.extras.custom_fields,
                 "custom field",
                 field,
                 {"name": field},
-                {"type": "text", "object_types": [types]},
+                {"type": kind, "object_types": [types]},
             )
         tags = {
             slug: self.ensure(api.extras.tags, "tag", slug, {"slug": slug}, {"name": slug})
@@ -177,7 +179,9 @@ class Pusher:
         nb_site = self.ensure(
             api.dcim.sites, "site", site.name, {"slug": site.name}, {}, create={"name": site.name}
         )
-        device_fields: dict[str, Any] = {"custom_fields": {SITE_FIELD: site.name}}
+        device_fields: dict[str, Any] = {
+            "custom_fields": {SITE_FIELD: site.name, SSH_PORT_FIELD: site.management.port}
+        }
         if site.platform:
             device_fields["platform"] = self.ensure(
                 api.dcim.platforms,
