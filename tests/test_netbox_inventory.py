@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from l2tpgen.cli import app
 from l2tpgen.device.inventory import Target
 from l2tpgen.model.load import load_fleet
-from l2tpgen.netbox.client import Client, Selection
-from l2tpgen.netbox.hosts import Spec, map_hosts, targets
+from l2tpgen.netbox.client import Client, Device, Selection
+from l2tpgen.netbox.hosts import InventorySpecError, Spec, map_hosts, parse_spec, targets
 
 if TYPE_CHECKING:
     from conftest_sim import Lab
@@ -171,3 +171,98 @@ def test_push_and_verify_reach_the_simulated_routers_netbox_lists(
         app, ["verify", "--all", "--sites", str(SITES), "--inventory", inventory]
     )
     assert verified.exit_code == 0, verified.output
+
+
+def _device(name: str, **fields: Any) -> Device:  # noqa: ANN401
+    values: dict[str, Any] = {
+        "id": len(name),
+        "name": name,
+        "url": f"http://netbox/dcim/devices/{name}/",
+        "site_name": None,
+        "platform": None,
+        "primary_ip4": "127.0.0.9/32",
+    }
+    return Device(**{**values, **fields})
+
+
+def test_devices_that_cannot_be_a_router_are_each_reported_with_their_url() -> None:
+    hosts = map_hosts(
+        [
+            _device("r-port", ssh_port="ssh"),
+            _device("r-big-port", ssh_port=70000),
+            _device("r-linux", platform="linux"),
+            _device("r-one", site_name="twice"),
+            _device("r-two", site_name="twice"),
+            _device("r-ok", platform="cisco-ios-xe", ssh_port="2222"),  # a slug l2tpgen has not
+        ]
+    )
+    messages = {
+        site: [(p.url.rsplit("/", 2)[1], p.message) for p in problems]
+        for site, problems in hosts.problems.items()
+    }
+    assert messages == {
+        "r-port": [
+            (
+                "r-port",
+                (
+                    "device r-port (site r-port): custom field l2tpgen_ssh_port is 'ssh', "
+                    "not a port (1 to 65535)"
+                ),
+            )
+        ],
+        "r-big-port": [
+            (
+                "r-big-port",
+                (
+                    "device r-big-port (site r-big-port): custom field l2tpgen_ssh_port is "
+                    "'70000', not a port (1 to 65535)"
+                ),
+            )
+        ],
+        "r-linux": [
+            (
+                "r-linux",
+                (
+                    "device r-linux (site r-linux): platform linux (Linux (iproute2, "
+                    "systemd-networkd)) is not a router push, diff and verify handle"
+                ),
+            )
+        ],
+        "twice": [
+            (
+                "r-two",
+                (
+                    "devices r-one and r-two both map to site twice (custom field l2tpgen_site): "
+                    "which router is it?"
+                ),
+            )
+        ],
+    }
+    # Neither of two devices claiming one site is used; an unknown platform slug is no verdict.
+    assert sorted(hosts.routers) == ["r-ok"]
+    assert (hosts.routers["r-ok"].port, hosts.routers["r-ok"].device_type) == (2222, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("netbox", Spec()),
+        ("netbox:tag=l2tpgen", Spec(Selection(tag="l2tpgen"))),
+        (
+            "netbox:site=dc1,role=pe,known_hosts=/k",
+            Spec(Selection(site="dc1", role="pe"), Path("/k")),
+        ),
+        ("inventory.yaml", None),
+        ("netbox-hosts.yaml", None),  # a file whose name starts with netbox
+    ],
+)
+def test_the_inventory_option_names_netbox_and_its_filter(text: str, expected: Spec | None) -> None:
+    assert parse_spec(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["netbox:", "netbox:tag", "netbox:color=red", "netbox:tag=a,tag=b", "netbox:tag="]
+)
+def test_a_malformed_netbox_inventory_is_refused_naming_the_keys(text: str) -> None:
+    with pytest.raises(InventorySpecError, match="is not one of tag, site, role, known_hosts"):
+        parse_spec(text)
