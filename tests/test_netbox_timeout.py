@@ -52,13 +52,23 @@ def _invoke(server: socket.socket, args: list[str], env: dict[str, str]) -> Any:
     return results[0]
 
 
-def test_pull_from_a_netbox_that_never_answers_fails_naming_the_timeout(
-    silent_netbox: socket.socket, tmp_path: Path
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["netbox", "pull", "-o", "{out}"],
+        ["netbox", "diff", "--sites", str(SITES)],
+        ["netbox", "push", "--sites", str(SITES)],
+    ],
+    ids=["pull", "diff", "push"],
+)
+def test_a_netbox_command_against_a_netbox_that_never_answers_fails_naming_the_timeout(
+    silent_netbox: socket.socket, tmp_path: Path, command: list[str]
 ) -> None:
     url = f"http://127.0.0.1:{silent_netbox.getsockname()[1]}"
+    args = [part.replace("{out}", str(tmp_path / "out")) for part in command]
     result = _invoke(
         silent_netbox,
-        ["netbox", "pull", "--url", url, "--timeout", "0.5", "-o", str(tmp_path / "out")],
+        [*args, "--url", url, "--timeout", "0.5"],
         {"L2TPGEN_NETBOX_TOKEN": "nbt_test.not-a-secret"},
     )
     assert result.exit_code == 1
