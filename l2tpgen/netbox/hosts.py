@@ -189,12 +189,14 @@ def targets(hosts: Hosts, fleet: Fleet, names: Iterable[str], spec: Spec) -> dic
         )
     if missing:
         broken = [n for n in missing if n in hosts.problems]
+        absent = [n for n in missing if n not in hosts.problems]
+        reasons = []
         if broken:
-            raise L2tpgenError(
-                f"{', '.join(broken)}: the NetBox device cannot be used (above); nothing was done"
+            reasons.append(f"{', '.join(broken)}: the NetBox device cannot be used (above)")
+        if absent:
+            reasons.append(
+                f"{', '.join(absent)}: no NetBox device ({spec.describe()}) is named so or has "
+                f"it in its custom field {SITE_FIELD}"
             )
-        raise L2tpgenError(
-            f"{', '.join(missing)}: no NetBox device ({spec.describe()}) is named so or has it in "
-            f"its custom field {SITE_FIELD}; nothing was done"
-        )
+        raise L2tpgenError("; ".join(reasons) + "; nothing was done")
     return found
