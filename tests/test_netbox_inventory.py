@@ -252,6 +252,7 @@ def test_devices_that_cannot_be_a_router_are_each_reported_with_their_url() -> N
             "netbox:site=dc1,role=pe,known_hosts=/k",
             Spec(Selection(site="dc1", role="pe"), Path("/k")),
         ),
+        ("netbox:tag=l2tpgen, role=pe", Spec(Selection(tag="l2tpgen", role="pe"))),
         ("inventory.yaml", None),
         ("netbox-hosts.yaml", None),  # a file whose name starts with netbox
     ],

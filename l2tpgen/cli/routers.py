@@ -34,9 +34,10 @@ InventoryOption = Annotated[
     Path | None,
     typer.Option(
         "--inventory",
-        help="Inventory file overriding the site files' management; or netbox (netbox:tag=SLUG,"
-        "site=SLUG,role=SLUG,known_hosts=FILE) for the routers of NetBox's devices, read from "
-        "L2TPGEN_NETBOX_URL with L2TPGEN_NETBOX_TOKEN (docs/netbox.md).",
+        metavar="FILE|netbox",
+        help="Inventory file overriding the site files' management; or netbox[:FILTER] for the "
+        "routers of NetBox's devices (FILTER: tag=SLUG, site=SLUG, role=SLUG, known_hosts=FILE, "
+        "comma-separated), from L2TPGEN_NETBOX_URL with L2TPGEN_NETBOX_TOKEN (docs/netbox.md).",
     ),
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]

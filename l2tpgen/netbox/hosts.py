@@ -70,7 +70,7 @@ def parse_spec(text: str) -> Spec | None:
         return None
     values: dict[str, str] = {}
     for part in text[len(SCHEME) + 1 :].split(","):
-        key, sep, value = part.partition("=")
+        key, sep, value = (p.strip() for p in part.partition("="))
         if not sep or key not in _SPEC_KEYS or not value or key in values:
             raise InventorySpecError(
                 f"--inventory {text}: {part!r} is not one of {', '.join(_SPEC_KEYS)} as KEY=VALUE "
