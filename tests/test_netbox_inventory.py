@@ -6,6 +6,8 @@ would connect to are worked out by hand from docs/netbox.md ("NetBox as push's i
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -161,14 +163,28 @@ def test_push_and_verify_reach_the_simulated_routers_netbox_lists(
         device.save()
     known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
     inventory = f"netbox:tag=l2tpgen,known_hosts={known}"
+    # The site files' own management (192.0.2.x) made unreachable on 127.0.0.1: were NetBox's
+    # address or port ignored, push would fail here (the simulator listens on 127.0.0.1 only)
+    # and never leave 127.0.0.0/8.
+    sites = lab.directory / "sites"
+    shutil.copytree(SITES, sites)
+    for name in ("site-a", "site-b"):
+        path = sites / f"{name}.yaml"
+        text = re.sub(
+            r"management: \{host: [0-9.]+, port: 22,",
+            "management: {host: 127.0.0.2, port: 9,",
+            path.read_text(),
+        )
+        path.write_text(text)
+    assert load_fleet(sites).site("site-b").management.port == 9
     pushed = runner.invoke(
-        app, ["push", "site-a", "site-b", "--sites", str(SITES), "--inventory", inventory, "--yes"]
+        app, ["push", "site-a", "site-b", "--sites", str(sites), "--inventory", inventory, "--yes"]
     )
     assert pushed.exit_code == 0, pushed.output
     for site in ("site-a", "site-b"):
         assert "interface GigabitEthernet0/0.2996\n" in lab.running(site)
     verified = runner.invoke(
-        app, ["verify", "--all", "--sites", str(SITES), "--inventory", inventory]
+        app, ["verify", "--all", "--sites", str(sites), "--inventory", inventory]
     )
     assert verified.exit_code == 0, verified.output
 
