@@ -163,9 +163,9 @@ def test_push_and_verify_reach_the_simulated_routers_netbox_lists(
         device.save()
     known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
     inventory = f"netbox:tag=l2tpgen,known_hosts={known}"
-    # The site files' own management (192.0.2.x) made unreachable on 127.0.0.1: were NetBox's
-    # address or port ignored, push would fail here (the simulator listens on 127.0.0.1 only)
-    # and never leave 127.0.0.0/8.
+    # The site files' own management (192.0.2.x) moved to 127.0.0.2:9, where nothing listens:
+    # were NetBox's address or port ignored, push would fail here (the simulator listens on
+    # 127.0.0.1 only) and never leave 127.0.0.0/8.
     sites = lab.directory / "sites"
     shutil.copytree(SITES, sites)
     for name in ("site-a", "site-b"):
