@@ -52,6 +52,7 @@ from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import DeviceError, L2tpgenError
+from l2tpgen.platforms import DEFAULT, DRIVERS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -88,7 +89,7 @@ def target_of(task: Task) -> Target:
         site=site_of(task.host),
         host=str(options.hostname),
         port=int(options.port or 22),
-        device_type=str(options.platform or "cisco_ios"),
+        device_type=str(options.platform or DRIVERS[DEFAULT].device_type),
         known_hosts=Path(str(known)).expanduser(),
     )
 

@@ -37,6 +37,11 @@ COMMANDS = [
     ["lab"],
     ["lab", "build"],
     ["lab", "run"],
+    ["lab", "up"],
+    ["lab", "status"],
+    ["lab", "exec"],
+    ["lab", "check"],
+    ["lab", "down"],
     ["hook", "lint-configs"],
 ]
 

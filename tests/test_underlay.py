@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -92,21 +93,48 @@ def test_the_reference_pair_reaches_its_peer_by_the_default_route_on_a_private_w
     ]
 
 
-def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_provider() -> None:
-    # examples/hub: loopbacks 10.255.0.1-3 on WANs in 198.51.100.0/24 (documentation range: stands
-    # for public). The Cisco sites render `ip route 10.255.0.x 255.255.255.255 <gateway>`, the Linux
-    # box reaches the hub's loopback by its default route: all four go to the provider.
-    result = runner.invoke(app, ["validate", "--sites", "examples/hub"])
+def _without_underlay(example: str, tmp_path: Path) -> str:
+    """An example fleet copied without its `underlay: private` lines, which silence the warning."""
+    copy = tmp_path / example
+    copy.mkdir()
+    for site in sorted((ROOT / "examples" / example).glob("*.yaml")):
+        lines = site.read_text().splitlines(keepends=True)
+        kept = [line for line in lines if not line.startswith("  underlay: private")]
+        assert len(kept) == len(lines) - 1, site
+        (copy / site.name).write_text("".join(kept))
+    return str(copy)
+
+
+def test_every_example_fleet_validates_without_an_underlay_warning() -> None:
+    # Issue 19: the examples were the first to trip the warning; they now state what carries their
+    # private loopbacks (hub: the provider's MPLS VPN; field: the operator's own DCI circuit).
+    for example in sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir()):
+        if example.name == "broken":  # broken on purpose (README's `validate` demo)
+            continue
+        result = runner.invoke(app, ["validate", "--sites", str(example), "--format", "json"])
+        assert result.exit_code == 0, (example, result.output)
+        assert json.loads(result.stdout)["warnings"] == [], example
+
+
+def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_provider(
+    tmp_path: Path,
+) -> None:
+    # examples/hub without `wan.underlay: private`: loopbacks 10.255.0.1-3 on WANs in
+    # 198.51.100.0/24 (documentation range: stands for public). The Cisco sites render
+    # `ip route 10.255.0.x 255.255.255.255 <gateway>`, the Linux box reaches the hub's loopback by
+    # its default route: all four go to the provider.
+    hub = _without_underlay("hub", tmp_path)
+    result = runner.invoke(app, ["validate", "--sites", hub])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == "ok: 3 sites, 9 pseudowires, no problems (4 warnings)"
     warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
     # branch.yaml line 13 is `peers: [hub]` (hub at column 9); hub.yaml lines 17-18 the two
     # `  - ` entries (column 5); linux-edge.yaml line 15 is `peers: [hub]`.
     assert [w.split(": warning: ")[0] for w in warnings] == [
-        "examples/hub/branch.yaml:13:9",
-        "examples/hub/hub.yaml:17:5",
-        "examples/hub/hub.yaml:18:5",
-        "examples/hub/linux-edge.yaml:15:9",
+        f"{hub}/branch.yaml:13:9",
+        f"{hub}/hub.yaml:17:5",
+        f"{hub}/hub.yaml:18:5",
+        f"{hub}/linux-edge.yaml:15:9",
     ]
     assert (
         warnings[1]
@@ -120,9 +148,7 @@ def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_p
     assert "by wan.routes 0.0.0.0/0 via 198.51.100.22" in warnings[3]
     assert "state `wan.underlay: private`" in result.stderr
     assert "`wan.peer_routes: igp`" in result.stderr
-    report = json.loads(
-        runner.invoke(app, ["validate", "--sites", "examples/hub", "--format", "json"]).stdout
-    )
+    report = json.loads(runner.invoke(app, ["validate", "--sites", hub, "--format", "json"]).stdout)
     assert [(w["site"], w["path"], w["line"]) for w in report["warnings"]] == [
         ("branch", ["peers", 0], 13),
         ("hub", ["peers", 0], 17),
@@ -131,16 +157,20 @@ def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_p
     ]
 
 
-def test_the_issues_route_of_a_private_loopback_to_the_providers_gateway_is_warned_about() -> None:
+def test_the_issues_route_of_a_private_loopback_to_the_providers_gateway_is_warned_about(
+    tmp_path: Path,
+) -> None:
     # Issue 19: `ip route 10.255.1.2 255.255.255.255 198.51.100.38` (examples/field, dc-a) sends
     # dc-b's private loopback to the provider. dc-a.yaml line 20 is `  - name: dc-b` (column 5);
-    # dc-b.yaml line 15 is `peers: [dc-a]` (column 9).
-    result = runner.invoke(app, ["validate", "--sites", "examples/field"])
+    # dc-b.yaml line 15 is `peers: [dc-a]` (column 9). (examples/field without the
+    # `wan.underlay: private` that now states the DCI circuit carries the loopbacks.)
+    field = _without_underlay("field", tmp_path)
+    result = runner.invoke(app, ["validate", "--sites", field])
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
     assert [w.split(": warning: ")[0] for w in warnings] == [
-        "examples/field/dc-a.yaml:20:5",
-        "examples/field/dc-b.yaml:15:9",
+        f"{field}/dc-a.yaml:20:5",
+        f"{field}/dc-b.yaml:15:9",
     ]
     assert "by the rendered route 10.255.1.2/32 via 198.51.100.38" in warnings[0]
 

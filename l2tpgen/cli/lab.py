@@ -14,6 +14,7 @@ from rich.text import Text
 from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
+from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
 from l2tpgen.lab.shaping import Shaping  # pure: the defaults of the shaping options
 from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 
@@ -29,8 +30,8 @@ lab_app = typer.Typer(
 class FlavorChoice(str, Enum):
     """Node kinds of the PEs."""
 
-    linux = "linux"
-    cisco_iol = "cisco_iol"
+    linux = LINUX_KIND
+    cisco_iol = IOL_KIND
 
 
 class VariantChoice(str, Enum):

@@ -9,7 +9,7 @@ import typer
 
 from l2tpgen.cli.app import OutputFormat, err, fail, load
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.platforms import driver
+from l2tpgen.platforms import DRIVERS, driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.connection import Credentials
@@ -82,10 +82,11 @@ def select_sites(sites_args: list[str] | None, every: bool, sites: Path) -> tupl
 
 def not_pushable(name: str, platform: str) -> str:
     """Why push, diff and verify leave a site alone."""
+    handled = " and ".join(d.title for d in DRIVERS.values() if d.pushable)
+    formats = " or ".join(f"--format {fmt}" for fmt in driver(platform).formats)
     return (
-        f"{name} is a {platform} PE: push, diff and verify handle Cisco IOS and IOS-XE routers "
-        f"only; configure it from `l2tpgen render {name}` (iproute2 commands, or --format "
-        "networkd for systemd-networkd files)"
+        f"{name} is a {platform} PE: push, diff and verify handle {handled} routers only; "
+        f"configure it from `l2tpgen render {name}` ({formats})"
     )
 
 

@@ -9,15 +9,14 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, err, fail, load, out
 from l2tpgen.cli.routers import STATE_DIR
-from l2tpgen.platforms import driver
+from l2tpgen.platforms import DEFAULT, driver, simulated
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
@@ -29,11 +28,10 @@ START_TIMEOUT = 120.0  # seconds a detached simulator may take to listen (a load
 sim_app = typer.Typer(help="Simulated IOS routers for rehearsal and tests.", no_args_is_help=True)
 
 
-class SimFlavor(str, Enum):
-    """What the simulated routers are."""
-
-    ios = "ios"
-    iosxe = "iosxe"
+if TYPE_CHECKING:
+    SimFlavor = str
+else:  # what the simulated routers are: the platforms whose drivers the simulator handles
+    SimFlavor = Literal[simulated()]
 
 
 def _check_faults(words: list[str]) -> list[str]:
@@ -96,7 +94,7 @@ def up(
             "--flavor",
             help="Classic IOS (flash:) or IOS-XE (bootflash:, its show version and legend).",
         ),
-    ] = SimFlavor.ios,
+    ] = DEFAULT,
     archive: Annotated[
         bool,
         typer.Option(
@@ -151,7 +149,7 @@ def up(
     inventory_out = inventory_out or _sim_dir() / "inventory.json"
     if detach:
         argv = ["--sites", str(sites.resolve()), "--inventory-out", str(inventory_out.resolve())]
-        argv += ["--latency-ms", str(latency_ms), "--flavor", flavor.value]
+        argv += ["--latency-ms", str(latency_ms), "--flavor", flavor]
         argv += ["--revert-minute", str(revert_minute), *(["--archive"] if archive else [])]
         argv += [f"--fault={word}" for word in fault or []]
         argv += [f"--fault-site={name}" for name in fault_site or []]
@@ -200,7 +198,7 @@ def _start(
             if not driver(site.effective_platform).simulated:
                 err.print(f"{name}: no simulated router ({site.effective_platform} PE)")
                 continue
-            kind = FLAVORS[flavor.value]
+            kind = FLAVORS[flavor]
             base = render_base(fleet, name)
             if timer.archive:
                 base += f"archive\n path {kind.file_system}archived-config\n"

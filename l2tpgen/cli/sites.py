@@ -24,7 +24,7 @@ from l2tpgen.cli.app import (
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
-from l2tpgen.platforms import NAMES, driver
+from l2tpgen.platforms import DRIVERS, NAMES, driver
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -154,7 +154,11 @@ def render(
         str | None,
         typer.Option(
             "--format",
-            help="ios (Cisco); iproute2 (default) or networkd (Linux: .netdev/.network files).",
+            help="The platform's format, its first the default: "
+            + "; ".join(
+                f"{d.short_title or d.title} {' or '.join(d.formats)}" for d in DRIVERS.values()
+            )
+            + " (networkd: .netdev/.network files).",
             show_default=False,
         ),
     ] = None,
@@ -175,7 +179,7 @@ def render(
         ),
     ] = False,
 ) -> None:
-    """Print (or write) the configuration of one site, for its platform (Cisco IOS, IOS-XE, Linux).
+    """Print (or write) the configuration of one site, for its platform (``--platform``).
 
     The site and its peers are validated first (peer addresses come from the peers' own files);
     `validate` checks the whole fleet. A Cisco config is linted; an error-level finding stops it.

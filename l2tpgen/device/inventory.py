@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 from yaml import YAMLError
 
 from l2tpgen.errors import DeviceError, L2tpgenError
+from l2tpgen.platforms import DRIVERS
 
 if TYPE_CHECKING:
     import os
@@ -47,7 +48,7 @@ Inventory = dict[str, dict[str, object]]
 
 
 _ENTRY_KEYS = frozenset({"host", "port", "device_type", "known_hosts"})
-_DEVICE_TYPES = frozenset({"cisco_ios", "cisco_xe"})
+_DEVICE_TYPES = frozenset(d.device_type for d in DRIVERS.values() if d.pushable)
 # A host is one word: an address or a DNS name (no space, no control character).
 _HOST = re.compile(r"[^\s\x00-\x1f\x7f]+")
 # How much of a wrong value a message quotes.

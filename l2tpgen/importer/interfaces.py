@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, get_args
 
 from l2tpgen.importer.notes import Note, redact
-from l2tpgen.model.site import Duplex, HoldQueue, Speed
+from l2tpgen.model.site import Duplex, Speed
+from l2tpgen.platforms import driver
 from l2tpgen.render.marks import MARK
 
 if TYPE_CHECKING:
@@ -37,8 +38,7 @@ def hold_queue(iface: Interface | None, platform: str) -> dict[str, int] | None:
         iface.hold_queue_in if iface.hold_queue_in is not None else IOS_HOLD_QUEUE[0],
         iface.hold_queue_out if iface.hold_queue_out is not None else IOS_HOLD_QUEUE[1],
     )
-    default = HoldQueue() if platform == "ios" else HoldQueue.model_validate({"in": 75, "out": 40})
-    if found == (default.in_, default.out):
+    if found == driver(platform).hold_queue:
         return None
     return {"in": found[0], "out": found[1]}
 

@@ -18,6 +18,7 @@ from l2tpgen.importer.interfaces import hold_queue, port_settings
 from l2tpgen.importer.notes import Note
 from l2tpgen.model.fleet import derive_cookie
 from l2tpgen.model.site import PseudowireClass, class_suffix
+from l2tpgen.platforms import DEFAULT, linted
 from l2tpgen.render.marks import MARK
 
 if TYPE_CHECKING:
@@ -280,10 +281,10 @@ def site_dict(draft: Draft, secrets: Mapping[tuple[str, str], str]) -> dict[str,
     router = draft.router
     assert router is not None  # noqa: S101 - stubs go through stub_dict
     facts, wan_facts = router.facts, router.wan
-    platform = facts.platform or "ios"
+    platform = linted(facts.platform).name
     data: dict[str, object] = {"name": draft.name, "hostname": router.hostname}
-    if platform == "iosxe":
-        data["platform"] = "iosxe"
+    if platform != DEFAULT:
+        data["platform"] = platform
     data["management"] = {"host": str(wan_facts.address.ip)}
     wan_iface = facts.interfaces.get(wan_facts.interface)
     wan: dict[str, object] = {

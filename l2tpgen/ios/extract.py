@@ -30,6 +30,7 @@ from l2tpgen.ios.facts import (
 )
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.typos import misspelt_header
+from l2tpgen.platforms.ios import IOS_XE
 
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
@@ -385,7 +386,7 @@ def _top_line(node: Node, top: dict[str, str | At]) -> None:
     elif text.startswith("router ") and len(text.split()) > 1:
         top.setdefault("router", _at(node))
     elif text.startswith(_IOS_XE_ONLY):
-        top["iosxe"] = _at(node)
+        top["ios_xe_only"] = _at(node)
 
 
 def extract(file: str, config: Config) -> DeviceFacts:
@@ -436,7 +437,9 @@ def extract(file: str, config: Config) -> DeviceFacts:
         no_cef_at=no_cef if isinstance(no_cef, At) else None,
         version=str(top["version"]) if "version" in top else None,
         l2tpv2="vpdn" in top,
-        platform="iosxe" if "iosxe" in top or any(map(_ios_xe_name, interfaces)) else None,
+        platform=IOS_XE.lint_platform
+        if "ios_xe_only" in top or any(map(_ios_xe_name, interfaces))
+        else None,
         ppp_pw_classes=frozenset(ppp),
         crypto=read_crypto(config.roots),
         circuits=tuple(circuits),

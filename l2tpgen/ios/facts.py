@@ -13,6 +13,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
+from l2tpgen.platforms import linted
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
@@ -224,7 +225,7 @@ class DeviceFacts:
     l2tpv2: bool = False  # vpdn / L2TPv2 configured (out of scope for the rules)
     # pseudowire-classes named by `pseudowire` lines (virtual-ppp: PPP over L2TP, out of scope)
     ppp_pw_classes: frozenset[str] = frozenset()
-    platform: str | None = None  # "ios" or "iosxe" when known (from the model, or `version`)
+    platform: str | None = None  # a driver's lint_platform when known (the model's, or `version`)
     crypto: CryptoFacts | None = None  # crypto maps, transform sets, ACLs (`ios/crypto.py`)
     # xconnects not directly under an interface: ATM PVCs, Frame Relay DLCIs, `connect` sections
     circuits: tuple[tuple[Interface, Xconnect], ...] = ()
@@ -239,7 +240,7 @@ class DeviceFacts:
         Classic IOS reassembles fragments in process switching, whose queues hold-queue sizes.
         """
         if self.platform is not None:
-            return self.platform == "ios"
+            return linted(self.platform).process_switched
         major = (self.version or "").split(".", 1)[0]
         return not (major.isdigit() and int(major) >= IOS_XE_FIRST_MAJOR)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import (
     CheckResult,
     Probe,
@@ -270,7 +271,7 @@ class Multicast:
 
 def pairs(lab: Lab) -> tuple[Pair, ...]:
     """Each stretched VLAN once, from the CE with the lower index."""
-    linux = {n.name: n.kind == "linux" for n in lab.nodes}
+    linux = {n.name: n.kind == LINUX_KIND for n in lab.nodes}
     found = []
     for ce in sorted(lab.ces, key=lambda c: c.index):
         for vlan in ce.vlans:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.guest import GuestLab, GuestResults, guest_script, parse_console
+from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
 from l2tpgen.lab.vm import Extras, run_script
@@ -65,7 +66,7 @@ def require_linux(lab: Lab) -> None:
         L2tpgenError: some node is of another kind.
     """
     kinds = {node.kind for node in lab.nodes}
-    if kinds != {"linux"}:
+    if kinds != {LINUX_KIND}:
         raise L2tpgenError(
             f"the vm engine runs linux-flavor labs only (found kinds: {sorted(kinds)}); "
             "use --engine containerlab"

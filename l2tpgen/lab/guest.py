@@ -216,3 +216,13 @@ def parse_console(text: str, labs: Sequence[GuestLab]) -> tuple[GuestResults, ..
         results[int(number)][key] = output.removesuffix("\n").removesuffix("\n")
     errors = _setup_errors(text, labs)
     return tuple(GuestResults(results[n], tuple(errors.get(n, ()))) for n in range(len(labs)))
+
+
+def setup_script(guest: GuestLab) -> str:
+    """Only the set-up of one lab (``lab up``: its probes come later, on request)."""
+    return "\n".join(["export PATH=/sbin:/bin", f"mkdir -p {WORK}", *_setup(0, guest)]) + "\n"
+
+
+def probe_script(guest: GuestLab) -> str:
+    """Only the probes of one lab set up by ``setup_script`` (``lab check``, protection)."""
+    return "\n".join(["export PATH=/sbin:/bin", f"mkdir -p {WORK}", *_probes(0, guest)]) + "\n"

@@ -30,6 +30,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.hosts import WORKLOADS, Workload
 from l2tpgen.lab.binds import bound_files, parse_binds
+from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
 
 if TYPE_CHECKING:
@@ -310,7 +311,7 @@ def _endpoint(text: object, kinds: Mapping[str, str], problems: list[str]) -> En
     if node not in kinds:
         problems.append(f"endpoint {text!r} names no node of the topology")
         return None
-    pattern = LINUX_INTERFACE if kinds[node] == "linux" else OTHER_INTERFACE
+    pattern = LINUX_INTERFACE if kinds[node] == LINUX_KIND else OTHER_INTERFACE
     if not pattern.fullmatch(interface) or interface == "lo":
         problems.append(f"endpoint {text!r}: {interface!r} is not a usable interface name")
         return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.lab.kinds import IOL_KIND
 from l2tpgen.model import Fleet
 from l2tpgen.render import render_site
 from l2tpgen.secrets import masked
@@ -54,5 +55,5 @@ def startup_configs(fleet: Fleet) -> dict[str, str]:
     return {
         partial_config_name(name): partial_config(fleet, name)
         for name, site in sorted(fleet.sites.items())
-        if site.is_cisco
+        if site.driver.lab_kind == IOL_KIND
     }

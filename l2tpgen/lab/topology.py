@@ -41,7 +41,9 @@ from l2tpgen.lab.inputs import (
     check_lab_name,
 )
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
+from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
 from l2tpgen.lab.shaping import Shaping
+from l2tpgen.platforms import lab_platform
 from l2tpgen.render.linux import base_commands, linux_commands
 from l2tpgen.render.swanctl import render_swanctl
 
@@ -53,7 +55,6 @@ if TYPE_CHECKING:
 
 LINUX_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
 IOL_IMAGE = "vrnetlab/cisco_iol:17.12.01"
-Flavor = Literal["linux", "cisco_iol"]
 Variant = Literal["per-vlan", "single-trunk"]
 LAN_MTU = 1500
 
@@ -103,7 +104,7 @@ def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> dict[str, A
         if site.wan.loopback is not None:
             commands.append(f"ip route add {site.wan.loopback.address} via {site.wan.address.ip}")
     return {
-        "kind": "linux",
+        "kind": LINUX_KIND,
         "image": LINUX_IMAGE,
         "exec": commands,
         "labels": {ROLE: "wan", **shaping.labels()},
@@ -151,7 +152,7 @@ def _ce(
     chosen = ",".join(f"{v}={kinds[v]}" for v in vlans if v in kinds)
     if chosen:
         labels[WORKLOADS_LABEL] = chosen
-    return {"kind": "linux", "image": LINUX_IMAGE, "exec": commands, "labels": labels}
+    return {"kind": LINUX_KIND, "image": LINUX_IMAGE, "exec": commands, "labels": labels}
 
 
 def swanctl_name(site: str) -> str:
@@ -164,10 +165,24 @@ def swanctl_file(fleet: Fleet, name: str) -> str | None:
     return render_swanctl(fleet.site(name), fleet.pseudowires(name))
 
 
-def protection_files(fleet: Fleet, flavor: Flavor = "linux") -> dict[str, str]:
+def on_data_planes(fleet: Fleet, flavor: Flavor) -> Fleet:
+    """The fleet as the lab runs it: each PE on the platform whose data plane stands in for it.
+
+    The linux flavor runs every PE on the Linux data plane (their pairs are then Linux to Linux);
+    the cisco_iol flavor keeps the platforms that run on IOL nodes and moves the others to their
+    drivers' data plane (``Driver.lab_platform``: a VyOS PE runs as a Linux one).
+    """
+    if flavor == LINUX_KIND:
+        return fleet.on_platform(lab_platform(LINUX_KIND))
+    for name, site in sorted(fleet.sites.items()):
+        if site.driver.lab_kind != flavor:
+            fleet = fleet.on_platform(site.driver.lab_platform, (name,))
+    return fleet
+
+
+def protection_files(fleet: Fleet, flavor: Flavor = LINUX_KIND) -> dict[str, str]:
     """The swanctl.conf of every Linux PE with IPsec, by file name (written beside the topology)."""
-    if flavor == "linux":
-        fleet = fleet.on_platform("linux")
+    fleet = on_data_planes(fleet, flavor)
     found = {}
     for name, site in sorted(fleet.sites.items()):
         text = None if site.is_cisco else swanctl_file(fleet, name)
@@ -180,7 +195,7 @@ def build_topology(
     fleet: Fleet,
     *,
     name: str = "l2tpgen",
-    flavor: Flavor = "linux",
+    flavor: Flavor = LINUX_KIND,
     variant: Variant = "per-vlan",
     shaping: Shaping | None = None,
     workloads: Mapping[int, Workload] | None = None,
@@ -195,18 +210,17 @@ def build_topology(
     Cisco sites are IOL nodes.
     """
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
-    if flavor == "linux":
-        fleet = fleet.on_platform("linux")  # every PE is Linux: their pairs are Linux to Linux
+    fleet = on_data_planes(fleet, flavor)  # linux: every PE is Linux, their pairs Linux to Linux
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
     links: list[dict[str, Any]] = []
     for index, site_name in enumerate(names):
         site = fleet.site(site_name)
         wan_port, lan_port = "eth1", "eth2"
-        if flavor == "cisco_iol" and site.is_cisco:
+        if flavor == IOL_KIND and site.driver.lab_kind == IOL_KIND:
             wan_port, lan_port = IOL_WAN, IOL_LAN
             pe: dict[str, Any] = {
-                "kind": "cisco_iol",
+                "kind": IOL_KIND,
                 "image": IOL_IMAGE,
                 "startup-config": partial_config_name(site_name),
                 "labels": {ROLE: "pe", SITE: site_name},
@@ -218,7 +232,7 @@ def build_topology(
                 else linux_commands(fleet, site_name)
             )
             pe = {
-                "kind": "linux",
+                "kind": LINUX_KIND,
                 "image": LINUX_IMAGE,
                 "exec": commands,
                 "labels": {ROLE: "pe", SITE: site_name},

@@ -205,6 +205,9 @@ BUSYBOX_APPLETS = (
     "awk",
     "unshare",  # each IKE daemon in its own mount namespace (its fixed pid file path)
     "nsenter",  # a namespace without `ip netns exec`'s remount of /sys: several times faster
+    "stty",  # a lab that stays up: its control port in raw mode (agent.py)
+    "base64",
+    "killall",
 )
 
 
@@ -267,16 +270,27 @@ class VmRun:
 
 
 def qemu_command(
-    qemu: str, kernel: Kernel, initrd: Path, *, memory_mb: int = 768, cpus: int = 2
+    qemu: str,
+    kernel: Kernel,
+    initrd: Path,
+    *,
+    memory_mb: int = 768,
+    cpus: int = 2,
+    serial: tuple[str, ...] = (),
 ) -> list[str]:
-    """The QEMU command line: software emulation, serial console only, no network device."""
+    """The QEMU command line: software emulation, serial console only, no network device.
+
+    ``serial``: options that place the serial ports (a lab that stays up: its console in a file,
+    its control port on a unix socket) instead of the console on stdout.
+    """
+    console = ["-display", "none", "-monitor", "none", *serial] if serial else ["-nographic"]
     return [
         qemu,
         "-m",
         str(memory_mb),
         "-smp",
         str(cpus),
-        "-nographic",
+        *console,
         # No network device: nothing leaves the guest but its console (and no boot ROMs).
         "-nic",
         "none",

@@ -40,7 +40,7 @@ class ConfigText:
 
     name: str
     text: str
-    platform: str | None = None  # "ios" or "iosxe" when known (a site's); else read from `version`
+    platform: str | None = None  # a driver's lint_platform (a site's), else from `version`
     rendered: bool = False  # l2tpgen's own output (see ``l2tpgen.ios.tree.build``)
 
 

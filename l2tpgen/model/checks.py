@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
 from l2tpgen.model.classes import check_class_pairs, check_classes
+from l2tpgen.model.platform_checks import check_platform_paths
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.protection_checks import check_protection
-from l2tpgen.model.site import DEVICE_TYPES
 from l2tpgen.model.transport_checks import check_corosync_transports
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def _check_interfaces(site: Site) -> Iterator[Problem]:
 def _check_platform(site: Site) -> Iterator[Problem]:
     device_type = site.management.device_type
     if site.platform is not None and device_type is not None:
-        expected = DEVICE_TYPES[site.platform]
+        expected = site.driver.device_type
         if device_type != expected:
             yield Problem(
                 site.name,
@@ -226,6 +226,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
         yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from check_class_pairs(site, sites, files)
         yield from check_protection(site, sites, files)
+        yield from check_platform_paths(site, sites)
         yield from _check_links(site, sites, files)
         yield from check_corosync_transports(site, sites, files)
 

@@ -92,12 +92,12 @@ def _check_l2tp(site: Site, peer: str | None, l2tp: L2tpClass) -> Iterator[Probl
 
 def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Problem]:
     towards = f" (pseudowires to {peer})" if peer else ""
-    if site.effective_platform == "linux" and pw.signaling != "static":
+    if pw.signaling not in site.driver.signaling:
         yield Problem(
             site.name,
             _pw_path(site, peer, "signaling"),
-            f"a Linux PE speaks only static L2TPv3 sessions (iproute2 has no control channel)"
-            f"{towards}",
+            f"a {site.driver.short_title or site.driver.title} PE speaks only "
+            f"{' or '.join(site.driver.signaling)} L2TPv3 sessions, not {pw.signaling}{towards}",
             "set `pseudowire_class: {signaling: static}` here and at its peers",
         )
     if pw.signaling == "dynamic" and pw.cookie:

@@ -341,7 +341,7 @@ def reveal_cookies(
 def unconfirmed(site: Site, peer: Site, protection: PathProtection) -> tuple[str, ...]:
     """What the protection of this pair relies on that Cisco's documentation did not confirm."""
     notes: list[str] = []
-    classic = sorted(s.name for s in (site, peer) if s.effective_platform == "ios")
+    classic = sorted(s.name for s in (site, peer) if s.driver.esp_gcm_unconfirmed)
     if protection.ipsec and protection.transform.startswith("aes-gcm") and classic:
         notes.append(
             f"[U] esp-gcm on classic IOS ({', '.join(classic)}) is unconfirmed; if the image "

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network, ip_address
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
+from l2tpgen import platforms
 from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
@@ -82,15 +83,13 @@ Duplex = Literal["auto", "full", "half"]
 Speed = Literal["auto", 10, 100, 1000, 10000]
 
 
-Platform = Literal["ios", "iosxe", "linux"]
-DeviceType = Literal["cisco_ios", "cisco_xe", "linux"]
-# netmiko's device type of each platform, and the other way round.
-DEVICE_TYPES: dict[str, DeviceType] = {"ios": "cisco_ios", "iosxe": "cisco_xe", "linux": "linux"}
-PLATFORMS_BY_DEVICE_TYPE: dict[str, Platform] = {
-    "cisco_ios": "ios",
-    "cisco_xe": "iosxe",
-    "linux": "linux",
-}
+if TYPE_CHECKING:
+    Platform = str
+    DeviceType = str
+else:
+    # Built from the platform registry: a new driver is a new value (the JSON Schema's enum too).
+    Platform = Literal[platforms.NAMES]
+    DeviceType = Literal[tuple(platforms.BY_DEVICE_TYPE)]
 
 
 class Management(StrictModel):
@@ -113,9 +112,6 @@ class HoldQueue(StrictModel):
 
     in_: int = Field(2048, alias="in", ge=0, le=65535)
     out: int = Field(2048, ge=0, le=65535)
-
-
-IOS_DEFAULT_HOLD_QUEUE = HoldQueue.model_validate({"in": 75, "out": 40})
 
 
 class Loopback(StrictModel):
@@ -338,24 +334,30 @@ class Site(StrictModel):
         if self.platform is not None:
             return self.platform
         device_type = self.management.device_type
-        return PLATFORMS_BY_DEVICE_TYPE[device_type] if device_type else "ios"
+        return platforms.BY_DEVICE_TYPE[device_type] if device_type else platforms.DEFAULT
+
+    @property
+    def driver(self) -> platforms.Driver:
+        """The platform's driver (``l2tpgen.platforms``)."""
+        return platforms.driver(self.effective_platform)
 
     @property
     def device_type(self) -> DeviceType:
         """The netmiko device type: as given, else the platform's."""
-        return self.management.device_type or DEVICE_TYPES[self.effective_platform]
+        return self.management.device_type or self.driver.device_type
 
     @property
     def is_cisco(self) -> bool:
         """Whether the PE is a Cisco router (IOS or IOS-XE)."""
-        return self.effective_platform != "linux"
+        return self.driver.cisco
 
     def hold_queue(self, side: Literal["lan", "wan"]) -> HoldQueue:
         """The hold-queues of the LAN trunk or the WAN: as given, else the platform's default."""
         given = self.lan.hold_queue if side == "lan" else self.wan.hold_queue
         if given is not None:
             return given
-        return HoldQueue() if self.effective_platform == "ios" else IOS_DEFAULT_HOLD_QUEUE
+        queue_in, queue_out = self.driver.hold_queue
+        return HoldQueue.model_validate({"in": queue_in, "out": queue_out})
 
     @property
     def peer_names(self) -> tuple[str, ...]:

@@ -73,10 +73,7 @@ def underlay_of(site: Site) -> tuple[Underlay, str]:
 
 def _renders_peer_routes(site: Site) -> bool:
     """Whether ``render`` writes the /32 routes to peer loopbacks (the Cisco renderers do)."""
-    from l2tpgen.platforms import DRIVERS  # noqa: PLC0415 - the drivers import the renderers
-
-    found = DRIVERS.get(site.effective_platform)
-    return found is not None and found.cisco
+    return site.driver.peer_routes
 
 
 def reach(site: Site, peer: Site) -> Reach:

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.netbox.client import GATEWAY_FIELD, LOOPBACK_TAG, SITE_FIELD, WAN_TAG
+from l2tpgen.platforms import NAMES
 
 if TYPE_CHECKING:
     from l2tpgen.netbox.client import Device, Interface, Inventory, L2vpn, Termination
 
 _DOT1Q = re.compile(r"\.(\d+)$")
 _SPEEDS = {10_000: 10, 100_000: 100, 1_000_000: 1000, 10_000_000: 10000}  # kbit/s -> Mb/s
-PLATFORMS = frozenset({"ios", "iosxe", "linux"})
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class _Mapper:
     def device(self, device: Device) -> None:
         """The site of one device, without its VLANs."""
         data: dict[str, object] = {"name": self.site_name(device), "hostname": device.name}
-        if device.platform in PLATFORMS:
+        if device.platform in NAMES:  # NetBox platform slugs are l2tpgen platform names
             data["platform"] = device.platform
         if device.primary_ip4:
             management: dict[str, object] = {"host": device.primary_ip4.split("/")[0]}

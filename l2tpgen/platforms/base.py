@@ -35,6 +35,18 @@ class Driver:
     hier_config platform that diffs its configs (None: push does not handle it). ``file_systems``:
     where a rollback copy goes when the router's ``dir`` does not say (discovered first).
     ``lint_platform``: what the linter is told the config is (None: no IOS rule applies).
+
+    The traits the model, the importer, the lab and the CLI read instead of naming platforms:
+    ``signaling``: the pseudowire signaling modes it speaks. ``hold_queue``: the (in, out)
+    hold-queues a site file that leaves them out means. ``process_switched``: fragments are
+    reassembled in process switching, whose queues hold-queue sizes (classic IOS).
+    ``esp_gcm_unconfirmed``: esp-gcm is not confirmed by the vendor's documentation [U].
+    ``lab_kind``: containerlab's node kind of its PE in the lab; ``data_plane``: the platform
+    whose data plane stands in for it there (None: its own). ``cookies``: whether it expresses
+    L2TPv3 cookies. ``peer_routes``: whether its rendering routes peer loopbacks. ``ipsec`` and
+    ``inbound_filter``: whether it renders IPsec and the inbound WAN filter of ``protection``.
+    ``sublayer``: its sessions always carry the 4-byte L2-specific sublayer (else only with
+    sequencing, as the pseudowire-class says).
     """
 
     name: str
@@ -53,11 +65,28 @@ class Driver:
     # A change that reverts itself unless confirmed (``push --confirm-within``): IOS's
     # Configuration Rollback Confirmed Change (``configure terminal revert timer``).
     timed_confirm: bool = False
+    signaling: tuple[str, ...] = ("static", "dynamic")
+    hold_queue: tuple[int, int] = (75, 40)  # IOS's own defaults
+    process_switched: bool = False
+    esp_gcm_unconfirmed: bool = False
+    lab_kind: str = "linux"
+    data_plane: str | None = None
+    cookies: bool = True
+    peer_routes: bool = False
+    ipsec: bool = True
+    inbound_filter: bool = True
+    sublayer: bool = False
+    short_title: str | None = None  # the fleet page's name for it (default: ``title``)
 
     @property
     def pushable(self) -> bool:
         """Whether push, diff and verify handle this platform."""
         return self.hier_config is not None
+
+    @property
+    def lab_platform(self) -> str:
+        """The platform the lab runs in its place (its own, or the one whose data plane it uses)."""
+        return self.data_plane or self.name
 
     def render(
         self,

@@ -42,6 +42,8 @@ _COMMON = {
     "show_sessions": "show l2tun session all",
     "simulated": True,
     "timed_confirm": True,  # Configuration Rollback Confirmed Change (l2tpgen.device.confirm)
+    "lab_kind": "cisco_iol",  # containerlab's Cisco IOL node
+    "peer_routes": True,  # templates/ios: `ip route` to each peer's loopback
 }
 IOS = Driver(
     name="ios",
@@ -49,6 +51,11 @@ IOS = Driver(
     device_type="cisco_ios",
     file_systems=("flash:",),
     lint_platform="ios",
+    # The reference case's process-switching fix (2048/2048); IOS-XE's forwarding plane does not
+    # use these queues, so it keeps IOS's own defaults.
+    hold_queue=(2048, 2048),
+    process_switched=True,
+    esp_gcm_unconfirmed=True,  # esp-gcm on classic IOS: not confirmed by Cisco's documents [U]
     **_COMMON,  # type: ignore[arg-type]
 )
 IOS_XE = Driver(
@@ -62,3 +69,4 @@ IOS_XE = Driver(
     # still takes classic IOS's `show l2tun session all` is unconfirmed [U].
     **{**_COMMON, "show_sessions": "show l2tp"},  # type: ignore[arg-type]
 )
+DRIVERS = (IOS, IOS_XE)  # found by l2tpgen.platforms

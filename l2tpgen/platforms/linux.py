@@ -60,4 +60,7 @@ LINUX = Driver(
     cisco=False,
     formats=("iproute2", "networkd"),
     renderer=render_linux,
+    signaling=("static",),  # iproute2 has no control channel
+    short_title="Linux",
 )
+DRIVERS = (LINUX,)  # found by l2tpgen.platforms

@@ -18,7 +18,10 @@ if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire
     from l2tpgen.model.site import Site
 
-PLATFORM_TITLES = {"ios": "Cisco IOS", "iosxe": "Cisco IOS-XE", "linux": "Linux"}
+
+def _title(site: Site) -> str:
+    """The platform's name on the fleet page (``Cisco IOS-XE``, ``Linux``)."""
+    return site.driver.short_title or site.driver.title
 
 
 def _cell(text: object) -> str:
@@ -72,7 +75,7 @@ def _diagram(fleet: Fleet, pairs: dict[tuple[str, str], list[Pseudowire]]) -> li
     ids = {name: f"s{index}" for index, name in enumerate(sorted(fleet.sites))}
     lines = ["```mermaid", "flowchart LR"]
     for name, site in sorted(fleet.sites.items()):
-        title = PLATFORM_TITLES[site.effective_platform]
+        title = _title(site)
         text = _label(name, f"{site.hostname} ({title})", str(site.tunnel_address))
         lines.append(f'  {ids[name]}["{text}"]')
     for (left, right), pws in pairs.items():
@@ -93,7 +96,7 @@ def _site_row(site: Site) -> str:
     cells = [
         site.name,
         site.hostname,
-        PLATFORM_TITLES[site.effective_platform],
+        _title(site),
         f"{site.wan.interface} {site.wan.address}, MTU {site.wan.mtu}",
         source if loopback else f"{site.tunnel_address} (the WAN)",
         site.lan.interface,

@@ -1,0 +1,358 @@
+"""Labs that stay up to be inspected: ``lab up``, ``status``, ``exec``, ``check``, ``down``.
+
+``lab up`` boots the QEMU guest of ``lab run`` daemonized (QEMU's ``-daemonize``: its own
+session, no parent to outlive), sets the lab up as ``lab run`` does (namespaces, veth links, the
+PEs' L2TPv3 sessions and bridges, the CEs, the WAN shaping; on a protected lab strongSwan started
+and the ``ip xfrm`` policies), then leaves the guest serving requests on its control channel
+(``agent.py``). Each lab has a private
+directory (mode 0700) under ``<state dir>/lab/<name>``: ``lab.json`` (the QEMU pid, when it
+started, where the lab came from, its nodes), the console log, QEMU's own log and pid file, the
+control socket. Never in the working tree.
+
+A record whose QEMU process is gone (killed, a reboot) is stale: ``status`` says so and removes
+it, as ``down`` does. The pid is checked against the process's command line (it names the lab's
+control socket), so a pid reused by another program is not taken for the lab. ``liveops.py``
+has what one does with a lab once it is up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.agent import READY, agent_script, request
+from l2tpgen.lab.guest import GuestLab, parse_console, probe_script, setup_script
+from l2tpgen.lab.kinds import LINUX_KIND
+from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
+
+if TYPE_CHECKING:
+    from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.probes import Probe
+
+STATE_FILE = "lab.json"
+CONSOLE = "console.log"
+QEMU_LOG = "qemu.log"
+PIDFILE = "qemu.pid"
+STARTING = "starting.lock"
+CONTROL = "control.sock"
+INITRD = "initrd.gz"
+SOCKET_PATH_MAX = 107  # sun_path holds 108 bytes, the terminating NUL included
+
+
+class LiveLabError(L2tpgenError):
+    """A lab that stays up could not be started, found or used (the message says why)."""
+
+
+def labs_dir(state_dir: Path) -> Path:
+    """Where the labs that are up keep their files: ``<state dir>/lab``, private (0700) if new."""
+    path = state_dir.expanduser().absolute() / "lab"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (a zombie child of ours is reaped and counts as gone)."""
+    if pid <= 0:
+        return False
+    with contextlib.suppress(ChildProcessError):
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+        if reaped == pid:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass(frozen=True)
+class LiveLab:
+    """What ``lab up`` recorded about a lab it started."""
+
+    name: str
+    pid: int
+    started: float  # seconds since the epoch
+    source: str  # the topology file or the sites directory it came from
+    directory: str
+    nodes: tuple[str, ...]
+    pes: tuple[str, ...]
+    ready: bool = False
+
+    @property
+    def control(self) -> Path:
+        """The unix socket of its control channel."""
+        return Path(self.directory) / CONTROL
+
+    @property
+    def running(self) -> bool:
+        """Its QEMU process is alive (and is QEMU serving this lab, not a reused pid)."""
+        if not alive(self.pid):
+            return False
+        try:
+            cmdline = Path(f"/proc/{self.pid}/cmdline").read_bytes()
+        except OSError:
+            return True  # no /proc to ask: trust the pid
+        return str(self.control).encode() in cmdline
+
+    def uptime(self, now: float | None = None) -> float:
+        """Seconds since ``lab up`` started it."""
+        return (time.time() if now is None else now) - self.started
+
+    def write(self) -> None:
+        """Write the record whole or not at all (status may read it any time)."""
+        path = Path(self.directory) / STATE_FILE
+        temporary = path.with_name(f".{STATE_FILE}.{os.getpid()}.tmp")
+        where = Path(self.directory)
+        document = {
+            **asdict(self),
+            "control": str(self.control),
+            "console": str(where / CONSOLE),
+            "pidfile": str(where / PIDFILE),
+        }
+        temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        temporary.replace(path)
+
+    @classmethod
+    def read(cls, directory: Path) -> LiveLab | None:
+        """The record in ``directory``; None when there is none or it is not one of ours."""
+        try:
+            data = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
+            return cls(
+                str(data["name"]),
+                int(data["pid"]),
+                float(data["started"]),
+                str(data["source"]),
+                str(directory),
+                tuple(str(n) for n in data["nodes"]),
+                tuple(str(n) for n in data["pes"]),
+                bool(data.get("ready", False)),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+
+def starting(directory: Path) -> bool:
+    """Whether a ``lab up`` is setting this lab up now (it holds the directory's lock)."""
+    try:
+        with (directory / STARTING).open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def recorded(state_dir: Path) -> list[tuple[Path, LiveLab | None]]:
+    """Every lab directory, with its record (None: unreadable, left by a crash)."""
+    root = labs_dir(state_dir)
+    return [(d, LiveLab.read(d)) for d in sorted(root.iterdir()) if d.is_dir()]
+
+
+def remove(directory: Path) -> None:
+    """Forget a lab: its directory and everything in it."""
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def stop(live: LiveLab, timeout: float = 15.0) -> bool:
+    """Stop its QEMU (SIGTERM: QEMU exits cleanly; SIGKILL after ``timeout``) and forget it.
+
+    The guest holds nothing on disk (an initramfs in RAM), so nothing is lost by not powering
+    it off from inside. True once the process is gone.
+    """
+    if live.running:
+        os.kill(live.pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while live.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if live.running:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(live.pid, signal.SIGKILL)
+            time.sleep(0.2)
+    if live.running:
+        return False
+    remove(Path(live.directory))
+    return True
+
+
+@dataclass(frozen=True)
+class Started:
+    """A lab that is up, and what went wrong while setting it up (it stays up regardless)."""
+
+    live: LiveLab
+    setup_errors: tuple[str, ...]
+    seconds: float
+
+
+def _prepare(lab: Lab) -> tuple[Lab, tuple[Probe, ...], Extras]:
+    """The lab as the guest sets it up, the protection's probes (if any), the guest's extras."""
+    from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan  # noqa: PLC0415
+
+    lab = reveal_secrets(lab)  # throwaway secrets, never the user's
+    files: list[tuple[str, bytes, int]] = []
+    symlinks: list[tuple[str, str]] = []
+    modules: tuple[str, ...] = ()
+    protect: tuple[Probe, ...] = ()
+    if shutil.which("tcpdump"):
+        from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
+
+        files += tcpdump_extras().files
+    if is_protected(lab):
+        from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415
+
+        plan = security_plan(lab)
+        lab, protect = plan.lab, plan.protect
+        extras = protection_extras()
+        files += extras.files
+        symlinks += extras.symlinks
+        modules = extras.modules
+    return lab, protect, Extras(tuple(files), tuple(symlinks), modules)
+
+
+def _paths(directory: Path) -> tuple[Path, Path, Path]:
+    console, control, pidfile = directory / CONSOLE, directory / CONTROL, directory / PIDFILE
+    if len(str(control)) > SOCKET_PATH_MAX:
+        raise LiveLabError(
+            f"the state directory's path is too long for a unix socket ({control}); "
+            "set L2TPGEN_STATE_DIR to a shorter one"
+        )
+    if "," in str(directory):
+        raise LiveLabError(f"QEMU cannot take a path with a comma: {directory}")
+    return console, control, pidfile
+
+
+def _serving(control: Path) -> list[int]:
+    """The processes whose command line names ``control``: this lab's QEMU, whatever its pid."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            if str(control).encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
+def _launch(command: list[str], directory: Path, pidfile: Path) -> int:
+    """Start QEMU daemonized (its own session, no parent to outlive); its pid.
+
+    QEMU's parent process returns once the VM is created, the daemon's pid in ``pidfile``.
+    """
+    with (directory / QEMU_LOG).open("wb") as log:
+        done = subprocess.run(  # noqa: S603 - our own command line
+            [*command, "-daemonize"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            check=False,
+            timeout=120,
+        )
+    if done.returncode != 0:
+        text = (directory / QEMU_LOG).read_text(encoding="utf-8", errors="replace").strip()
+        raise LiveLabError(f"QEMU did not start (exit {done.returncode}): {text[-500:]}")
+    return int(pidfile.read_text(encoding="ascii").strip())
+
+
+def _wait_ready(live: LiveLab, console: Path, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        text = console.read_text(encoding="utf-8", errors="replace") if console.exists() else ""
+        if READY in text:
+            return text.replace("\r", "")
+        if not live.running:
+            tail = "\n".join(text.replace("\r", "").splitlines()[-15:])
+            raise LiveLabError(
+                f"the lab VM stopped while starting; its console ended with:\n{tail}"
+            )
+        if time.monotonic() > deadline:
+            raise LiveLabError(f"the lab VM was not ready within {timeout:g} s")
+        time.sleep(0.2)
+
+
+def _protect(lab: Lab, protect: tuple[Probe, ...], control: Path) -> list[str]:
+    """Start strongSwan, initiate IKEv2, install the held-back policies; what failed."""
+    guest = GuestLab(lab, protect)
+    _, output = request(control, probe_script(guest), timeout=300)
+    results = parse_console(output.decode("utf-8", "replace"), [guest])[0].results
+    return [f"protection: {p.key} failed on {p.node}" for p in protect if results.get(p.key) != "0"]
+
+
+def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> Started:
+    """Boot the lab's VM detached, set the lab up, and return once it answers requests.
+
+    Whatever interrupts it (an error, Ctrl-C) stops the VM and removes its directory.
+
+    Raises:
+        LiveLabError: a lab of that name is up already, or the VM did not come up.
+    """
+    kinds = sorted({node.kind for node in lab.nodes} - {LINUX_KIND})
+    if kinds:
+        raise LiveLabError(
+            f"lab up runs linux-flavor labs only, in QEMU (this one has {', '.join(kinds)} "
+            "nodes); build one with `l2tpgen lab build --flavor linux`, or run this one once "
+            "with `lab run --engine containerlab`"
+        )
+    directory = labs_dir(state_dir) / lab.name
+    existing = LiveLab.read(directory)
+    if existing is not None and existing.running:
+        raise LiveLabError(
+            f"lab {lab.name} is up already (pid {existing.pid}): `l2tpgen lab down {lab.name}`"
+        )
+    if starting(directory):
+        raise LiveLabError(f"lab {lab.name} is being started already")
+    remove(directory)
+    directory.mkdir(mode=0o700, parents=True)
+    # Held while starting (released if this process dies): status leaves the lab alone.
+    with (directory / STARTING).open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _start(lab, source, directory, timeout)
+
+
+def _start(lab: Lab, source: str, directory: Path, timeout: float) -> Started:
+    try:
+        console, control, pidfile = _paths(directory)
+        setup, protect, extras = _prepare(lab)
+        guest = GuestLab(setup, ())
+        script = setup_script(guest) + agent_script()
+        qemu = _need("qemu-system-x86_64")
+        kernel = find_kernel()
+        initrd = directory / INITRD
+        initrd.write_bytes(build_initramfs(kernel, script, extras))
+        serial = (
+            *("-serial", f"file:{console}"),
+            *("-chardev", f"socket,id=control,path={control},server=on,wait=off"),
+            *("-serial", "chardev:control"),
+            *("-pidfile", str(pidfile)),
+        )
+        command = qemu_command(qemu, kernel, initrd, serial=serial)
+        began = time.monotonic()
+        pid = _launch(command, directory, pidfile)
+        nodes = tuple(n.name for n in lab.nodes)
+        pes = tuple(n.name for n in lab.nodes if n.role == "pe")
+        live = LiveLab(lab.name, pid, time.time(), source, str(directory), nodes, pes)
+        live.write()  # recorded at once: a crash of this command leaves a lab status can find
+        text = _wait_ready(live, console, timeout)
+        body = text.split(BEGIN, 1)[-1].split(READY, 1)[0]
+        errors = list(parse_console(body, [guest])[0].setup_errors)
+        if protect:
+            errors += _protect(setup, protect, control)
+        live = LiveLab(**{**asdict(live), "ready": True})
+        live.write()
+    except BaseException:  # Ctrl-C included: no VM, no state left behind
+        for pid in _serving(directory / CONTROL):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        remove(directory)
+        raise
+    initrd.unlink(missing_ok=True)
+    return Started(live, tuple(errors), time.monotonic() - began)
