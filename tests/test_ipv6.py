@@ -196,8 +196,8 @@ def test_a_cisco_site_on_an_ipv6_underlay_is_refused_naming_its_platform(
     stderr = " ".join(result.stderr.split())  # as printed, wrapped or not
     assert (
         f"{_where(path, '2001:db8:0:a::2/64')}: error: a runs {title} (platform {platform}), "
-        "which l2tpgen cannot render over an IPv6 underlay: Cisco documents L2TPv3 xconnect "
-        "pseudowires to IPv4 peers only"
+        "which l2tpgen cannot render over an IPv6 underlay: Cisco's L2TPv3 guides (IOS 15M&T, "
+        "IOS XE 16) document xconnect pseudowires to IPv4 peers only"
     ) in stderr
     assert "run its PE on Linux (`platform: linux`)" in stderr
     assert "Traceback" not in result.output

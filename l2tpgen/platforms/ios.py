@@ -40,8 +40,8 @@ def render_ios(
 # bba-pppoe-l2tpv3-xe.html) is an `l2tpv3 tunnel` interface terminating PPPoE at a BNG (RFC
 # 8159 keyed tunnels), not an xconnect pseudowire between two PEs.
 _NO_IPV6 = (
-    "Cisco documents L2TPv3 xconnect pseudowires to IPv4 peers only (its IOS XE L2TPv3 over "
-    "IPv6 tunnels terminate PPPoE at a BNG, not xconnects)"
+    "Cisco's L2TPv3 guides (IOS 15M&T, IOS XE 16) document xconnect pseudowires to IPv4 peers "
+    "only (IOS XE's L2TPv3 over IPv6 tunnels terminate PPPoE at a BNG, not xconnects)"
 )
 _COMMON = {
     "ipv6_underlay": False,
