@@ -72,14 +72,24 @@ def _vyos_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _fleet(tmp_path_factory.mktemp("vyos"), *VYOS_EDGE)
 
 
+def _vyos_ipsec_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/protected with a Linux and a VyOS end, IPsec (test_vyos_ipsec)."""
+    from test_vyos_ipsec import _sites  # noqa: PLC0415 - its fleet
+
+    return _sites(tmp_path_factory.mktemp("vyos-ipsec"))
+
+
+EXTRA = {"vyos-edge": _vyos_fleet, "vyos-ipsec": _vyos_ipsec_fleet}
+
+
 def _fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return [ROOT / fleet for fleet in FLEETS] + [_vyos_fleet(tmp_path_factory)]
+    return [ROOT / fleet for fleet in FLEETS] + [f(tmp_path_factory) for f in EXTRA.values()]
 
 
-@pytest.fixture(scope="module", params=[*FLEETS, "vyos-edge"])
+@pytest.fixture(scope="module", params=[*FLEETS, *EXTRA])
 def fleet_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if request.param == "vyos-edge":
-        return _vyos_fleet(tmp_path_factory)
+    if request.param in EXTRA:
+        return EXTRA[request.param](tmp_path_factory)
     return ROOT / str(request.param)
 
 
