@@ -51,29 +51,25 @@ if TYPE_CHECKING:
 PROTECTED = ROOT / "examples" / "protected"
 VENDOR = ROOT / "tests" / "vendor" / "vyos-1x"
 runner = CliRunner()
-# examples/protected (IPsec IKEv2, ESP transport AES-GCM-128, on a private path) with site-a a
-# Linux PE and site-b a VyOS PE: static sessions, no cookie, the sublayer at both ends.
-EDITS = (
-    ("site-a", "device_type: cisco_ios", "device_type: linux"),
-    ("site-b", "device_type: cisco_ios", "device_type: vyos"),
-    (
-        "site-a",
-        "{name: ethernet, signaling: dynamic, pmtu: true, df_bit: true}",
-        "{name: ethernet, signaling: static, cookie: 0, sequencing: transmit}",
-    ),
-    (
-        "site-b",
-        "{name: ethernet, signaling: dynamic, pmtu: true, df_bit: true}",
-        "{name: ethernet, signaling: static, cookie: 0, sequencing: transmit}",
-    ),
+# examples/protected (IPsec IKEv2, ESP transport AES-GCM-128, on a private path) with one end a
+# Linux PE and the other (site-b unless said) a VyOS PE: static sessions, no cookie, the
+# sublayer at both ends.
+CLASS = (
+    "{name: ethernet, signaling: dynamic, pmtu: true, df_bit: true}",
+    "{name: ethernet, signaling: static, cookie: 0, sequencing: transmit}",
 )
 A, B = "10.197.251.215", "10.216.44.47"  # the two tunnel (WAN) addresses of the example
 
 
-def _sites(tmp_path: Path, *extra: tuple[str, str, str]) -> Path:
+def _sites(tmp_path: Path, *extra: tuple[str, str, str], vyos: str = "site-b") -> Path:
     sites = tmp_path / "protected"
     shutil.copytree(PROTECTED, sites)
-    for name, old, new in (*EDITS, *extra):
+    edits = [
+        (name, "device_type: cisco_ios", f"device_type: {'vyos' if name == vyos else 'linux'}")
+        for name in ("site-a", "site-b")
+    ]
+    edits += [(name, *CLASS) for name in ("site-a", "site-b")]
+    for name, old, new in (*edits, *extra):
         path = sites / f"{name}.yaml"
         text = path.read_text()
         assert old in text, (name, old)
@@ -317,27 +313,30 @@ def test_the_linux_peer_and_vyos_offer_the_same_ike_and_esp_algorithms(tmp_path:
     assert "mode = transport" in linux
 
 
-def _lab_files(sites: Path, psk: str) -> tuple[dict[str, Any], dict[str, str]]:
+def _lab_files(
+    sites: Path, psk: str, vyos: str = "site-b"
+) -> tuple[dict[str, Any], dict[str, str]]:
     """The lab of the pair, VyOS's PE with the swanctl.conf VyOS makes of l2tpgen's commands.
 
     Both ends revealed with one throwaway key (never a user's). The lab runs the VyOS PE on its
     Linux data plane, whose commands would add the Linux end's catch-all inbound xfrm policy:
     l2tpgen renders no inbound filter for VyOS, so it is taken out.
     """
+    linux_end = "site-a" if vyos == "site-b" else "site-b"
     fleet = load_fleet(sites)
     environ = {"L2TPGEN_IKE_PSK": psk}
-    vyos = render_files(fleet, "site-b", reveal_secrets=True, environ=environ)[""]
-    linux = render_files(fleet, "site-a", reveal_secrets=True, environ=environ)["swanctl.conf"]
+    vyos_text = render_files(fleet, vyos, reveal_secrets=True, environ=environ)[""]
+    linux = render_files(fleet, linux_end, reveal_secrets=True, environ=environ)
     files = protection_files(fleet)
     assert sorted(files) == ["pe-site-a.swanctl.conf", "pe-site-b.swanctl.conf"]
     # vyos-1x writes the template's text as Jinja returns it, without a final newline; the lab
     # writes each swanctl.conf through a here-document whose end marker must start a line.
     files = {
-        "pe-site-a.swanctl.conf": linux,
-        "pe-site-b.swanctl.conf": _vyos_swanctl(_ipsec_lines(vyos)) + "\n",
+        f"pe-{linux_end}.swanctl.conf": linux["swanctl.conf"],
+        f"pe-{vyos}.swanctl.conf": _vyos_swanctl(_ipsec_lines(vyos_text)) + "\n",
     }
     topology = build_topology(fleet, name="vyos-ipsec")
-    pe = topology["topology"]["nodes"]["pe-site-b"]
+    pe = topology["topology"]["nodes"][f"pe-{vyos}"]
     pe["exec"] = [c for c in pe["exec"] if not c.startswith("ip xfrm ")]
     return topology, files
 
@@ -356,11 +355,13 @@ def test_the_lab_gives_the_vyos_pe_vyos_own_swanctl_with_the_key_in_hex(tmp_path
 @pytest.mark.lab
 @requires_vm
 @requires_protection
+@pytest.mark.parametrize("vyos", ["site-b", "site-a"], ids=["vyos-responds", "vyos-initiates"])
 def test_vyos_swanctl_from_l2tpgen_commands_negotiates_with_the_linux_peer_on_the_real_kernel(
-    tmp_path: Path,
+    tmp_path: Path, vyos: str
 ) -> None:
     """strongSwan on both PEs: the Linux end's swanctl.conf as l2tpgen renders it, the VyOS end's
-    as vyos-1x's templates render l2tpgen's `set vpn ipsec` commands. The Linux PE initiates.
+    as vyos-1x's templates render l2tpgen's `set vpn ipsec` commands. The lab initiates from
+    site-a's PE (the near end): the Linux PE, or the VyOS PE (its proposals are then the offer).
 
     IKEv2 is established and a transport-mode ESP SA for protocol 115 installed on both; frames
     cross (reach, isolation, multicast, MTU at the ESP budget) and only as ESP (capture: no clear
@@ -374,7 +375,7 @@ def test_vyos_swanctl_from_l2tpgen_commands_negotiates_with_the_linux_peer_on_th
     control shows the attack broken proves nothing, and says so; the VyOS end's lack of an inbound
     filter is therefore not measured here (tests/test_lab_security.py measures it on Linux).
     """
-    topology, files = _lab_files(_sites(tmp_path), secrets.token_hex(16))
+    topology, files = _lab_files(_sites(tmp_path, vyos=vyos), secrets.token_hex(16), vyos)
     report = run_vm(parse_lab(topology, "vyos-ipsec", files))
     results = {(r.check, r.vlan): r for r in report.results}
     failed = sorted({check for (check, _), r in results.items() if not r.ok})
