@@ -100,7 +100,7 @@ def _expected(secret: str) -> list[str]:
             f"{esp} proposal 1 hash 'sha256'",
             f"authentication {psk} id '{B}'",
             f"authentication {psk} id '{A}'",
-            f"authentication {psk} secret '{secret}'",
+            f"authentication {psk} secret {secret}",
             f"{peer} authentication mode 'pre-shared-secret'",
             f"{peer} authentication local-id '{B}'",
             f"{peer} authentication remote-id '{A}'",
@@ -119,7 +119,7 @@ def test_a_vyos_pe_renders_ikev2_transport_esp_for_protocol_115_with_the_key_mas
 ) -> None:
     result = runner.invoke(app, ["render", "site-b", "--sites", str(_sites(tmp_path))])
     assert result.exit_code == 0, result.output
-    assert _ipsec_lines(result.stdout) == _expected("<L2TPGEN_IKE_PSK>")
+    assert _ipsec_lines(result.stdout) == _expected("<L2TPGEN_IKE_PSK>")  # unquoted
     # The sessions are still there, at the ESP budget: 1500 - 20 IP - 8 ESP header - 8 IV - 16
     # ICV - 2 trailer (1446 + 2 a multiple of 4) - 4 session - 4 sublayer - 14 Ethernet = 1424.
     assert "set interfaces l2tpv3 l2tpeth2996 mtu '1424'" in result.stdout
@@ -133,7 +133,7 @@ def test_reveal_secrets_writes_the_key_from_its_variable_as_hex_and_nowhere_else
     result = runner.invoke(app, args, env=env)
     assert result.exit_code == 0, result.output
     # "s3cret" in UTF-8: 73 33 63 72 65 74 (swanctl reads 0x... as those bytes).
-    assert _ipsec_lines(result.stdout) == _expected("0x733363726574")
+    assert _ipsec_lines(result.stdout) == _expected("'0x733363726574'")
     assert "s3cret" not in result.output
 
 

@@ -114,6 +114,9 @@ def _ipsec(pw: Pseudowire, *, reveal: bool, environ: Mapping[str, str] | None) -
     DH group for ESP, and a rekey with one would not match. The key is written as swanctl reads
     any bytes, ``0x`` and hex (``psk_text``, as the Linux end writes it): vyos-1x copies the
     secret into swanctl.conf between double quotes, and hex needs no quoting on either side.
+    Masked, the placeholder is left unquoted, like IOS's masked key: entered as it is, the line
+    is not a valid command (vbash reads ``<`` as a redirection, [U]) rather than setting the
+    placeholder as the key, which the quoted form would.
     """
     from l2tpgen.model.protection import TRANSFORM_NAMES  # noqa: PLC0415
     from l2tpgen.render.swanctl import psk_text  # noqa: PLC0415
@@ -122,7 +125,7 @@ def _ipsec(pw: Pseudowire, *, reveal: bool, environ: Mapping[str, str] | None) -
     protection = pw.protection
     names = TRANSFORM_NAMES[protection.transform]
     variable = protection.psk_env
-    secret = psk_text(read_secret(variable, environ)) if reveal else masked(variable)
+    secret = f"'{psk_text(read_secret(variable, environ))}'" if reveal else masked(variable)
     return {
         "name": _name(pw.peer.name),
         "local": str(pw.site.tunnel_address),
