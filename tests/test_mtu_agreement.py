@@ -3,7 +3,10 @@
 The reference is the model's answer (``Pseudowire.budget``: the smaller WAN MTU, the pair's cookie
 and sublayer, ESP when IPsec protects it, the dot1Q tag counted as carried when either end is a
 Cisco subinterface). Each place is read from its own output, as a user sees it: the rendered
-configuration's ``mtu`` lines (IOS static attachment circuits, iproute2, networkd ``MTUBytes``),
+configuration of every site by every registered driver that can express it (``DRIVERS``, each
+format read by ``MTU_READERS``: IOS static attachment circuits' ``mtu``, iproute2, networkd
+``MTUBytes``, VyOS ``set interfaces l2tpv3 ... mtu``; a new driver fails the reader test until
+it is taught), ``render SITE`` on the command line,
 ``hosts --format json``, ``docs`` (the fleet page's table), ``lab build``'s CE labels (which the
 lab's MTU check reads back through ``parse_lab``), ``mtu --format json`` given the options that
 describe the pseudowire, and ``lint`` (L2T013) on the rendered Cisco config.
@@ -26,10 +29,15 @@ import yaml
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
+from l2tpgen.errors import RenderError
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.model.load import load_fleet
+from l2tpgen.platforms import DRIVERS
+from l2tpgen.render import render_files
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from l2tpgen.model.fleet import Fleet, Pseudowire
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,8 +65,31 @@ def _linux_to_linux(pw: Pseudowire) -> int:
     return pw.budget.max_inner_mtu + (TAG if pw.budget.dot1q else 0)
 
 
-@pytest.fixture(scope="module", params=FLEETS)
-def fleet_dir(request: pytest.FixtureRequest) -> Path:
+def _vyos_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/hub with its Linux edge a VyOS PE (test_vyos: what VyOS can express)."""
+    from test_vyos import VYOS_EDGE, _fleet  # noqa: PLC0415 - its fleet
+
+    return _fleet(tmp_path_factory.mktemp("vyos"), *VYOS_EDGE)
+
+
+def _vyos_ipsec_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/protected with a Linux and a VyOS end, IPsec (test_vyos_ipsec)."""
+    from test_vyos_ipsec import _sites  # noqa: PLC0415 - its fleet
+
+    return _sites(tmp_path_factory.mktemp("vyos-ipsec"))
+
+
+EXTRA = {"vyos-edge": _vyos_fleet, "vyos-ipsec": _vyos_ipsec_fleet}
+
+
+def _fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    return [ROOT / fleet for fleet in FLEETS] + [f(tmp_path_factory) for f in EXTRA.values()]
+
+
+@pytest.fixture(scope="module", params=[*FLEETS, *EXTRA])
+def fleet_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if request.param in EXTRA:
+        return EXTRA[request.param](tmp_path_factory)
     return ROOT / str(request.param)
 
 
@@ -80,38 +111,87 @@ def _iproute2_mtus(text: str) -> dict[int, int]:
     }
 
 
+def _vyos_mtus(text: str) -> dict[int, int]:
+    return {
+        int(m.group(1)): int(m.group(2))
+        for m in re.finditer(
+            r"^set interfaces l2tpv3 l2tpeth(\d+) mtu '(\d+)'$", text, re.MULTILINE
+        )
+    }
+
+
+def _networkd_mtus(files: Mapping[str, str]) -> dict[int, int]:
+    network = r"Name=l2tp(\d+).*?MTUBytes=(\d+)"  # the l2tpeth's [Match] and [Link]
+    return {
+        int(m.group(1)): int(m.group(2))
+        for name, text in files.items()
+        if "l2tp" in name and name.endswith(".network")
+        for m in [re.search(network, text, re.DOTALL)]
+        if m
+    }
+
+
+def _text(files: Mapping[str, str]) -> str:
+    return "\n".join(files.values())
+
+
+# How each driver's output states a pseudowire's MTU, per format (VLAN -> MTU; None: the
+# session discovers it, IOS's `ip pmtu` on a dynamic session). A new platform's driver is
+# rendered here as soon as it is registered; this test fails until it is taught to read it.
+MTU_READERS: dict[tuple[str, str], Callable[[Mapping[str, str]], Mapping[int, int | None]]] = {
+    ("ios", "ios"): lambda files: _ios_mtus(_text(files)),
+    ("iosxe", "ios"): lambda files: _ios_mtus(_text(files)),
+    ("linux", "iproute2"): lambda files: _iproute2_mtus(_text(files)),
+    ("linux", "networkd"): _networkd_mtus,
+    ("vyos", "set"): lambda files: _vyos_mtus(_text(files)),
+}
+RENDERED = [(d.name, fmt) for d in DRIVERS.values() for fmt in d.formats]
+
+
+def test_every_registered_driver_format_has_an_mtu_reader() -> None:
+    assert sorted(RENDERED) == sorted(MTU_READERS)
+
+
+@pytest.mark.parametrize(("platform", "fmt"), RENDERED, ids=[f"{p}-{f}" for p, f in RENDERED])
 def test_rendered_configs_state_the_model_mtu_on_every_platform(
-    fleet_dir: Path, tmp_path: Path
+    platform: str, fmt: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    """Every site of every fleet rendered by every driver that can express it (the registry's).
+
+    A site rendered for another platform keeps the pair's answer: its peer's file (the model)
+    still says the other end is what it is, and renders to the same number. A driver that cannot
+    express a site refuses it (RenderError); each driver must render some pseudowire here.
+    """
+    read = MTU_READERS[platform, fmt]
+    compared = 0
+    for fleet_dir in _fleet_dirs(tmp_path_factory):
+        fleet = load_fleet(fleet_dir)
+        for name in sorted(fleet.sites):
+            try:
+                files = render_files(fleet, name, fmt, platform=platform)
+            except RenderError:
+                continue
+            stated = read(files)
+            for pw in fleet.pseudowires(name):
+                where = (str(fleet_dir), name, pw.vlan.id)
+                if stated[pw.vlan.id] is None:  # discovered: only a dynamic session may
+                    assert not pw.static, where
+                else:
+                    assert stated[pw.vlan.id] == _model(pw), where
+                compared += 1
+    assert compared > 0, f"{platform} {fmt} rendered no pseudowire of the fleets"
+
+
+def test_render_on_the_command_line_states_the_model_mtu(fleet_dir: Path) -> None:
+    """What a user runs, `render SITE` (the site's own platform), says what the model says."""
     fleet = load_fleet(fleet_dir)
     for pw in _pseudowires(fleet):
         site, vlan = pw.site.name, pw.vlan.id
         text = _run("render", site, "--sites", str(fleet_dir))
-        if pw.site.is_cisco:
-            mtus = _ios_mtus(text)
-            # A static session cannot use ip pmtu: its subinterface gets the budget. A dynamic
-            # one discovers it (ip pmtu in the class): no mtu line.
-            assert mtus[vlan] == (_model(pw) if pw.static else None), (site, vlan)
-            # The same site rendered for Linux keeps the pair's answer: its peer's file (the
-            # model) still says the other end is what it is, and renders to the same number.
-            linux = _run("render", site, "--sites", str(fleet_dir), "--platform", "linux")
-            assert _iproute2_mtus(linux)[vlan] == _model(pw), (site, vlan)
-        else:
-            assert _iproute2_mtus(text)[vlan] == _model(pw), (site, vlan)
-        # networkd cannot express IPsec or cookies (render refuses them, saying so)
-        if not pw.protection.esp and not pw.cookie_size:
-            out = tmp_path / f"{site}-{vlan}"
-            platform = ["--platform", "linux"] if pw.site.is_cisco else []
-            _run("render", site, "--sites", str(fleet_dir), *platform, "--format", "networkd",
-                 "-o", str(out))  # fmt: skip
-            network = r"Name=l2tp(\d+).*?MTUBytes=(\d+)"  # the l2tpeth's [Match] and [Link]
-            mtus = {
-                int(m.group(1)): int(m.group(2))
-                for f in out.glob("*l2tp*.network")
-                for m in [re.search(network, f.read_text(), re.DOTALL)]
-                if m
-            }
-            assert mtus[vlan] == _model(pw), (site, vlan)
+        platform = pw.site.effective_platform
+        fmt = DRIVERS[platform].formats[0]
+        stated = MTU_READERS[platform, fmt]({"": text})
+        assert stated[vlan] == (_model(pw) if pw.static else None), (site, vlan)
 
 
 def test_hosts_states_the_model_mtu(fleet_dir: Path) -> None:

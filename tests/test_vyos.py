@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 HUB = ROOT / "examples" / "hub"
 runner = CliRunner()
-# The hub example with its Linux edge made a VyOS PE: trusted paths (VyOS gets no IPsec from
-# l2tpgen), no cookies, and the sublayer on both ends (sequencing transmit).
+# The hub example with its Linux edge made a VyOS PE: trusted paths (l2tpgen renders no inbound
+# WAN filter for VyOS), no cookies, and the sublayer on both ends (sequencing transmit).
 VYOS_EDGE = (
     ("linux-edge", "platform: linux", "platform: vyos"),
     (
@@ -187,14 +187,20 @@ def test_validate_refuses_a_vyos_pseudowire_without_the_sublayer(tmp_path: Path)
     )
 
 
-def test_validate_refuses_ipsec_on_vyos_rather_than_render_without_it(tmp_path: Path) -> None:
-    edits = [e for e in VYOS_EDGE if "trusted" not in e[2]]  # the path is untrusted: IPsec
+def test_validate_refuses_an_untrusted_vyos_path_whose_protection_asks_for_the_inbound_filter(
+    tmp_path: Path,
+) -> None:
+    # Untrusted: IPsec (which VyOS now gets, test_vyos_ipsec.py) and the inbound WAN filter by
+    # default, which l2tpgen does not render for VyOS.
+    edits = [e for e in VYOS_EDGE if "trusted" not in e[2]]
     with pytest.raises(FleetValidationError) as caught:
         load_fleet(_fleet(tmp_path, *edits))
+    messages = _messages(caught.value)
     assert (
-        "l2tpgen renders no IPsec for VyOS, but the pseudowires to hub are protected by IPsec"
-        in (_messages(caught.value))
+        "l2tpgen renders no inbound WAN filter for VyOS, but the protection of the pseudowires "
+        "to hub asks for one" in messages
     )
+    assert "no IPsec for VyOS" not in messages
 
 
 def test_push_refuses_a_vyos_pe_naming_the_platform(

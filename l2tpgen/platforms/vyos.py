@@ -19,9 +19,11 @@ does not pass iproute2 decides:
   the LAN trunk are members of one bridge, ``br0``: the trunk allows each VLAN tagged, a session
   towards Linux or VyOS is that VLAN's native (untagged) port, one towards Cisco a tagged port.
 
-Interface names are the site's ``linux:`` ones (VyOS names Ethernet ports ``ethN``). IPsec and
-the inbound WAN filter are not rendered (the model refuses a VyOS PE whose path needs them),
-push and the simulator do not handle VyOS, and the lab runs a VyOS PE on its Linux data plane.
+Interface names are the site's ``linux:`` ones (VyOS names Ethernet ports ``ethN``). IPsec is
+rendered for VyOS 1.4 and later (``ipsec_peers``: ``set vpn ipsec ...``, IKEv2 with a pre-shared
+key, ESP in transport mode for IP protocol 115 between the tunnel addresses); the inbound WAN
+filter is not (the model refuses a VyOS PE whose path needs one), push and the simulator do not
+handle VyOS, and the lab runs a VyOS PE on its Linux data plane.
 """
 
 from __future__ import annotations
@@ -32,11 +34,12 @@ from l2tpgen.errors import RenderError
 from l2tpgen.platforms.base import Driver
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from l2tpgen.model import Fleet, Pseudowire
 
 BRIDGE = "br0"
+L2TP_PROTOCOL = 115  # IANA's number for L2TP; vyos-1x's ip-protocol validator takes 0-255
 # interfaces_l2tpv3.xml.in: tunnel-id, peer-tunnel-id, session-id and peer-session-id take
 # `u32:1-429496729` (sic).
 MAX_ID = 429_496_729
@@ -51,8 +54,10 @@ def _refusal(pw: Pseudowire) -> str | None:
         return "VyOS speaks only static sessions; set `signaling: static` at both ends"
     if pw.cookie_size:
         return f"VyOS has no L2TPv3 cookies ({pw.cookie_size}-byte here); set `cookie: 0`"
-    if pw.protection.ipsec or pw.protection.inbound_filter:
-        return "l2tpgen renders no IPsec or inbound filter for VyOS; state the path trusted"
+    if pw.protection.inbound_filter:
+        return "l2tpgen renders no inbound WAN filter for VyOS; set `inbound_filter: false`"
+    if pw.protection.ipsec and pw.protection.ipsec_mode != "transport":
+        return "l2tpgen renders VyOS IPsec in transport mode only; set `ipsec_mode: transport`"
     if not pw.budget.sublayer:
         return "VyOS's sessions carry the L2-specific sublayer; set `sequencing: transmit`"
     return None
@@ -82,13 +87,96 @@ def _session(pw: Pseudowire) -> dict[str, object]:
     }
 
 
-def vyos_context(fleet: Fleet, name: str) -> dict[str, object]:
-    """What the template writes for one site (the logic lives here, not in the template)."""
+# Each transform's cipher as vpn-ipsec-encryption.xml.i names it (IKE and ESP alike).
+ENCRYPTION = {
+    "aes-gcm-128": "aes128gcm128",
+    "aes-gcm-256": "aes256gcm128",
+    "aes-cbc-128-sha256": "aes128",
+    "aes-cbc-256-sha256": "aes256",
+}
+
+
+def _name(peer: str) -> str:
+    """The peer's connection, ike-group, esp-group and psk name: ``l2tpgen-PEER``.
+
+    vpn_ipsec.xml.in: a peer name matches ``[-_a-zA-Z0-9|@]+`` (a site name may have dots).
+    """
+    return "l2tpgen-" + peer.replace(".", "_")
+
+
+def _ipsec(pw: Pseudowire, *, reveal: bool, environ: Mapping[str, str] | None) -> dict[str, object]:
+    """One IPsec peer: the transform as VyOS names it, and the pre-shared key (masked or hex).
+
+    vpn-ipsec-encryption.xml.i names AES-GCM with a 16-byte ICV ``aesNNNgcm128`` (swanctl's
+    ``aesNNNgcm16``). vyos-1x's ``get_esp_ike_cipher`` skips a proposal without both
+    ``encryption`` and ``hash``: an AEAD one gets the PRF's hash (in IKE it is the PRF, in ESP
+    strongSwan drops it from an AEAD proposal). ``pfs disable``: l2tpgen's other ends propose no
+    DH group for ESP, and a rekey with one would not match. The key is written as swanctl reads
+    any bytes, ``0x`` and hex (``psk_text``, as the Linux end writes it): vyos-1x copies the
+    secret into swanctl.conf between double quotes, and hex needs no quoting on either side.
+    Masked, the placeholder is left unquoted, like IOS's masked key: entered as it is, the line
+    is not a valid command (vbash reads ``<`` as a redirection, [U]) rather than setting the
+    placeholder as the key, which the quoted form would.
+    """
+    from l2tpgen.model.protection import TRANSFORM_NAMES  # noqa: PLC0415
+    from l2tpgen.render.swanctl import psk_text  # noqa: PLC0415
+    from l2tpgen.secrets import masked, read_secret  # noqa: PLC0415
+
+    protection = pw.protection
+    names = TRANSFORM_NAMES[protection.transform]
+    variable = protection.psk_env
+    secret = f"'{psk_text(read_secret(variable, environ))}'" if reveal else masked(variable)
+    return {
+        "name": _name(pw.peer.name),
+        "local": str(pw.site.tunnel_address),
+        "remote": str(pw.peer_address),
+        "encryption": ENCRYPTION[protection.transform],
+        "hash": names.ios_integrity or names.ios_prf,
+        "dh_group": names.ios_group,
+        "nat_t": protection.nat_t,
+        "protocol": L2TP_PROTOCOL,
+        "secret": secret,
+    }
+
+
+def ipsec_peers(
+    pseudowires: Sequence[Pseudowire],
+    *,
+    reveal_secrets: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> list[dict[str, object]]:
+    """One IPsec peer per peer site whose pseudowires get IPsec, in order.
+
+    Raises:
+        SecretError: revealing, and a ``psk_env`` is unset or empty (named, never a value).
+    """
+    found: dict[str, Pseudowire] = {}
+    for pw in pseudowires:
+        if pw.protection.ipsec:
+            found.setdefault(pw.peer.name, pw)
+    return [_ipsec(pw, reveal=reveal_secrets, environ=environ) for pw in found.values()]
+
+
+def vyos_context(
+    fleet: Fleet,
+    name: str,
+    *,
+    reveal_secrets: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, object]:
+    """What the template writes for one site (the logic lives here, not in the template).
+
+    Raises:
+        RenderError: a pseudowire VyOS cannot express.
+        SecretError: revealing, and a ``psk_env`` is unset or empty (named, never a value).
+    """
     site = fleet.site(name)
     routes = [
         {"network": str(network), "gateway": str(site.wan.gateway)} for network in site.wan.routes
     ]
     loopback = site.wan.loopback
+    pseudowires = fleet.pseudowires(name)
+    sessions = [_session(pw) for pw in pseudowires]  # refuses what VyOS cannot express
     return {
         "site": site,
         "wan": site.linux.wan,
@@ -96,7 +184,8 @@ def vyos_context(fleet: Fleet, name: str) -> dict[str, object]:
         "bridge": BRIDGE,
         "loopback": str(loopback.address) if loopback is not None else None,
         "routes": routes,
-        "sessions": [_session(pw) for pw in fleet.pseudowires(name)],
+        "sessions": sessions,
+        "ipsec": ipsec_peers(pseudowires, reveal_secrets=reveal_secrets, environ=environ),
     }
 
 
@@ -105,14 +194,15 @@ def render_vyos(
     name: str,
     fmt: str,  # noqa: ARG001 - one format
     *,
-    reveal_secrets: bool,  # noqa: ARG001 - no secret: no cookie, no IPsec
-    environ: Mapping[str, str] | None,  # noqa: ARG001
+    reveal_secrets: bool,
+    environ: Mapping[str, str] | None,
 ) -> dict[str, str]:
-    """The site's VyOS ``set`` commands."""
+    """The site's VyOS ``set`` commands; the IKE pre-shared key masked unless ``reveal_secrets``."""
     from l2tpgen.render.env import environment  # noqa: PLC0415 - jinja2 on demand
 
     template = environment().get_template("vyos/site.j2")
-    return {"": template.render(**vyos_context(fleet, name))}
+    context = vyos_context(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
+    return {"": template.render(**context)}
 
 
 VYOS = Driver(
@@ -124,7 +214,7 @@ VYOS = Driver(
     renderer=render_vyos,
     signaling=("static",),  # no control channel: static sessions only
     cookies=False,  # interfaces_l2tpv3.xml.in has no cookie
-    ipsec=False,
+    ipsec=True,  # transport mode (ipsec_peers); tunnel mode is refused at render
     inbound_filter=False,
     sublayer=True,  # iproute2's default l2spec_type, which VyOS leaves
     lab_kind="linux",
