@@ -329,11 +329,11 @@ def _lab_files(
     linux = render_files(fleet, linux_end, reveal_secrets=True, environ=environ)
     files = protection_files(fleet)
     assert sorted(files) == ["pe-site-a.swanctl.conf", "pe-site-b.swanctl.conf"]
-    # vyos-1x writes the template's text as Jinja returns it, without a final newline; the lab
-    # writes each swanctl.conf through a here-document whose end marker must start a line.
+    # vyos-1x writes the template's text as Jinja returns it, without a final newline: the lab
+    # (start_charon's here-document) must take it as it is.
     files = {
         f"pe-{linux_end}.swanctl.conf": linux["swanctl.conf"],
-        f"pe-{vyos}.swanctl.conf": _vyos_swanctl(_ipsec_lines(vyos_text)) + "\n",
+        f"pe-{vyos}.swanctl.conf": _vyos_swanctl(_ipsec_lines(vyos_text)),
     }
     topology = build_topology(fleet, name="vyos-ipsec")
     pe = topology["topology"]["nodes"][f"pe-{vyos}"]

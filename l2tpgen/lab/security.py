@@ -147,6 +147,8 @@ def start_charon(conf: str) -> str:
     tmpfs on ``/var/run`` of its own. Its vici socket is in the node's directory.
     """
     eof = "L2TPGEN_SWANCTL_EOF"
+    if not conf.endswith("\n"):  # vyos-1x's swanctl.conf has no final newline: the here-document
+        conf += "\n"  # terminator must start a line of its own, or charon never starts
     daemon = (
         "mount -t tmpfs tmpfs /var/run && "
         f'STRONGSWAN_CONF="$L2TPGEN_TMP/strongswan.conf" exec {CHARON}'
