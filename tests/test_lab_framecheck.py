@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 runner = CliRunner()
 HUB_200 = CiscoEnd("GigabitEthernet0/0/0.200", "vlan", 200, interworking=False)
+PASSED = (
+    "VLAN 200: hub's GigabitEthernet0/0/0.200 (dot1Q 200, no interworking) implies 802.1Q tag "
+    "200 carried inside the session; linux-edge sent 1 frame(s) from its CE: 802.1Q tag 200"
+)
 # _CAPTURE's first packet with the 802.1Q header taken out: the CE's ARP, untagged.
 _UNTAGGED = """==t==
 12:00:00.000000 IP 10.255.0.3 > 10.255.0.1:  ip-proto-115 46
@@ -65,19 +69,16 @@ def test_the_expected_frame_is_read_from_the_cisco_ends_rendered_config() -> Non
 
 
 def _frames(results: str) -> tuple[bool, str]:
-    check = Frames("linux-edge", "hub", 200, 0, False, HUB_200, "", "t")
+    check = Frames(
+        "linux-edge", "hub", 200, 0, sublayer=False, cisco=HUB_200, script="", prefix="t"
+    )
     result = check.judge({check.key: results})
     assert (result.check, result.vlan, result.sites) == ("frames", 200, "linux-edge->hub")
     return result.ok, result.detail
 
 
 def test_the_frames_check_passes_tagged_frames_and_names_what_it_saw_when_they_are_not() -> None:
-    assert _frames(_CAPTURE) == (
-        True,
-        "VLAN 200: hub's GigabitEthernet0/0/0.200 (dot1Q 200, no interworking) implies 802.1Q "
-        "tag 200 carried inside the session; linux-edge sent 1 frame(s) from its CE: 802.1Q "
-        "tag 200",
-    )
+    assert _frames(_CAPTURE) == (True, PASSED)
     ok, detail = _frames(_UNTAGGED)
     assert not ok
     assert detail.endswith(
@@ -111,9 +112,7 @@ def test_lab_run_of_the_hub_sites_checks_that_linux_edge_sends_the_hubs_tag(
             "vlan": 200,
             "sites": "linux-edge->hub",
             "ok": True,
-            "detail": "VLAN 200: hub's GigabitEthernet0/0/0.200 (dot1Q 200, no interworking) "
-            "implies 802.1Q tag 200 carried inside the session; linux-edge sent 1 frame(s) from "
-            "its CE: 802.1Q tag 200",
+            "detail": PASSED,
         }
     ]
     assert "frames" in result.output  # the table shows it too
