@@ -18,6 +18,7 @@ import pytest
 from conftest import SITES
 from test_lab import requires_vm
 from test_lab_frames import _CAPTURE, HUB
+from test_lab_live import _lab, _qemu_alive, _status, state  # noqa: F401 - state: a fixture
 from test_vyos import VYOS_EDGE, _fleet
 from typer.testing import CliRunner
 
@@ -144,3 +145,38 @@ def test_a_vyos_edge_with_the_sublayer_sends_the_hubs_tag_on_the_kernel(tmp_path
     run = run_script(check.probes[0].command, extras=tcpdump_extras())
     result = check.judge({check.key: run.output})
     assert result.ok, (result.detail, run.output)
+
+
+@pytest.mark.lab
+@requires_vm
+@pytest.mark.usefixtures("state")
+def test_lab_check_on_the_hub_up_from_sites_runs_the_frames_check_again_and_again(
+    tmp_path: Path,
+) -> None:
+    # The hub's paths stated trusted: no IPsec to start, the lab is up sooner (the frames check
+    # builds its PE without IPsec either way).
+    trusted = [
+        (name, f"gateway: {gateway}\n", f"gateway: {gateway}\n  trusted: true\n")
+        for name, gateway in (
+            ("hub", "198.51.100.6"),
+            ("branch", "198.51.100.14"),
+            ("linux-edge", "198.51.100.22"),
+        )
+    ]
+    pid = 0
+    code, stdout, stderr = _lab(["up", str(_fleet(tmp_path, *trusted)), "--name", "hub"])
+    try:
+        assert code == 0, stdout + stderr
+        pid = int(str(_status()[1][0]["pid"]))
+        # Twice: the first check's namespaces are gone when the second builds them again.
+        for _ in range(2):
+            code, stdout, stderr = _lab(["check"])
+            assert code == 0, stdout + stderr
+            (row,) = [line for line in stdout.splitlines() if "frames" in line]
+            assert "linux-edge->hub" in row
+            assert " ok " in row
+            assert "200" in row
+    finally:
+        code, _, stderr = _lab(["down", "hub"])
+    assert code == 0, stderr
+    assert not _qemu_alive(pid)
