@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
-from test_lab import requires_vm
+from test_lab import LABS, requires_vm
 from test_lab_frames import _CAPTURE, HUB
 from test_lab_live import _lab, _qemu_alive, _status, state  # noqa: F401 - state: a fixture
 from test_vyos import VYOS_EDGE, _fleet
@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
+from l2tpgen.cli.lab_live import lab_and_fleet
 from l2tpgen.lab.framecheck import CiscoEnd, Frames, cisco_end, frame_pairs, frames_checks
 from l2tpgen.lab.frames import tcpdump_extras
 from l2tpgen.lab.vm import run_script
@@ -89,6 +90,15 @@ def test_the_frames_check_passes_tagged_frames_and_names_what_it_saw_when_they_a
     ok, detail = _frames("")
     assert not ok
     assert detail.endswith("linux-edge put no frame from its CE on the WAN")
+
+
+def test_only_a_lab_from_a_sites_directory_has_the_fleet_the_frames_check_needs() -> None:
+    lab, fleet = lab_and_fleet(HUB, None)
+    assert fleet is not None
+    assert sorted(fleet.sites) == ["branch", "hub", "linux-edge"]
+    assert lab.name == "l2tpgen"
+    lab, fleet = lab_and_fleet(LABS / "example.clab.yml", None)
+    assert (lab.name, fleet) == ("example", None)  # a topology file: no model, no frames check
 
 
 def test_lab_run_of_sites_refuses_the_containerlab_engine_naming_the_way() -> None:
