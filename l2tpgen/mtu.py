@@ -4,7 +4,9 @@ Pure functions, used by the model, the linter and the lab. The byte counts follo
 brief (``shared/docs/l2tpv3-brief.md`` section 2):
 
 * IP mode (IP protocol 115): outer IPv4 header 20 + session ID 4 + cookie 0/4/8 + optional
-  L2-specific sublayer 4.
+  L2-specific sublayer 4. Over an IPv6 underlay the outer header is IPv6's fixed 40 bytes
+  (RFC 8200 section 3), the L2TPv3 session header following it directly, next header 115
+  (RFC 3931 section 4.1.1.2; ``ipv6=True``).
 * UDP mode: outer IPv4 20 + UDP 8 + L2TPv3 flags/version word 4 + session ID 4 + cookie + sublayer.
 * Inner frame: Ethernet header 14, plus 4 when the dot1Q tag travels inside the pseudowire.
   The FCS is not carried (RFC 4719; unconfirmed on every Cisco platform).
@@ -25,6 +27,7 @@ import enum
 from dataclasses import dataclass
 
 IPV4_HEADER = 20
+IPV6_HEADER = 40  # RFC 8200 section 3: the fixed header, no extension headers
 UDP_HEADER = 8
 L2TP_UDP_FLAGS = 4
 SESSION_ID = 4
@@ -98,15 +101,16 @@ def _esp_items(
 ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """ESP's items in front of the protected payload and behind it, at the largest payload.
 
-    ``l2tp_ip`` is the L2TPv3 packet's own IPv4 header: outside ESP in transport mode, inside
-    it (behind a new outer header) in tunnel mode. The largest payload P satisfies
-    ``align | P + 2`` and fixed headers + P + 2 + ICV <= MTU; at that size the padding is 0 and
-    what the alignment leaves unused is an item of its own.
+    ``l2tp_ip`` is the L2TPv3 packet's own IP header (IPv4 or IPv6): outside ESP in transport
+    mode, inside it (behind a new outer header of the same family) in tunnel mode. The largest
+    payload P satisfies ``align | P + 2`` and fixed headers + P + 2 + ICV <= MTU; at that size
+    the padding is 0 and what the alignment leaves unused is an item of its own.
     """
     sizes = esp.sizes
     front: list[tuple[str, int]] = []
     if esp.mode == "tunnel":
-        front.append(("ESP tunnel-mode outer IPv4 header", IPV4_HEADER))
+        family = "IPv6" if l2tp_ip[1] == IPV6_HEADER else "IPv4"
+        front.append((f"ESP tunnel-mode outer {family} header", l2tp_ip[1]))
     else:
         front.append(l2tp_ip)
     if esp.nat_t:
@@ -143,6 +147,7 @@ class OverheadBudget:
     dot1q: bool
     items: tuple[tuple[str, int], ...]
     esp: Esp | None = None
+    ipv6: bool = False
 
     @property
     def encap_overhead(self) -> int:
@@ -194,6 +199,7 @@ def overhead_budget(
     inner_header: tuple[str, int] = ("inner Ethernet header", ETHERNET_HEADER),
     outer: tuple[tuple[str, int], ...] = (),
     esp: Esp | None = None,
+    ipv6: bool = False,
 ) -> OverheadBudget:
     """Compute the encapsulation budget.
 
@@ -208,6 +214,7 @@ def overhead_budget(
         outer: headers added outside the L2TPv3 packet on the way, outermost first (a raw
             config's IPsec of unknown transform: ``IPSEC_ESP_TUNNEL``).
         esp: IPsec ESP computed from its mode and transform (see ``Esp``).
+        ipv6: the underlay is IPv6: the outer header (and ESP tunnel mode's) is 40 bytes.
 
     Raises:
         ValueError: for a cookie size other than 0, 4 or 8, or an implausible WAN MTU.
@@ -218,7 +225,7 @@ def overhead_budget(
         raise ValueError(f"WAN MTU must be between {MIN_WAN_MTU} and {MAX_WAN_MTU}, not {wan_mtu}")
     if sublayer is None:
         sublayer = default_sublayer(encapsulation)
-    l2tp_ip = ("outer IPv4 header", IPV4_HEADER)
+    l2tp_ip = ("outer IPv6 header", IPV6_HEADER) if ipv6 else ("outer IPv4 header", IPV4_HEADER)
     items: list[tuple[str, int]] = [*outer, l2tp_ip]
     back: list[tuple[str, int]] = []
     if esp is not None:
@@ -242,11 +249,12 @@ def overhead_budget(
         dot1q=dot1q,
         items=(*items, *back),
         esp=esp,
+        ipv6=ipv6,
     )
 
 
-def budget_matrix(wan_mtu: int = 1500) -> tuple[OverheadBudget, ...]:
-    """Every combination worth comparing, untagged and tagged, for one WAN MTU."""
+def budget_matrix(wan_mtu: int = 1500, *, ipv6: bool = False) -> tuple[OverheadBudget, ...]:
+    """Every combination worth comparing, untagged and tagged, for one WAN MTU and family."""
     combos: list[tuple[Encapsulation, int, bool]] = [
         (Encapsulation.IP, 0, False),
         (Encapsulation.IP, 4, False),
@@ -255,7 +263,7 @@ def budget_matrix(wan_mtu: int = 1500) -> tuple[OverheadBudget, ...]:
         (Encapsulation.UDP, 0, True),
     ]
     return tuple(
-        overhead_budget(wan_mtu, encap, cookie, sublayer=sublayer, dot1q=dot1q)
+        overhead_budget(wan_mtu, encap, cookie, sublayer=sublayer, dot1q=dot1q, ipv6=ipv6)
         for encap, cookie, sublayer in combos
         for dot1q in (False, True)
     )

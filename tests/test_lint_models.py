@@ -1,8 +1,8 @@
 """The model rules in `l2tpgen lint` on sites: located in the site files, selectable, documented.
 
-Positions in examples/field were counted by hand: dc-a.yaml line 23 is VLAN 310 (its `carries`
-value at column 52), line 24 VLAN 320 (column 51); dc-b.yaml states no workload, so its findings
-sit at the VLAN entries (lines 17 and 18, column 5).
+Positions in examples/field were counted by hand: dc-a.yaml line 24 is VLAN 310 (its `carries`
+value at column 52), line 25 VLAN 320 (column 51); dc-b.yaml states no workload, so its findings
+sit at the VLAN entries (lines 18 and 19, column 5).
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ def test_lint_warns_about_the_field_examples_heartbeat_and_migration_vlans_in_bo
     code, findings = _lint("--sites", str(FIELD))
     assert code == 1
     assert _where(findings) == [
-        ("dc-a.yaml", 23, 52, "L2T022", "warning"),
-        ("dc-a.yaml", 24, 51, "L2T023", "warning"),
-        ("dc-b.yaml", 17, 5, "L2T022", "warning"),
-        ("dc-b.yaml", 18, 5, "L2T023", "warning"),
+        ("dc-a.yaml", 24, 52, "L2T022", "warning"),
+        ("dc-a.yaml", 25, 51, "L2T023", "warning"),
+        ("dc-b.yaml", 18, 5, "L2T022", "warning"),
+        ("dc-b.yaml", 19, 5, "L2T023", "warning"),
     ]
 
 

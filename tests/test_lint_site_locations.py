@@ -288,7 +288,7 @@ def test_a_left_out_hold_queue_points_at_its_parent_with_the_key_to_add(tmp_path
 def test_a_peers_own_class_setting_is_placed_in_the_peers_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # examples/hub/hub.yaml line 19: `    pseudowire: {signaling: static, cookie: 0, df_bit: false}`
+    # examples/hub/hub.yaml line 20: `    pseudowire: {signaling: static, cookie: 0, df_bit: false}`
     # after the change; `df_bit` starts at column 48.
     (tmp_path / ".git").mkdir()
     shutil.copytree(ROOT / "examples" / "hub", tmp_path / "hub")
@@ -299,14 +299,14 @@ def test_a_peers_own_class_setting_is_placed_in_the_peers_entry(
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["lint", "hub", "--sites", "hub", "--format", "json"])
     (finding,) = [f for f in json.loads(result.stdout) if f["code"] == "L2T003"]
-    assert (finding["file"], finding["line"], finding["column"]) == ("hub/hub.yaml", 19, 48)
+    assert (finding["file"], finding["line"], finding["column"]) == ("hub/hub.yaml", 20, 48)
     assert finding["fix"] == "set `df_bit: true` in peers[1].pseudowire of hub/hub.yaml"
 
 
 def test_a_setting_a_peers_class_takes_from_the_sites_class_is_placed_in_the_sites_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # examples/hub/hub.yaml line 15 becomes `pseudowire_class: {name: ethernet, df_bit: false}`
+    # examples/hub/hub.yaml line 16 becomes `pseudowire_class: {name: ethernet, df_bit: false}`
     # (`df_bit` at column 36). The class towards linux-edge (its peers entry changes signaling and
     # cookie only) inherits it: both rendered classes lack `ip dfbit set`, and both findings go
     # to the site's class, where the one setting is.
@@ -321,8 +321,8 @@ def test_a_setting_a_peers_class_takes_from_the_sites_class_is_placed_in_the_sit
     found = [f for f in json.loads(result.stdout) if f["code"] == "L2T003"]
     fix = "set `df_bit: true` in pseudowire_class of hub/hub.yaml"
     assert [(f["file"], f["line"], f["column"], f["fix"]) for f in found] == [
-        ("hub/hub.yaml", 15, 36, fix),
-        ("hub/hub.yaml", 15, 36, fix),
+        ("hub/hub.yaml", 16, 36, fix),
+        ("hub/hub.yaml", 16, 36, fix),
     ]
     assert {f["message"].split()[1] for f in found} == {"ethernet", "ethernet-static-cookie0"}
 

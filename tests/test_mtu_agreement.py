@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from l2tpgen.model.fleet import Fleet, Pseudowire
 
 ROOT = Path(__file__).resolve().parent.parent
-FLEETS = ["sites", "examples/hub", "examples/field", "examples/protected"]
+FLEETS = ["sites", "examples/hub", "examples/field", "examples/protected", "examples/ipv6"]
 TAG = 4  # an 802.1Q tag: 4 bytes (IEEE 802.1Q), carried or not
 runner = CliRunner()
 
@@ -98,7 +98,8 @@ def test_rendered_configs_state_the_model_mtu_on_every_platform(
             assert _iproute2_mtus(linux)[vlan] == _model(pw), (site, vlan)
         else:
             assert _iproute2_mtus(text)[vlan] == _model(pw), (site, vlan)
-        if not pw.protection.esp:  # networkd cannot express IPsec (render refuses it)
+        # networkd cannot express IPsec or cookies (render refuses them, saying so)
+        if not pw.protection.esp and not pw.cookie_size:
             out = tmp_path / f"{site}-{vlan}"
             platform = ["--platform", "linux"] if pw.site.is_cisco else []
             _run("render", site, "--sites", str(fleet_dir), *platform, "--format", "networkd",
@@ -139,6 +140,8 @@ def _mtu_options(pw: Pseudowire) -> list[str]:
     budget = pw.budget
     options = ["--wan-mtu", str(budget.wan_mtu), "--cookie", str(budget.cookie)]
     options.append("--sublayer" if budget.sublayer else "--no-sublayer")
+    if budget.ipv6:
+        options.append("--ipv6")  # the 40-byte outer IPv6 header
     if not (pw.site.is_cisco or pw.peer.is_cisco):
         options.append("--no-dot1q")  # Linux to Linux: no tag; with a Cisco end the default
     if budget.esp:
@@ -158,6 +161,16 @@ def test_mtu_command_keeps_untagged_behind_no_dot1q() -> None:
     assert json.loads(_run("mtu", "--format", "json"))["max_inner_mtu"] == 1458
     untagged = json.loads(_run("mtu", "--no-dot1q", "--format", "json"))
     assert untagged["max_inner_mtu"] == 1462
+
+
+def test_the_ipv6_fleet_budgets_the_40_byte_ipv6_header() -> None:
+    # By hand: 1500 - 40 (IPv6 header, RFC 8200) - 4 (session ID) - 4 (cookie, static default)
+    # - 14 (Ethernet; Linux to Linux, no tag) = 1438, 20 less than over IPv4 (1458).
+    fleet = load_fleet(ROOT / "examples" / "ipv6")
+    assert {_model(pw) for pw in _pseudowires(fleet)} == {1438}
+    over_ipv4 = ["mtu", "--cookie", "4", "--no-dot1q", "--format", "json"]
+    assert json.loads(_run(*over_ipv4))["max_inner_mtu"] == 1458
+    assert json.loads(_run(*over_ipv4, "--ipv6"))["max_inner_mtu"] == 1438
 
 
 def _lab(fleet_dir: Path, flavor: str) -> dict[str, Any]:

@@ -11,9 +11,13 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.model.load import load_fleet
+from l2tpgen.netbox.client import Client, Selection
+from l2tpgen.netbox.hosts import map_hosts
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from conftest_netbox import NetBoxServer
 
 runner = CliRunner()
 OVERLAY = ROOT / "tests" / "netbox" / "overlay-sites.yaml"
@@ -79,3 +83,140 @@ def test_a_changed_site_file_pushes_as_one_update_of_that_field(
     wan = netbox.dcim.interfaces.get(device="lab-b-rtr1", name="GigabitEthernet0/1")
     assert wan.custom_fields["l2tpgen_gateway"] == "10.216.44.34"
     assert push(sites).stdout == ""
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_what_a_vlan_carries_is_recorded_at_the_end_that_states_it_and_pulls_back(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    site_a, site_b = sites / "site-a.yaml", sites / "site-b.yaml"
+    # One end states it (as examples/field/dc-a.yaml does), or both ends the same.
+    site_a.write_text(
+        site_a.read_text()
+        .replace(
+            "name: cluster, peer: site-b,",
+            "name: cluster, peer: site-b, carries: cluster-heartbeat,",
+        )
+        .replace(
+            "name: live-migration, peer: site-b,",
+            "name: live-migration, peer: site-b, carries: live-migration,",
+        )
+    )
+    site_b.write_text(
+        site_b.read_text().replace(
+            "name: live-migration, peer: site-a,",
+            "name: live-migration, peer: site-a, carries: live-migration,",
+        )
+    )
+    original = load_fleet(sites)
+    assert original.site("site-a").vlans[1].carries == "cluster-heartbeat"  # the edit took
+    assert original.site("site-b").vlans[2].carries == "live-migration"
+    assert push(sites).exit_code == 0
+    recorded = sorted(
+        (t.l2vpn.name, t.assigned_object.device.name, t.custom_fields["l2tpgen_carries"])
+        for t in netbox.vpn.l2vpn_terminations.all()
+        if t.custom_fields["l2tpgen_carries"]
+    )
+    assert recorded == [
+        ("site-a-site-b-2997", "lab-a-rtr1", "cluster-heartbeat"),
+        ("site-a-site-b-2998", "lab-a-rtr1", "live-migration"),
+        ("site-a-site-b-2998", "lab-b-rtr1", "live-migration"),
+    ]
+    assert push(sites).stdout == ""
+    out = tmp_path / "pulled"
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(out), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 0, pulled.output
+    back = load_fleet(out)
+    assert {n: s.model_dump() for n, s in back.sites.items()} == {
+        n: s.model_dump() for n, s in original.sites.items()
+    }
+
+
+def _tunnel_ends(netbox: Any) -> list[tuple[str, str, str, str, str]]:  # noqa: ANN401
+    """(tunnel, encapsulation, device, interface, outside IP) of every tunnel termination."""
+    tunnels = {t.id: t for t in netbox.vpn.tunnels.all()}
+    return sorted(
+        (
+            tunnels[t.tunnel.id].name,
+            tunnels[t.tunnel.id].encapsulation.value,
+            t.termination.device.name,
+            t.termination.name,
+            t.outside_ip.address,
+        )
+        for t in netbox.vpn.tunnel_terminations.all()
+    )
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_each_site_pair_is_one_l2tp_tunnel_ending_on_its_tunnel_sources(
+    netbox: Any,  # noqa: ANN401
+) -> None:
+    assert push(SITES).exit_code == 0
+    # sites/: no loopback, so the tunnel sources are the WAN interfaces and addresses.
+    assert _tunnel_ends(netbox) == [
+        ("site-a-site-b", "l2tp", "lab-a-rtr1", "GigabitEthernet0/1", "10.197.251.215/28"),
+        ("site-a-site-b", "l2tp", "lab-b-rtr1", "GigabitEthernet0/1", "10.216.44.47/27"),
+    ]
+    field = ROOT / "examples" / "field"
+    assert push(field).exit_code == 0
+    # examples/field: dc-a's tunnels come from Loopback0 (10.255.1.1/32), dc-b's from Loopback0.
+    assert [e for e in _tunnel_ends(netbox) if e[0] == "dc-a-dc-b"] == [
+        ("dc-a-dc-b", "l2tp", "dca-pe1", "Loopback0", "10.255.1.1/32"),
+        ("dc-a-dc-b", "l2tp", "dcb-pe1", "Loopback0", "10.255.1.2/32"),
+    ]
+    again = push(field)
+    assert (again.exit_code, again.stdout) == (0, "")
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_tunnel_whose_outside_ip_is_not_the_tunnel_source_is_reported_and_nothing_written(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    assert push(SITES).exit_code == 0
+    end = next(
+        t for t in netbox.vpn.tunnel_terminations.all() if t.termination.device.name == "lab-b-rtr1"
+    )
+    stray = netbox.ipam.ip_addresses.create(address="10.216.44.46/27")
+    end.update({"outside_ip": stray.id})
+    out = tmp_path / "pulled"
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(out), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 1
+    flat = pulled.output.replace("\n", " ")
+    url = f"{netbox.base_url.removesuffix('/api')}/vpn/tunnel-terminations/{end.id}/"
+    assert (
+        f"{url}: not mapped: tunnel site-a-site-b: outside IP 10.216.44.46/27 of lab-b-rtr1 is "
+        "not its tunnel source 10.216.44.47 (the WAN address)"
+    ) in flat
+    assert not out.exists()
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_sites_ssh_port_is_recorded_and_pull_and_the_netbox_inventory_use_it(
+    netbox: Any,  # noqa: ANN401
+    netbox_server: NetBoxServer,
+    tmp_path: Path,
+) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    site_a = sites / "site-a.yaml"
+    site_a.write_text(site_a.read_text().replace("port: 22,", "port: 2201,"))
+    assert push(sites).exit_code == 0
+    device = netbox.dcim.devices.get(name="lab-a-rtr1")
+    assert device.custom_fields["l2tpgen_ssh_port"] == 2201
+    out = tmp_path / "pulled"
+    pulled = runner.invoke(
+        app, ["netbox", "pull", "-o", str(out), "--tag", "l2tpgen", "--overlay", str(OVERLAY)]
+    )
+    assert pulled.exit_code == 0, pulled.output
+    assert load_fleet(out).site("site-a").management.port == 2201
+    assert load_fleet(out).site("site-b").management.port == 22
+    hosts = map_hosts(Client(netbox_server.url, netbox_server.token).devices(Selection("l2tpgen")))
+    assert (hosts.routers["site-a"].host, hosts.routers["site-a"].port) == ("192.0.2.11", 2201)

@@ -146,9 +146,18 @@ app = typer.Typer(
 # (no-color.org: set and not empty) means no escape sequence at all: rich's own NO_COLOR handling
 # drops colours but keeps dim and bold.
 _COLOR_SYSTEM: Literal["auto"] | None = None if os.environ.get("NO_COLOR") else "auto"
-out = Console(highlight=False, soft_wrap=True, markup=False, color_system=_COLOR_SYSTEM)
+# No emoji codes either: an IPv6 address such as 2001:db8:0:a::2 holds `:a:`, which rich would
+# print as an emoji.
+out = Console(
+    highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=_COLOR_SYSTEM
+)
 err = Console(
-    stderr=True, highlight=False, soft_wrap=True, markup=False, color_system=_COLOR_SYSTEM
+    stderr=True,
+    highlight=False,
+    soft_wrap=True,
+    markup=False,
+    emoji=False,
+    color_system=_COLOR_SYSTEM,
 )
 
 LATIN1 = 0xFF

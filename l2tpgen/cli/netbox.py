@@ -14,10 +14,76 @@ from l2tpgen.cli.app import OutputFormat, err, fail, out, safe
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
+    from l2tpgen.device.inventory import Target
+    from l2tpgen.model import Fleet
     from l2tpgen.netbox import PullResult, Selection
 
 netbox_app = typer.Typer(help="NetBox as the source of truth.", no_args_is_help=True)
 TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
+# l2tpgen.netbox.client.DEFAULT_TIMEOUT, repeated so that --help does not import pynetbox; a test
+# keeps the two equal.
+DEFAULT_TIMEOUT = 30.0
+TIMEOUT_ENV = "L2TPGEN_NETBOX_TIMEOUT"
+
+
+def _token() -> str:
+    token = os.environ.get(TOKEN_ENV, "")
+    if not token:
+        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    return token
+
+
+def _timeout() -> float:
+    text = os.environ.get(TIMEOUT_ENV) or str(DEFAULT_TIMEOUT)
+    try:
+        timeout = float(text)
+    except ValueError:
+        timeout = 0.0
+    if not timeout > 0:
+        fail(f"{TIMEOUT_ENV} is {text[:20]!r}: write a number of seconds, e.g. 30")
+    return timeout
+
+
+def netbox_targets(fleet: Fleet, names: list[str], text: str) -> dict[str, Target] | None:
+    """The routers of ``names`` from NetBox (``--inventory netbox...``); None: not a NetBox spec.
+
+    Every device that cannot be a router is printed with its NetBox URL; one of the sites asked
+    for (or a site NetBox does not have) stops the command before any router is contacted.
+    """
+    from l2tpgen.netbox.client import Client  # noqa: PLC0415 - pynetbox on demand
+    from l2tpgen.netbox.hosts import map_hosts, parse_spec, targets  # noqa: PLC0415
+
+    try:
+        spec = parse_spec(text)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    if spec is None:
+        return None
+    if text == "netbox" and Path(text).exists():
+        fail(
+            "--inventory netbox: a file named netbox is here too; for the file, give its path "
+            "with a directory (e.g. $PWD/netbox)"
+        )
+    url = os.environ.get("L2TPGEN_NETBOX_URL", "")
+    if not url:
+        fail("--inventory netbox: set L2TPGEN_NETBOX_URL to NetBox's address")
+    try:
+        hosts = map_hosts(Client(url, _token(), _timeout()).devices(spec.selection))
+    except L2tpgenError as exc:
+        fail(str(exc))
+    asked = set(names)
+    for site, problems in sorted(hosts.problems.items()):
+        for problem in problems:
+            label = ("not usable:", "red") if site in asked else ("not used:", "yellow")
+            err.print(
+                Text.assemble(
+                    (f"{safe(problem.url)}:", "bold"), " ", label, " ", safe(problem.message)
+                )
+            )
+    try:
+        return targets(hosts, fleet, names, spec)
+    except L2tpgenError as exc:
+        fail(str(exc))
 
 
 def _json(result: PullResult, written: list[Path]) -> None:
@@ -29,15 +95,13 @@ def _json(result: PullResult, written: list[Path]) -> None:
     out.print_json(json.dumps(report))
 
 
-def _pull(url: str, selection: Selection, overlay: Path | None) -> PullResult:
+def _pull(url: str, selection: Selection, overlay: Path | None, timeout: float) -> PullResult:
     """Pull, printing every object that cannot be mapped; exit 1 on an error."""
     from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap (no model import)
 
-    token = os.environ.get(TOKEN_ENV, "")
-    if not token:
-        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    token = _token()
     try:
-        result = pull(url, token, selection, overlay)
+        result = pull(url, token, selection, overlay, timeout)
     except L2tpgenError as exc:
         fail(str(exc))
     for unmapped in result.unmapped:
@@ -95,6 +159,17 @@ Role = Annotated[
     str | None,
     typer.Option("--role", metavar="SLUG", help="Only devices with this role.", show_default=False),
 ]
+Timeout = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        min=0.1,
+        envvar="L2TPGEN_NETBOX_TIMEOUT",
+        help="How long one request to NetBox may take before l2tpgen gives up (or "
+        "L2TPGEN_NETBOX_TIMEOUT).",
+    ),
+]
 OverlayFile = Annotated[
     Path | None,
     typer.Option(
@@ -118,6 +193,7 @@ def pull_command(
     site: SiteSlug = None,
     role: Role = None,
     overlay: OverlayFile = None,
+    timeout: Timeout = DEFAULT_TIMEOUT,
     partial: Annotated[
         bool,
         typer.Option(
@@ -140,7 +216,7 @@ def pull_command(
     """
     from l2tpgen.netbox import Selection  # noqa: PLC0415 - start-up stays cheap
 
-    result = _pull(url, Selection(tag, site, role), overlay)
+    result = _pull(url, Selection(tag, site, role), overlay, timeout)
     if not result.sites and not result.unmapped:
         fail("no device in NetBox matches the selection; nothing was written")
     written = _write(result, output, force=force) if not result.unmapped or partial else []
@@ -167,6 +243,7 @@ def diff_command(
     site: SiteSlug = None,
     role: Role = None,
     overlay: OverlayFile = None,
+    timeout: Timeout = DEFAULT_TIMEOUT,
 ) -> None:
     """Drift check: NetBox's intent (what pull would write) against the site files.
 
@@ -176,7 +253,7 @@ def diff_command(
     from l2tpgen.errors import FleetValidationError  # noqa: PLC0415
     from l2tpgen.netbox import Selection, find_drift  # noqa: PLC0415
 
-    result = _pull(url, Selection(tag, site, role), overlay)
+    result = _pull(url, Selection(tag, site, role), overlay, timeout)
     try:
         drift = find_drift(result, sites)
     except FleetValidationError as exc:
@@ -212,6 +289,7 @@ def push_command(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only list the changes.", metavar="")
     ] = False,
+    timeout: Timeout = DEFAULT_TIMEOUT,
 ) -> None:
     """Record the fleet's site files (e.g. what import wrote) in NetBox, idempotently.
 
@@ -221,12 +299,10 @@ def push_command(
     from l2tpgen.cli.app import load  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.netbox import push  # noqa: PLC0415
 
-    token = os.environ.get(TOKEN_ENV, "")
-    if not token:
-        fail(f"set {TOKEN_ENV} to a NetBox API token")
+    token = _token()
     fleet = load(sites)
     try:
-        changes = push(url, token, fleet, dry_run=dry_run, tag=tag)
+        changes = push(url, token, fleet, dry_run=dry_run, tag=tag, timeout=timeout)
     except L2tpgenError as exc:
         fail(str(exc))
     verb = "would " if dry_run else ""

@@ -32,7 +32,13 @@ SitesArg = Annotated[
 AllOption = Annotated[bool, typer.Option("--all", help="Every site of the fleet.")]
 InventoryOption = Annotated[
     Path | None,
-    typer.Option("--inventory", help="Inventory file overriding the site files' management."),
+    typer.Option(
+        "--inventory",
+        metavar="FILE|netbox",
+        help="Inventory file overriding the site files' management; or netbox[:FILTER] for the "
+        "routers of NetBox's devices (FILTER: tag=SLUG, site=SLUG, role=SLUG, known_hosts=FILE, "
+        "comma-separated), from L2TPGEN_NETBOX_URL with L2TPGEN_NETBOX_TOKEN (docs/netbox.md).",
+    ),
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
@@ -109,6 +115,12 @@ def router_targets(fleet: Fleet, names: list[str], inventory: Path | None) -> di
     """Where each site's router is: its site file's management, or the inventory's entry."""
     from l2tpgen.device import target_for  # noqa: PLC0415 - start-up stays cheap
 
+    if inventory is not None and str(inventory).startswith("netbox"):
+        from l2tpgen.cli.netbox import netbox_targets  # noqa: PLC0415 - pynetbox on demand
+
+        found = netbox_targets(fleet, names, str(inventory))
+        if found is not None:
+            return found
     table = _inventory(inventory)
     try:
         return {name: target_for(fleet.site(name), table) for name in names}

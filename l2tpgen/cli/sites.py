@@ -281,8 +281,10 @@ def _budget_table(budget: OverheadBudget) -> Table:
     from rich.text import Text  # noqa: PLC0415
 
     over = f", {budget.esp.describe()}" if budget.esp else ""
+    family = " IPv6" if budget.ipv6 else ""
     table = Table(
-        title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte WAN{over}", title_justify="left"
+        title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte{family} WAN{over}",
+        title_justify="left",
     )
     table.add_column("part")
     table.add_column("bytes", justify="right")
@@ -300,13 +302,16 @@ def _budget_table(budget: OverheadBudget) -> Table:
     return table
 
 
-def _matrix_table(wan_mtu: int) -> Table:
+def _matrix_table(wan_mtu: int, *, ipv6: bool = False) -> Table:
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
-    table = Table(title=f"Largest inner IP MTU on a {wan_mtu}-byte WAN", title_justify="left")
+    family = " IPv6" if ipv6 else ""
+    table = Table(
+        title=f"Largest inner IP MTU on a {wan_mtu}-byte{family} WAN", title_justify="left"
+    )
     for column in ("encapsulation", "cookie", "sublayer", "untagged", "dot1Q carried"):
         table.add_column(column, justify="right" if column != "encapsulation" else "left")
-    rows = budget_matrix(wan_mtu)
+    rows = budget_matrix(wan_mtu, ipv6=ipv6)
     for untagged, tagged in zip(rows[::2], rows[1::2], strict=True):
         table.add_row(
             untagged.encapsulation.value.upper(),
@@ -325,6 +330,7 @@ def _budget_dict(budget: OverheadBudget) -> dict[str, object]:
         "cookie": budget.cookie,
         "sublayer": budget.sublayer,
         "dot1q": budget.dot1q,
+        "ipv6": budget.ipv6,
         "esp": (
             {
                 "transform": budget.esp.transform,
@@ -379,6 +385,13 @@ def mtu(
     nat_t: Annotated[
         bool, typer.Option("--nat-t/--no-nat-t", help="ESP in UDP (NAT traversal, with --ipsec).")
     ] = False,
+    ipv6: Annotated[
+        bool,
+        typer.Option(
+            "--ipv6/--ipv4",
+            help="The underlay between the PEs: IPv4 (20-byte outer header) or IPv6 (40).",
+        ),
+    ] = False,
     show_all: Annotated[
         bool, typer.Option("--all", help="Compare every encapsulation, cookie and tagging.")
     ] = False,
@@ -390,17 +403,23 @@ def mtu(
     if cookie not in COOKIE_SIZES:
         raise typer.BadParameter("must be 0, 4 or 8", param_hint="--cookie")
     if show_all:
-        rows = budget_matrix(wan_mtu)
+        rows = budget_matrix(wan_mtu, ipv6=ipv6)
         if fmt is OutputFormat.json:
             out.print_json(json.dumps([_budget_dict(b) for b in rows]))
         else:
-            out.print(_matrix_table(wan_mtu))
+            out.print(_matrix_table(wan_mtu, ipv6=ipv6))
         return
     esp = None
     if ipsec is not IpsecChoice.none:
         esp = Esp(transform.value, ipsec.value, nat_t)
     budget = overhead_budget(
-        wan_mtu, Encapsulation(encap.value), cookie, sublayer=sublayer, dot1q=dot1q, esp=esp
+        wan_mtu,
+        Encapsulation(encap.value),
+        cookie,
+        sublayer=sublayer,
+        dot1q=dot1q,
+        esp=esp,
+        ipv6=ipv6,
     )
     if fmt is OutputFormat.json:
         out.print_json(json.dumps(_budget_dict(budget)))

@@ -76,6 +76,13 @@ def target(lab: Lab, pair: Pair) -> Target:
     tunnel = next((m for m in map(_TUNNEL.match, far.exec) if m), None)
     if tunnel is None:
         raise L2tpgenError(f"{far.name}: no `ip l2tp add tunnel` among its commands")
+    if ":" in tunnel.group(1):
+        raise L2tpgenError(
+            f"{far.name}'s tunnel runs over IPv6 ({tunnel.group(1)}): the lab's protection checks "
+            "forge and replay IPv4 packets only (pwprobe), so a lab of IPv6 sites with IPsec or "
+            "an inbound filter cannot run yet; lab an unprotected copy of the fleet "
+            "(`wan.trusted: true` at both ends) for its data plane and MTU"
+        )
     session, cookie = _session(far.exec, pair.vlan)
     link = next(
         (

@@ -10,7 +10,9 @@ For every stretched VLAN, between the two CEs that share it (``near`` sends, ``f
   MTU ``mtu.py`` predicts (the CE label ``l2tpgen.mtu``), and one byte more does not: it is
   dropped, or crosses only because the sending PE fragments the encapsulated packet (a Linux
   bridge forwards frames up to 4 bytes over the session MTU, and Linux does not set DF on
-  L2TP-over-IP packets). Fragments are counted on Linux PEs only;
+  L2TP-over-IP packets). Fragments are counted on Linux PEs only, IPv4's and IPv6's
+  (``FragCreates`` in ``/proc/net/snmp``, ``Ip6FragCreates`` in ``/proc/net/snmp6``: an IPv6
+  underlay fragments the encapsulated packet there);
 * ``multicast``: the far CE joins the VLAN's group 239.192.x.y, port 5405, on that VLAN's
   subinterface as Corosync does; TTL-1 heartbeats from the near CE reach it, and the far PE's
   bridge learned the group (``bridge mdb``; Linux PEs only). One receiver per CE joins every
@@ -41,6 +43,21 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Ce, Lab
 
 ICMP_IP_HEADERS = 28
+# IPv4's counters, then IPv6's (absent when the kernel has no IPv6: nothing to count there).
+SNMP_COMMAND = "cat /proc/net/snmp; cat /proc/net/snmp6 2>/dev/null"
+
+
+def fragments_created(snmp: str) -> int:
+    """Fragments the node created, IPv4 (``Ip: ... FragCreates``) and IPv6 (``Ip6FragCreates``)."""
+    ipv4 = counters(snmp, "Ip").get("FragCreates", 0)
+    ipv6 = sum(
+        int(line.split()[1])
+        for line in snmp.splitlines()
+        if line.startswith("Ip6FragCreates ") and line.split()[1].isdigit()
+    )
+    return ipv4 + ipv6
+
+
 HEARTBEAT_PORT = 5405  # Corosync's mcastport
 HEARTBEATS = 3
 
@@ -177,7 +194,7 @@ class Mtu:
         largest = pair.near.mtu_for(pair.vlan) - ICMP_IP_HEADERS
         df = "ping -c 1 -W 1 -M do -s"
         snmp = [
-            Probe(f"{key}.snmp.{when}", pair.near.pe, "cat /proc/net/snmp", "out")
+            Probe(f"{key}.snmp.{when}", pair.near.pe, SNMP_COMMAND, "out")
             for when in ("before", "after", "over")
         ]
         if not pair.near_pe_linux:
@@ -192,9 +209,9 @@ class Mtu:
 
     def _fragments(self, results: Mapping[str, str], before: str, after: str) -> int:
         key = f"mtu.{self.pair.vlan}.snmp"
-        a = counters(results.get(f"{key}.{before}", ""), "Ip").get("FragCreates", 0)
-        b = counters(results.get(f"{key}.{after}", ""), "Ip").get("FragCreates", 0)
-        return b - a
+        return fragments_created(results.get(f"{key}.{after}", "")) - fragments_created(
+            results.get(f"{key}.{before}", "")
+        )
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:
         """Judged on exit codes and, on Linux PEs, the fragment counter."""

@@ -18,6 +18,10 @@ from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
 from l2tpgen.lab.vm import Extras, run_script
 
+# `ip xfrm` talks to the kernel through xfrm_user (a module on Debian's kernel): without it the
+# inbound filter's policies fail to install. Protected labs load it with the ESP modules.
+XFRM_MODULES = ("xfrm_algo", "xfrm_user")
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
@@ -93,14 +97,17 @@ def run_guest(
 
 
 def merge_extras(*found: Extras | None) -> Extras | None:
-    """Everything several checks need in the guest, as one ``Extras`` (None: nothing)."""
+    """Everything several checks need in the guest, as one ``Extras`` (None: nothing).
+
+    A file or symlink both name is written once (the last one's), a module loaded once.
+    """
     given = [extras for extras in found if extras is not None]
     if not given:
         return None
     return Extras(
-        tuple(f for e in given for f in e.files),
-        tuple(s for e in given for s in e.symlinks),
-        tuple(m for e in given for m in e.modules),
+        tuple({f[0]: f for e in given for f in e.files}.values()),
+        tuple({s[0]: s for e in given for s in e.symlinks}.values()),
+        tuple(dict.fromkeys(m for e in given for m in e.modules)),
     )
 
 
@@ -115,12 +122,14 @@ def run_vm(lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None) -> Lab
     """
     frames: tuple[Check, ...] = ()
     extras = None
+    if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
+        extras = Extras(modules=XFRM_MODULES)  # an inbound filter without IPsec
     if fleet is not None:
         from l2tpgen.lab.framecheck import frames_checks  # noqa: PLC0415 - sites directories only
         from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
 
         frames = frames_checks(fleet)
-        extras = tcpdump_extras() if frames else None
+        extras = merge_extras(extras, tcpdump_extras() if frames else None)
     checks: tuple[Check, ...] = (*plan_checks(lab), *frames)
     probes = ordered(p for c in checks for p in c.probes)
     lab = reveal_secrets(lab)

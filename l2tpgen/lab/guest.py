@@ -191,6 +191,7 @@ def _setup_errors(text: str, labs: Sequence[GuestLab]) -> dict[int, list[str]]:
             )
             continue
         message: list[str] = []
+        found = False
         for line in output.splitlines():
             failed = re.match(r"Command failed \S+:(\d+)$", line)
             if failed is None:
@@ -200,7 +201,12 @@ def _setup_errors(text: str, labs: Sequence[GuestLab]) -> dict[int, list[str]]:
             errors.setdefault(int(number), []).append(
                 f"EXEC-FAIL {where}: {command}: {' '.join(message)}"
             )
-            message = []
+            message, found = [], True
+        if not found:  # the program failed before any command (no netlink socket, say)
+            errors.setdefault(int(number), []).append(
+                f"EXEC-FAIL {where}: the batch from `{commands[int(first)]}` on stopped: "
+                f"{' '.join(message)}"
+            )
     return errors
 
 

@@ -14,6 +14,11 @@ the anti-pattern, which forwards too (the linter is what flags it). As on the ro
 field report, the session takes the LAN's 1500-byte frames and the PE fragments what no longer
 fits the WAN after encapsulation (Linux does not set DF on L2TP-over-IP packets).
 
+IPv6 underlays: the vm engine boots with IPv6 off on every interface (``vm.py``); a site with an
+IPv6 WAN turns it on for its PE's loopback and WAN interface only (the bridges and sessions stay
+quiet), the WAN router on every interface, with forwarding, and its gateway addresses skip
+duplicate address detection (``nodad``), as the PEs' rendered WAN addresses do.
+
 The WAN shaping and the VLANs' workloads are labels (``inputs.py``): ``lab run`` applies them.
 
 Protection (``pw.protection``): a Linux PE whose pseudowires get IPsec is labelled
@@ -92,14 +97,27 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
     ]
 
 
+def ipv6_commands(interfaces: tuple[str, ...]) -> list[str]:
+    """Turn IPv6 on for ``interfaces`` (all: every interface of the node, and forwarding)."""
+    if interfaces == ("all",):
+        return [
+            "sysctl -w net.ipv6.conf.all.disable_ipv6=0",
+            "sysctl -w net.ipv6.conf.all.forwarding=1",
+        ]
+    return [f"sysctl -w net.ipv6.conf.{name}.disable_ipv6=0" for name in interfaces]
+
+
 def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> dict[str, Any]:
     commands = ["sysctl -w net.ipv4.ip_forward=1"]
+    if any(fleet.site(name).wan.ipv6 for name in names):
+        commands += ipv6_commands(("all",))
     for port, name in enumerate(names, start=1):
         site = fleet.site(name)
         prefix = site.wan.address.network.prefixlen
+        nodad = " nodad" if site.wan.ipv6 else ""
         commands += [
             f"ip link set dev eth{port} up mtu {site.wan.mtu}",
-            f"ip addr add {site.wan.gateway}/{prefix} dev eth{port}",
+            f"ip addr add {site.wan.gateway}/{prefix} dev eth{port}{nodad}",
         ]
         if site.wan.loopback is not None:
             commands.append(f"ip route add {site.wan.loopback.address} via {site.wan.address.ip}")
@@ -231,6 +249,8 @@ def build_topology(
                 if variant == "single-trunk"
                 else linux_commands(fleet, site_name)
             )
+            if site.wan.ipv6:
+                commands = [*ipv6_commands(("lo", site.linux.wan)), *commands]
             pe = {
                 "kind": LINUX_KIND,
                 "image": LINUX_IMAGE,

@@ -28,6 +28,7 @@ MODULES = (
     "l2tp_core",
     "l2tp_netlink",
     "l2tp_ip",
+    "l2tp_ip6",  # L2TPv3 over IPv6 underlays
     "l2tp_eth",
     "llc",
     "stp",
@@ -304,8 +305,9 @@ def qemu_command(
         "-initrd",
         str(initrd),
         "-append",
-        # No IPv6: no background traffic (DAD, ND, MLD) in the namespaces.
-        "console=ttyS0 quiet panic=-1 ipv6.disable=1",
+        # IPv6 off on every interface (no DAD, ND or MLD in the namespaces) but the stack loaded:
+        # a lab with an IPv6 underlay turns it on where it needs it (``topology.py``).
+        "console=ttyS0 quiet panic=-1 ipv6.disable_ipv6=1",
     ]
 
 

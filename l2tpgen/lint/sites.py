@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ipaddress import IPv4Address
 from typing import TYPE_CHECKING
 
 from l2tpgen.lint.engine import ConfigText, Selection, lint_configs
@@ -91,11 +92,12 @@ def lint_sites(
     }
     configs = []
     texts = {}
-    elsewhere = set()
+    elsewhere: set[IPv4Address] = set()
     for name, site in view.sites.items():
         platform = driver(site.effective_platform).lint_platform
         if platform is None:  # not IOS: its model was validated, no IOS rule applies
-            elsewhere.add(site.tunnel_address)
+            if isinstance(site.tunnel_address, IPv4Address):  # an IOS xconnect peer is IPv4
+                elsewhere.add(site.tunnel_address)
             continue
         given = rendered.get(name) if rendered is not None and name in names else None
         text = texts[name] = given if given is not None else render_site(view, name)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
 from l2tpgen.model.classes import check_class_pairs, check_classes
+from l2tpgen.model.family_checks import check_family, check_peer_family
 from l2tpgen.model.platform_checks import check_platform_paths
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.protection_checks import check_protection
@@ -28,6 +29,7 @@ MIN_WAN_PREFIX = 8
 
 def check_site(site: Site) -> Iterator[Problem]:
     """Every rule that needs only this site."""
+    yield from check_family(site)
     yield from _check_wan(site)
     yield from _check_interfaces(site)
     yield from _check_platform(site)
@@ -48,7 +50,9 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             "write the prefix length of the WAN subnet (e.g. /30, /29 or /24)",
         )
         return  # the gateway and host checks below mean nothing on such a subnet
-    if wan.gateway not in network:
+    if wan.gateway.version != network.version:
+        pass  # the family is the problem (family_checks.py), not the subnet
+    elif wan.gateway not in network:
         yield Problem(
             site.name,
             ("wan", "gateway"),
@@ -62,10 +66,8 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             f"gateway {wan.gateway} is the router's own WAN address",
             "the gateway is the next-hop router on the WAN subnet",
         )
-    if network.prefixlen < MIN_HOST_PREFIX and wan.address.ip in (
-        network.network_address,
-        network.broadcast_address,
-    ):
+    ends = (network.network_address, network.broadcast_address)
+    if not wan.ipv6 and network.prefixlen < MIN_HOST_PREFIX and wan.address.ip in ends:
         yield Problem(
             site.name,
             ("wan", "address"),
@@ -223,6 +225,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                     f"peer {peer} ({files[peer]}) does not list {name} in its peers",
                     f"add {name} to the peers of {peer}, or remove {peer} here",
                 )
+            yield from check_peer_family(site, sites[peer], files, index)
         yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from check_class_pairs(site, sites, files)
         yield from check_protection(site, sites, files)

@@ -26,7 +26,7 @@ from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
-    from ipaddress import IPv4Address
+    from ipaddress import IPv4Address, IPv6Address
 
     from l2tpgen.model.link import Link
     from l2tpgen.model.site import L2tpClass, PseudowireClass, Site, Vlan
@@ -78,7 +78,7 @@ class Pseudowire:
         return self.vlan.effective_vc_id
 
     @property
-    def peer_address(self) -> IPv4Address:
+    def peer_address(self) -> IPv4Address | IPv6Address:
         """The peer's ``ip local interface`` address, taken from the peer's own file."""
         return self.peer.tunnel_address
 
@@ -152,7 +152,9 @@ class Pseudowire:
     def budget(self) -> OverheadBudget:
         """The data-plane budget both ends of this pseudowire share.
 
-        The smaller WAN MTU, the pair's cookie and sublayer (4 bytes with sequencing), ESP when
+        The smaller WAN MTU, the outer IP header of the underlay's family (IPv4 20, IPv6 40:
+        validation makes both ends one family), the pair's cookie and sublayer (4 bytes with
+        sequencing), ESP when
         IPsec protects the pseudowire (computed from its mode and transform), and the dot1Q tag
         exactly when it is carried (``dot1q_carried``): the Cisco and the Linux end of one
         pseudowire get the same MTU.
@@ -164,6 +166,7 @@ class Pseudowire:
             sublayer=self.settings.sequencing != "none",
             dot1q=self.dot1q_carried,
             esp=self.protection.esp,
+            ipv6=self.site.wan.ipv6,
         )
 
     @property

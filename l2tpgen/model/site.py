@@ -10,14 +10,20 @@ Per-field shape is checked here; rules that relate fields or sites are in ``chec
 from __future__ import annotations
 
 import re
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network, ip_address
+from ipaddress import IPv4Address, IPv6Address, ip_address
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from l2tpgen import platforms
 from l2tpgen.ios.names import canonical_interface_name
+from l2tpgen.model.addresses import (  # pydantic reads them at run time
+    DEFAULT_ROUTES,
+    AnyAddress,
+    AnyNetwork,
+    PrefixedIP,
+)
 from l2tpgen.model.base import StrictModel
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.model.protection import (
@@ -37,12 +43,6 @@ MAX_VC_ID = 2**32 - 1
 LITERAL_SECRET_KEYS = (
     frozenset({"secret", "password", "digest_secret", "key", "psk"}) | PROTECTION_SECRET_KEYS
 )
-
-
-def _require_prefix(value: object) -> object:
-    if isinstance(value, str) and "/" not in value:
-        raise ValueError("write the address with its prefix length, e.g. 10.197.251.215/28")
-    return value
 
 
 # Names reach router configs, file names (site files, rollback copies), shell commands (iproute2,
@@ -75,7 +75,6 @@ def _host(value: str) -> str:
 
 
 InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
-PrefixedIPv4 = Annotated[IPv4Interface, BeforeValidator(_require_prefix)]
 # IOS names for classes; the same rule serves site names, hostnames and VLAN names.
 IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
 EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
@@ -118,19 +117,23 @@ class Loopback(StrictModel):
     """A loopback to use as the tunnel source (``ip local interface``); Cisco recommends one."""
 
     interface: InterfaceName
-    address: PrefixedIPv4
+    address: PrefixedIP
 
 
 class Wan(StrictModel):
-    """The routed interface towards the other sites."""
+    """The routed interface towards the other sites.
+
+    The underlay is IPv4 or IPv6 (``address``); gateway, loopback and routes are of the same
+    family (``checks.py``). ``routes`` left out is the default route of the WAN's family.
+    """
 
     interface: InterfaceName
-    address: PrefixedIPv4
-    gateway: IPv4Address
+    address: PrefixedIP
+    gateway: AnyAddress
     mtu: int = Field(1500, ge=576, le=9216)
     hold_queue: HoldQueue | None = None
     loopback: Loopback | None = None
-    routes: tuple[IPv4Network, ...] = (IPv4Network("0.0.0.0/0"),)
+    routes: tuple[AnyNetwork, ...] = (DEFAULT_ROUTES[4],)
     # How the peers' loopbacks are reached: static /32 routes via the gateway (rendered, owned by
     # push), or an IGP that l2tpgen leaves alone.
     peer_routes: Literal["static", "igp"] = "static"
@@ -143,6 +146,18 @@ class Wan(StrictModel):
     # (it carries your private addresses too: an MPLS VPN, a leased line, a campus). Unset: private
     # when wan.trusted is true or the WAN address is not public, else internet (model/underlay.py).
     underlay: Literal["internet", "private"] | None = None
+
+    @model_validator(mode="after")
+    def _default_route_of_the_family(self) -> Wan:
+        """An IPv6 WAN whose file states no routes gets ``::/0``, not IPv4's default route."""
+        if "routes" not in self.model_fields_set and self.address.version == 6:  # noqa: PLR2004
+            object.__setattr__(self, "routes", (DEFAULT_ROUTES[6],))
+        return self
+
+    @property
+    def ipv6(self) -> bool:
+        """Whether the underlay is IPv6 (the WAN address's family)."""
+        return self.address.version == 6  # noqa: PLR2004 - the IP version
 
 
 class Lan(StrictModel):
@@ -418,10 +433,11 @@ class Site(StrictModel):
             pw.effective_cookie,
             sublayer=pw.sequencing != "none",
             dot1q=dot1q,
+            ipv6=self.wan.ipv6,
         )
 
     @property
-    def tunnel_address(self) -> IPv4Address:
+    def tunnel_address(self) -> IPv4Address | IPv6Address:
         """The address peers put in their ``xconnect`` lines."""
         source = self.wan.loopback.address if self.wan.loopback else self.wan.address
         return source.ip

@@ -30,7 +30,7 @@ from l2tpgen.model.protection import is_public
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from ipaddress import IPv4Address
+    from ipaddress import IPv4Address, IPv6Address
 
     from l2tpgen.model.site import Site
 
@@ -44,7 +44,7 @@ class Reach:
 
     site: str
     peer: str
-    address: IPv4Address
+    address: IPv4Address | IPv6Address
     how: How
     detail: str
 
@@ -90,7 +90,7 @@ def reach(site: Site, peer: Site) -> Reach:
             peer.name,
             address,
             "static",
-            f"by the rendered route {address}/32 via {wan.gateway}",
+            f"by the rendered route {address}/{address.max_prefixlen} via {wan.gateway}",
         )
     covering = [net for net in wan.routes if address in net]
     if covering:
@@ -136,7 +136,8 @@ def _warn(site: Site, other: Site, path: tuple[str | int, ...]) -> Iterator[Prob
                 if other.wan.loopback is not None
                 else ""
             ),
-            f"add a prefix that covers {address} to wan.routes (e.g. {address}/32), or state "
+            f"add a prefix that covers {address} to wan.routes (e.g. "
+            f"{address}/{address.max_prefixlen}), or state "
             "`wan.peer_routes: igp` if your routing protocol carries it",
             level="warning",
         )

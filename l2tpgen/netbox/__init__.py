@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.netbox.client import Client, NetBoxError, Selection
+from l2tpgen.netbox.client import DEFAULT_TIMEOUT, Client, NetBoxError, Selection
 from l2tpgen.netbox.drift import Drift, find_drift
 from l2tpgen.netbox.mapping import Unmapped
 from l2tpgen.netbox.overlay import Overlay, OverlayError, load_overlay
@@ -40,7 +40,13 @@ __all__ = [
 ]
 
 
-def pull(url: str, token: str, selection: Selection, overlay_path: Path | None) -> PullResult:
+def pull(
+    url: str,
+    token: str,
+    selection: Selection,
+    overlay_path: Path | None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> PullResult:
     """Read the selected devices from NetBox and build their site files (nothing is written).
 
     Raises:
@@ -48,15 +54,24 @@ def pull(url: str, token: str, selection: Selection, overlay_path: Path | None) 
         OverlayError: the overlay file cannot be read.
     """
     overlay = load_overlay(overlay_path) if overlay_path is not None else Overlay()
-    inventory = Client(url, token).inventory(selection)
+    inventory = Client(url, token, timeout).inventory(selection)
     return build_sites(inventory, overlay, url)
 
 
-def push(url: str, token: str, fleet: Fleet, *, dry_run: bool, tag: str) -> list[Change]:
+def push(
+    url: str,
+    token: str,
+    fleet: Fleet,
+    *,
+    dry_run: bool,
+    tag: str,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> list[Change]:
     """Record ``fleet`` in NetBox (docs/netbox.md); with ``dry_run`` only list the changes.
 
     Raises:
         NetBoxError: NetBox cannot be reached, refuses the token or refuses a change.
     """
-    client = Client(url, token)
-    return Pusher(client.api, client.url, dry_run=dry_run, tag=tag).fleet(fleet)
+    client = Client(url, token, timeout)
+    pusher = Pusher(client.api, client.url, dry_run=dry_run, tag=tag, timeout=timeout)
+    return pusher.fleet(fleet)

@@ -20,6 +20,9 @@ SITE_FIELD = "l2tpgen_site"  # custom field on dcim.device: the l2tpgen site nam
 GATEWAY_FIELD = "l2tpgen_gateway"  # custom field on dcim.interface: the WAN's next hop
 WAN_TAG = "l2tpgen-wan"  # tag on the WAN interface
 LOOPBACK_TAG = "l2tpgen-loopback"  # tag on the loopback the tunnels are sourced from
+CARRIES_FIELD = "l2tpgen_carries"  # custom field on vpn.l2vpntermination: vlans[].carries there
+SSH_PORT_FIELD = "l2tpgen_ssh_port"  # custom field on dcim.device: the SSH port push uses
+DEFAULT_TIMEOUT = 30.0  # seconds one HTTP request to NetBox may take
 
 
 class NetBoxError(L2tpgenError):
@@ -49,6 +52,8 @@ class Device:
     site_name: str | None  # custom field SITE_FIELD
     platform: str | None  # slug
     primary_ip4: str | None  # with its prefix length
+    primary_ip6: str | None = None
+    ssh_port: object = None  # custom field SSH_PORT_FIELD, as NetBox holds it
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,19 @@ class Termination:
     object_type: str
     object_id: int
     url: str
+    carries: str | None = None  # custom field CARRIES_FIELD: what the VLAN carries, this end
+
+
+@dataclass(frozen=True)
+class TunnelEnd:
+    """A vpn.tunnel-termination on a selected device's WAN or loopback interface."""
+
+    tunnel: str
+    encapsulation: str
+    device_id: int
+    device: str
+    outside_ip: str | None  # with its prefix length
+    url: str
 
 
 @dataclass(frozen=True)
@@ -111,6 +129,7 @@ class Inventory:
     l2vpns: Mapping[int, L2vpn]
     terminations: tuple[Termination, ...]
     far_devices: Mapping[int, Device]  # devices of far ends outside the selection
+    tunnel_ends: tuple[TunnelEnd, ...] = ()
 
 
 def _url(record: Any) -> str:  # noqa: ANN401 - a pynetbox Record
@@ -133,6 +152,8 @@ def _device(record: Any) -> Device:  # noqa: ANN401
         site_name=fields.get(SITE_FIELD) or None,
         platform=record.platform.slug if record.platform else None,
         primary_ip4=str(ip4.address) if ip4 else None,
+        primary_ip6=str(record.primary_ip6.address) if record.primary_ip6 else None,
+        ssh_port=fields.get(SSH_PORT_FIELD),
     )
 
 
@@ -170,7 +191,41 @@ def _pynetbox() -> Any:  # noqa: ANN401 - an untyped module
         raise NetBoxError("pynetbox is not installed: pip install 'l2tpgen[netbox]'") from None
 
 
-def _explain(exc: Exception, url: str) -> NetBoxError:
+def _session(limit: float) -> Any:  # noqa: ANN401 - a requests.Session
+    """A requests session whose every request gives up after ``limit`` seconds.
+
+    requests waits for ever by default, and pynetbox passes no timeout: a NetBox that accepts the
+    connection and never answers would hang l2tpgen.
+    """
+    import requests  # noqa: PLC0415 - pynetbox's own dependency
+    from requests.adapters import HTTPAdapter  # noqa: PLC0415
+
+    class _Timeout(HTTPAdapter):
+        def send(  # noqa: PLR0917 - requests' signature
+            self,
+            request: requests.PreparedRequest,
+            stream: bool = False,  # noqa: FBT001, FBT002 - requests' signature
+            timeout: float | tuple[float | None, float | None] | None = None,
+            verify: bool | str = True,  # noqa: FBT001, FBT002 - requests' signature
+            cert: str | tuple[str, str] | None = None,
+            proxies: dict[str, str] | None = None,
+        ) -> requests.Response:
+            return super().send(
+                request,
+                stream=stream,
+                timeout=limit if timeout is None else timeout,
+                verify=verify,
+                cert=cert,
+                proxies=proxies,
+            )
+
+    session = requests.Session()
+    for prefix in ("http://", "https://"):
+        session.mount(prefix, _Timeout())
+    return session
+
+
+def _explain(exc: Exception, url: str, timeout: float = DEFAULT_TIMEOUT) -> NetBoxError:
     status = getattr(getattr(exc, "req", None), "status_code", None)
     if status in {401, 403}:
         return NetBoxError(
@@ -184,6 +239,11 @@ def _explain(exc: Exception, url: str) -> NetBoxError:
         )
     reason = str(exc).split(":")[-1].strip() or type(exc).__name__
     name = type(exc).__name__
+    if "ReadTimeout" in name:
+        return NetBoxError(
+            f"NetBox at {url} accepted the connection but did not answer within {timeout:g} s "
+            f"({name}): is it overloaded or is the URL another service? (--timeout waits longer)"
+        )
     if "Connection" in name or "Timeout" in name:
         return NetBoxError(f"cannot reach NetBox at {url} ({name}): is the URL right and up?")
     return NetBoxError(f"NetBox at {url} gave an answer l2tpgen cannot read: {reason[:200]}")
@@ -192,20 +252,30 @@ def _explain(exc: Exception, url: str) -> NetBoxError:
 class Client:
     """One NetBox, read through pynetbox."""
 
-    def __init__(self, url: str, token: str) -> None:
+    def __init__(self, url: str, token: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url.rstrip("/")
+        self.timeout = timeout
         self.api = _pynetbox().api(self.url, token=token)
+        self.api.http_session = _session(timeout)
+
+    def explain(self, exc: Exception) -> NetBoxError:
+        """``exc`` (requests' or pynetbox's) as one clear line naming the URL, never the token."""
+        return _explain(exc, self.url, self.timeout)
 
     def _list(self, endpoint: Any, **filters: object) -> list[Any]:  # noqa: ANN401
         try:
             return list(endpoint.filter(**filters) if filters else endpoint.all())
         except Exception as exc:  # noqa: BLE001 - requests' and pynetbox's errors, wrapped
-            raise _explain(exc, self.url) from None
+            raise self.explain(exc) from None
+
+    def devices(self, selection: Selection) -> list[Device]:
+        """The selected devices."""
+        return [_device(d) for d in self._list(self.api.dcim.devices, **selection.filters())]
 
     def inventory(self, selection: Selection) -> Inventory:
         """Read the selected devices and everything their pseudowires need."""
         api = self.api
-        devices = [_device(d) for d in self._list(api.dcim.devices, **selection.filters())]
+        devices = self.devices(selection)
         ids = [d.id for d in devices]
         if not ids:
             return Inventory((), {}, (), {}, (), {})
@@ -231,6 +301,7 @@ class Client:
                     str(record.assigned_object_type),
                     int(record.assigned_object_id),
                     _url(record),
+                    dict(record.custom_fields or {}).get(CARRIES_FIELD) or None,
                 )
                 for record in self._list(api.vpn.l2vpn_terminations, l2vpn_id=l2vpn_ids)
             ]
@@ -241,8 +312,51 @@ class Client:
             if a.assigned_object_type == "dcim.interface" and a.assigned_object_id is not None
         ]
         return Inventory(
-            tuple(devices), interfaces, tuple(addresses), l2vpns, tuple(terminations), far_devices
+            tuple(devices),
+            interfaces,
+            tuple(addresses),
+            l2vpns,
+            tuple(terminations),
+            far_devices,
+            self._tunnel_ends(devices, interfaces),
         )
+
+    def _tunnel_ends(
+        self, devices: list[Device], interfaces: Mapping[int, Interface]
+    ) -> tuple[TunnelEnd, ...]:
+        """The tunnel terminations on the selected devices' WAN and loopback interfaces."""
+        names = {d.id: d.name for d in devices}
+        sources = sorted(
+            i.id
+            for i in interfaces.values()
+            if i.device_id in names and {WAN_TAG, LOOPBACK_TAG} & i.tags
+        )
+        if not sources:
+            return ()
+        records = self._list(self.api.vpn.tunnel_terminations, interface_id=sources)
+        tunnel_ids = sorted({int(r.tunnel.id) for r in records})
+        tunnels = {
+            int(t.id): (str(t.name), _choice(t.encapsulation) or "")
+            for t in (self._list(self.api.vpn.tunnels, id=tunnel_ids) if tunnel_ids else ())
+        }
+        ends = []
+        for record in records:
+            interface = interfaces.get(int(record.termination_id))
+            if interface is None or int(record.tunnel.id) not in tunnels:
+                continue
+            name, encapsulation = tunnels[int(record.tunnel.id)]
+            outside = record.outside_ip
+            ends.append(
+                TunnelEnd(
+                    name,
+                    encapsulation,
+                    interface.device_id,
+                    names.get(interface.device_id, ""),
+                    str(outside.address) if outside else None,
+                    _url(record),
+                )
+            )
+        return tuple(ends)
 
     def _far(
         self, terminations: Iterable[Termination], interfaces: dict[int, Interface], near: set[int]

@@ -99,7 +99,10 @@ class _Mapper:
         if device.platform in NAMES:  # NetBox platform slugs are l2tpgen platform names
             data["platform"] = device.platform
         if device.primary_ip4:
-            data["management"] = {"host": device.primary_ip4.split("/")[0]}
+            management: dict[str, object] = {"host": device.primary_ip4.split("/")[0]}
+            if device.ssh_port is not None:
+                management["port"] = device.ssh_port  # the site model checks it
+            data["management"] = management
         else:
             self.unmapped(device.url, f"device {device.name} has no primary IPv4 address (SSH)")
         wan = self._tagged(device, WAN_TAG)
@@ -152,7 +155,8 @@ class _Mapper:
         if dev_a.id == dev_b.id:
             self.unmapped(l2vpn.url, f"L2VPN {l2vpn.name} ends twice on device {dev_a.name}")
             return
-        for device, sub, vid, far in ((dev_a, sub_a, vid_a, dev_b), (dev_b, sub_b, vid_b, dev_a)):
+        near_far = ((dev_a, sub_a, vid_a, dev_b, ends[0]), (dev_b, sub_b, vid_b, dev_a, ends[1]))
+        for device, sub, vid, far, end in near_far:
             vlan: dict[str, object] = {
                 "id": vid,
                 "name": sub.untagged_name or l2vpn.name,
@@ -160,6 +164,8 @@ class _Mapper:
             }
             if l2vpn.identifier is not None:
                 vlan["vc_id"] = l2vpn.identifier
+            if end.carries:
+                vlan["carries"] = end.carries  # the site model checks the value
             self.sites[device.id].vlans.append(vlan)
 
     def _end(self, l2vpn: L2vpn, end: Termination) -> tuple[Device, Interface, int] | None:

@@ -11,6 +11,7 @@ from l2tpgen.importer.writer import site_yaml
 from l2tpgen.model.site import Site
 from l2tpgen.netbox.mapping import Unmapped, map_inventory
 from l2tpgen.netbox.overlay import Overlay, fill_leaves, set_leaves
+from l2tpgen.netbox.tunnels import check_tunnels
 
 if TYPE_CHECKING:
     from l2tpgen.netbox.client import Inventory
@@ -94,7 +95,7 @@ def _copy(value: dict[str, object]) -> dict[str, object]:
 def build_sites(inventory: Inventory, overlay: Overlay, netbox_url: str) -> PullResult:
     """The site files of ``inventory`` (see docs/netbox.md), checked against the site model."""
     drafts, found = map_inventory(inventory)
-    problems = list(found)
+    problems = [*found, *check_tunnels(drafts, inventory.tunnel_ends)]
     sites = []
     for draft in drafts:
         data = _merge(draft, overlay, problems)

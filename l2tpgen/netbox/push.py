@@ -13,7 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.netbox.client import GATEWAY_FIELD, LOOPBACK_TAG, SITE_FIELD, WAN_TAG, _explain
+from l2tpgen.netbox.client import (
+    CARRIES_FIELD,
+    DEFAULT_TIMEOUT,
+    GATEWAY_FIELD,
+    LOOPBACK_TAG,
+    SITE_FIELD,
+    SSH_PORT_FIELD,
+    WAN_TAG,
+    _explain,
+)
+from l2tpgen.netbox.tunnels import push_tunnels
 
 if TYPE_CHECKING:
     from l2tpgen.model.fleet import Fleet
@@ -58,18 +68,29 @@ def _id(value: Any) -> Any:  # noqa: ANN401 - a record (its id) or a plain value
 class Pusher:
     """Push a fleet through a pynetbox API; ``changes`` lists what was (or would be) done."""
 
-    def __init__(self, api: Any, url: str, *, dry_run: bool, tag: str) -> None:  # noqa: ANN401
+    def __init__(
+        self,
+        api: Any,  # noqa: ANN401
+        url: str,
+        *,
+        dry_run: bool,
+        tag: str,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
         self.api = api
         self.url = url
+        self.timeout = timeout
         self.dry_run = dry_run
         self.tag = tag
         self.changes: list[Change] = []
+        # Each site's tunnel source: (interface, IP address) as recorded, for the VPN tunnels.
+        self.sources: dict[str, tuple[Any, Any]] = {}
 
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         try:
             return method(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - requests' and pynetbox's errors, wrapped
-            raise _explain(exc, self.url) from None
+            raise _explain(exc, self.url, self.timeout) from None
 
     def ensure(
         self,
@@ -109,13 +130,18 @@ class Pusher:
     def setup(self) -> dict[str, Any]:
         """Custom fields, tags, and the device type and role new devices get."""
         api = self.api
-        for field, types in ((SITE_FIELD, "dcim.device"), (GATEWAY_FIELD, "dcim.interface")):
+        for field, kind, types in (
+            (SITE_FIELD, "text", "dcim.device"),
+            (SSH_PORT_FIELD, "integer", "dcim.device"),
+            (GATEWAY_FIELD, "text", "dcim.interface"),
+            (CARRIES_FIELD, "text", "vpn.l2vpntermination"),
+        ):
             self.ensure(
                 api.extras.custom_fields,
                 "custom field",
                 field,
                 {"name": field},
-                {"type": "text", "object_types": [types]},
+                {"type": kind, "object_types": [types]},
             )
         tags = {
             slug: self.ensure(api.extras.tags, "tag", slug, {"slug": slug}, {"name": slug})
@@ -153,7 +179,9 @@ class Pusher:
         nb_site = self.ensure(
             api.dcim.sites, "site", site.name, {"slug": site.name}, {}, create={"name": site.name}
         )
-        device_fields: dict[str, Any] = {"custom_fields": {SITE_FIELD: site.name}}
+        device_fields: dict[str, Any] = {
+            "custom_fields": {SITE_FIELD: site.name, SSH_PORT_FIELD: site.management.port}
+        }
         if site.platform:
             device_fields["platform"] = self.ensure(
                 api.dcim.platforms,
@@ -182,10 +210,12 @@ class Pusher:
         wan = self._interface(device, site.wan.interface, wan_fields, {"type": "other"})
         self._tag(wan, tags[WAN_TAG], where + site.wan.interface)
         wan_ip = self._address(wan, str(site.wan.address), where + site.wan.interface)
+        self.sources[site.name] = (wan, wan_ip)
         if site.wan.loopback:
             loop = self._interface(device, site.wan.loopback.interface, {}, {"type": "virtual"})
             self._tag(loop, tags[LOOPBACK_TAG], where + site.wan.loopback.interface)
-            self._address(loop, str(site.wan.loopback.address), where + "loopback")
+            loop_ip = self._address(loop, str(site.wan.loopback.address), where + "loopback")
+            self.sources[site.name] = (loop, loop_ip)
         if site.management.host == str(site.wan.address.ip):
             primary = wan_ip
         else:
@@ -277,20 +307,21 @@ class Pusher:
                     fields,
                     create={"slug": label.lower(), "status": "active"},
                 )
-                for end in (
-                    subs[name][(pw.vlan.id, pw.peer.name)],
-                    subs[pw.peer.name][(pw.mirror.id, name)],
+                for end, carries in (
+                    (subs[name][(pw.vlan.id, pw.peer.name)], pw.vlan.carries),
+                    (subs[pw.peer.name][(pw.mirror.id, name)], pw.mirror.carries),
                 ):
                     self.ensure(
                         self.api.vpn.l2vpn_terminations,
                         "L2VPN termination",
                         label,
                         {"l2vpn_id": l2vpn, "interface_id": end},
-                        {},
+                        {"custom_fields": {CARRIES_FIELD: carries}},
                         create={
                             "l2vpn": l2vpn,
                             "assigned_object_type": "dcim.interface",
                             "assigned_object_id": end,
                         },
                     )
+        push_tunnels(self, fleet)
         return self.changes

@@ -77,6 +77,10 @@ class Driver:
     inbound_filter: bool = True
     sublayer: bool = False
     short_title: str | None = None  # the fleet page's name for it (default: ``title``)
+    # Whether the platform's pseudowires run over an IPv6 underlay (IPv6 tunnel sources and
+    # peers); ``ipv6_note``: where that is documented, or why a site of it is refused.
+    ipv6_underlay: bool = False
+    ipv6_note: str = ""
 
     @property
     def pushable(self) -> bool:

@@ -32,7 +32,20 @@ def render_ios(
     return {"": render(fleet, name, reveal_secrets=reveal_secrets, environ=environ)}
 
 
+# Cisco documents xconnect pseudowires to IPv4 peers only: the L2TPv3 guides (IOS 15M&T,
+# IOS XE 16: wan-l2-tun-pro-v3(-xe).html) take `xconnect <peer IPv4 address> <vcid>` and an IPv4
+# `ip local interface`. IOS XE's only L2TPv3-over-IPv6 feature ("Configuring PPPoE over L2TPv3
+# Tunnels", Broadband Access Aggregation and DSL Configuration Guide, IOS XE 16.7/16.11,
+# https://cisco.com/c/en/us/td/docs/ios-xml/ios/bbdsl/configuration/xe-16-11/bba-xe-16-11-book/
+# bba-pppoe-l2tpv3-xe.html) is an `l2tpv3 tunnel` interface terminating PPPoE at a BNG (RFC
+# 8159 keyed tunnels), not an xconnect pseudowire between two PEs.
+_NO_IPV6 = (
+    "Cisco's L2TPv3 guides (IOS 15M&T, IOS XE 16) document xconnect pseudowires to IPv4 peers "
+    "only (IOS XE's L2TPv3 over IPv6 tunnels terminate PPPoE at a BNG, not xconnects)"
+)
 _COMMON = {
+    "ipv6_underlay": False,
+    "ipv6_note": _NO_IPV6,
     "cisco": True,
     "formats": ("ios",),
     "renderer": render_ios,

@@ -62,5 +62,9 @@ LINUX = Driver(
     renderer=render_linux,
     signaling=("static",),  # iproute2 has no control channel
     short_title="Linux",
+    # ip-l2tp(8): `local` and `remote` "May be specified as an IPv4 address or an IPv6 address";
+    # the kernel's l2tp_ip6 carries IP-encapsulated L2TPv3 over IPv6 (Linux 3.5).
+    ipv6_underlay=True,
+    ipv6_note="ip-l2tp(8): tunnel addresses may be IPv4 or IPv6 (the kernel's l2tp_ip6)",
 )
 DRIVERS = (LINUX,)  # found by l2tpgen.platforms

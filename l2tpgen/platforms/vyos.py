@@ -129,5 +129,12 @@ VYOS = Driver(
     sublayer=True,  # iproute2's default l2spec_type, which VyOS leaves
     lab_kind="linux",
     data_plane="linux",  # the kernel's L2TPv3: the lab's Linux PE stands in for it
+    # Not rendered over IPv6: this driver's `set interfaces l2tpv3` rendering is written and
+    # tested for IPv4 underlays; whether VyOS's CLI takes IPv6 tunnel addresses is unconfirmed.
+    ipv6_underlay=False,
+    ipv6_note=(
+        "l2tpgen's VyOS rendering (set interfaces l2tpv3) is written and tested for IPv4 "
+        "underlays only; IPv6 tunnel addresses on VyOS are unconfirmed"
+    ),
 )
 DRIVERS = (VYOS,)  # found by l2tpgen.platforms

@@ -29,7 +29,8 @@ def render_files(
     environment (or ``environ``) and written as type 7.
 
     Raises:
-        RenderError: an unknown platform or format, or a site the format cannot express.
+        RenderError: an unknown platform or format, or a site the format cannot express (an
+            IPv6 underlay on a platform whose driver does not carry pseudowires over IPv6).
     """
     from l2tpgen.platforms import DRIVERS  # noqa: PLC0415 - a cycle: drivers import renderers
 
@@ -41,6 +42,13 @@ def render_files(
         raise RenderError(
             f"{driver.title} renders as {', '.join(driver.formats)}, not {fmt}"
             + (f" ({name} is a {fleet.site(name).effective_platform} site)" if not platform else "")
+        )
+    site = fleet.site(name)
+    if site.wan.ipv6 and not driver.ipv6_underlay:  # validate refuses the site's own platform
+        raise RenderError(
+            f"{name}'s underlay is IPv6 ({site.wan.address}), and {driver.title} cannot carry "
+            f"its pseudowires over IPv6: {driver.ipv6_note}; render it for a platform that can "
+            "(linux)"
         )
     return driver.render(fleet, name, fmt, reveal_secrets=reveal_secrets, environ=environ)
 

@@ -22,6 +22,13 @@ policy names is accepted in clear (measured in the lab: forged from the attacker
 xfrm policy that blocks IP protocol 115 to its tunnel address, below charon's policies (which the
 lab measured at priority 366975 with strongSwan 5.9.8; the higher the number, the lower the
 precedence), and an ``allow`` just above it for each peer whose pseudowires are not IPsec.
+
+IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6
+addresses (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's
+``l2tp_ip6`` module carries IP protocol 115 over IPv6). The xfrm selectors are host prefixes of
+the family (``/128``, the catch-all ``::/0``). The WAN address is added ``nodad``: the kernel
+binds the tunnel's local address at once, and a tentative address (duplicate address detection
+still running) cannot be bound.
 """
 
 from __future__ import annotations
@@ -66,14 +73,16 @@ def inbound_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[st
     if not any(pw.protection.ipsec or pw.protection.inbound_filter for pw in pseudowires):
         return []
     local = site.tunnel_address
+    host = local.max_prefixlen  # /32, or /128 on an IPv6 underlay
     clear = {pw.peer_address: pw for pw in pseudowires if not pw.protection.ipsec}
     commands = [
-        f"ip xfrm policy add src {address}/32 dst {local}/32 proto 115 dir in "
+        f"ip xfrm policy add src {address}/{host} dst {local}/{host} proto 115 dir in "
         f"priority {PEER_ALLOW_PRIORITY}"
         for address in sorted(clear)
     ]
+    anywhere = "::/0" if site.wan.ipv6 else "0.0.0.0/0"
     commands.append(
-        f"ip xfrm policy add src 0.0.0.0/0 dst {local}/32 proto 115 dir in action block "
+        f"ip xfrm policy add src {anywhere} dst {local}/{host} proto 115 dir in action block "
         f"priority {CATCH_ALL_PRIORITY}"
     )
     return commands
@@ -100,9 +109,10 @@ def l2spec(pw: Pseudowire) -> str:
 def base_commands(site: Site) -> list[str]:
     """WAN addressing and routes, loopback, LAN trunk up."""
     wan, lan = site.linux.wan, site.linux.lan
+    nodad = " nodad" if site.wan.ipv6 else ""  # the tunnel binds it at once (see above)
     commands = [
         f"ip link set dev {wan} up mtu {site.wan.mtu}",
-        f"ip addr add {site.wan.address} dev {wan}",
+        f"ip addr add {site.wan.address} dev {wan}{nodad}",
         *(_route(str(net), str(site.wan.gateway)) for net in site.wan.routes),
         f"ip link set dev {lan} up",
     ]
@@ -182,11 +192,12 @@ def linux_commands(fleet: Fleet, name: str) -> list[str]:
 def render_linux(fleet: Fleet, name: str) -> str:
     """The commands as a script (comments say what each block is); keyed cookies masked."""
     site = fleet.site(name)
+    ip_module = "l2tp_ip6 (IPv6 underlay)" if site.wan.ipv6 else "l2tp_ip"
     lines = [
         f"# l2tpgen: {site.name} ({site.hostname}), Linux PE, static L2TPv3 sessions",
         (
-            f"# WAN {site.linux.wan}, LAN trunk {site.linux.lan}; needs the l2tp_ip, l2tp_eth, "
-            "8021q and bridge modules"
+            f"# WAN {site.linux.wan}, LAN trunk {site.linux.lan}; needs the {ip_module}, "
+            "l2tp_eth, 8021q and bridge modules"
         ),
     ]
     if any(not pw.static for pw in fleet.pseudowires(name)):

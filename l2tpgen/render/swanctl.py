@@ -3,7 +3,8 @@
 One connection per peer whose pseudowires get IPsec (``pw.protection``), between the tunnel
 addresses: IKEv2 (``version = 2``) with a pre-shared key, one CHILD SA whose traffic selectors
 are the pseudowire's own traffic, IP protocol 115 between the two tunnel addresses
-(``local_ts = A/32[115]``, ``remote_ts = B/32[115]``), in transport mode by default; the IKE and
+(``local_ts = A/32[115]``, ``remote_ts = B/32[115]``; over an IPv6 underlay ``A/128[115]``,
+``B/128[115]``), in transport mode by default; the IKE and
 ESP proposals are the transform's swanctl names (``TRANSFORM_NAMES``), the same transform the
 Cisco end renders. ``start_action = trap``: the first packet of the pseudowire brings the SA up,
 from either end. No MOBIKE (IOS does not speak it), and UDP encapsulation forced only with
@@ -61,6 +62,7 @@ def _connection(site: Site, pw: Pseudowire) -> list[str]:
     names = TRANSFORM_NAMES[protection.transform]
     local, remote = site.tunnel_address, pw.peer_address
     name = connection_name(pw.peer.name)
+    host = local.max_prefixlen  # /32, or /128 on an IPv6 underlay
     return [
         f"  {name} {{",
         "    version = 2",
@@ -80,8 +82,8 @@ def _connection(site: Site, pw: Pseudowire) -> list[str]:
         "    children {",
         f"      {name} {{",
         f"        mode = {protection.ipsec_mode}",
-        f"        local_ts = {local}/32[{L2TP_PROTOCOL}]",
-        f"        remote_ts = {remote}/32[{L2TP_PROTOCOL}]",
+        f"        local_ts = {local}/{host}[{L2TP_PROTOCOL}]",
+        f"        remote_ts = {remote}/{host}[{L2TP_PROTOCOL}]",
         f"        esp_proposals = {names.swan_esp}",
         "        start_action = trap",
         "      }",
