@@ -196,12 +196,21 @@ def _print(result: LabReport) -> None:
 
 @lab_app.command("run")
 def run(
-    topology_file: Annotated[Path, typer.Argument(help="A topology from `lab build`.")],
+    topology_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SITES|TOPOLOGY",
+            help="A topology from `lab build`, or a sites directory (the lab it would write).",
+        ),
+    ],
     engine: Annotated[EngineChoice, typer.Option("--engine", help="Where to run it.")] = (
         EngineChoice.vm
     ),
     report: Annotated[
-        Path | None, typer.Option("--report", help="JSON report (default: FILE.report.json).")
+        Path | None,
+        typer.Option(
+            "--report", help="JSON report (default: FILE.report.json, SITES.report.json)."
+        ),
     ] = None,
     delay: DelayOption = None,
     loss: LossOption = None,
@@ -212,20 +221,34 @@ def run(
     Everything is validated first: the topology, its labels, the report path. The WAN gets the
     delay, loss and rate of the wan node's labels, or of these options. The vm engine runs a
     linux-flavor lab in QEMU here; the containerlab engine drives the containerlab CLI (needs
-    Docker and containerlab, and root). Exit 1 if any check fails.
+    Docker and containerlab, and root). From a sites directory (vm engine) the lab is the one
+    `lab build` writes, and each pair of a Linux (or VyOS) PE with a Cisco peer gets a frames
+    check: that PE as rendered puts on the WAN the frame the Cisco end's config implies. Exit 1
+    if any check fails.
     """
-    from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.cli.lab_live import lab_and_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engine import run_vm  # noqa: PLC0415
-    from l2tpgen.lab.inputs import check_writable, load_lab  # noqa: PLC0415
+    from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
 
-    target = report or topology_file.with_name(
-        topology_file.name.removesuffix(".yml") + ".report.json"
-    )
+    sites = topology_file.is_dir()
+    if sites and engine is not EngineChoice.vm:
+        fail(
+            "`lab run SITES` runs on the vm engine; for containerlab write the topology first: "
+            "`l2tpgen lab build --sites SITES -o FILE`, then `l2tpgen lab run FILE`"
+        )
+    where = topology_file.resolve() if sites else topology_file  # `.` has no name to replace
+    target = report or where.with_name(where.name.removesuffix(".yml") + ".report.json")
     try:
         check_writable(target, "--report")
-        lab = load_lab(topology_file)
-        lab = lab.with_shaping(_shaping(lab.shaping, delay, loss, rate))
-        result = run_vm(lab) if engine is EngineChoice.vm else run_containerlab(topology_file, lab)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    lab, fleet = lab_and_fleet(topology_file, None, (delay, loss, rate))
+    try:
+        if engine is EngineChoice.vm:
+            result = run_vm(lab, fleet=fleet)
+        else:
+            result = run_containerlab(topology_file, lab)
     except L2tpgenError as exc:
         fail(str(exc))
     try:

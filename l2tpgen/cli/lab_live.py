@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.live import LiveLab
     from l2tpgen.lab.liveops import Session
+    from l2tpgen.model import Fleet
 
 LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
@@ -46,6 +47,13 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
     ``shaping``: the WAN options (delay, loss, rate), each of which wins over the topology's
     labels or the model's link.
     """
+    return lab_and_fleet(source, name, shaping)[0]
+
+
+def lab_and_fleet(
+    source: Path, name: str | None, shaping: tuple[float | None, ...] = ()
+) -> tuple[Lab, Fleet | None]:
+    """``_lab_from``'s lab, and the fleet it was built from (None for a topology file)."""
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_lab_name, load_lab, parse_lab  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
@@ -56,7 +64,7 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
         if not source.is_dir():
             lab = load_lab(source)
             lab = lab.with_shaping(_shaping(lab.shaping, *(shaping or (None, None, None))))
-            return lab if name is None else replace(lab, name=name)
+            return (lab if name is None else replace(lab, name=name)), None
         fleet = load(source)
         topology = build_topology(
             fleet,
@@ -64,7 +72,7 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
             shaping=lab_shaping(fleet, *shaping),
             site_workloads=model_workloads(fleet),
         )
-        return parse_lab(topology, str(source), protection_files(fleet))
+        return parse_lab(topology, str(source), protection_files(fleet)), fleet
     except L2tpgenError as exc:
         fail(str(exc))
 
@@ -283,16 +291,17 @@ def exec_(
 def check(lab: LabOption = None) -> None:
     """Run the checks of `lab run` (reach, isolation, MTU, multicast) on the running lab.
 
-    The lab is read again from where `lab up` took it. On a protected lab the usual checks run
-    over ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Exit 1 if a
-    check fails.
+    The lab is read again from where `lab up` took it; from a sites directory, the frames
+    check of each Cisco to Linux pair runs too. On a protected lab the usual checks run over
+    ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Exit 1 if a check
+    fails.
     """
     from l2tpgen.lab.liveops import check as check_lab  # noqa: PLC0415
 
     live = _running(lab)
-    found = _lab_from(Path(live.source), live.name)
+    found, fleet = lab_and_fleet(Path(live.source), live.name)
     try:
-        report = check_lab(live, found)
+        report = check_lab(live, found, fleet)
     except L2tpgenError as exc:
         fail(str(exc))
     _print(report)

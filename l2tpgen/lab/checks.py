@@ -119,12 +119,7 @@ class Pair:
 
 
 class Check(Protocol):
-    """A check: the VLAN and CEs it is about, the probes it needs, how it judges them."""
-
-    @property
-    def pair(self) -> Pair:
-        """The VLAN and its two CEs."""
-        ...
+    """A check: the probes it needs, how it judges them."""
 
     @property
     def probes(self) -> tuple[Probe, ...]:

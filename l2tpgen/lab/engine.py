@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from l2tpgen.lab.checks import Check
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import CheckResult
+    from l2tpgen.model import Fleet
 
 
 @dataclass(frozen=True)
@@ -95,19 +96,42 @@ def run_guest(
     return GuestRun(parse_console(run.output, labs), run.seconds)
 
 
-def run_vm(lab: Lab, *, timeout: float = 300) -> LabReport:
+def merge_extras(*found: Extras | None) -> Extras | None:
+    """Everything several checks need in the guest, as one ``Extras`` (None: nothing).
+
+    A file or symlink both name is written once (the last one's), a module loaded once.
+    """
+    given = [extras for extras in found if extras is not None]
+    if not given:
+        return None
+    return Extras(
+        tuple({f[0]: f for e in given for f in e.files}.values()),
+        tuple({s[0]: s for e in given for s in e.symlinks}.values()),
+        tuple(dict.fromkeys(m for e in given for m in e.modules)),
+    )
+
+
+def run_vm(lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None) -> LabReport:
     """Run a linux-flavor lab and its checks in QEMU and judge it.
 
     The secrets its commands and files name (keyed cookies, the IKE pre-shared key) get
     throwaway values first. A lab whose PEs run IPsec also gets the protection checks
     (``security.py``): the attacks before protection (the control), strongSwan started, the
-    usual checks over ESP, the attacks again.
+    usual checks over ESP, the attacks again. With ``fleet``, the model the lab was built from,
+    the frames checks of its Cisco to Linux pairs run too (``framecheck.py``).
     """
-    checks: tuple[Check, ...] = plan_checks(lab)
-    probes = ordered(p for c in checks for p in c.probes)
+    frames: tuple[Check, ...] = ()
     extras = None
     if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
         extras = Extras(modules=XFRM_MODULES)  # an inbound filter without IPsec
+    if fleet is not None:
+        from l2tpgen.lab.framecheck import frames_checks  # noqa: PLC0415 - sites directories only
+        from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
+
+        frames = frames_checks(fleet)
+        extras = merge_extras(extras, tcpdump_extras() if frames else None)
+    checks: tuple[Check, ...] = (*plan_checks(lab), *frames)
+    probes = ordered(p for c in checks for p in c.probes)
     lab = reveal_secrets(lab)
     if is_protected(lab):
         from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415 - protected labs only
@@ -115,7 +139,7 @@ def run_vm(lab: Lab, *, timeout: float = 300) -> LabReport:
         plan = security_plan(lab)
         lab, probes = plan.lab, (*plan.before, *probes, *plan.after)
         checks = (*checks, *plan.checks)
-        extras = protection_extras()
+        extras = merge_extras(extras, protection_extras())
     run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras)
     found = run.labs[0]
     return LabReport(lab.name, "vm", judge(checks, found.results), found.setup_errors, run.seconds)

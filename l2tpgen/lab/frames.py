@@ -22,7 +22,7 @@ from l2tpgen.lab.vm import Extras, _libraries, _need
 from l2tpgen.render.linux import base_commands, pseudowire_commands
 
 if TYPE_CHECKING:
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Pseudowire
 
 DOT1Q = 0x8100
 CE_ADDRESS = "192.0.2.1/24"  # documentation addresses, inside the VM's namespaces only
@@ -50,13 +50,13 @@ def tcpdump_extras() -> Extras:
     return Extras(files=tuple(files))
 
 
-def _tagged_peer(fleet: Fleet, name: str, wan: str) -> list[str]:
+def _tagged_peer(fleet: Fleet, name: str, wan: str, pw: Pseudowire) -> list[str]:
     """The far end in the WAN namespace, framing as a Cisco dot1Q subinterface does.
 
     Its session device carries a VLAN device with the pseudowire's VLAN ID, holding the address
     the CE pings: it answers only frames that arrive tagged, and tags its replies.
     """
-    site, pw = fleet.site(name), fleet.pseudowires(name)[0]
+    site = fleet.site(name)
     (session, _), vlan = pw.session_ids, pw.vlan.id
     return [
         f"{_IP} -n {wan} addr add {pw.peer_address}/32 dev lo",
@@ -77,15 +77,25 @@ def _tagged_peer(fleet: Fleet, name: str, wan: str) -> list[str]:
     ]
 
 
-def frame_script(fleet: Fleet, name: str, prefix: str, *, tagged_peer: bool = False) -> str:
-    """Guest shell lines: build ``name``'s PE as rendered, send on its first VLAN, capture.
+def frame_script(
+    fleet: Fleet,
+    name: str,
+    prefix: str,
+    *,
+    tagged_peer: bool = False,
+    pw: Pseudowire | None = None,
+    pings: int = 3,
+) -> str:
+    """Guest shell lines: build ``name``'s PE as rendered, send on one VLAN, capture.
 
-    The capture is printed between ``==<prefix>==`` and ``==<prefix> end==``. With
-    ``tagged_peer`` the far end answers tagged frames only (``_tagged_peer``), and the CE's ping
-    result is printed as ``<prefix> reached: yes`` or ``no``.
+    The VLAN is ``pw``'s (default: the site's first pseudowire). The capture is printed between
+    ``==<prefix>==`` and ``==<prefix> end==``. With ``tagged_peer`` the far end answers tagged
+    frames only (``_tagged_peer``); without, the WAN namespace only holds the peer's address, so
+    that the PE finds a next hop for it. The CE's ping result (``pings`` pings) is printed as
+    ``<prefix> reached: yes`` or ``no``.
     """
     site = fleet.site(name)
-    pw = fleet.pseudowires(name)[0]
+    pw = pw or fleet.pseudowires(name)[0]
     pe, wan, ce = f"{prefix}pe", f"{prefix}wan", f"{prefix}ce"
     vlan = pw.vlan.id
     lines = [
@@ -99,7 +109,11 @@ def frame_script(fleet: Fleet, name: str, prefix: str, *, tagged_peer: bool = Fa
         # The next hop answers ARP, so the PE sends its L2TPv3 packets onto the WAN.
         f"{_IP} -n {wan} addr add {site.wan.gateway}/{site.wan.address.network.prefixlen} dev wan",
         f"{_IP} -n {wan} link set wan up",
-        *(_tagged_peer(fleet, name, wan) if tagged_peer else ()),
+        *(
+            _tagged_peer(fleet, name, wan, pw)
+            if tagged_peer
+            else (f"{_IP} -n {wan} addr add {pw.peer_address}/32 dev wan",)
+        ),
         f"{_IP} -n {ce} link set lan address {CE_MAC} up",
         f"{_IP} -n {ce} link add link lan name lan.{vlan} type vlan id {vlan}",
         f"{_IP} -n {ce} addr add {CE_ADDRESS} dev lan.{vlan}",
@@ -111,7 +125,7 @@ def frame_script(fleet: Fleet, name: str, prefix: str, *, tagged_peer: bool = Fa
         f"for i in $(seq 100); do grep -q listening /tmp/{prefix}.err && break; sleep 0.1; done",
         # ARP requests (answered only by a tagged peer): broadcast frames into the pseudowire.
         (
-            f"{_IP} netns exec {ce} /sbin/ping -c 3 -W 1 {CE_TARGET} >/dev/null 2>&1 "
+            f"{_IP} netns exec {ce} /sbin/ping -c {pings} -W 1 {CE_TARGET} >/dev/null 2>&1 "
             f"&& R=yes || R=no; echo {prefix} reached: $R"
         ),
         f"for i in $(seq 50); do grep -q '^[0-9]' /tmp/{prefix}.cap && break; sleep 0.1; done",
@@ -132,12 +146,21 @@ def _packets(text: str) -> list[bytes]:
     return [bytes(p) for p in packets]
 
 
-def inner_frames(output: str, prefix: str, cookie: int = 0) -> list[InnerFrame]:
-    """The CE's inner frames in the packets captured for ``prefix`` (over IP, no sublayer)."""
+def inner_frames(
+    output: str, prefix: str, cookie: int = 0, *, sublayer: bool = False
+) -> list[InnerFrame]:
+    """The CE's inner frames in the packets captured for ``prefix`` (L2TPv3 over IPv4).
+
+    ``cookie``: the cookie's size in bytes; ``sublayer``: the 4-byte L2-specific sublayer
+    follows it. Nothing captured (no section in ``output``): no frames.
+    """
+    if f"=={prefix}==" not in output:
+        return []
     section = output.split(f"=={prefix}==", 1)[1].split(f"=={prefix} end==", 1)[0]
     frames = []
     for packet in _packets(section):
-        start = (packet[0] & 0x0F) * 4 + 4 + cookie  # IP header, session ID, cookie
+        # IP header, session ID, cookie, sublayer
+        start = (packet[0] & 0x0F) * 4 + 4 + cookie + (4 if sublayer else 0)
         ethertype = int.from_bytes(packet[start + 12 : start + 14], "big")
         vlan = None
         if ethertype == DOT1Q:

@@ -20,6 +20,7 @@ from l2tpgen.lab.live import LiveLabError
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.live import LiveLab
+    from l2tpgen.model import Fleet
 
 
 @dataclass(frozen=True)
@@ -116,16 +117,19 @@ def run_in(live: LiveLab, node: str, argv: list[str], *, timeout: float) -> tupl
     return request(live.control, script, timeout=timeout + 30)
 
 
-def check(live: LiveLab, lab: Lab) -> LabReport:
+def check(live: LiveLab, lab: Lab, fleet: Fleet | None = None) -> LabReport:
     """The checks ``lab run`` makes (reach, isolation, MTU, multicast), on the running lab.
 
     A protected lab's attacks are not replayed: they need the lab as it was before protection
-    (``lab run`` does them); its usual checks run over ESP.
+    (``lab run`` does them); its usual checks run over ESP. With ``fleet`` (a lab up from a
+    sites directory) the frames checks too, in namespaces of their own, removed afterwards
+    (``lab up`` put tcpdump in the guest when the host has it).
     """
     from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
+    from l2tpgen.lab.framecheck import frames_checks  # noqa: PLC0415
     from l2tpgen.lab.probes import ordered  # noqa: PLC0415
 
-    checks = plan_checks(lab)
+    checks = (*plan_checks(lab), *(frames_checks(fleet) if fleet is not None else ()))
     guest = GuestLab(lab, ordered(p for c in checks for p in c.probes))
     began = time.monotonic()
     # The listeners the checks start (socat) are stopped afterwards: the lab stays as it was.

@@ -39,12 +39,22 @@ def _interworking(end: End) -> tuple[str, At] | None:
     return None
 
 
-def _frame(end: End) -> str | None:
-    """What the end sends inside the session; ``None`` when the config cannot tell (a port)."""
+def frame_mode(end: End) -> str | None:
+    """What the end sends inside the session: ``ethernet``, ``vlan`` or ``ip``.
+
+    ``ethernet`` is untagged, ``vlan`` 802.1Q-tagged; ``None`` when the config cannot tell (a
+    port). The lab's frames check reads it too (``l2tpgen.lab.framecheck``).
+    """
     interworking = _interworking(end)
     if interworking is not None:
-        return _MODES[interworking[0]]
-    return _MODES["vlan"] if end.interface.dot1q is not None else None
+        return interworking[0]
+    return "vlan" if end.interface.dot1q is not None else None
+
+
+def _frame(end: End) -> str | None:
+    """What the end sends inside the session, in words; ``None`` when the config cannot tell."""
+    mode = frame_mode(end)
+    return None if mode is None else _MODES[mode]
 
 
 class FrameFormatMismatch(FleetRule):

@@ -1,0 +1,62 @@
+"""What the frames check adds to `lab run SITES`: its probe timed by the guest's clock.
+
+Usage: python bench/lab_frames.py [--sites examples/hub] [--repeat 3] [--whole]
+
+One VM boot runs each frames check's probe ``--repeat`` times one after the other (each removes
+its namespaces at the end), timed by ``/proc/uptime``. ``--whole`` also runs the whole lab twice,
+without and with the frames checks (``run_vm(lab)`` and ``run_vm(lab, fleet=...)``), and prints
+both wall times (noisy on a shared machine: the probe's own time is the figure to trust).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from l2tpgen import load_fleet
+from l2tpgen.lab.engine import run_vm
+from l2tpgen.lab.framecheck import frames_checks
+from l2tpgen.lab.frames import tcpdump_extras
+from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.vm import run_script
+
+CLOCK = "cut -d' ' -f1 /proc/uptime"
+
+
+def main() -> None:
+    """Time the probes in one VM, then (``--whole``) the lab without and with them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sites", type=Path, default=Path("examples/hub"))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--whole", action="store_true")
+    args = parser.parse_args()
+    fleet = load_fleet(args.sites)
+    checks = frames_checks(fleet)
+    if not checks:
+        print(f"{args.sites}: no Cisco to Linux pair, no frames check")
+        return
+    lines = []
+    for number in range(args.repeat):
+        for check in checks:
+            lines += [
+                f'echo "T0 {number} {check.key} $({CLOCK})"',
+                check.probes[0].command,
+                f'echo "T1 {number} {check.key} $({CLOCK})"',
+            ]
+    run = run_script("\n".join(lines) + "\n", extras=tcpdump_extras())
+    found = re.findall(r"^(T[01]) (\d+) (\S+) (\S+)", run.output, re.MULTILINE)
+    starts = {(n, k): float(t) for mark, n, k, t in found if mark == "T0"}
+    for number, key, end in ((n, k, t) for mark, n, k, t in found if mark == "T1"):
+        print(f"{key} run {number}: {float(end) - starts[number, key]:.2f} s in the guest")
+    print(f"VM boot and all probes: {run.seconds:.1f} s wall")
+    if args.whole:
+        lab = parse_lab(build_topology(fleet, name="bench"), "bench", protection_files(fleet))
+        without = run_vm(lab)
+        with_frames = run_vm(lab, fleet=fleet)
+        print(f"lab run without frames: {without.seconds:.1f} s, with: {with_frames.seconds:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The ``frames`` check of a lab run from a sites directory: Cisco to Linux frames on the wire.
+
+The lab runs every PE on Linux, so its own pseudowires are Linux to Linux and carry no tag. A
+fleet as modelled may pair a Linux-data-plane PE (Linux, VyOS: ``Driver.lab_platform``) with a
+Cisco one, which the lab cannot run. For each such (site, Cisco peer) pair, on the pair's first
+VLAN, this check builds the site's end as it is rendered for the fleet as modelled (its peer
+still Cisco) in namespaces of the lab's VM (``frames.frame_script``: a CE behind its LAN trunk,
+a next hop on its WAN), sends from the CE and captures the L2TPv3 packets on the WAN.
+
+What the frame inside must be is read from the Cisco end's own rendered configuration (the
+attachment circuit whose xconnect names the site's tunnel address and the VC ID), as lint rule
+L2T108 reads it (``lint.rules.frames.frame_mode``): a dot1Q subinterface without
+``interworking`` forwards the VLAN frame in its entirety, tag included (Cisco's L2TPv3 feature
+guide, IOS 12.0(29)S/12.2(25)S p.22), so every frame from the CE must carry 802.1Q with the
+subinterface's VLAN ID; ``interworking ethernet`` means plain Ethernet, no tag [U].
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from l2tpgen.lab.frames import DOT1Q, frame_script, inner_frames
+from l2tpgen.lab.kinds import LINUX_KIND
+from l2tpgen.lab.probes import CheckResult, Probe
+from l2tpgen.platforms import lab_platform
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.lab.frames import InnerFrame
+    from l2tpgen.model import Fleet, Pseudowire
+
+_IP = "/sbin/ip"
+
+
+@dataclass(frozen=True)
+class CiscoEnd:
+    """What the Cisco end's configuration says about the frame inside one pseudowire.
+
+    ``mode``: ``vlan`` (802.1Q-tagged, ``vlan`` its ID), ``ethernet`` (untagged), ``ip``, or
+    None when the config has no such attachment circuit or cannot tell.
+    """
+
+    interface: str | None
+    mode: str | None
+    vlan: int | None
+    interworking: bool
+
+    def describe(self, peer: str) -> str:
+        """``hub's GigabitEthernet0/0/0.200 (dot1Q 200, no interworking)``."""
+        if self.interface is None:
+            return f"{peer}'s rendered config (no xconnect for this pseudowire)"
+        dot1q = f"dot1Q {self.vlan}" if self.vlan is not None else "no dot1Q"
+        how = f"interworking {self.mode}" if self.interworking else "no interworking"
+        return f"{peer}'s {self.interface} ({dot1q}, {how})"
+
+    @property
+    def expected(self) -> str:
+        """The frame this implies inside the session, in words."""
+        if self.mode == "vlan":
+            return f"802.1Q tag {self.vlan} carried"
+        if self.mode == "ethernet":
+            return "untagged Ethernet"
+        return "nothing l2tpgen's Linux PE can send" if self.mode else "nothing it can tell"
+
+
+def cisco_end(fleet: Fleet, pw: Pseudowire) -> CiscoEnd:
+    """The frame format ``pw``'s Cisco peer's rendered configuration implies."""
+    from l2tpgen.ios.extract import extract  # noqa: PLC0415 - only fleets with such a pair
+    from l2tpgen.ios.tree import parse_rendered  # noqa: PLC0415
+    from l2tpgen.lint.pairing import End  # noqa: PLC0415
+    from l2tpgen.lint.rules.frames import _interworking, frame_mode  # noqa: PLC0415
+    from l2tpgen.render import render_site  # noqa: PLC0415
+
+    peer, local = pw.peer.name, str(pw.site.tunnel_address)
+    facts = extract(peer, parse_rendered(render_site(fleet, peer), peer))
+    for interface, xconnect in facts.xconnects():
+        if xconnect.vc_id == pw.vc_id and str(xconnect.peer) == local:
+            end = End(facts, interface, xconnect)
+            return CiscoEnd(
+                interface.name, frame_mode(end), interface.dot1q, _interworking(end) is not None
+            )
+    return CiscoEnd(None, None, None, interworking=False)
+
+
+def frame_pairs(fleet: Fleet) -> tuple[Pseudowire, ...]:
+    """One pseudowire per (Linux-data-plane site, Cisco peer) pair: its lowest VLAN."""
+    linux = lab_platform(LINUX_KIND)
+    found: dict[tuple[str, str], Pseudowire] = {}
+    for name in sorted(fleet.sites):
+        site = fleet.site(name)
+        if site.is_cisco or site.driver.lab_platform != linux:
+            continue
+        for pw in sorted(fleet.pseudowires(name), key=lambda p: p.vlan.id):
+            if pw.peer.is_cisco:
+                found.setdefault((name, pw.peer.name), pw)
+    return tuple(found.values())
+
+
+def _revealed(script: str) -> str:
+    """Keyed cookies with throwaway values (the frame does not depend on them), never the user's."""
+    from l2tpgen.model.protection import COOKIE_PLACEHOLDER  # noqa: PLC0415
+    from l2tpgen.render.linux import reveal_linux_cookies  # noqa: PLC0415
+
+    names = {m.group("var") for m in COOKIE_PLACEHOLDER.finditer(script)}
+    if not names:
+        return script
+    return reveal_linux_cookies(script, {name: secrets.token_hex(32) for name in names})
+
+
+def _kind(frame: InnerFrame) -> str:
+    if frame.ethertype == DOT1Q:
+        return f"802.1Q tag {frame.vlan}"
+    return f"untagged (EtherType 0x{frame.ethertype:04x})"
+
+
+@dataclass(frozen=True)
+class Frames:
+    """The Linux end of a Cisco pair puts on the WAN the frame the Cisco end's config implies."""
+
+    site: str
+    peer: str
+    vlan: int
+    cookie: int
+    sublayer: bool
+    cisco: CiscoEnd
+    script: str
+    prefix: str
+
+    @property
+    def key(self) -> str:
+        """The probe's key."""
+        return f"frames.{self.site}.{self.peer}"
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        """One probe on the VM itself: namespaces built, a ping sent, the capture, cleaned up."""
+        names = (f"{self.prefix}{n}" for n in ("pe", "wan", "ce"))
+        clean = "".join(f"{_IP} netns del {n} 2>/dev/null; " for n in names) + "\n"
+        return (Probe(self.key, "", clean + self.script + clean, "out"),)
+
+    def judge(self, results: Mapping[str, str]) -> CheckResult:
+        """Every frame from the CE in the expected format, and at least one."""
+        frames = inner_frames(
+            results.get(self.key, ""), self.prefix, self.cookie, sublayer=self.sublayer
+        )
+        expected = self.cisco.expected
+        head = (
+            f"VLAN {self.vlan}: {self.cisco.describe(self.peer)} implies {expected} inside the "
+            f"session; {self.site}"
+        )
+        if self.cisco.mode == "vlan":
+            ok = bool(frames) and all(
+                f.ethertype == DOT1Q and f.vlan == self.cisco.vlan for f in frames
+            )
+        elif self.cisco.mode == "ethernet":
+            ok = bool(frames) and all(f.ethertype != DOT1Q for f in frames)
+        else:
+            ok = False
+        if not frames:
+            detail = f"{head} put no frame from its CE on the WAN"
+        else:
+            detail = f"{head} sent {len(frames)} frame(s) from its CE: "
+            detail += ", ".join(sorted({_kind(frame) for frame in frames}))
+            if not ok:
+                detail += f" (expected {expected}: {self.peer} would not take them)"
+        return CheckResult("frames", self.vlan, f"{self.site}->{self.peer}", ok, detail)
+
+
+def frames_checks(fleet: Fleet) -> tuple[Frames, ...]:
+    """A frames check per (Linux-data-plane site, Cisco peer) pair of the fleet as modelled."""
+    checks = []
+    for index, pw in enumerate(frame_pairs(fleet)):
+        name = pw.site.name
+        # The site on the data plane that stands in for it (VyOS runs as Linux), its peer Cisco.
+        plane = fleet.on_platform(pw.site.driver.lab_platform, (name,))
+        stand_in = next(p for p in plane.pseudowires(name) if p.vlan.id == pw.vlan.id)
+        prefix = f"fr{index}"
+        script = frame_script(plane, name, prefix, pw=stand_in, pings=1)
+        checks.append(
+            Frames(
+                name,
+                pw.peer.name,
+                pw.vlan.id,
+                stand_in.cookie_size,
+                stand_in.budget.sublayer,
+                cisco_end(fleet, pw),
+                _revealed(script),
+                prefix,
+            )
+        )
+    return tuple(checks)
