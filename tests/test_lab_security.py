@@ -116,6 +116,32 @@ def test_the_inbound_policy_waits_until_the_ike_daemons_run() -> None:
     assert without_protection(_lab()).node("pe-site-b").exec == plan.lab.node("pe-site-b").exec
 
 
+def test_a_hub_initiates_each_of_its_ike_children_once_and_one_end_of_each_pair_does() -> None:
+    # examples/hub: branch<->hub and hub<->linux-edge both run IPsec. Each pair is initiated from
+    # one end only; were the hub to initiate l2tpgen-branch after branch had, strongSwan refuses
+    # the duplicate CHILD_SA, and the `&&` chain never reached l2tpgen-linux-edge (`lab up
+    # examples/hub`: "protect.initiate.pe-hub failed").
+    fleet = load_fleet(ROOT / "examples" / "hub")
+    lab = parse_lab(build_topology(fleet, name="hub"), "hub", protection_files(fleet))
+    plan = security_plan(reveal_secrets(lab))
+    initiated = {
+        p.node: re.findall(r"--initiate --child (\S+)", p.command)
+        for p in plan.before
+        if p.key.startswith("protect.initiate.")
+    }
+    children = sorted(child for found in initiated.values() for child in found)
+    assert len(children) == len(set(children)) == 2, initiated
+    pairs_initiated = {
+        frozenset((node, "pe-" + child.removeprefix("l2tpgen-")))
+        for node, found in initiated.items()
+        for child in found
+    }
+    assert pairs_initiated == {
+        frozenset(("pe-branch", "pe-hub")),
+        frozenset(("pe-hub", "pe-linux-edge")),
+    }
+
+
 def _watch(**counts: int) -> str:
     return "\n".join(f"{name.replace('_', ':', 1)} {value}" for name, value in counts.items())
 

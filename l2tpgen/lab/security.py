@@ -204,11 +204,19 @@ def protect_probes(lab: Lab) -> tuple[Probe, ...]:
         Probe(f"protect.{pe}", pe, start_charon(swanctl_text(lab.node(pe))), phase="start")
         for pe in ipsec
     ]
-    near_pes = (p.near.pe for p in pairs(lab) if p.near.pe in ipsec and p.far.pe in ipsec)
-    for near in dict.fromkeys(near_pes):
-        children = dict.fromkeys(_CHILDREN.findall(swanctl_text(lab.node(near))))
+    # One end of each pair of PEs initiates its child (`l2tpgen-PEER`), the near end of the
+    # pair's first VLAN: were both to, the second would be refused as a duplicate CHILD_SA, and a
+    # PE's later children (a hub's) would never be tried.
+    initiator: dict[frozenset[str], tuple[str, str]] = {}
+    for pair in pairs(lab):
+        if pair.near.pe in ipsec and pair.far.pe in ipsec:
+            key = frozenset((pair.near.pe, pair.far.pe))
+            initiator.setdefault(key, (pair.near.pe, f"l2tpgen-{pair.far.site}"))
+    for near in dict.fromkeys(pe for pe, _ in initiator.values()):
+        children = set(_CHILDREN.findall(swanctl_text(lab.node(near))))
+        mine = [child for pe, child in initiator.values() if pe == near and child in children]
         initiate = " && ".join(
-            _swanctl(f"--initiate --child {child} --timeout 60") for child in children
+            _swanctl(f"--initiate --child {child} --timeout 60") for child in mine
         )
         protect.append(Probe(f"protect.initiate.{near}", near, initiate or "false"))
     for pe in ipsec:
