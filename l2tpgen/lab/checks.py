@@ -293,12 +293,15 @@ def pairs(lab: Lab) -> tuple[Pair, ...]:
     return tuple(found)
 
 
-def plan_checks(lab: Lab) -> tuple[Check, ...]:
-    """Every check for the lab's CEs, VLAN by VLAN."""
+PairCheck = Reach | Isolation | Mtu | Multicast
+
+
+def plan_checks(lab: Lab) -> tuple[PairCheck, ...]:
+    """Every check for the lab's CEs, VLAN by VLAN (each a check of one pair)."""
     found = pairs(lab)
     far = {pair.far.node for pair in found}
     watched = tuple((ce, vlan) for ce in lab.ces if ce.node in far for vlan in ce.vlans)
-    checks: list[Check] = []
+    checks: list[PairCheck] = []
     for pair in found:
         checks += [Reach(pair), Isolation(pair, watched), Mtu(pair), Multicast(pair)]
     return tuple(checks)
