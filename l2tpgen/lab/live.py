@@ -34,6 +34,7 @@ from l2tpgen.lab.agent import READY, agent_script, request
 from l2tpgen.lab.guest import GuestLab, parse_console, probe_script, setup_script
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
+from l2tpgen.sim.lifecycle import alive  # the same liveness test as `sim status`
 
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
@@ -58,23 +59,6 @@ def labs_dir(state_dir: Path) -> Path:
     path = state_dir.expanduser().absolute() / "lab"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (a zombie child of ours is reaped and counts as gone)."""
-    if pid <= 0:
-        return False
-    with contextlib.suppress(ChildProcessError):
-        reaped, _ = os.waitpid(pid, os.WNOHANG)
-        if reaped == pid:
-            return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @dataclass(frozen=True)
