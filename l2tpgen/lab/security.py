@@ -140,6 +140,19 @@ def _swanctl(arguments: str) -> str:
     return f'STRONGSWAN_CONF="$L2TPGEN_TMP/strongswan.conf" {SWANCTL} {arguments} {_uri()}'
 
 
+def _initiate(child: str) -> str:
+    """Initiate ``child``; a CHILD_SA the peer initiated already counts.
+
+    A hub's child to a peer that initiated first is refused as a duplicate, and the hub's later
+    children must still be tried (``lab up examples/hub`` once stopped at ``l2tpgen-branch``).
+    """
+    installed = f"^  {child}: #[0-9]+, reqid [0-9]+, INSTALLED"
+    return (
+        f"{{ {_swanctl(f'--initiate --child {child} --timeout 60')} || "
+        f"{_swanctl('--list-sas')} | grep -Eq '{installed}'; }}"
+    )
+
+
 def start_charon(conf: str) -> str:
     """Write the configurations, start charon in its own mount namespace, load the connections.
 
@@ -204,20 +217,10 @@ def protect_probes(lab: Lab) -> tuple[Probe, ...]:
         Probe(f"protect.{pe}", pe, start_charon(swanctl_text(lab.node(pe))), phase="start")
         for pe in ipsec
     ]
-    # One end of each pair of PEs initiates its child (`l2tpgen-PEER`), the near end of the
-    # pair's first VLAN: were both to, the second would be refused as a duplicate CHILD_SA, and a
-    # PE's later children (a hub's) would never be tried.
-    initiator: dict[frozenset[str], tuple[str, str]] = {}
-    for pair in pairs(lab):
-        if pair.near.pe in ipsec and pair.far.pe in ipsec:
-            key = frozenset((pair.near.pe, pair.far.pe))
-            initiator.setdefault(key, (pair.near.pe, f"l2tpgen-{pair.far.site}"))
-    for near in dict.fromkeys(pe for pe, _ in initiator.values()):
-        children = set(_CHILDREN.findall(swanctl_text(lab.node(near))))
-        mine = [child for pe, child in initiator.values() if pe == near and child in children]
-        initiate = " && ".join(
-            _swanctl(f"--initiate --child {child} --timeout 60") for child in mine
-        )
+    near_pes = (p.near.pe for p in pairs(lab) if p.near.pe in ipsec and p.far.pe in ipsec)
+    for near in dict.fromkeys(near_pes):
+        children = dict.fromkeys(_CHILDREN.findall(swanctl_text(lab.node(near))))
+        initiate = " && ".join(_initiate(child) for child in children)
         protect.append(Probe(f"protect.initiate.{near}", near, initiate or "false"))
     for pe in ipsec:
         deferred = [c for c in lab.node(pe).exec if _deferred(c)]
