@@ -297,6 +297,10 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
     assert list(labs_dir(state).iterdir()) == []
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.mark.lab
 @requires_vm
 @pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -304,7 +308,8 @@ def test_interrupting_lab_up_leaves_no_vm_running(state: Path, sent: signal.Sign
     record = labs_dir(state) / "example" / STATE_FILE
     env = {**os.environ, "L2TPGEN_STATE_DIR": str(state)}
     up = [sys.executable, "-m", "l2tpgen", "lab", "up", str(EXAMPLE)]
-    child = subprocess.Popen(up, env=env)
+    # As a CI script's `&` starts it: SIGINT ignored, inherited (lab up handles it itself).
+    child = subprocess.Popen(up, env=env, preexec_fn=_ignore_sigint)  # noqa: PLW1509
     try:
         while not record.exists():  # QEMU started: its pid recorded
             assert child.poll() is None

@@ -113,7 +113,9 @@ def up(
 
     lab = _lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # stopped: no VM left behind
+    # Stopped (SIGTERM) or interrupted (Ctrl-C): no VM left behind. SIGINT too, explicitly: a
+    # command a script started in the background inherits SIGINT ignored, and would finish.
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         started = start(lab, str(source.resolve()), _state_dir(), timeout=timeout)
     except L2tpgenError as exc:
@@ -121,7 +123,8 @@ def up(
     except OSError as exc:
         fail(f"cannot start the lab: {exc.strerror or exc} ({exc.filename})")
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     live = started.live
     out.print(
         f"lab {live.name} is up ({started.seconds:.0f} s, pid {live.pid}, state {live.directory})",
