@@ -7,7 +7,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet '.[test]'
 echo "== pytest"
-.venv/bin/pytest
+.venv/bin/pytest --durations=25  # the slowest tests, so CI time is watched
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
