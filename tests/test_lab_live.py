@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.lab.agent import AgentError, request
-from l2tpgen.lab.live import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir
+from l2tpgen.lab.live import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Iterator
@@ -320,6 +320,9 @@ def test_interrupting_lab_up_leaves_no_vm_running(state: Path, sent: signal.Sign
     finally:
         if child.poll() is None:
             child.kill()
+        left = LiveLab.read(record.parent)
+        if left is not None and child.returncode == 0:  # failed: the lab came up; stop it
+            stop(left)
     assert child.returncode != 0
     deadline = time.monotonic() + 10
     while _qemu_alive(pid) and time.monotonic() < deadline:
