@@ -308,6 +308,27 @@ def _end(me: int, you: int, entry: str = "") -> str:
 
 _A_PROTECTED = _end(1, 2, "permit 115 host 10.255.0.1 host 10.255.0.2")
 
+# The same PE whose pseudowires leave through a GRE tunnel with `tunnel protection` (routed to
+# the peer's loopback over Tunnel0): IPsec takes them without any crypto map (issue 25, item 11).
+_VIA_PROTECTED_TUNNEL = """
+pseudowire-class pw
+ encapsulation l2tpv3
+ ip local interface Loopback0
+interface Loopback0
+ ip address 10.255.0.{me} 255.255.255.255
+interface Tunnel0
+ ip address 172.16.0.{me} 255.255.255.252
+ tunnel source GigabitEthernet0/1
+ tunnel destination 198.51.100.{you}
+ tunnel protection ipsec profile P
+interface GigabitEthernet0/1
+ ip address 198.51.100.{me} 255.255.255.252
+interface GigabitEthernet0/0.10
+ encapsulation dot1Q 10
+ xconnect 10.255.0.{you} 10 pw-class pw
+ip route 10.255.0.{you} 255.255.255.255 Tunnel0
+"""
+
 L2T107 = [
     fleet(
         "L2T107",
@@ -334,6 +355,22 @@ L2T107 = [
             "b.conf": _end(2, 1, "permit udp host 10.255.0.2 host 10.255.0.1 eq 1701"),
         },
         ("b.conf", 19, 2),
+    ),
+    fleet(
+        "L2T107",
+        "fails",
+        "one-end-leaves-by-a-tunnel-protection-interface-the-other-in-clear",
+        {"a.conf": _VIA_PROTECTED_TUNNEL.format(me=1, you=2), "b.conf": _end(2, 1)},
+        ("b.conf", 10, 2),
+    ),
+    fleet(
+        "L2T107",
+        "passes",
+        "both-ends-leave-by-tunnel-protection-interfaces",
+        {
+            "a.conf": _VIA_PROTECTED_TUNNEL.format(me=1, you=2),
+            "b.conf": _VIA_PROTECTED_TUNNEL.format(me=2, you=1),
+        },
     ),
     fleet(
         "L2T107",

@@ -179,7 +179,13 @@ def test_a_users_crypto_sections_and_access_lists_are_never_touched(
         "ip access-list extended CORP-VPN\n permit ip any any\n!\n"
     )
     plan = plan_change(site, intended + users, intended)
-    assert plan.empty  # nothing of the user's is removed
+    # Nothing of the user's is removed. The one change: the inbound filter admits IKE and ESP
+    # from the user's IKE peer 192.0.2.9, which its denies would cut otherwise (issue 25).
+    assert [line for line in plan.send if not line.startswith(" ")] == [
+        "no ip access-list extended l2tpgen-wan-in",
+        "ip access-list extended l2tpgen-wan-in",
+    ]
+    assert " permit esp host 192.0.2.9 any" in plan.send
     plan = plan_change(site, _unprotected(intended) + users, intended)
     for name in ("corp", "l2tpgenx", "corp-ts", "CORP", "l2tpgen-mgmt", "CORP-VPN"):
         assert not [line for line in plan.send if re.search(rf"\b{name}(\s|$)", line)], name

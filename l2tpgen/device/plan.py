@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.classes import adopt
+from l2tpgen.device.foreign_vpn import admit_foreign_peers
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import interface_sort_key
@@ -349,7 +350,8 @@ def plan_change(
     """The change that takes the router's owned part from running to intended.
 
     Raises:
-        OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own.
+        OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
+            or the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`).
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
@@ -362,7 +364,8 @@ def plan_change(
     # references are foreign).
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
-    intended = parse_rendered(adopted.text)
+    admitted, admit_notes = admit_foreign_peers(running, adopted.text, site)
+    intended = parse_rendered(admitted)
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))
@@ -393,7 +396,7 @@ def plan_change(
         intended_text,
         send,
         migration=have.trunk_xconnect and not want.trunk_xconnect,
-        notes=adopted.notes + _encrypting(send),
+        notes=adopted.notes + admit_notes + _encrypting(send),
     )
 
 
