@@ -167,8 +167,15 @@ def test_ike_peers_elsewhere_in_the_config_are_admitted(
             "crypto ikev2 profile CORP\n match identity remote fqdn hq.example.com\n",
             (2, "crypto ikev2 profile CORP (its peers are matched by fqdn"),
         ),
+        (  # `address 0.0.0.0` without a mask: any peer (Cisco's FlexVPN remote-access examples)
+            "crypto ikev2 profile ANY\n match identity remote address 0.0.0.0\n",
+            (2, "crypto ikev2 profile ANY (it matches any peer"),
+        ),
     ],
-    ids=["dmvpn-mgre", "ikev1-any", "dynamic-map", "flexvpn-ra", "easy-vpn-ra", "ikev2-fqdn"],
+    ids=[
+        *("dmvpn-mgre", "ikev1-any", "dynamic-map", "flexvpn-ra", "easy-vpn-ra", "ikev2-fqdn"),
+        "ikev2-any-address-without-mask",
+    ],
 )
 def test_a_vpn_whose_peers_cannot_be_named_refuses_the_filter_naming_its_line(
     hub: tuple[Site, str], theirs: str, named: tuple[int, str]

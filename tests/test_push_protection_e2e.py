@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conftest_sim import IKE_PSK
-from push_runs import cli, push
+from push_runs import cli, config_lines, push, section
 
 from l2tpgen import render_site
 from l2tpgen.device.plan import plan_change
@@ -58,3 +58,63 @@ def test_a_refused_crypto_line_rolls_the_router_back_to_its_exact_config_and_hid
     assert pushed["message"].startswith("the router refused `pre-shared-key <masked>`")
     assert lab.running("hub") == before
     assert IKE_PSK not in result.stdout + result.stderr
+
+
+def _with(lab_base: str, theirs: str) -> str:
+    """The hub's base config with a VPN of the user's (its lines go before `end`, if any)."""
+    return (
+        lab_base.replace("\nend\n", f"\n{theirs}end\n")
+        if "\nend\n" in lab_base
+        else lab_base + theirs
+    )
+
+
+def test_a_tunnel_protection_peer_on_the_wan_keeps_ike_and_esp_through_the_pushed_filter(
+    new_lab: Callable[..., Lab],
+) -> None:
+    # Issue 25: the filter ends in `deny esp any any` / `deny udp any any eq 500|4500`; a GRE
+    # tunnel with `tunnel protection` sourced from the WAN to 203.0.113.80 must keep its peer.
+    from l2tpgen import load_fleet  # noqa: PLC0415
+    from l2tpgen.render import render_base  # noqa: PLC0415
+
+    vti = (
+        "interface Tunnel10\n ip address 172.31.0.1 255.255.255.252\n"
+        " tunnel source GigabitEthernet0/0/1\n tunnel destination 203.0.113.80\n"
+        " tunnel protection ipsec profile CORP\n!\n"
+        "crypto ikev2 keyring CORP\n peer hq\n  address 203.0.113.81\n!\n"
+    )
+    base = _with(render_base(load_fleet(HUB), "hub"), vti)
+    lab = new_lab(sites=HUB, configs={"hub": base})
+    _, results = push(lab, "hub", sites=HUB)
+    (pushed,) = results
+    assert pushed["status"] == "changed", pushed
+    acl = section(lab.running("hub"), "ip access-list extended l2tpgen-wan-in")
+    entries = acl.splitlines()
+    deny = entries.index(" deny esp any any")
+    for peer in ("203.0.113.80", "203.0.113.81"):
+        assert entries.index(f" permit esp host {peer} any") < deny, acl
+        assert entries.index(f" permit udp host {peer} any eq 500") < deny, acl
+        assert entries.index(f" permit udp host {peer} any eq 4500") < deny, acl
+    assert " tunnel protection ipsec profile CORP" in lab.running("hub")
+
+
+def test_a_dmvpn_hub_on_the_router_refuses_the_filter_and_nothing_is_sent(
+    new_lab: Callable[..., Lab],
+) -> None:
+    from l2tpgen import load_fleet  # noqa: PLC0415
+    from l2tpgen.render import render_base  # noqa: PLC0415
+
+    mgre = (
+        "interface Tunnel0\n ip address 172.30.0.1 255.255.255.0\n"
+        " tunnel source GigabitEthernet0/0/1\n tunnel mode gre multipoint\n"
+        " tunnel protection ipsec profile DMVPN\n!\n"
+    )
+    lab = new_lab(sites=HUB, configs={"hub": _with(render_base(load_fleet(HUB), "hub"), mgre)})
+    before = lab.running("hub")
+    result = cli(lab, "push", "hub", "--yes", "--format", "json", sites=HUB)
+    (pushed,) = json.loads(result.stdout)["results"]
+    assert pushed["status"] != "changed", pushed
+    assert "interface Tunnel0 (DMVPN mGRE" in pushed["message"], pushed
+    assert "protection.inbound_filter: false" in pushed["message"]
+    assert lab.running("hub") == before
+    assert not config_lines(lab, "hub")

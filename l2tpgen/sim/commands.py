@@ -117,6 +117,16 @@ INTERFACE: tuple[Command, ...] = (
     _c("media-type WORD"),
     _c("service-policy (input|output) WORD", (0, 1)),
     _c("crypto map WORD", (0, 1)),  # one crypto map per interface: a second replaces the first
+    # Tunnel interfaces (a user's VTI, GRE over IPsec or DMVPN that push must leave working:
+    # issue 25), grammar only: Cisco, "IPsec Virtual Tunnel Interfaces" (`tunnel mode ipsec
+    # ipv4`, `tunnel protection ipsec profile`) and "Dynamic Multipoint VPN Configuration Guide"
+    # (`tunnel mode gre multipoint`, `ip nhrp ...`, `tunnel key`), IOS XE configuration guides.
+    _c("tunnel source (A.B.C.D|IFNAME)", (0, 1)),
+    _c("tunnel destination A.B.C.D", (0, 1)),
+    _c("tunnel mode LINE", (0, 1)),
+    _c("tunnel key <0-4294967295>", (0, 1)),
+    _c("tunnel protection ipsec profile WORD [shared]", (0, 1)),
+    _c("ip nhrp LINE", None),
 )
 
 # CRYPTO: the IKEv2 and crypto map sub-modes, grammar only (what l2tpgen renders, as Cisco
