@@ -40,7 +40,7 @@ DOCUMENTED_SEVERITY: dict[str, Severity] = {
         (
             *("L2T006", "L2T007", "L2T008", "L2T009", "L2T010", "L2T011", "L2T015", "L2T016"),
             *("L2T018", "L2T019", "L2T020", "L2T021", "L2T030", "L2T101", "L2T102", "L2T105"),
-            *("L2T025", "L2T107", "L2T108"),
+            *("L2T025", "L2T028", "L2T107", "L2T108"),
         ),
         Severity.ERROR,
     ),

@@ -148,7 +148,7 @@ def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyP
 def test_rules_lists_every_rule() -> None:
     result = runner.invoke(app, ["rules", "--format", "json"])
     rows = json.loads(result.stdout)
-    assert len(rows) == 36  # 26 device (L2T027, L2T030 among them), 2 model, 8 cross-device
+    assert len(rows) == 37  # 27 device (L2T027, L2T028, L2T030 among them), 2 model, 8 cross-device
     assert rows[0] == {
         "code": "L2T001",
         "name": "single-trunk-xconnect",

@@ -386,4 +386,113 @@ def test_l2t107_flags_the_end_that_sends_in_clear_when_the_other_encrypts(case: 
     check(case)
 
 
-CASES = {"L2T024": L2T024, "L2T025": L2T025, "L2T026": L2T026, "L2T107": L2T107}
+# A router whose WAN terminates a GRE-over-IPsec tunnel (tunnel protection) to 203.0.113.80 and
+# carries a pseudowire to 203.0.113.2, the WAN's inbound list given as {entries} (issue 25).
+_VPN_AND_FILTER = """
+interface Tunnel10
+ ip address 172.31.0.1 255.255.255.252
+ tunnel source GigabitEthernet0/1
+ tunnel destination 203.0.113.80
+ tunnel protection ipsec profile CORP
+interface GigabitEthernet0/1
+ ip address 198.51.100.1 255.255.255.252
+ ip access-group WAN-IN in
+ip access-list extended WAN-IN
+ permit 115 host 203.0.113.2 host 198.51.100.1
+{entries}
+"""
+_ADMIT_TUNNEL_PEER = " permit esp host 203.0.113.80 any\n permit udp host 203.0.113.80 any eq 500\n"
+_CRYPTO_MAP_PEER = """
+crypto map CORP 10 ipsec-isakmp
+ set peer 192.0.2.50
+interface GigabitEthernet0/2
+ ip address 192.0.2.1 255.255.255.0
+ ip access-group EDGE in
+ crypto map CORP
+ip access-list extended EDGE
+ permit udp host 192.0.2.50 any eq 500
+ deny ip any any
+"""
+
+L2T028 = [
+    device(
+        "L2T028",
+        "fails",
+        "deny-esp-any-any-cuts-a-tunnel-protection-peer",
+        _VPN_AND_FILTER.format(entries=" deny esp any any\n permit ip any any"),
+        (11, 2),
+    ),
+    device(
+        "L2T028",
+        "passes",
+        "the-tunnel-peer-is-permitted-above-the-deny",
+        _VPN_AND_FILTER.format(
+            entries=_ADMIT_TUNNEL_PEER + " deny esp any any\n permit ip any any"
+        ),
+    ),
+    device(
+        "L2T028",
+        "boundary",
+        "no-entry-matches-esp-the-implicit-deny-is-at-the-access-group-line",
+        _VPN_AND_FILTER.format(entries=""),
+        (8, 2),
+    ),
+    device(
+        "L2T028",
+        "fails",
+        "a-crypto-map-peer-allowed-ike-but-not-esp",
+        _CRYPTO_MAP_PEER,
+        (9, 2),
+    ),
+    device(
+        "L2T028",
+        "boundary",
+        "dmvpn-mgre-has-no-fixed-peer-to-judge",
+        _VPN_AND_FILTER.format(entries=" deny esp any any\n permit ip any any").replace(
+            " tunnel destination 203.0.113.80\n", " tunnel mode gre multipoint\n"
+        ),
+    ),
+    device(
+        "L2T028",
+        "fails",
+        "loopback-sourced-tunnel-esp-arrives-by-the-route-to-its-peer",
+        _VPN_AND_FILTER.format(entries=" deny esp any any\n permit ip any any").replace(
+            " tunnel source GigabitEthernet0/1\n", " tunnel source Loopback0\n"
+        )
+        + "interface Loopback0\n ip address 10.255.0.1 255.255.255.255\n"
+        + "ip route 0.0.0.0 0.0.0.0 198.51.100.2\n",
+        (11, 2),
+    ),
+    device(
+        "L2T028",
+        "boundary",
+        "an-object-group-entry-first-gives-no-answer",
+        _VPN_AND_FILTER.format(
+            entries=" permit esp object-group VPN-PEERS any\n deny esp any any\n permit ip any any"
+        ),
+    ),
+    device(
+        "L2T028",
+        "boundary",
+        "esp-permitted-to-the-tunnel-source-address-only",
+        _VPN_AND_FILTER.format(
+            entries=" permit esp host 203.0.113.80 host 198.51.100.1\n deny esp any any"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", params(L2T028))
+def test_l2t028_flags_an_inbound_filter_that_denies_esp_from_a_vpn_peer_of_the_router(
+    case: Case,
+) -> None:
+    check(case)
+
+
+CASES = {
+    "L2T024": L2T024,
+    "L2T025": L2T025,
+    "L2T026": L2T026,
+    "L2T028": L2T028,
+    "L2T107": L2T107,
+}

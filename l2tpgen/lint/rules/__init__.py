@@ -29,6 +29,7 @@ from l2tpgen.lint.rules.security import (
     L2tpOpenToAnySource,
     UnencryptedPublicPseudowire,
 )
+from l2tpgen.lint.rules.security_filter import WanFilterCutsVpn
 from l2tpgen.lint.rules.security_pairs import IpsecAtOneEndOnly
 from l2tpgen.lint.rules.sessions import (
     BadPwEncapsulation,
@@ -72,6 +73,7 @@ DEVICE_RULES: tuple[DeviceRule, ...] = (
     UnencryptedPublicPseudowire(),
     CryptoAclMissesPseudowire(),
     L2tpOpenToAnySource(),
+    WanFilterCutsVpn(),
     MisspeltSectionHeader(),
     PeerWithoutRoute(),
 )
