@@ -60,6 +60,7 @@ def _tunnel_need(device: DeviceFacts, iface: Interface) -> _Need | None:
     if peer is None or not source:  # DMVPN mGRE has no `tunnel destination`: no fixed peer
         return None
     literal = _address(source)
+    local: tuple[IPv4Address, ...]
     if literal is not None:
         name, local = device.owned.get(literal), (literal,)
     else:
