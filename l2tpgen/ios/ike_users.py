@@ -234,10 +234,17 @@ def _keyring(what: str, node: Node, *, ikev2: bool) -> Iterator[IkeUser]:
             elif lowered[:2] == ["pre-shared-key", "hostname"]:
                 yield IkeUser(what, _at(child), why="its peer is a host name")
         return
-    for peer in node.children:  # crypto ikev2 keyring NAME: peer P / address A [MASK]
+    children = list(node.children)
+    for i, peer in enumerate(children):  # crypto ikev2 keyring NAME: peer P / address A [MASK]
         if not peer.text.lower().startswith("peer "):
             continue
-        address = next((c for c in peer.children if c.text.lower().startswith("address ")), None)
+        # Under the peer as IOS prints it; a config pasted flat has the peer's lines after it
+        # at the peer's own depth (up to the next peer).
+        after = children[i + 1 :]
+        flat = after[: next((j for j, c in enumerate(after) if c.text.startswith("peer ")), None)]
+        address = next(
+            (c for c in [*peer.children, *flat] if c.text.lower().startswith("address ")), None
+        )
         if address is None:
             yield IkeUser(f"{what} {peer.text}", _at(peer), why="its peer has no address")
         elif (
