@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import textfsm
 
+from l2tpgen.device.cookies import compare, session_blocks, shown_cookies
 from l2tpgen.device.session import BatchError, accepted, exec_batch, refusal
-from l2tpgen.errors import DeviceError
+from l2tpgen.errors import DeviceError, SecretError
 from l2tpgen.ios.names import short_interface_name
 from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Pseudowire
 
 
 class UnreadableOutputError(DeviceError):
@@ -165,6 +166,31 @@ def _sessions(output: str | None) -> dict[tuple[str, str], dict[str, str]]:
     return found
 
 
+def _cookies_shown(output: str | None) -> dict[tuple[str, str], dict[str, bytes]]:
+    """The cookies each session block of ``show l2tun session all`` shows, by (peer, VC ID)."""
+    if output is None or not _L2TUN_BLOCK.search(output):
+        return {}
+    found: dict[tuple[str, str], dict[str, bytes]] = {}
+    for block in session_blocks(output):
+        for row in parse("cisco_ios_show_l2tun_session_all", block):
+            found[(row["PEER"], row["VCID"])] = shown_cookies(block)
+    return found
+
+
+def _cookie_detail(pw: Pseudowire, shown: dict[str, bytes]) -> str:
+    """What differs between the router's local cookie and the model's (empty: nothing, unknown).
+
+    Keyed cookies need their key in the environment; without it the check is left out.
+    """
+    if not pw.static or not pw.cookie_size or "local" not in shown:
+        return ""
+    try:
+        expected = pw.cookies()[0]
+    except SecretError:
+        return ""
+    return compare(shown["local"], expected)
+
+
 def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireState]:  # noqa: ANN401 - netmiko
     """The state of every pseudowire the model gives ``name``.
 
@@ -190,6 +216,7 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
     by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
     by_circuit = {r.circuit: r for r in rows if r.circuit}
     sessions = _sessions(outputs[1] if len(outputs) > 1 else None)
+    cookies = _cookies_shown(outputs[1] if len(outputs) > 1 else None)
     states = []
     for pw in fleet.pseudowires(name):
         peer = str(pw.peer_address)
@@ -206,6 +233,8 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
         session = sessions.get((peer, str(pw.vc_id))) or sessions.get(
             (short_interface_name(interface), str(pw.vc_id)), {}
         )
+        cookie = _cookie_detail(pw, cookies.get((peer, str(pw.vc_id)), {}))
+        detail = "; ".join(d for d in (detail, cookie) if d)
         states.append(
             PseudowireState(
                 site=name,
