@@ -141,11 +141,11 @@ def test_ike_peers_elsewhere_in_the_config_are_admitted(
                 " tunnel source GigabitEthernet0/0/1\n tunnel mode gre multipoint\n"
                 " tunnel protection ipsec profile DMVPN\n"
             ),
-            (5, "interface Tunnel0 (DMVPN mGRE"),
+            (5, "interface Tunnel0 (DMVPN mGRE, tunnel protection): its peers register"),
         ),
         (  # IKEv1 wildcard key: any peer
             f"crypto isakmp key {IKEV1_KEY} address 0.0.0.0 0.0.0.0\n",
-            (1, "crypto isakmp key ... address (it matches any peer"),
+            (1, "crypto isakmp key ... address: it matches any peer"),
         ),
         (  # remote access over a dynamic map
             (
@@ -153,23 +153,23 @@ def test_ike_peers_elsewhere_in_the_config_are_admitted(
                 "crypto map CORP 65535 ipsec-isakmp dynamic RA\n!\n"
                 "interface GigabitEthernet0/0/2\n crypto map CORP\n"
             ),
-            (4, "crypto map CORP 65535 (a dynamic map"),
+            (4, "crypto map CORP 65535: a dynamic map"),
         ),
         (  # FlexVPN remote access
             "crypto ikev2 authorization policy RA\n pool RA-POOL\n",
-            (1, "crypto ikev2 authorization policy RA (remote access"),
+            (1, "crypto ikev2 authorization policy RA: remote access"),
         ),
         (  # Easy VPN remote access
             "crypto isakmp client configuration group RA\n pool RA-POOL\n",
-            (1, "crypto isakmp client configuration (remote access"),
+            (1, "crypto isakmp client configuration: remote access"),
         ),
         (  # IKEv2 profile matching by name
             "crypto ikev2 profile CORP\n match identity remote fqdn hq.example.com\n",
-            (2, "crypto ikev2 profile CORP (its peers are matched by fqdn"),
+            (2, "crypto ikev2 profile CORP: its peers are matched by fqdn"),
         ),
         (  # `address 0.0.0.0` without a mask: any peer (Cisco's FlexVPN remote-access examples)
             "crypto ikev2 profile ANY\n match identity remote address 0.0.0.0\n",
-            (2, "crypto ikev2 profile ANY (it matches any peer"),
+            (2, "crypto ikev2 profile ANY: it matches any peer"),
         ),
     ],
     ids=[

@@ -114,7 +114,7 @@ def test_a_dmvpn_hub_on_the_router_refuses_the_filter_and_nothing_is_sent(
     result = cli(lab, "push", "hub", "--yes", "--format", "json", sites=HUB)
     (pushed,) = json.loads(result.stdout)["results"]
     assert pushed["status"] != "changed", pushed
-    assert "interface Tunnel0 (DMVPN mGRE" in pushed["message"], pushed
+    assert "interface Tunnel0 (DMVPN mGRE, tunnel protection): its peers" in pushed["message"]
     assert "protection.inbound_filter: false" in pushed["message"]
     assert lab.running("hub") == before
     assert not config_lines(lab, "hub")

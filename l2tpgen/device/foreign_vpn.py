@@ -59,7 +59,7 @@ def admit_lines(users: list[IkeUser]) -> list[str]:
 
 def refusal(site: Site, users: list[IkeUser]) -> str:
     """Why push will not apply the filter: each unaddressable user and its running-config line."""
-    where = "; ".join(f"line {u.at.line}: {u.what} ({u.why})" for u in users)
+    where = "; ".join(f"line {u.at.line}: {u.what}: {u.why}" for u in users)
     return (
         f"{site.name}: the router terminates IKE/ESP for peers the inbound filter {INBOUND_ACL} "
         f"cannot name, and its `deny esp any any` / `deny udp any any eq 500|4500` would cut "

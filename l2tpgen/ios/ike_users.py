@@ -77,7 +77,7 @@ def _at(node: Node) -> At:
     return At(node.line, node.column)
 
 
-_ANY = "it matches any peer address (0.0.0.0)"
+_ANY = "it matches any peer address, 0.0.0.0"
 
 
 def _peer(address: str, mask: str | None = None) -> IPv4Network | str | None:
@@ -135,7 +135,7 @@ def _tunnel(node: Node, name: str) -> IkeUser | None:
         return IkeUser(
             f"interface {name} (virtual template, tunnel protection)",
             _at(protection),
-            why="its peers are whoever connects (FlexVPN or dynamic VTI server)",
+            why="a FlexVPN or dynamic VTI server, whose peers are whoever connects",
         )
     destination = children.get("destination")
     words = destination.text.split() if destination is not None else []
@@ -164,13 +164,13 @@ def _crypto_map(node: Node, words: list[str], applied: set[str]) -> Iterator[Ike
         "client",
         "isakmp",
     }:  # client configuration/authentication, isakmp authorization
-        yield IkeUser(f"crypto map {name} {words[3]}", _at(node), why="remote access (Easy VPN)")
+        yield IkeUser(f"crypto map {name} {words[3]}", _at(node), why="remote access, Easy VPN")
         return
     if not lowered[0].isdigit():
         return  # local-address, redundancy, ...
     what = f"crypto map {name} {words[3]}"
     if "dynamic" in lowered:
-        yield IkeUser(what, _at(node), why="a dynamic map: its peers are whoever connects")
+        yield IkeUser(what, _at(node), why="a dynamic map, whose peers are whoever connects")
         return
     for child in node.children:
         sub = child.text.split()
@@ -193,7 +193,7 @@ def _isakmp(node: Node, words: list[str]) -> Iterator[IkeUser]:
                     yield found
     elif lowered[2:4] == ["client", "configuration"]:
         yield IkeUser(
-            "crypto isakmp client configuration", _at(node), why="remote access (Easy VPN)"
+            "crypto isakmp client configuration", _at(node), why="remote access, Easy VPN"
         )
     elif lowered[2:3] == ["profile"] and len(words) > 3 and not _ours(words[3]):  # noqa: PLR2004
         yield from _identities(f"crypto isakmp profile {words[3]}", node, ["match", "identity"])
@@ -216,7 +216,7 @@ def _identities(what: str, node: Node, prefix: list[str]) -> Iterator[IkeUser]:
             if found is not None:
                 yield found
         elif kind == "group":
-            yield IkeUser(what, _at(child), why="remote access (a client group)")
+            yield IkeUser(what, _at(child), why="remote access, a client group")
         else:
             yield IkeUser(what, _at(child), why=f"its peers are matched by {kind}, not by address")
 
@@ -282,7 +282,7 @@ def ike_users(roots: Iterable[Node]) -> list[IkeUser]:
                 IkeUser(
                     f"crypto ikev2 authorization policy {' '.join(words[4:5])}",
                     _at(node),
-                    why="remote access (FlexVPN client configuration)",
+                    why="remote access, FlexVPN client configuration",
                 )
             )
     return found
