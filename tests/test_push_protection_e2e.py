@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from conftest_sim import Lab
 
 HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
+IKEV1_KEY = "Ikev1-key-of-the-user-5"
 
 
 def test_both_ends_get_protection_in_one_run_and_each_holds_exactly_its_rendering(
@@ -69,7 +70,7 @@ def _with(lab_base: str, theirs: str) -> str:
     )
 
 
-def test_a_tunnel_protection_peer_on_the_wan_keeps_ike_and_esp_through_the_pushed_filter(
+def test_a_tunnel_protection_and_ike_peers_keep_ike_and_esp_through_the_pushed_filter(
     new_lab: Callable[..., Lab],
 ) -> None:
     # Issue 25: the filter ends in `deny esp any any` / `deny udp any any eq 500|4500`; a GRE
@@ -82,6 +83,7 @@ def test_a_tunnel_protection_peer_on_the_wan_keeps_ike_and_esp_through_the_pushe
         " tunnel source GigabitEthernet0/0/1\n tunnel destination 203.0.113.80\n"
         " tunnel protection ipsec profile CORP\n!\n"
         "crypto ikev2 keyring CORP\n peer hq\n  address 203.0.113.81\n!\n"
+        f"crypto isakmp key {IKEV1_KEY} address 203.0.113.82\n"
     )
     base = _with(render_base(load_fleet(HUB), "hub"), vti)
     lab = new_lab(sites=HUB, configs={"hub": base})
@@ -91,11 +93,12 @@ def test_a_tunnel_protection_peer_on_the_wan_keeps_ike_and_esp_through_the_pushe
     acl = section(lab.running("hub"), "ip access-list extended l2tpgen-wan-in")
     entries = acl.splitlines()
     deny = entries.index(" deny esp any any")
-    for peer in ("203.0.113.80", "203.0.113.81"):
+    for peer in ("203.0.113.80", "203.0.113.81", "203.0.113.82"):
         assert entries.index(f" permit esp host {peer} any") < deny, acl
         assert entries.index(f" permit udp host {peer} any eq 500") < deny, acl
         assert entries.index(f" permit udp host {peer} any eq 4500") < deny, acl
     assert " tunnel protection ipsec profile CORP" in lab.running("hub")
+    assert IKEV1_KEY not in json.dumps(results)
 
 
 def test_a_dmvpn_hub_on_the_router_refuses_the_filter_and_nothing_is_sent(

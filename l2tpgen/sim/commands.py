@@ -82,6 +82,9 @@ GLOBAL: tuple[Command, ...] = (
     _c("crypto ikev2 profile WORD", None, enters="ikev2-profile"),
     _c("crypto ipsec transform-set WORD LINE", None, enters="transform-set"),
     _c("crypto map WORD local-address IFNAME", (0, 1, 2, 3)),
+    # An IKEv1 pre-shared key of a user's VPN (grammar only, for issue 25's tests): Cisco IOS
+    # Security Command Reference, `crypto isakmp key keystring address peer-address [mask]`.
+    _c("crypto isakmp key WORD address A.B.C.D [A.B.C.D]", None),
     _c("crypto map WORD <1-65535> (ipsec-isakmp|ipsec-manual)", None, enters="crypto-map"),
 )
 
