@@ -167,6 +167,13 @@ def test_ike_peers_elsewhere_in_the_config_are_admitted(
             "crypto ikev2 profile CORP\n match identity remote fqdn hq.example.com\n",
             (2, "crypto ikev2 profile CORP: its peers are matched by fqdn"),
         ),
+        (  # GETVPN group member: ESP from any member of the group
+            (
+                "crypto map GET 10 gdoi\n set group G1\n!\n"
+                "interface GigabitEthernet0/0/2\n crypto map GET\n"
+            ),
+            (1, "crypto map GET 10: a GETVPN (GDOI) map"),
+        ),
         (  # `address 0.0.0.0` without a mask: any peer (Cisco's FlexVPN remote-access examples)
             "crypto ikev2 profile ANY\n match identity remote address 0.0.0.0\n",
             (2, "crypto ikev2 profile ANY: it matches any peer"),
@@ -174,7 +181,7 @@ def test_ike_peers_elsewhere_in_the_config_are_admitted(
     ],
     ids=[
         *("dmvpn-mgre", "ikev1-any", "dynamic-map", "flexvpn-ra", "easy-vpn-ra", "ikev2-fqdn"),
-        "ikev2-any-address-without-mask",
+        *("getvpn-gdoi", "ikev2-any-address-without-mask"),
     ],
 )
 def test_a_vpn_whose_peers_cannot_be_named_refuses_the_filter_naming_its_line(

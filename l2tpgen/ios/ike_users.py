@@ -7,9 +7,9 @@ config (full keywords, as ``show running-config`` prints them), skipping l2tpgen
 ``l2tpgen`` or ``l2tpgen-...``):
 
 * crypto map entries (``crypto map NAME SEQ ipsec-isakmp``) of a map applied to any interface:
-  ``set peer ADDRESS``; ``ipsec-isakmp dynamic DYN`` (a ``crypto dynamic-map``) and the IKEv1
-  remote-access lines ``crypto map NAME client ...`` / ``isakmp authorization`` have no fixed
-  peers;
+  ``set peer ADDRESS``; ``ipsec-isakmp dynamic DYN`` (a ``crypto dynamic-map``), a GETVPN entry
+  (``crypto map NAME SEQ gdoi``) and the IKEv1 remote-access lines ``crypto map NAME client ...``
+  / ``isakmp authorization`` have no fixed peers;
 * ``tunnel protection`` interfaces (VTI ``tunnel mode ipsec ipv4``, GRE over IPsec, a DMVPN spoke
   with one hub): ``tunnel destination ADDRESS``; DMVPN mGRE (``tunnel mode gre multipoint``:
   peers register over NHRP), a ``Virtual-Template`` (FlexVPN or dynamic VTI server) or a tunnel
@@ -171,6 +171,9 @@ def _crypto_map(node: Node, words: list[str], applied: set[str]) -> Iterator[Ike
     what = f"crypto map {name} {words[3]}"
     if "dynamic" in lowered:
         yield IkeUser(what, _at(node), why="a dynamic map, whose peers are whoever connects")
+        return
+    if "gdoi" in lowered:  # GETVPN: ESP from every member of the group, addresses unknown here
+        yield IkeUser(what, _at(node), why="a GETVPN (GDOI) map, whose ESP comes from any member")
         return
     for child in node.children:
         sub = child.text.split()
