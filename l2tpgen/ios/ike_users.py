@@ -28,7 +28,10 @@ left out (the filter is an IPv4 access list: it does not see them). Command form
 Security Configuration Guides (IKEv1 ``crypto isakmp key``, ``crypto isakmp profile``; FlexVPN
 and IKEv2, ``crypto ikev2 keyring``, ``match identity remote``), the DMVPN configuration guide
 (``tunnel mode gre multipoint``, ``ip nhrp``), the IPsec Virtual Tunnel Interfaces guide (``tunnel
-mode ipsec ipv4``, ``Virtual-Template ... type tunnel``); sources per line in docs/security.md.
+mode ipsec ipv4``, ``Virtual-Template ... type tunnel``), as they appear in the published
+running configs of ``tests/realworld`` (``vpn/SOURCES.md``); the IKEv2 ones are cited with URLs in
+``l2tpgen/sim/commands.py``. Why an inbound ACL must admit ESP and UDP 500/4500 from IPsec peers:
+docs/security.md, "Other VPNs on the router".
 
 No line is ever copied into a description: IKEv1 keys sit on the same lines as the addresses.
 """
