@@ -6,7 +6,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -19,14 +19,17 @@ from l2tpgen.cli.app import (
     load,
     out,
     problem_dict,
+    report_problems,
     safe,
 )
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.errors import FleetValidationError, L2tpgenError
 from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
 from l2tpgen.platforms import DRIVERS, NAMES, driver
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.table import Table
 
     from l2tpgen.model import Fleet, Problem
@@ -58,27 +61,45 @@ class TransformChoice(str, Enum):
     aes_cbc_256_sha256 = "aes-cbc-256-sha256"
 
 
+class ValidateFormat(str, Enum):
+    """validate's output: for people, for scripts, or GitHub Actions annotations."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+
+
 @app.command()
 def validate(
     sites: SitesOption = Path("sites"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
-        OutputFormat.text
+    fmt: Annotated[ValidateFormat, typer.Option("--format", help="Output format.")] = (
+        ValidateFormat.text
     ),
 ) -> None:
     """Load every site file and check the fleet as a whole.
 
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
+    --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
-    from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.load import locate_problems  # noqa: PLC0415
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
     from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
 
-    fleet = load(sites, fmt)
+    try:
+        fleet = load_fleet(sites)
+    except FleetValidationError as exc:
+        _invalid(exc.problems, fmt, sites)
+    except L2tpgenError as exc:
+        if fmt is ValidateFormat.json:
+            out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
+            raise typer.Exit(1) from None
+        fail(str(exc))
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
     warnings = locate_problems(check_underlay(fleet.sites), fleet.files)
-    if fmt is OutputFormat.json:
+    if fmt is ValidateFormat.json:
         summary = {
             "ok": True,
             "sites": list(fleet.sites),
@@ -96,13 +117,83 @@ def validate(
         }
         out.print_json(json.dumps(summary))
         return
+    if fmt is ValidateFormat.github:
+        sys.stdout.write(_annotations(warnings, "warning"))
+        return
     _print_warnings(warnings)
-    noted = f" ({len(warnings)} warnings)" if warnings else ""
-    out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems{noted}")
+    noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
+    out.print(
+        f"ok: {plural(len(fleet.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
+    )
     for a, b, n, protection in pairs:
-        out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
+        out.print(f"{a} <-> {b}: {plural(n, 'pseudowire')}, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 pseudowire``, ``2 pseudowires``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _empty_summary() -> dict[str, object]:
+    """The JSON keys of validate, all present when the fleet does not load (docs/site-files.md)."""
+    return {
+        "ok": False,
+        "sites": [],
+        "pseudowires": None,
+        "problems": [],
+        "warnings": [],
+        "underlay": [],
+        "pairs": [],
+    }
+
+
+def _site_names(directory: Path) -> list[str]:
+    """The sites of a fleet that does not load: its site files' names."""
+    from l2tpgen.model.load import SITE_SUFFIXES  # noqa: PLC0415
+
+    try:
+        return sorted(p.stem for p in directory.iterdir() if p.suffix in SITE_SUFFIXES)
+    except OSError:
+        return []
+
+
+def _invalid(problems: Sequence[Problem], fmt: ValidateFormat, directory: Path) -> NoReturn:
+    """Every problem of a fleet that does not load, in ``fmt``; exit 1."""
+    errors = [p for p in problems if p.level == "error"]
+    warnings = [p for p in problems if p.level != "error"]
+    if fmt is ValidateFormat.json:
+        summary = {
+            **_empty_summary(),
+            "sites": _site_names(directory),
+            "problems": [problem_dict(p) for p in errors],
+            "warnings": [problem_dict(p) for p in warnings],
+        }
+        out.print_json(json.dumps(summary))
+        raise typer.Exit(1)
+    if fmt is ValidateFormat.github:
+        sys.stdout.write(_annotations(errors, "error") + _annotations(warnings, "warning"))
+        raise typer.Exit(1)
+    report_problems(FleetValidationError(problems), OutputFormat.text)
+
+
+def _annotations(problems: Sequence[Problem], level: str) -> str:
+    """GitHub Actions workflow commands, one per problem, the hint on a second line."""
+    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415
+
+    lines = []
+    for problem in problems:
+        loc = problem.location
+        where = ""
+        if loc is not None:
+            file = escape_annotation(loc.file, property_value=True)
+            where = f" file={file},line={loc.line},col={loc.column},"
+        else:
+            where = " "
+        text = problem.message + (f"\nhint: {problem.hint}" if problem.hint else "")
+        lines.append(f"::{level}{where}title=l2tpgen validate::{escape_annotation(text)}")
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _print_warnings(warnings: list[Problem]) -> None:
@@ -351,6 +442,16 @@ def _budget_dict(budget: OverheadBudget) -> dict[str, object]:
 
 @app.command()
 def mtu(
+    site: Annotated[
+        str | None,
+        typer.Argument(
+            help="A site (name or site file): each of its pairs' real budget, from the site "
+            "files (WAN MTUs, cookies, sequencing, the dot1Q tag, IPsec); the other options "
+            "are then not used.",
+            show_default=False,
+        ),
+    ] = None,
+    sites: SitesOption = Path("sites"),
     wan_mtu: Annotated[
         int, typer.Option("--wan-mtu", min=576, max=65535, help="IP MTU of the path between PEs.")
     ] = 1500,
@@ -399,7 +500,14 @@ def mtu(
         OutputFormat.text
     ),
 ) -> None:
-    """Show the L2TPv3 overhead budget: the largest CE MTU that crosses without fragmentation."""
+    """Show the L2TPv3 overhead budget: the largest CE MTU that crosses without fragmentation.
+
+    With SITE, the budget of each of its pairs as the site files make it (what render, hosts and
+    the lab use); without, the budget of the options given.
+    """
+    if site is not None:
+        _site_budgets(site, sites, fmt)
+        return
     if cookie not in COOKIE_SIZES:
         raise typer.BadParameter("must be 0, 4 or 8", param_hint="--cookie")
     if show_all:
@@ -425,3 +533,61 @@ def mtu(
         out.print_json(json.dumps(_budget_dict(budget)))
     else:
         out.print(_budget_table(budget))
+
+
+def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
+    """``mtu SITE``: one row per peer, from the pseudowires the fleet builds."""
+    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
+
+    from l2tpgen.model.load import resolve_site  # noqa: PLC0415
+
+    try:
+        directory, name = resolve_site(argument, sites)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    fleet = load(directory, fmt, [name])
+    rows: dict[str, tuple[list[int], OverheadBudget]] = {}
+    for pw in fleet.pseudowires(name):
+        vlans, _ = rows.setdefault(pw.peer.name, ([], pw.budget))
+        vlans.append(pw.vlan.id)
+    if fmt is OutputFormat.json:
+        report = [
+            {"site": name, "peer": peer, "vlans": vlans, **_budget_dict(budget)}
+            for peer, (vlans, budget) in rows.items()
+        ]
+        out.print_json(json.dumps(report))
+        return
+    table = Table(title=f"L2TPv3 budget of {name}'s pseudowires", title_justify="left")
+    for column in ("peer", "VLANs", "WAN MTU", "cookie", "sublayer", "dot1Q", "ESP"):
+        table.add_column(column)
+    for column in ("overhead", "CE MTU", "TCP MSS"):
+        table.add_column(column, justify="right")
+    for peer, (vlans, budget) in rows.items():
+        table.add_row(
+            peer,
+            _ranges(vlans),
+            f"{budget.wan_mtu}{' IPv6' if budget.ipv6 else ''}",
+            str(budget.cookie),
+            "yes" if budget.sublayer else "no",
+            "carried" if budget.dot1q else "removed",
+            budget.esp.describe() if budget.esp else "none",
+            str(budget.encap_overhead),
+            str(budget.max_inner_mtu),
+            str(budget.tcp_mss),
+        )
+    out.print(table)
+
+
+def _ranges(ids: list[int]) -> str:
+    """``[200, 201, 202, 300]`` as ``200-202, 300``."""
+    ids = sorted(set(ids))
+    parts: list[str] = []
+    start = prev = ids[0]
+    for vid in [*ids[1:], None]:
+        if vid is not None and vid == prev + 1:
+            prev = vid
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if vid is not None:
+            start = prev = vid
+    return ", ".join(parts)
