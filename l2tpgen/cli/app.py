@@ -139,7 +139,7 @@ app = typer.Typer(
         "GitHub Action (docs/lint.md). Every command's guide is in docs/."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (README: Install)
     pretty_exceptions_enable=False,
 )
 # No markup: user strings (paths, site names, config text) may hold `[/]` and such. NO_COLOR
