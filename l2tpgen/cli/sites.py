@@ -209,7 +209,8 @@ def render(
         str | None,
         typer.Option(
             "--platform",
-            help=f"Render for another platform than the site's ({', '.join(NAMES)}).",
+            metavar="|".join(NAMES),
+            help="Render for another platform than the site's.",
             show_default=False,
         ),
     ] = None,
@@ -217,6 +218,7 @@ def render(
         str | None,
         typer.Option(
             "--format",
+            metavar="FORMAT",
             help="The platform's format, its first the default: "
             + "; ".join(
                 f"{d.short_title or d.title} {' or '.join(d.formats)}" for d in DRIVERS.values()
@@ -242,7 +244,7 @@ def render(
         ),
     ] = False,
 ) -> None:
-    """Print (or write) the configuration of one site, for its platform (``--platform``).
+    """Print (or write) the configuration of one site, for its platform (or --platform).
 
     The site and its peers are validated first (peer addresses come from the peers' own files);
     `validate` checks the whole fleet. A Cisco config is linted; an error-level finding stops it.
