@@ -131,6 +131,8 @@ def write_output(path: Path, text: str, *, mode: int = 0o644) -> None:
             with path.open("w", encoding="utf-8") as stream:  # into it, never replacing it
                 stream.write(text)
         elif kind == stat.S_IFREG:
+            if found is None:  # a new file: its directory is made too, as `mkdir -p` would
+                path.parent.mkdir(parents=True, exist_ok=True)
             _replace(path, text, mode)
         else:
             raise UserFileError(f"cannot write {path}: it is {kind_of(kind)}, not a file")

@@ -136,7 +136,9 @@ def test_mermaid_check_fails_on_a_broken_diagram(tmp_path: Path) -> None:
 
 
 def test_docs_command_says_why_it_cannot_write(tmp_path: Path) -> None:
-    target = tmp_path / "missing" / "dir" / "fleet.md"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    target = blocker / "dir" / "fleet.md"  # a missing directory is made; one under a file cannot
     result = CliRunner().invoke(app, ["docs", "--sites", str(SITES), "-o", str(target)])
     assert result.exit_code == 1
     assert "error:" in result.stderr

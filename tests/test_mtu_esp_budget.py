@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.cli.sites import TransformChoice
+from l2tpgen.cli.mtu import TransformChoice
 from l2tpgen.model.protection import TRANSFORM_NAMES, Transform
 from l2tpgen.mtu import ESP_TRANSFORMS, Encapsulation, Esp, esp_overhead, overhead_budget
 

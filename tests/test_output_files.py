@@ -107,13 +107,21 @@ def test_a_symbolic_link_is_refused_naming_its_target_and_left_alone(tmp_path: P
     assert not target.exists()
 
 
+def test_a_missing_directory_is_made_as_mkdir_p_would(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "deeper" / "site-a.conf"
+    code, _, _ = _render("-o", str(target))
+    assert code == 0
+    assert target.read_text().startswith("! l2tpgen: site-a")
+
+
 def test_a_directory_that_cannot_hold_files_is_a_one_line_error(tmp_path: Path) -> None:
-    target = tmp_path / "missing" / "site-a.conf"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    target = blocker / "site-a.conf"
     code, _, stderr = _render("-o", str(target))
     assert code == 1
-    assert stderr.startswith(
-        f"error: cannot write {target}: no file can be created in {target.parent} "
-    )
+    assert stderr.startswith(f"error: cannot write {target}: ")
+    assert "Traceback" not in stderr
 
 
 def test_lab_build_into_proc_is_a_one_line_error_not_a_traceback() -> None:

@@ -15,6 +15,7 @@ from l2tpgen.cli import (
     lab,
     lab_live,
     lint,
+    mtu,
     netbox,
     push,
     rollback,
@@ -41,6 +42,7 @@ __all__ = [
     "lab_live",
     "lint",
     "main",
+    "mtu",
     "netbox",
     "out",
     "push",
@@ -52,6 +54,31 @@ __all__ = [
 
 
 DEBUG = "L2TPGEN_DEBUG"
+# The optional packages (pyproject.toml's extras) by the top-level module a command imports.
+EXTRAS = {
+    "hier_config": "push",
+    "netmiko": "push",
+    "nornir": "push",
+    "nornir_netmiko": "push",
+    "paramiko": "push",
+    "textfsm": "push",
+    "asyncssh": "sim",
+    "pynetbox": "netbox",
+}
+
+
+def missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """What to install when a command's optional package is missing; None: not an extra's."""
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return (
+        f"this command needs {top}, which comes with l2tpgen's {extra} extra: install it with "
+        f"`pip install 'l2tpgen[{extra}]'` from where you install l2tpgen (a checkout: "
+        f"`pip install '.[{extra}]'`; with pipx: `pipx install --force '.[{extra}]'`, or "
+        "`[all]` for every command)"
+    )
 
 
 def main() -> None:
@@ -65,6 +92,10 @@ def main() -> None:
     except Exception as exc:
         if os.environ.get(DEBUG):
             raise
+        hint = missing_extra(exc) if isinstance(exc, ModuleNotFoundError) else None
+        if hint is not None:
+            err.print(f"error: {hint}", markup=False)
+            sys.exit(1)
         err.print(
             f"error: internal error ({type(exc).__name__}); this is a bug in l2tpgen. Run again "
             f"with {DEBUG}=1 to see where it happened (the traceback may show config text)."

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
@@ -66,13 +67,45 @@ class _Argument(TyperArgument):
         return f"{name}..." if self.nargs != 1 else name
 
 
+_LITERAL = re.compile(r"``([^`]+)``")  # reStructuredText's inline literal, from docstrings
+_LIST_ITEM = re.compile(r"^\s*(?:[-*] |\d+[.)] )")
+
+
+def plain_help(text: str) -> str:
+    """Docstring text as help: reST literals as `x`, each paragraph one line for the terminal.
+
+    A docstring is wrapped at 100 columns in the source; the terminal wraps it again at its own
+    width, so a line break kept from the source would cut a sentence in two. List items and
+    indented lines keep their own lines.
+    """
+    text = _LITERAL.sub(r"`\1`", text)
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines: list[str] = []
+        for line in block.splitlines():
+            if lines and not _LIST_ITEM.match(line) and not line.startswith("    "):
+                lines[-1] = f"{lines[-1]} {line.strip()}"
+            else:
+                lines.append(line.rstrip())
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 def _tidy(command: Command, ctx: Context) -> None:
     """Give a command's parameters the help display above (typer creates them itself)."""
+    if command.help and not getattr(command, "_l2tpgen_tidy", False):
+        command.help = escape(plain_help(command.help))
+        command._l2tpgen_tidy = True  # type: ignore[attr-defined]  # noqa: SLF001 - once only
     for param in command.get_params(ctx):
         if type(param) is TyperOption:
             param.__class__ = _Option
         elif type(param) is TyperArgument:
             param.__class__ = _Argument
+        text = getattr(param, "help", None)
+        if text and not getattr(param, "_l2tpgen_tidy", False):
+            # rich would read `[default: ...]` in a help text as a markup tag and drop it
+            setattr(param, "help", escape(_LITERAL.sub(r"`\1`", str(text))))  # noqa: B010
+            setattr(param, "_l2tpgen_tidy", True)  # noqa: B010 - typer's objects, our mark
 
 
 class _Command(TyperCommand):
@@ -139,7 +172,7 @@ app = typer.Typer(
         "GitHub Action (docs/lint.md). Every command's guide is in docs/."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (README: Install)
     pretty_exceptions_enable=False,
 )
 # No markup: user strings (paths, site names, config text) may hold `[/]` and such. NO_COLOR

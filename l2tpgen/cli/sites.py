@@ -1,4 +1,4 @@
-"""Commands on site files: validate, render, mtu."""
+"""Commands on site files: validate and render (mtu: cli/mtu.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -19,66 +19,59 @@ from l2tpgen.cli.app import (
     load,
     out,
     problem_dict,
+    report_problems,
     safe,
 )
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.errors import FleetValidationError, L2tpgenError
 from l2tpgen.files import UserFileError, is_stdout, write_output
-from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
 from l2tpgen.platforms import DRIVERS, NAMES, driver
 
 if TYPE_CHECKING:
-    from rich.table import Table
+    from collections.abc import Sequence
 
     from l2tpgen.model import Fleet, Problem
     from l2tpgen.model.protection import PathProtection
-    from l2tpgen.mtu import OverheadBudget
 
 
-class EncapChoice(str, Enum):
-    """L2TPv3 data encapsulation."""
+class ValidateFormat(str, Enum):
+    """validate's output: for people, for scripts, or GitHub Actions annotations."""
 
-    ip = "ip"
-    udp = "udp"
-
-
-class IpsecChoice(str, Enum):
-    """IPsec ESP around the pseudowire."""
-
-    none = "none"
-    transport = "transport"
-    tunnel = "tunnel"
-
-
-class TransformChoice(str, Enum):
-    """ESP transforms (the model's ``protection.transform``)."""
-
-    aes_gcm_128 = "aes-gcm-128"
-    aes_gcm_256 = "aes-gcm-256"
-    aes_cbc_128_sha256 = "aes-cbc-128-sha256"
-    aes_cbc_256_sha256 = "aes-cbc-256-sha256"
+    text = "text"
+    json = "json"
+    github = "github"
 
 
 @app.command()
 def validate(
     sites: SitesOption = Path("sites"),
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
-        OutputFormat.text
+    fmt: Annotated[ValidateFormat, typer.Option("--format", help="Output format.")] = (
+        ValidateFormat.text
     ),
 ) -> None:
     """Load every site file and check the fleet as a whole.
 
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
+    --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
-    from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.load import locate_problems  # noqa: PLC0415
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
     from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
 
-    fleet = load(sites, fmt)
+    try:
+        fleet = load_fleet(sites)
+    except FleetValidationError as exc:
+        _invalid(exc.problems, fmt, sites)
+    except L2tpgenError as exc:
+        if fmt is ValidateFormat.json:
+            out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
+            raise typer.Exit(1) from None
+        fail(str(exc))
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
     warnings = locate_problems(check_underlay(fleet.sites), fleet.files)
-    if fmt is OutputFormat.json:
+    if fmt is ValidateFormat.json:
         summary = {
             "ok": True,
             "sites": list(fleet.sites),
@@ -96,13 +89,83 @@ def validate(
         }
         out.print_json(json.dumps(summary))
         return
+    if fmt is ValidateFormat.github:
+        sys.stdout.write(_annotations(warnings, "warning"))
+        return
     _print_warnings(warnings)
-    noted = f" ({len(warnings)} warnings)" if warnings else ""
-    out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems{noted}")
+    noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
+    out.print(
+        f"ok: {plural(len(fleet.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
+    )
     for a, b, n, protection in pairs:
-        out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
+        out.print(f"{a} <-> {b}: {plural(n, 'pseudowire')}, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 pseudowire``, ``2 pseudowires``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _empty_summary() -> dict[str, object]:
+    """The JSON keys of validate, all present when the fleet does not load (docs/site-files.md)."""
+    return {
+        "ok": False,
+        "sites": [],
+        "pseudowires": None,
+        "problems": [],
+        "warnings": [],
+        "underlay": [],
+        "pairs": [],
+    }
+
+
+def _site_names(directory: Path) -> list[str]:
+    """The sites of a fleet that does not load: its site files' names."""
+    from l2tpgen.model.load import SITE_SUFFIXES  # noqa: PLC0415
+
+    try:
+        return sorted(p.stem for p in directory.iterdir() if p.suffix in SITE_SUFFIXES)
+    except OSError:
+        return []
+
+
+def _invalid(problems: Sequence[Problem], fmt: ValidateFormat, directory: Path) -> NoReturn:
+    """Every problem of a fleet that does not load, in ``fmt``; exit 1."""
+    errors = [p for p in problems if p.level == "error"]
+    warnings = [p for p in problems if p.level != "error"]
+    if fmt is ValidateFormat.json:
+        summary = {
+            **_empty_summary(),
+            "sites": _site_names(directory),
+            "problems": [problem_dict(p) for p in errors],
+            "warnings": [problem_dict(p) for p in warnings],
+        }
+        out.print_json(json.dumps(summary))
+        raise typer.Exit(1)
+    if fmt is ValidateFormat.github:
+        sys.stdout.write(_annotations(errors, "error") + _annotations(warnings, "warning"))
+        raise typer.Exit(1)
+    report_problems(FleetValidationError(problems), OutputFormat.text)
+
+
+def _annotations(problems: Sequence[Problem], level: str) -> str:
+    """GitHub Actions workflow commands, one per problem, the hint on a second line."""
+    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415
+
+    lines = []
+    for problem in problems:
+        loc = problem.location
+        where = ""
+        if loc is not None:
+            file = escape_annotation(loc.file, property_value=True)
+            where = f" file={file},line={loc.line},col={loc.column},"
+        else:
+            where = " "
+        text = problem.message + (f"\nhint: {problem.hint}" if problem.hint else "")
+        lines.append(f"::{level}{where}title=l2tpgen validate::{escape_annotation(text)}")
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _print_warnings(warnings: list[Problem]) -> None:
@@ -146,7 +209,8 @@ def render(
         str | None,
         typer.Option(
             "--platform",
-            help=f"Render for another platform than the site's ({', '.join(NAMES)}).",
+            metavar="|".join(NAMES),
+            help="Render for another platform than the site's.",
             show_default=False,
         ),
     ] = None,
@@ -154,6 +218,7 @@ def render(
         str | None,
         typer.Option(
             "--format",
+            metavar="FORMAT",
             help="The platform's format, its first the default: "
             + "; ".join(
                 f"{d.short_title or d.title} {' or '.join(d.formats)}" for d in DRIVERS.values()
@@ -179,7 +244,7 @@ def render(
         ),
     ] = False,
 ) -> None:
-    """Print (or write) the configuration of one site, for its platform (``--platform``).
+    """Print (or write) the configuration of one site, for its platform (or --platform).
 
     The site and its peers are validated first (peer addresses come from the peers' own files);
     `validate` checks the whole fleet. A Cisco config is linted; an error-level finding stops it.
@@ -274,154 +339,3 @@ def _refuse_lint_errors(name: str, text: str, platform: str) -> None:
         for finding in errors:
             err.print(text_line(finding), markup=False, style="red")
         fail(f"the rendered config of {name} has error-level findings; nothing was written")
-
-
-def _budget_table(budget: OverheadBudget) -> Table:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-    from rich.text import Text  # noqa: PLC0415
-
-    over = f", {budget.esp.describe()}" if budget.esp else ""
-    family = " IPv6" if budget.ipv6 else ""
-    table = Table(
-        title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte{family} WAN{over}",
-        title_justify="left",
-    )
-    table.add_column("part")
-    table.add_column("bytes", justify="right")
-    for name, size in budget.items:
-        table.add_row(name, str(size))
-    table.add_section()
-    if budget.esp:
-        table.add_row("of which ESP (at the largest frame)", str(budget.esp_overhead))
-    table.add_row("encapsulation overhead (encap size)", str(budget.encap_overhead))
-    table.add_row("largest inner Ethernet frame (no FCS)", str(budget.max_frame))
-    table.add_row(
-        Text("largest inner IP MTU (CE MTU)", "bold"), Text(str(budget.max_inner_mtu), "bold")
-    )
-    table.add_row("TCP MSS to clamp to", str(budget.tcp_mss))
-    return table
-
-
-def _matrix_table(wan_mtu: int, *, ipv6: bool = False) -> Table:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
-    family = " IPv6" if ipv6 else ""
-    table = Table(
-        title=f"Largest inner IP MTU on a {wan_mtu}-byte{family} WAN", title_justify="left"
-    )
-    for column in ("encapsulation", "cookie", "sublayer", "untagged", "dot1Q carried"):
-        table.add_column(column, justify="right" if column != "encapsulation" else "left")
-    rows = budget_matrix(wan_mtu, ipv6=ipv6)
-    for untagged, tagged in zip(rows[::2], rows[1::2], strict=True):
-        table.add_row(
-            untagged.encapsulation.value.upper(),
-            str(untagged.cookie),
-            "yes" if untagged.sublayer else "no",
-            str(untagged.max_inner_mtu),
-            str(tagged.max_inner_mtu),
-        )
-    return table
-
-
-def _budget_dict(budget: OverheadBudget) -> dict[str, object]:
-    return {
-        "wan_mtu": budget.wan_mtu,
-        "encapsulation": budget.encapsulation.value,
-        "cookie": budget.cookie,
-        "sublayer": budget.sublayer,
-        "dot1q": budget.dot1q,
-        "ipv6": budget.ipv6,
-        "esp": (
-            {
-                "transform": budget.esp.transform,
-                "mode": budget.esp.mode,
-                "nat_t": budget.esp.nat_t,
-                "overhead": budget.esp_overhead,
-            }
-            if budget.esp
-            else None
-        ),
-        "items": [{"part": name, "bytes": size} for name, size in budget.items],
-        "encap_overhead": budget.encap_overhead,
-        "max_frame": budget.max_frame,
-        "max_inner_mtu": budget.max_inner_mtu,
-        "tcp_mss": budget.tcp_mss,
-    }
-
-
-@app.command()
-def mtu(
-    wan_mtu: Annotated[
-        int, typer.Option("--wan-mtu", min=576, max=65535, help="IP MTU of the path between PEs.")
-    ] = 1500,
-    encap: Annotated[EncapChoice, typer.Option("--encap", help="Data encapsulation.")] = (
-        EncapChoice.ip
-    ),
-    cookie: Annotated[int, typer.Option("--cookie", help="Cookie size: 0, 4 or 8 bytes.")] = 0,
-    sublayer: Annotated[
-        bool | None,
-        typer.Option(
-            "--sublayer/--no-sublayer",
-            help="L2-specific sublayer (default: off for ip, on for udp).",
-            show_default=False,
-        ),
-    ] = None,
-    dot1q: Annotated[
-        bool,
-        typer.Option(
-            "--dot1q/--no-dot1q",
-            help="The dot1Q tag travels, as l2tpgen renders a pseudowire with a Cisco end; "
-            "--no-dot1q: Linux to Linux (the VLAN subinterface removes the tag).",
-        ),
-    ] = True,
-    ipsec: Annotated[
-        IpsecChoice,
-        typer.Option("--ipsec", help="IPsec ESP around the pseudowire: none, transport or tunnel."),
-    ] = IpsecChoice.none,
-    transform: Annotated[
-        TransformChoice,
-        typer.Option("--transform", help="ESP transform (with --ipsec)."),
-    ] = TransformChoice.aes_gcm_128,
-    nat_t: Annotated[
-        bool, typer.Option("--nat-t/--no-nat-t", help="ESP in UDP (NAT traversal, with --ipsec).")
-    ] = False,
-    ipv6: Annotated[
-        bool,
-        typer.Option(
-            "--ipv6/--ipv4",
-            help="The underlay between the PEs: IPv4 (20-byte outer header) or IPv6 (40).",
-        ),
-    ] = False,
-    show_all: Annotated[
-        bool, typer.Option("--all", help="Compare every encapsulation, cookie and tagging.")
-    ] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
-        OutputFormat.text
-    ),
-) -> None:
-    """Show the L2TPv3 overhead budget: the largest CE MTU that crosses without fragmentation."""
-    if cookie not in COOKIE_SIZES:
-        raise typer.BadParameter("must be 0, 4 or 8", param_hint="--cookie")
-    if show_all:
-        rows = budget_matrix(wan_mtu, ipv6=ipv6)
-        if fmt is OutputFormat.json:
-            out.print_json(json.dumps([_budget_dict(b) for b in rows]))
-        else:
-            out.print(_matrix_table(wan_mtu, ipv6=ipv6))
-        return
-    esp = None
-    if ipsec is not IpsecChoice.none:
-        esp = Esp(transform.value, ipsec.value, nat_t)
-    budget = overhead_budget(
-        wan_mtu,
-        Encapsulation(encap.value),
-        cookie,
-        sublayer=sublayer,
-        dot1q=dot1q,
-        esp=esp,
-        ipv6=ipv6,
-    )
-    if fmt is OutputFormat.json:
-        out.print_json(json.dumps(_budget_dict(budget)))
-    else:
-        out.print(_budget_table(budget))

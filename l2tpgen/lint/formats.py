@@ -140,7 +140,6 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
                     "driver": {
                         "name": "l2tpgen",
                         "version": version,
-                        "informationUri": "https://pypi.org/project/l2tpgen/",
                         "rules": rules,
                     }
                 },
@@ -151,7 +150,8 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
     return json.dumps(document, indent=2)
 
 
-def _escape(text: str, *, property_value: bool = False) -> str:
+def escape_annotation(text: str, *, property_value: bool = False) -> str:
+    """``text`` for a GitHub Actions workflow command (a property value escapes `:` and `,` too)."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
@@ -162,10 +162,10 @@ def to_github(findings: Sequence[Finding]) -> str:
     """GitHub Actions workflow commands: one annotation per finding, its fix on a second line."""
     lines = [
         f"::{_GITHUB_LEVEL[f.severity]} "
-        f"file={_escape(repository_path(f.file), property_value=True)}"
+        f"file={escape_annotation(repository_path(f.file), property_value=True)}"
         f",line={f.line},col={f.column},"
-        f"title={_escape(f'{f.code} {f.rule}', property_value=True)}::"
-        + _escape(f.message + (f"\nfix: {f.fix}" if f.fix else ""))
+        f"title={escape_annotation(f'{f.code} {f.rule}', property_value=True)}::"
+        + escape_annotation(f.message + (f"\nfix: {f.fix}" if f.fix else ""))
         for f in findings
     ]
     return "\n".join(lines) + ("\n" if lines else "")

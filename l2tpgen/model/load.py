@@ -45,6 +45,12 @@ def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem], set[str]]:
     ``/dev/zero`` would never end and a FIFO would wait for a writer.
     """
     if not root.is_dir():
+        if root.is_file():
+            kind = "a site file" if root.suffix in SITE_SUFFIXES else "a file"
+            raise ModelError(
+                f"--sites {root} is {kind}, not a directory: --sites takes the directory that "
+                f"holds the fleet's site files (--sites {root.parent})"
+            )
         raise ModelError(f"sites directory {root} does not exist; pass --sites DIR")
     with os.scandir(root) as entries:  # names and types in one read: no stat per file
         found = sorted(

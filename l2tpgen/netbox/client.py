@@ -1,6 +1,6 @@
 """NetBox's REST API through pynetbox, read into plain records: the only module that imports it.
 
-pynetbox is an optional dependency (``pip install 'l2tpgen[netbox]'``), imported when a NetBox
+pynetbox is an optional dependency (the ``netbox`` extra), imported when a NetBox
 command runs. Every failure of the API (unreachable, token refused, an unexpected answer) becomes a
 :class:`NetBoxError` that names the URL and never the token.
 """
@@ -188,7 +188,10 @@ def _pynetbox() -> Any:  # noqa: ANN401 - an untyped module
     try:
         return importlib.import_module("pynetbox")
     except ImportError:
-        raise NetBoxError("pynetbox is not installed: pip install 'l2tpgen[netbox]'") from None
+        raise NetBoxError(
+            "pynetbox is not installed: it comes with l2tpgen's netbox extra (from a checkout: "
+            "pip install '.[netbox]', or pipx install --force '.[netbox]')"
+        ) from None
 
 
 def _session(limit: float) -> Any:  # noqa: ANN401 - a requests.Session

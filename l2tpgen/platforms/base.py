@@ -88,6 +88,11 @@ class Driver:
         return self.hier_config is not None
 
     @property
+    def a_title(self) -> str:
+        """The title with its article, for messages: ``a Linux``, ``an IOS-XE``."""
+        return f"{'an' if self.title[:1].lower() in 'aeiou' else 'a'} {self.title}"
+
+    @property
     def lab_platform(self) -> str:
         """The platform the lab runs in its place (its own, or the one whose data plane it uses)."""
         return self.data_plane or self.name

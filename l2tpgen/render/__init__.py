@@ -41,7 +41,11 @@ def render_files(
     if fmt is not None and fmt not in driver.formats:
         raise RenderError(
             f"{driver.title} renders as {', '.join(driver.formats)}, not {fmt}"
-            + (f" ({name} is a {fleet.site(name).effective_platform} site)" if not platform else "")
+            + (
+                f" ({name} is {DRIVERS[fleet.site(name).effective_platform].a_title} site)"
+                if not platform
+                else ""
+            )
         )
     site = fleet.site(name)
     if site.wan.ipv6 and not driver.ipv6_underlay:  # validate refuses the site's own platform
