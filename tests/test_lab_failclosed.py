@@ -10,9 +10,10 @@ the kernel finds a data packet's session by its session ID alone (``net/l2tp/l2t
 differs from the session's ``peer_cookie`` (``l2tp_core.c`` ``l2tp_recv_common``,
 ``rx_cookie_discards``), and an xfrm ``block`` policy drops what it selects (ip-xfrm(8)).
 
-The kernel test runs the rendered scripts as they are, in order (the xfrm blocks after the tunnels,
-before the sessions), with no IKE daemon at all: the state of a PE at boot before ``swanctl --load-all``, or while charon is stopped.
-Its control is the same fleet in the same VM with every ``ip xfrm`` command left out.
+The kernel test runs the rendered scripts as they are, in order (the xfrm blocks after the
+tunnels, before the sessions), with no IKE daemon at all: the state of a PE at boot before
+``swanctl --load-all``, or while charon is stopped. Its control is the same fleet in the same VM
+with every ``ip xfrm`` command left out.
 """
 
 from __future__ import annotations
