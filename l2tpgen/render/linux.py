@@ -16,19 +16,38 @@ Protection (``pw.protection``): a protected pseudowire's cookies are keyed secre
 placeholders unless revealed (then hex, from the key in the environment); Linux sends ``cookie``
 and expects ``peer_cookie`` (``l2tp_core.c``: the transmit path copies ``session->cookie``, the
 receive path compares with ``session->peer_cookie``). IPsec comes from strongSwan
-(``swanctl.py``), which installs per-peer policies only: an L2TPv3 packet from an address no
-policy names is accepted in clear (measured in the lab: forged from the attacker's own address,
-5 of 5 reached the far CE). So a site with IPsec or an inbound filter gets a catch-all inbound
-xfrm policy that blocks IP protocol 115 to its tunnel address, below charon's policies (which the
-lab measured at priority 366975 with strongSwan 5.9.8; the higher the number, the lower the
-precedence), and an ``allow`` just above it for each peer whose pseudowires are not IPsec.
+(``swanctl.py``), which installs per-peer policies only, and only while charon runs.
+
+A protected site (IPsec or an inbound filter on any path) therefore **fails closed** before any
+session exists (``failclosed_commands``, right after the tunnels):
+static xfrm policies block IP protocol 115 in both directions (``dir out`` and ``dir in``), from
+and to every address of both families (``0.0.0.0/0`` and ``::/0``: every local, broadcast and
+multicast address), at a priority below charon's (the lab measured 366975 with strongSwan 5.9.8;
+the higher the number, the lower the precedence). Just above them, each peer whose pseudowires
+are not IPsec is allowed (``src``/``dst`` its tunnel address and ours, both directions). So a
+charon stop, restart or crash, or a boot where this script runs before ``swanctl --load-all``,
+sends no clear L2TPv3 and accepts none: the IPsec peers' traffic waits for charon's policies,
+which win over the blocks once installed. IKE (UDP 500/4500) and ESP (protocol 50) are other
+protocols and pass; ``dir fwd`` is left alone (the PE's own sessions are ``in``/``out``; a
+forward block would only drop third parties' L2TPv3 routed through the box). The kernel finds a
+data packet's session by its session ID alone (``net/l2tp/l2tp_ip.c`` ``l2tp_ip_recv``,
+``l2tp_ip6.c`` likewise, over one table for both families), which is why the inbound block
+covers every destination and both families rather than the tunnel address.
+
+The tunnels come before the blocks because the kernel refuses them after: ``ip l2tp add tunnel
+... encap ip`` connects a protocol-115 socket, whose route lookup meets the ``dir out`` block
+(``xfrm_lookup``: a ``block`` policy is ``-EPERM``) and fails with "RTNETLINK answers: Operation
+not permitted" (measured in the lab, kernel 6.1, for the IPsec peers with no charon running). A
+static IP-encapsulated tunnel sends nothing by itself (no control channel) and a packet for a
+session that does not exist yet is dropped (``l2tp_ip_recv``: no session, discard), so nothing
+crosses in clear before the blocks are in.
 
 IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6
 addresses (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's
 ``l2tp_ip6`` module carries IP protocol 115 over IPv6). The xfrm selectors are host prefixes of
-the family (``/128``, the catch-all ``::/0``). The WAN address is added ``nodad``: the kernel
-binds the tunnel's local address at once, and a tentative address (duplicate address detection
-still running) cannot be bound.
+the family (``/128``; the blocks cover both families whatever the underlay's). The WAN address
+is added ``nodad``: the kernel binds the tunnel's local address at once, and a tentative address
+(duplicate address detection still running) cannot be bound.
 """
 
 from __future__ import annotations
@@ -45,6 +64,7 @@ if TYPE_CHECKING:
 # xfrm priorities: lower numbers win. Below every policy strongSwan installs.
 CATCH_ALL_PRIORITY = 2_000_000
 PEER_ALLOW_PRIORITY = CATCH_ALL_PRIORITY - 1
+ANYWHERE = ("0.0.0.0/0", "::/0")  # both families, whatever the underlay's
 
 
 def _cookie_hex(words: tuple[int, ...]) -> str:
@@ -68,23 +88,34 @@ def reveal_linux_cookies(text: str, environ: Mapping[str, str] | None = None) ->
     return reveal_cookies(text, environ, form=_cookie_hex)
 
 
-def inbound_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
-    """The catch-all that blocks unprotected L2TPv3, and the peers still allowed in clear."""
-    if not any(pw.protection.ipsec or pw.protection.inbound_filter for pw in pseudowires):
+def protected(pseudowires: tuple[Pseudowire, ...]) -> bool:
+    """Whether the site fails closed: some path has IPsec or an inbound filter."""
+    return any(pw.protection.ipsec or pw.protection.inbound_filter for pw in pseudowires)
+
+
+def failclosed_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """Blocks of protocol 115 both ways on every address, then the peers allowed in clear.
+
+    Empty for an unprotected site (every path trusted and no inbound filter asked for).
+    """
+    if not protected(pseudowires):
         return []
+    commands = [
+        f"ip xfrm policy add src {anywhere} dst {anywhere} proto 115 dir {direction} "
+        f"action block priority {CATCH_ALL_PRIORITY}"
+        for anywhere in ANYWHERE
+        for direction in ("out", "in")
+    ]
     local = site.tunnel_address
     host = local.max_prefixlen  # /32, or /128 on an IPv6 underlay
-    clear = {pw.peer_address: pw for pw in pseudowires if not pw.protection.ipsec}
-    commands = [
-        f"ip xfrm policy add src {address}/{host} dst {local}/{host} proto 115 dir in "
-        f"priority {PEER_ALLOW_PRIORITY}"
-        for address in sorted(clear)
-    ]
-    anywhere = "::/0" if site.wan.ipv6 else "0.0.0.0/0"
-    commands.append(
-        f"ip xfrm policy add src {anywhere} dst {local}/{host} proto 115 dir in action block "
-        f"priority {CATCH_ALL_PRIORITY}"
-    )
+    clear = sorted({pw.peer_address for pw in pseudowires if not pw.protection.ipsec})
+    for address in clear:
+        out = f"src {local}/{host} dst {address}/{host} proto 115 dir out"
+        into = f"src {address}/{host} dst {local}/{host} proto 115 dir in"
+        commands += [
+            f"ip xfrm policy add {selector} priority {PEER_ALLOW_PRIORITY}"
+            for selector in (out, into)
+        ]
     return commands
 
 
@@ -121,25 +152,36 @@ def base_commands(site: Site) -> list[str]:
     return commands
 
 
-def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
-    """Tunnels, sessions and bridges for ``pseudowires`` (static session IDs and cookies)."""
+def tunnel_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """One IP-encapsulated tunnel per peer (static: it sends nothing by itself)."""
     commands: list[str] = []
-    tunnels: dict[str, int] = {}
+    for number, pw in _tunnels(pseudowires).values():
+        commands.append(
+            f"ip l2tp add tunnel tunnel_id {number} peer_tunnel_id {number} encap ip "
+            f"local {site.tunnel_address} remote {pw.peer_address}"
+        )
+    return commands
+
+
+def _tunnels(pseudowires: tuple[Pseudowire, ...]) -> dict[str, tuple[int, Pseudowire]]:
+    """Each peer's tunnel number (from 1, in order) and its first pseudowire."""
+    tunnels: dict[str, tuple[int, Pseudowire]] = {}
     for pw in pseudowires:
-        if pw.peer.name not in tunnels:
-            tunnels[pw.peer.name] = len(tunnels) + 1
-            tunnel = tunnels[pw.peer.name]
-            commands.append(
-                f"ip l2tp add tunnel tunnel_id {tunnel} peer_tunnel_id {tunnel} encap ip "
-                f"local {site.tunnel_address} remote {pw.peer_address}"
-            )
+        tunnels.setdefault(pw.peer.name, (len(tunnels) + 1, pw))
+    return tunnels
+
+
+def session_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """Sessions and bridges for ``pseudowires`` (static session IDs and cookies)."""
+    commands: list[str] = []
+    tunnels = _tunnels(pseudowires)
     lan = site.linux.lan
     for pw in pseudowires:
         vlan, (local, remote) = pw.vlan.id, pw.session_ids
         # The pair's budget: both ends of one pseudowire get the same MTU.
         mtu = pw.budget.max_inner_mtu
         session = (
-            f"ip l2tp add session name l2tp{vlan} tunnel_id {tunnels[pw.peer.name]} "
+            f"ip l2tp add session name l2tp{vlan} tunnel_id {tunnels[pw.peer.name][0]} "
             f"session_id {local} peer_session_id {remote} {l2spec(pw)}"
         )
         if pw.cookie_size:
@@ -157,6 +199,11 @@ def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
             f"ip link set dev br{vlan} up",
         ]
     return commands
+
+
+def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """Tunnels, sessions and bridges for ``pseudowires``, without the xfrm policies."""
+    return tunnel_commands(site, pseudowires) + session_commands(site, pseudowires)
 
 
 def session_port(pw: Pseudowire) -> str:
@@ -184,8 +231,9 @@ def linux_commands(fleet: Fleet, name: str) -> list[str]:
     pseudowires = fleet.pseudowires(name)
     return (
         base_commands(site)
-        + pseudowire_commands(site, pseudowires)
-        + inbound_commands(site, pseudowires)
+        + tunnel_commands(site, pseudowires)
+        + failclosed_commands(site, pseudowires)
+        + session_commands(site, pseudowires)
     )
 
 
@@ -206,10 +254,17 @@ def render_linux(fleet: Fleet, name: str) -> str:
             "are its data plane only (static session IDs = VC IDs), for labs"
         )
     pseudowires = fleet.pseudowires(name)
-    if any(pw.protection.ipsec for pw in pseudowires):
+    if protected(pseudowires):
         lines.append(
-            "# IPsec: load swanctl.conf into strongSwan (charon) first; the xfrm policies at the "
-            "end drop L2TPv3 that is not ESP-protected (needs esp4 and xfrm_user)"
+            "# Fails closed: after the tunnels and before any session, xfrm policies block IP "
+            "protocol 115 both ways on every address (needs xfrm_user); only the peers in clear "
+            "are allowed. Safe to run before strongSwan, at boot or while charon restarts"
+        )
+    if any(pw.protection.ipsec for pw in pseudowires):
+        esp = "esp6" if site.wan.ipv6 else "esp4"
+        lines.append(
+            "# IPsec: then load swanctl.conf into strongSwan (swanctl --load-all); charon's "
+            f"per-peer policies win over the blocks (needs {esp} and xfrm_user)"
         )
     lines += linux_commands(fleet, name)
     return "\n".join(lines) + "\n"
