@@ -16,7 +16,7 @@ from l2tpgen.device.plan import plan_change
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import refusal
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.tree import parse
 from l2tpgen.platforms import driver
 
@@ -79,37 +79,69 @@ def copy_and_enter(
     sizes = rollback.listed_sizes(listing)
     rollback.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
     file = rollback.rollback_name(name)
+    enter = confirm.enter_command(before, options.confirm_within)
     step = exclusive.copy_and_enter(
         connection,
         [rollback.delete_command(fs, copy) for copy in old],
         rollback.copy_command(fs, file),
-        confirm.enter_command(before, options.confirm_within),
+        enter,
     )
+    timed = options.confirm_within is not None
     if not step.entered and step.locked_by:
-        return (
-            f"nothing was changed: another session holds the router's configuration lock "
-            f"(exclusive configuration mode: {step.locked_by}); push again when it has finished"
-        )
+        return exclusive.lock_refusal(step.locked_by, "push again")
     if not step.entered:
-        return (
-            "nothing was changed: the router did not enter configuration mode at `configure "
-            f"terminal` ({step.answer or 'no answer'}); check this login may configure the router"
-        )
+        return _not_entered(job, enter, step.answer)
     try:
         rollback.check_copy(step.copy, fs, file)
-    except L2tpgenError:
+    except L2tpgenError as exc:
         exclusive.leave(connection)
+        if timed:
+            raise DeviceError(f"{exc}{_timer_ended(connection)}") from exc
         raise
     if not exclusive.same_config(step.seen, before):
         exclusive.leave(connection)
+        ended = _timer_ended(connection) if timed else ""
         return (
             "nothing was changed: the router's config changed after push read it "
             f"({exclusive.what_changed(before, step.seen)}): someone else is changing this "
-            "router; push again when they have finished"
+            f"router; push again when they have finished{ended}"
         )
     rollback.keep_locally(options.state_dir / "rollback", file, before)
     rollback.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
     return f"{fs.name}{file}", step.seen
+
+
+def _not_entered(job: Job, enter: str, answer: str) -> str:
+    """Why configuration mode was not entered, in the router's words."""
+    said = answer or "no answer"
+    if confirm.ALREADY_PENDING in answer:
+        return (
+            f"nothing was changed: the router refused `{enter}` ({said}): a change on the "
+            "router waits for confirmation already (another timed push or session started a "
+            f"revert timer after push read the router); run `l2tpgen confirm {job.name}` to keep "
+            "it, or let it revert, then push again"
+        )
+    if confirm.ARCHIVE_OFF in answer:
+        return (
+            f"nothing was changed: the router refused `{enter}` ({said}): --confirm-within "
+            "needs the router's configuration archive (`archive` with ` path flash:NAME`)"
+        )
+    return (
+        f"nothing was changed: the router did not enter configuration mode at `{enter}` "
+        f"({said}); check this login may configure the router"
+    )
+
+
+def _timer_ended(connection: Any) -> str:  # noqa: ANN401 - netmiko
+    """End the revert timer push started before changing anything; what to add to the message."""
+    problem = confirm.end_timer(connection)
+    if problem is None:
+        return "; the revert timer push started was ended (`configure confirm`)"
+    return (
+        f"; the revert timer push started could not be ended ({problem}): run `configure "
+        "confirm` on the router, or it goes back to the config at the timer's start when the "
+        "timer runs out"
+    )
 
 
 def unsaved(  # noqa: PLR0911 - one return per outcome
