@@ -91,6 +91,9 @@ class PushOptions:
     # Enter configuration mode with a revert timer of this many minutes, and leave the change
     # unsaved until ``l2tpgen confirm`` (``l2tpgen.device.confirm``); None: no timer.
     confirm_within: int | None = None
+    # Read, plan and run every refusal check, then stop before the rollback copy (nothing is
+    # changed): the fleet runner's pre-flight, so that no router changes while another is refused.
+    preflight: bool = False
 
     def tell(self, site: str, phase: str) -> None:
         """Report a phase, if anyone listens."""
@@ -200,7 +203,7 @@ class _Prepared:
     entered_at: float = 0.0  # when configuration mode was entered (a revert timer counts from it)
 
 
-def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, PLR0911 - netmiko; one return per way it ends
+def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, C901, PLR0911 - netmiko; one return per way it ends
     """Read the router and plan; stop here for no change or a dry run; else copy for rollback."""
     fleet, name, options, clock = job.fleet, job.name, job.options, job.clock
     site = fleet.site(name)
@@ -227,6 +230,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
             "notes": plan.notes,
         }
         if plan.empty:
+            if options.preflight:
+                return clock.result(Status.UNCHANGED, "no change needed", **shown)
             return unsaved(job, connection, before, startup, shown)
         if options.dry_run:
             return clock.result(
@@ -240,6 +245,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         lacking = confirm.lacking(before, options.confirm_within)
         if lacking is not None:
             return clock.result(Status.REFUSED, lacking, **shown)
+        if options.preflight:
+            return clock.result(Status.WOULD_CHANGE, "passed the checks before any change", **shown)
         options.tell(name, "saving a rollback copy")
         entered_at = time.time()
         entered = copy_and_enter(job, connection, before, listing)
