@@ -63,9 +63,7 @@ def test_a_static_pair_gaining_ipsec_is_down_from_its_first_mtu_change_not_the_c
 def test_a_changed_transform_set_on_a_protected_pair_gives_an_outage_note() -> None:
     fleet = load_fleet(HUB)
     intended = render_site(fleet, "hub", reveal_secrets=True, environ=ENV)
-    running = re.sub(r"aes-gcm-128", "aes-gcm-256", intended).replace(
-        "esp-gcm 128", "esp-gcm 256"
-    )
+    running = re.sub(r"aes-gcm-128", "aes-gcm-256", intended).replace("esp-gcm 128", "esp-gcm 256")
 
     plan = plan_change(fleet.site("hub"), running, intended)
 
