@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 HUB = ROOT / "examples" / "hub"
+PEER_PW = "    pseudowire: {signaling: static, cookie: 0}\n"
 
 
 def _sites(tmp_path: Path, edits: dict[str, list[tuple[str, str]]]) -> Path:
@@ -51,9 +52,8 @@ def test_a_linux_end_with_nat_t_forces_udp_encapsulation_in_swanctl(tmp_path: Pa
             "linux-edge": [("peers: [hub]\n", "peers: [hub]\nprotection: {nat_t: true}\n")],
             "hub": [
                 (
-                    "    pseudowire: {signaling: static, cookie: 0}\n",
-                    "    pseudowire: {signaling: static, cookie: 0}\n"
-                    "    protection: {nat_t: true}\n",
+                    PEER_PW,
+                    PEER_PW + "    protection: {nat_t: true}\n",
                 )
             ],
         },
