@@ -70,7 +70,8 @@ NONE_PENDING = "No Rollback Confirmed Change pending"
 _FIELDS = re.compile(
     r"^\s*(Time configured[^:]*|Timer type|Timer value|User)\s*:\s*(.*?)\s*$", re.MULTILINE
 )
-# The range IOS takes is not in the guide [U]; 1-120 is what l2tpgen offers.
+# 1-120: Cisco's `configure revert` command reference ("Time in minutes (1-120)") and the
+# cisco-ia YANG model's `revert` / `timer` (range 1..120).
 MAX_MINUTES = 120
 
 
