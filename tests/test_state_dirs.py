@@ -150,3 +150,16 @@ def test_a_stale_lab_says_removed_only_when_its_directory_is_gone(tmp_path: Path
     assert code == 1
     assert json.loads(stdout)["labs"] == [{"name": "half", "state": "stale", "removed": True}]
     assert not (state / "lab" / "half").exists()
+
+
+def test_a_planted_lock_link_inside_a_lab_creates_nothing_where_it_points(tmp_path: Path) -> None:
+    state, target = tmp_path / "state", tmp_path / "target"
+    half = state / "lab" / "half"
+    half.mkdir(parents=True, mode=0o700)
+    state.chmod(0o700)
+    target.mkdir()
+    (half / "starting.lock").symlink_to(target / "created-through-the-link")
+
+    _lab_status(state)
+
+    assert list(target.iterdir()) == []

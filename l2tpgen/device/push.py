@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback, steps
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import Guard, Link, close, roll_back
+from l2tpgen.device.restore import Guard, Link, close
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError
@@ -218,7 +218,7 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         ]
         before, startup, listing, timer, lock = exec_batch(connection, read)
         running_config_checked(before)
-        busy = None if options.dry_run else _busy(name, timer, lock)
+        busy = None if options.dry_run else steps.busy(name, timer, lock)
         if busy is not None:
             return clock.result(Status.REFUSED, busy)
         hc = job.platform.hier_config or ""
@@ -257,15 +257,6 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         return clock.result(Status.REFUSED, f"not pushed: {exc}")
     except L2tpgenError as exc:
         return clock.result(Status.FAILED, f"nothing was changed: {exc}")
-
-
-def _busy(name: str, timer: str, lock: str) -> str | None:
-    """Why nothing may change now: a change waiting for confirmation, another session's lock."""
-    waits = confirm.pending(timer)
-    if waits is not None:
-        return confirm.waiting(name, waits, "not pushed")
-    holder = exclusive.held_by(lock)
-    return exclusive.lock_refusal(holder, "push again") if holder else None
 
 
 def _held_back(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str | None:
@@ -327,7 +318,7 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         if batch.refused:
             problem = f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
         elif batch.interrupted and not sent:
-            return _stopped(job, connection, details)
+            return steps.stopped(job, connection, details)
         elif batch.interrupted or not batch.after:
             problem = f"stopped after {sent} of {len(plan.send)} lines"
         elif options.stopping():  # the stop came while the (last) chunk was in flight
@@ -352,7 +343,9 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
     if problem is not None:
         options.tell(name, "rolling back")
         guard = Guard(seen, exclusive.touched(plan.send))
-        status, outcome = _roll_back(job, connection, prepared, guard)
+        status, outcome = steps.roll_back_timed(
+            job, connection, prepared.rollback, guard, prepared.before, prepared.entered_at
+        )
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     if options.confirm_within is not None:
         when = confirm.reverts_at(prepared.entered_at, options.confirm_within)
@@ -369,39 +362,6 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         )
         return clock.result(Status.UNSAVED, message, **details)
     return clock.result(Status.CHANGED, f"{applied}, saved{late}", **details)
-
-
-def _roll_back(
-    job: Job,
-    connection: Any,  # noqa: ANN401 - netmiko
-    prepared: _Prepared,
-    guard: Guard,
-) -> tuple[Status, str]:
-    """``restore.roll_back`` to the copy; a timed push then ends its revert timer."""
-    status, outcome = roll_back(connection, job.link, prepared.rollback, prepared.before, guard)
-    if status is Status.REFUSED:  # another session's lock: the change stays, check by hand
-        status = Status.ROLLBACK_FAILED
-    return status, outcome + _timer_outcome(job, connection, status, prepared)
-
-
-def _stopped(job: Job, connection: Any, details: dict[str, Any]) -> PushResult:  # noqa: ANN401
-    """Stopped in configuration mode before any line: a timer push started is ended too."""
-    ended = _timer_outcome(job, connection, Status.ROLLED_BACK)
-    return job.clock.result(Status.STOPPED, f"stopped before any change{ended}", **details)
-
-
-def _timer_outcome(
-    job: Job,
-    connection: Any,  # noqa: ANN401 - netmiko
-    status: Status,
-    prepared: _Prepared | None = None,
-) -> str:
-    """A failed timed push ends the revert timer it started (``confirm.after_failure``)."""
-    minutes = job.options.confirm_within
-    if minutes is None:
-        return ""
-    entered = prepared.entered_at if prepared is not None else None
-    return confirm.after_failure(job.link, connection, status, minutes, entered)
 
 
 def _foreign(

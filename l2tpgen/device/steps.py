@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import confirm, exclusive, rollback
 from l2tpgen.device.plan import plan_change
+from l2tpgen.device.restore import roll_back
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import refusal
@@ -22,7 +23,7 @@ from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.push import PushOptions
-    from l2tpgen.device.restore import Link
+    from l2tpgen.device.restore import Guard, Link
     from l2tpgen.ios.tree import Config
     from l2tpgen.model import Fleet
     from l2tpgen.platforms.base import Driver
@@ -188,3 +189,49 @@ def unsaved(  # noqa: PLR0911 - one return per outcome
 def _startup(output: str) -> str:
     """``show startup-config`` as a config (IOS's `startup-config is not present`: empty)."""
     return "" if "startup-config is not present" in output else output
+
+
+def busy(name: str, timer: str, lock: str) -> str | None:
+    """Why nothing may change now: a change waiting for confirmation, another session's lock.
+
+    ``timer``: ``show archive config rollback timer``; ``lock``: ``show configuration lock``.
+    """
+    waits = confirm.pending(timer)
+    if waits is not None:
+        return confirm.waiting(name, waits, "not pushed")
+    holder = exclusive.held_by(lock)
+    return exclusive.lock_refusal(holder, "push again") if holder else None
+
+
+def roll_back_timed(  # noqa: PLR0917 - the rollback's pieces, as push has them
+    job: Job,
+    connection: Any,  # noqa: ANN401 - netmiko
+    rollback_file: str,
+    guard: Guard,
+    before: str,
+    entered_at: float,
+) -> tuple[Status, str]:
+    """``restore.roll_back`` to the copy; a timed push then ends its revert timer."""
+    status, outcome = roll_back(connection, job.link, rollback_file, before, guard)
+    if status is Status.REFUSED:  # another session's lock: the change stays, check by hand
+        status = Status.ROLLBACK_FAILED
+    return status, outcome + _timer_outcome(job, connection, status, entered_at)
+
+
+def stopped(job: Job, connection: Any, details: dict[str, Any]) -> PushResult:  # noqa: ANN401
+    """Stopped in configuration mode before any line: a timer push started is ended too."""
+    ended = _timer_outcome(job, connection, Status.ROLLED_BACK)
+    return job.clock.result(Status.STOPPED, f"stopped before any change{ended}", **details)
+
+
+def _timer_outcome(
+    job: Job,
+    connection: Any,  # noqa: ANN401 - netmiko
+    status: Status,
+    entered_at: float | None = None,
+) -> str:
+    """A failed timed push ends the revert timer it started (``confirm.after_failure``)."""
+    minutes = job.options.confirm_within
+    if minutes is None:
+        return ""
+    return confirm.after_failure(job.link, connection, status, minutes, entered_at)
