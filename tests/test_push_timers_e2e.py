@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import cli, entered_config_mode, exec_lines, push
@@ -108,10 +109,11 @@ def test_a_refused_timed_push_then_a_push_stay_new_in_running_and_startup_after_
     assert saved(lab) == pushed
 
 
+@pytest.mark.parametrize("lines", [5, 20, 34])
 def test_a_timed_push_whose_connection_drops_ends_its_timer_after_the_rollback(
-    new_lab: Callable[..., Lab],
+    new_lab: Callable[..., Lab], lines: int
 ) -> None:
-    lab = archived_lab(new_lab, faults={SITE: Faults(drop_after_config_lines=5)})
+    lab = archived_lab(new_lab, faults={SITE: Faults(drop_after_config_lines=lines)})
     before = lab.running(SITE)
 
     code, results = push(lab, SITE, "--confirm-within", "2")

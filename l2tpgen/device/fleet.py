@@ -157,7 +157,12 @@ def push_fleet(
     )
     if not options.dry_run and len(targets) > 1:
         refused = _preflight(fleet, allowed, credentials, per_router, workers)
-        refused.update({name: f"not pushed: {why}" for name, why in blocked.items()})
+        refused.update(
+            {
+                name: PushResult(name, Status.REFUSED, f"not pushed: {why}")
+                for name, why in blocked.items()
+            }
+        )
         if refused:
             return FleetReport(tuple(_held(name, refused) for name in targets))
     outcome = _run(allowed, fleet, credentials, per_router, workers)
@@ -194,8 +199,8 @@ def _preflight(
     credentials: Credentials,
     options: PushOptions,
     workers: int,
-) -> dict[str, str]:
-    """Every router read, planned and checked before any changes: why each one would be refused.
+) -> dict[str, PushResult]:
+    """Every router read, planned and checked before any changes: the ones that would not go.
 
     A fleet push is all-or-nothing before its first line: a router refused here (ownership, a
     foreign crypto map, a lone migration, a pending revert timer, another session's lock, not
@@ -205,17 +210,15 @@ def _preflight(
     checked = replace(options, preflight=True)
     outcome = _run(targets, fleet, credentials, checked, workers)
     results = [_result_of(name, outcome[name]) for name in targets]
-    return {
-        r.site: r.message
-        for r in results
-        if r.status not in {Status.WOULD_CHANGE, Status.UNCHANGED}
-    }
+    return {r.site: r for r in results if r.status not in {Status.WOULD_CHANGE, Status.UNCHANGED}}
 
 
-def _held(name: str, refused: Mapping[str, str]) -> PushResult:
-    """This router's result when the run stopped before any change."""
+def _held(name: str, refused: Mapping[str, PushResult]) -> PushResult:
+    """This router's result when the run ended before any change (its own, or the others')."""
     if name in refused:
-        return PushResult(name, Status.REFUSED, refused[name])
+        return refused[name]
+    if any(r.status is Status.STOPPED for r in refused.values()):
+        return PushResult(name, Status.STOPPED, "stopped before any change")
     others = ", ".join(sorted(refused))
     return PushResult(
         name,
