@@ -84,3 +84,15 @@ def test_ipsec_at_one_end_only_is_down_and_fails_the_pair_check(
 
     assert code == 1
     assert "UP" not in states, states
+
+
+def test_a_stop_during_the_checks_stops_every_router_of_the_run_not_refuses_them() -> None:
+    from l2tpgen.device.fleet import _held  # noqa: PLC0415 - the run's verdict on one router
+    from l2tpgen.device.result import PushResult, Status  # noqa: PLC0415
+
+    stopped = {"hub": PushResult("hub", Status.STOPPED, "stopped before any change")}
+    refused = {"hub": PushResult("hub", Status.REFUSED, "not pushed: a foreign crypto map")}
+
+    assert _held("branch", stopped).status is Status.STOPPED
+    assert _held("branch", refused).status is Status.REFUSED
+    assert _held("hub", refused) is refused["hub"]

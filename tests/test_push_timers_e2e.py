@@ -145,6 +145,27 @@ def test_a_timed_push_stopped_before_its_first_line_ends_the_timer_it_started(
     assert timer(lab) == NONE_PENDING
 
 
+def test_a_timed_push_refused_for_a_change_after_its_read_ends_the_timer_it_started(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    lab = archived_lab(new_lab)
+    router = lab.device(SITE).router
+
+    def colleague(_site: str, phase: str) -> None:
+        if phase == "saving a rollback copy":  # after push's read, before its timer starts
+            router.load("interface Loopback81\n description typed by a colleague\n")
+
+    result = push_site_a(lab, tmp_path / "state", confirm_within=2, progress=colleague)
+
+    assert result.status is Status.REFUSED, result.message
+    assert "config changed after push read it" in result.message
+    assert "revert timer push started was ended" in result.message
+    assert timer(lab) == NONE_PENDING
+    later(lab, 10 * 60)
+    timer(lab)
+    assert "Loopback81" in lab.running(SITE)  # the colleague's change is not reverted later
+
+
 # -- inside a timed push's confirm window ---------------------------------------------------------
 
 
