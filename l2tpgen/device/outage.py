@@ -8,10 +8,12 @@ its peer's until the peer has the same change, that pair's pseudowires are down 
   themselves before it (a static design gaining IPsec changes each subinterface's MTU and
   cookies first, in step 4 of the order): then at the first such line;
 - **removing** the WAN's crypto map (``no crypto map``): at that line, as the peer still
-  encrypts and drops what arrives in clear for its crypto access list;
+  encrypts (and, as l2tpgen reads IOS, drops what arrives in clear for its crypto access list:
+  not quoted from Cisco [U]);
 - **changing** the IPsec parameters of a protected pair (a transform set, the IKEv2 proposal, the
   crypto map entry's ``set transform-set``): at that line, or at the latest when the security
-  associations are next negotiated.
+  associations are next negotiated (when exactly IOS drops the old ones is not documented in the
+  sources here [U]).
 
 Every such note says "until each peer has been pushed" (``PAIR_OUTAGE``): the fleet runner reads
 it to keep a pair from being left half-protected.

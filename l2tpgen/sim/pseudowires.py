@@ -12,11 +12,11 @@ the brief (section 5), the samples and the router's flavor.
 
 IPsec must match too: a pseudowire whose L2TPv3 packets one end encrypts (a crypto map applied to
 an interface, with an entry whose ``match address`` access list names both tunnel ends, or whose
-``set peer`` is the far end: ``encrypted``) and the other sends in clear is DN. The end that
-encrypts drops clear packets its crypto access list says should have been protected, and the
-other cannot read ESP (Cisco, "Configuring Security for VPNs with IPsec": "packets that match a
-permit ... are protected"; [IKEV2-LEGACY] in tests/test_plan_protection.py for the commands).
-Which transform each end uses is not compared [U].
+``set peer`` is the far end: ``sim/ipsec.py``) and the other sends in clear is DN: the far end
+cannot read ESP, and the end that encrypts expects ESP for that traffic (docs/security.md,
+"Adding protection to a running pair", step 3; that IOS drops the clear packets rather than
+accepting them is the simulator's reading, not quoted from Cisco [U]). Which transform each end
+uses is not compared [U].
 
 UP here means "would carry traffic". A real router shows a manual session without ``l2tp hello``
 as up whatever its far end holds (nothing is signaled); the simulator shows it DN when the ends
