@@ -106,7 +106,12 @@ def test_removing_protection_takes_the_wan_crypto_map_off_first_and_the_filter_l
     assert [_at(plan, line) for line in order] == sorted(_at(plan, line) for line in order)
     assert plan.send[-1] == "no ip access-list extended l2tpgen-wan-in"
     assert not [line for line in plan.send if "interface GigabitEthernet0/0/0" in line]
-    assert not plan.notes
+    # the peer still encrypts (and drops clear traffic for its crypto ACL): an outage until it
+    # is pushed too, from the first line on
+    (note,) = plan.notes
+    assert "removes the crypto map" in note
+    assert f"`{WAN}` / `no crypto map l2tpgen` (line 2 of" in note
+    assert "until each peer has been pushed the same change" in note
 
 
 def test_a_changed_access_list_is_removed_and_sent_whole_never_appended_after_permit_any(

@@ -67,7 +67,7 @@ def test_an_unconfirmed_change_reverts_when_its_timer_runs_out_and_not_a_moment_
     assert r.prompt() == "r2#"  # nothing fires until the router is asked something
     r.handle("show running-config")
     assert r.running.body() == before
-    assert r.handle("show archive config rollback timer") == "No Rollback Confirmed Change pending"
+    assert r.handle("show archive config rollback timer") == "%No Rollback Confirmed Change pending"
 
 
 def test_a_confirmed_change_stays_after_its_timer_would_have_run_out() -> None:
@@ -81,7 +81,7 @@ def test_a_confirmed_change_stays_after_its_timer_would_have_run_out() -> None:
     r.tick()
 
     assert "hostname r2" in r.running.body()
-    assert r.handle("show archive config rollback timer") == "No Rollback Confirmed Change pending"
+    assert r.handle("show archive config rollback timer") == "%No Rollback Confirmed Change pending"
 
 
 def test_without_an_archive_path_the_timer_is_refused_and_configuration_mode_not_entered() -> None:

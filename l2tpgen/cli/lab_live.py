@@ -39,6 +39,8 @@ def _records() -> list[tuple[Path, LiveLab | None]]:
         return recorded(_state_dir())
     except OSError as exc:
         fail(f"cannot read the labs' state directory: {exc.strerror} ({exc.filename})")
+    except L2tpgenError as exc:
+        fail(f"not read: {exc}")
 
 
 def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] = ()) -> Lab:
@@ -160,8 +162,8 @@ def _describe(directory: Path, live: LiveLab | None) -> dict[str, object]:
     if (live is None or not live.running) and starting(directory):
         return {"name": live.name if live else directory.name, "state": "starting"}
     if live is None or not live.running:
-        remove(directory)
-        return {"name": live.name if live else directory.name, "state": "stale", "removed": True}
+        removed = remove(directory)
+        return {"name": live.name if live else directory.name, "state": "stale", "removed": removed}
     found: dict[str, object] = {
         "name": live.name,
         "state": "up" if live.ready else "starting",
@@ -213,7 +215,10 @@ def _table(labs: list[dict[str, object]]) -> None:
 
     for lab in labs:
         if lab["state"] == "stale":
-            err.print(f"lab {lab['name']}: its VM is gone (stale); its state was removed")
+            done = (
+                "its state was removed" if lab.get("removed") else "its state could NOT be removed"
+            )
+            err.print(f"lab {lab['name']}: its VM is gone (stale); {done}")
     running = [lab for lab in labs if lab["state"] != "stale"]
     if not running:
         err.print("no lab is up (start one with `l2tpgen lab up SITES|TOPOLOGY`)")

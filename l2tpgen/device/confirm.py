@@ -15,6 +15,23 @@ is changed. napalm's IOS driver (``napalm/ios/ios.py``, ``commit_config(revert_i
 same command and reads ``show archive config rollback timer`` ("No Rollback Confirmed Change
 pending" when nothing waits), as ``confirm_site`` does.
 
+What the router prints (``show archive config rollback timer``): with a change pending, Cisco's
+sample output (IOS Configuration Fundamentals Command Reference, ``show archive config rollback
+timer``) is ``Time configured(or reconfigured): 22:50:48 UTC Sat Feb 21 2009`` / ``Timer type:
+absolute timer`` / ``Timer value: 2 min`` / ``User: console`` (the fields napalm's
+``_get_pending_commits`` reads); with none, ``%No Rollback Confirmed Change pending`` (napalm's IOS
+integration test of commit confirm asserts exactly that). Push, rollback and confirm read it first
+(``pending``): a change waiting for confirmation is reverted by the router when its timer runs
+out, taking along whatever was changed after it, so push refuses to change (or save) the router
+then, quoting the router's fields; rollback ends the timer after its replace.
+
+Ending a timer that must not fire (``end_timer``): ``configure confirm``, which keeps the running
+config as it is. A failed timed push first restores the pre-push config (``configure replace``),
+so confirming then keeps exactly that; ``configure revert now`` ("To cancel the timed rollback and
+trigger the rollback immediately", Cisco's ``configure revert`` command reference, also the
+``cisco-ia`` YANG model's ``revert``/``now``) would go back to the config at the timer's start
+instead, which is the same config only when nobody else changed the router meanwhile.
+
 Not handled: a router in *manual* exclusive configuration mode (push would have to combine
 ``lock`` with the timer; that syntax is not documented in the sources above): refused.
 """
@@ -31,8 +48,9 @@ from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import exec_batch, refusal
+from l2tpgen.device.session import alive, exec_batch, refusal
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -40,11 +58,20 @@ if TYPE_CHECKING:
 
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
+    from l2tpgen.device.restore import Link
 
 _ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)
 SHOW_TIMER = "show archive config rollback timer"
+# What IOS answers `configure terminal revert timer` with: without the archive (napalm's IOS
+# driver looks for it), and while a change is pending already (the simulator's wording, [U]).
+ARCHIVE_OFF = "Please turn config archive on"
+ALREADY_PENDING = "Rollback Confirmed Change already pending"
 NONE_PENDING = "No Rollback Confirmed Change pending"
-# The range IOS takes is not in the guide [U]; 1-120 is what l2tpgen offers.
+_FIELDS = re.compile(
+    r"^\s*(Time configured[^:]*|Timer type|Timer value|User)\s*:\s*(.*?)\s*$", re.MULTILINE
+)
+# 1-120: Cisco's `configure revert` command reference ("Time in minutes (1-120)") and the
+# cisco-ia YANG model's `revert` / `timer` (range 1..120).
 MAX_MINUTES = 120
 
 
@@ -77,6 +104,82 @@ def lacking(running: str, minutes: int | None) -> str | None:
             "not supported (the lock and the revert timer are not documented together)"
         )
     return None
+
+
+def pending(output: str) -> str | None:
+    """The change waiting for confirmation, as the router describes it, or None.
+
+    ``output``: ``show archive config rollback timer``. A router that refuses the command (no
+    such feature on its release) or says nothing is pending has none.
+    """
+    if NONE_PENDING in output or refusal(output) is not None:
+        return None
+    fields = {key.split("(")[0].strip(): value for key, value in _FIELDS.findall(output)}
+    if "Timer value" not in fields and "Timer type" not in fields:
+        return None
+    said = ", ".join(f"{key}: {value}" for key, value in fields.items() if value)
+    return mask_secrets(said)[:200]
+
+
+def waiting(site: str, described: str, doing: str) -> str:
+    """Why ``doing`` (push, rollback, confirm's save) is refused while a change waits."""
+    return (
+        f"{doing}: a change on the router waits for confirmation (`{SHOW_TIMER}`: {described}); "
+        "when its timer runs out the router goes back to the config from before that change, "
+        f"taking along anything changed since. Run `l2tpgen confirm {site}` to keep it (or "
+        "`configure revert now` on the router to drop it), then run this again"
+    )
+
+
+def end_timer(connection: Any) -> str | None:  # noqa: ANN401 - netmiko
+    """``configure confirm``: the revert timer ends and the running config stays as it is.
+
+    Returns None when the router then shows nothing pending, else what it said.
+    """
+    try:
+        said, after = exec_batch(connection, ["configure confirm", SHOW_TIMER])
+    except L2tpgenError as exc:
+        return str(exc)
+    if NONE_PENDING in after:
+        return None
+    return mask_secrets(said.strip() or after.strip())[:120] or "no answer"
+
+
+def after_failure(
+    link: Link,
+    connection: Any,  # noqa: ANN401 - netmiko
+    status: Status,
+    minutes: int,
+    entered: float | None,
+) -> str:
+    """A failed timed push ends the revert timer it started; what to add to its message.
+
+    Rolled back (or nothing sent): the running config is the pre-push one, and ``configure
+    confirm`` keeps exactly that, so the timer can no longer undo a later push. Not rolled back:
+    the timer is left running (it is then the way back to the pre-push config), and said so.
+    """
+    if status is not Status.ROLLED_BACK:
+        when = reverts_at(entered, minutes) if entered is not None else "the timer's end"
+        return (
+            f"; the router's revert timer still runs: at {when} it goes back to the config "
+            "from before this push unless `configure confirm` is entered"
+        )
+    fresh = None
+    try:
+        if not alive(connection):
+            fresh = connection = link.connector(link.target, link.credentials)
+        problem = end_timer(connection)
+    except L2tpgenError as exc:
+        problem = str(exc)
+    finally:
+        if fresh is not None:
+            close(fresh)
+    if problem is None:
+        return "; its revert timer was ended (`configure confirm`), so it cannot undo a later push"
+    return (
+        f"; its revert timer could NOT be ended ({problem}): run `configure confirm` on the "
+        "router, or a push made before the timer runs out is undone when it does"
+    )
 
 
 def enter_command(running: str, minutes: int | None) -> str:
@@ -126,7 +229,10 @@ def confirm_site(
 
 
 def _confirm(connection: Any, save_command: str) -> tuple[Status, str]:  # noqa: ANN401 - netmiko
-    (pending,) = exec_batch(connection, [SHOW_TIMER])
+    pending, lock = exec_batch(connection, [SHOW_TIMER, exclusive.SHOW_LOCK])
+    holder = exclusive.held_by(lock)
+    if holder:  # `write memory` would save their half-typed change with ours
+        return Status.REFUSED, exclusive.lock_refusal(holder, "confirm again")
     refused = refusal(pending)
     if refused is not None:
         return Status.REFUSED, f"nothing to confirm: the router refused `{SHOW_TIMER}` ({refused})"

@@ -18,6 +18,15 @@ the referee. Two mechanisms, both folded into round trips push makes anyway:
   still hold exactly what push last saw there itself; otherwise someone else changed it since,
   and push does not roll back over their change (it says what changed instead).
 
+Commands that change the router without entering configuration mode (rollback's ``configure
+replace``, confirm's ``configure confirm`` and save) read ``show configuration lock`` first
+(``held_by``) and refuse as push does when another session holds the lock. Its fields, as quoted
+from real routers: ``Type : EXCLUSIVE`` / ``State : LOCKED`` with the holder's ``User``, ``TTY``
+and ``Owner PID`` (booches.nl, "Configuration Mode Locking", 2008), ``Type : NO LOCK`` / ``State :
+FREE`` with none (darenmatthews.com, "IOS Configuration Lock", 2009). A replace that meets the
+lock anyway (taken between the read and the replace) prints the lock's refusal, which
+``locked_by`` finds.
+
 Without exclusive mode on the router, a change another session makes *between* push's chunks
 cannot be prevented (only found before a rollback): docs/push.md recommends
 ``configuration mode exclusive auto``.
@@ -43,6 +52,8 @@ _EXCLUSIVE = re.compile(r"^configuration mode exclusive (auto|manual)\s*$", re.M
 # try later.").
 _LOCKED = re.compile(r"(?i)configuration mode (?:is )?locked exclusively by[^\n]*")
 SHOW = "do show running-config"
+SHOW_LOCK = "show configuration lock"
+_LOCK_FIELD = re.compile(r"^\s*(Owner PID|User|TTY|Type|State)\s*:\s*(.*?)\s*$", re.MULTILINE)
 # How many changed lines a message quotes.
 _QUOTED_LINES = 4
 
@@ -63,6 +74,33 @@ def exclusive_mode(running: str) -> str | None:
     """``auto`` or ``manual`` when the router has exclusive configuration mode, else None."""
     found = _EXCLUSIVE.search(running)
     return found.group(1) if found else None
+
+
+def locked_by(output: str) -> str:
+    """The lock refusal IOS printed in ``output`` (its first line), or ""."""
+    found = _LOCKED.search(output)
+    return found.group(0).strip() if found else ""
+
+
+def held_by(output: str) -> str:
+    """Who holds the lock, from ``show configuration lock`` ("" when nobody does).
+
+    Only an exclusive lock in state ``LOCKED`` counts; a router that refuses the command has no
+    such lock.
+    """
+    fields = dict(_LOCK_FIELD.findall(output))
+    if fields.get("State", "").upper() != "LOCKED":
+        return ""
+    who = ", ".join(f"{key} {fields[key]}" for key in ("User", "TTY", "Owner PID") if key in fields)
+    return mask_secrets(f"locked by {who or 'another session'}")[:160]
+
+
+def lock_refusal(holder: str, again: str) -> str:
+    """What push, rollback and confirm say when another session holds the lock."""
+    return (
+        f"nothing was changed: another session holds the router's configuration lock "
+        f"(exclusive configuration mode: {holder}); {again} when it has finished"
+    )
 
 
 def same_config(one: str, other: str) -> bool:
@@ -139,12 +177,11 @@ def copy_and_enter(
     shown = next(((config, out) for command, config, out in segments if command == SHOW), None)
     entered = shown is not None and shown[0]
     answer = next((out for command, _, out in segments if command == enter), "")
-    locked = _LOCKED.search(answer)
     return Entered(
         copied.split("\n", 1)[1] if "\n" in copied else copied,
         entered,
         shown[1].split("\n", 1)[1] if shown is not None and "\n" in shown[1] else "",
-        locked.group(0).strip() if locked else "",
+        locked_by(answer),
         mask_secrets(answer.strip()[:120]),
     )
 

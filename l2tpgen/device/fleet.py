@@ -15,6 +15,7 @@ from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
 from l2tpgen.device.exclusive import touched
+from l2tpgen.device.outage import pair_outage
 from l2tpgen.device.push import lint_gate
 from l2tpgen.device.restore import restore
 from l2tpgen.device.result import PushResult, Status
@@ -24,7 +25,7 @@ from l2tpgen.platforms import driver
 from l2tpgen.render import render_site
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Collection, Mapping, Sequence
 
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
@@ -154,17 +155,17 @@ def push_fleet(
         rendered=rendered,
         together=frozenset(targets) | frozenset(options.together),
     )
-    outcome = (
-        build_nornir(allowed, credentials, workers).run(
-            task=l2tpgen_push,
-            fleet=fleet,
-            options=per_router,
-            credentials=credentials,
-            on_failed=True,
+    if not options.dry_run and len(targets) > 1:
+        refused = _preflight(fleet, allowed, credentials, per_router, workers)
+        refused.update(
+            {
+                name: PushResult(name, Status.REFUSED, f"not pushed: {why}")
+                for name, why in blocked.items()
+            }
         )
-        if allowed
-        else {}
-    )
+        if refused:
+            return FleetReport(tuple(_held(name, refused) for name in targets))
+    outcome = _run(allowed, fleet, credentials, per_router, workers)
     results = tuple(
         PushResult(name, Status.REFUSED, f"not pushed: {blocked[name]}")
         if name in blocked
@@ -173,7 +174,59 @@ def push_fleet(
     )
     if options.dry_run:
         return FleetReport(results)
-    return _verified(FleetReport(results), fleet, targets, credentials, options, workers)
+    report = _verified(FleetReport(results), fleet, targets, credentials, options, workers)
+    return _protect_pairs(fleet, report, targets, credentials, options, workers)
+
+
+def _run(
+    targets: Mapping[str, Target],
+    fleet: Fleet,
+    credentials: Credentials,
+    options: PushOptions,
+    workers: int,
+) -> Mapping[str, Sequence[object]]:
+    """``l2tpgen_push`` on every target in parallel (Nornir's threaded runner)."""
+    if not targets:
+        return {}
+    return build_nornir(targets, credentials, workers).run(
+        task=l2tpgen_push, fleet=fleet, options=options, credentials=credentials, on_failed=True
+    )
+
+
+def _preflight(
+    fleet: Fleet,
+    targets: Mapping[str, Target],
+    credentials: Credentials,
+    options: PushOptions,
+    workers: int,
+) -> dict[str, PushResult]:
+    """Every router read, planned and checked before any changes: the ones that would not go.
+
+    A fleet push is all-or-nothing before its first line: a router refused here (ownership, a
+    foreign crypto map, a lone migration, a pending revert timer, another session's lock, not
+    reached) keeps every other router of the run unchanged too, so a pair is never half changed
+    because one end could not be.
+    """
+    checked = replace(options, preflight=True)
+    outcome = _run(targets, fleet, credentials, checked, workers)
+    results = [_result_of(name, outcome[name]) for name in targets]
+    return {r.site: r for r in results if r.status not in {Status.WOULD_CHANGE, Status.UNCHANGED}}
+
+
+def _held(name: str, refused: Mapping[str, PushResult]) -> PushResult:
+    """This router's result when the run ended before any change (its own, or the others')."""
+    if name in refused:
+        return refused[name]
+    if any(r.status is Status.STOPPED for r in refused.values()):
+        return PushResult(name, Status.STOPPED, "stopped before any change")
+    others = ", ".join(sorted(refused))
+    return PushResult(
+        name,
+        Status.REFUSED,
+        f"not pushed: {others} would be refused (see {'its' if len(refused) == 1 else 'their'} "
+        "result), and a fleet push changes every router or none before its first line; fix "
+        "that, then push them together again",
+    )
 
 
 def _verified(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
@@ -195,6 +248,46 @@ def _verified(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
     return replace(report, pairs=tuple(_pairs(states, fleet)), verify_errors=tuple(errors))
 
 
+_NOT_CHANGED = frozenset(
+    {Status.ROLLED_BACK, Status.ROLLBACK_FAILED, Status.REFUSED, Status.FAILED, Status.STOPPED}
+)
+
+
+def _protect_pairs(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
+    fleet: Fleet,
+    report: FleetReport,
+    targets: Mapping[str, Target],
+    credentials: Credentials,
+    options: PushOptions,
+    workers: int,
+) -> FleetReport:
+    """Roll back an end whose protection changed while its peer in the run did not change.
+
+    Adding (or removing) IPsec at one end of a pair takes its pseudowires down until the other
+    end has the same change (``outage.PAIR_OUTAGE``): a pair is never left half-protected, with or
+    without ``--rollback-pairs``.
+    """
+    failed = {r.site for r in report.results if r.status in _NOT_CHANGED}
+    half = {
+        r.site
+        for r in report.results
+        if pair_outage(r.notes) and {pw.peer.name for pw in fleet.pseudowires(r.site)} & failed
+    }
+    if not half:
+        return report
+    return roll_back_pairs(
+        fleet,
+        report,
+        targets,
+        credentials,
+        options,
+        workers=workers,
+        failed=failed,
+        only=half,
+        why="its IPsec would not match its peer's (a pair is never left half-protected)",
+    )
+
+
 def roll_back_pairs(
     fleet: Fleet,
     report: FleetReport,
@@ -203,6 +296,9 @@ def roll_back_pairs(
     options: PushOptions,
     *,
     workers: int = DEFAULT_WORKERS,
+    failed: Collection[str] | None = None,
+    only: Collection[str] | None = None,
+    why: str = "--rollback-pairs",
 ) -> FleetReport:
     """Roll back every changed site whose peer in the same run was rolled back (or failed to be).
 
@@ -212,15 +308,19 @@ def roll_back_pairs(
     rolled back here, the pairs are read again: the summary shows the state each router is left
     in, not the one before this rollback.
     """
-    failed = {
-        r.site for r in report.results if r.status in {Status.ROLLED_BACK, Status.ROLLBACK_FAILED}
-    }
+    if failed is None:
+        failed = {
+            r.site
+            for r in report.results
+            if r.status in {Status.ROLLED_BACK, Status.ROLLBACK_FAILED}
+        }
     results = []
     for result in report.results:
         peers = {pw.peer.name for pw in fleet.pseudowires(result.site)}
-        partners = sorted(peers & failed)
+        partners = sorted(peers & set(failed))
         changed = result.status in {Status.CHANGED, Status.UNSAVED}
-        if not partners or not changed or result.rollback_file is None:
+        chosen = only is None or result.site in only
+        if not partners or not changed or not chosen or result.rollback_file is None:
             results.append(result)
             continue
         options.tell(result.site, "rolling back (its pair was rolled back)")
@@ -235,7 +335,11 @@ def roll_back_pairs(
             save_command=(command or "write memory") if saved else None,
             edits=touched(result.commands),
         )
-        reason = f"{', '.join(partners)} rolled back, so this end was too (--rollback-pairs)"
+        reason = (
+            f"{', '.join(partners)} rolled back, so this end was too ({why})"
+            if only is None
+            else f"{', '.join(partners)} did not change, so this end was rolled back: {why}"
+        )
         results.append(replace(result, status=status, message=f"{reason}: {outcome}"))
     rolled = replace(report, results=tuple(results))
     if rolled.results == report.results:

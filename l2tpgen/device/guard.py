@@ -43,7 +43,7 @@ def router_lock(state_dir: Path, host: str, port: int) -> Iterator[None]:
     Raises:
         LockedError: another process holds it (named by its pid).
     """
-    folder = private_dir(state_dir.expanduser() / "locks")
+    folder = private_dir(private_dir(state_dir.expanduser()) / "locks", link=False)
     path = folder / (re.sub(r"[^A-Za-z0-9_.-]", "_", f"{host}_{port}") + ".lock")
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -62,20 +62,36 @@ def router_lock(state_dir: Path, host: str, port: int) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
-def private_dir(path: Path) -> Path:
+def private_dir(path: Path, *, link: bool = True) -> Path:
     """``path`` as a directory only its owner can enter (made if missing, mode 0700).
 
     A directory of ours that others may read or write (a pre-existing 0777 one, say) is made
     0700; one that belongs to someone else is refused (its owner could read the rollback copies'
-    secrets, or plant files).
+    secrets, or plant files). A shared sticky directory (``/tmp``, mode 1777) is refused and never
+    chmod-ed, even when it is ours (as root, /tmp is: making it 0700 would break it for everyone).
+    ``link``: whether ``path`` may be a symbolic link (the state directory may, and is judged by
+    what it points to; its ``rollback`` and ``locks`` folders may not: a link planted there would
+    have push chmod and write into whatever it points to).
 
     Raises:
-        DeviceError: ``path`` is not a directory, or belongs to another user.
+        DeviceError: ``path`` is not a directory, a link where none may be, shared, or belongs
+            to another user.
     """
+    if not link and path.is_symlink():
+        raise DeviceError(
+            f"state directory folder {path} is a symbolic link (to {path.readlink()}); "
+            "l2tpgen never follows it: remove the link (l2tpgen makes the folder itself)"
+        )
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    info = path.stat()  # a symlinked state directory is judged by what it points to
+    info = path.stat() if link else path.lstat()
     if not stat.S_ISDIR(info.st_mode):
         raise DeviceError(f"state directory {path} is not a directory; set L2TPGEN_STATE_DIR")
+    if info.st_mode & stat.S_ISVTX:  # sticky: a directory made for sharing, like /tmp
+        raise DeviceError(
+            f"state directory {path} is a shared directory (mode "
+            f"{stat.S_IMODE(info.st_mode):04o}); it is left as it is: set L2TPGEN_STATE_DIR to "
+            "a directory of your own (it holds rollback copies with the routers' secrets)"
+        )
     if info.st_uid != os.getuid():
         raise DeviceError(
             f"state directory {path} belongs to user id {info.st_uid}, not to you: it holds "

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.classes import adopt
 from l2tpgen.device.foreign_vpn import admit_foreign_peers
+from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import interface_sort_key
@@ -396,17 +397,5 @@ def plan_change(
         intended_text,
         send,
         migration=have.trunk_xconnect and not want.trunk_xconnect,
-        notes=adopted.notes + admit_notes + _encrypting(send),
+        notes=adopted.notes + admit_notes + outage_notes(send, lan),
     )
-
-
-_ENCRYPTING = (
-    "this change applies the crypto map to the WAN interface: the pseudowires to the peers it "
-    "protects are down from that line until each peer has been pushed its crypto map too; "
-    "push both ends in one run"
-)
-
-
-def _encrypting(send: tuple[str, ...]) -> tuple[str, ...]:
-    """The note for a change that applies a crypto map to the WAN: the one outage it causes."""
-    return (_ENCRYPTING,) if any(line.startswith(" crypto map ") for line in send) else ()

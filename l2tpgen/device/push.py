@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback, steps
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import Guard, Link, close, roll_back
+from l2tpgen.device.restore import Guard, Link, close
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError
@@ -91,6 +91,9 @@ class PushOptions:
     # Enter configuration mode with a revert timer of this many minutes, and leave the change
     # unsaved until ``l2tpgen confirm`` (``l2tpgen.device.confirm``); None: no timer.
     confirm_within: int | None = None
+    # Read, plan and run every refusal check, then stop before the rollback copy (nothing is
+    # changed): the fleet runner's pre-flight, so that no router changes while another is refused.
+    preflight: bool = False
 
     def tell(self, site: str, phase: str) -> None:
         """Report a phase, if anyone listens."""
@@ -200,15 +203,24 @@ class _Prepared:
     entered_at: float = 0.0  # when configuration mode was entered (a revert timer counts from it)
 
 
-def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, PLR0911 - netmiko; one return per way it ends
+def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN401, C901, PLR0911 - netmiko; one return per way it ends
     """Read the router and plan; stop here for no change or a dry run; else copy for rollback."""
     fleet, name, options, clock = job.fleet, job.name, job.options, job.clock
     site = fleet.site(name)
     try:
         options.tell(name, "reading the running config")
-        read = ["show running-config", "show startup-config", "dir"]
-        before, startup, listing = exec_batch(connection, read)
+        read = [
+            "show running-config",
+            "show startup-config",
+            "dir",
+            confirm.SHOW_TIMER,
+            exclusive.SHOW_LOCK,
+        ]
+        before, startup, listing, timer, lock = exec_batch(connection, read)
         running_config_checked(before)
+        busy = None if options.dry_run else steps.busy(name, timer, lock)
+        if busy is not None:
+            return clock.result(Status.REFUSED, busy)
         hc = job.platform.hier_config or ""
         plan = plan_change(site, parse(before), job.intended, platform=hc)
         shown = {
@@ -218,6 +230,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
             "notes": plan.notes,
         }
         if plan.empty:
+            if options.preflight:
+                return clock.result(Status.UNCHANGED, "no change needed", **shown)
             return unsaved(job, connection, before, startup, shown)
         if options.dry_run:
             return clock.result(
@@ -231,6 +245,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         lacking = confirm.lacking(before, options.confirm_within)
         if lacking is not None:
             return clock.result(Status.REFUSED, lacking, **shown)
+        if options.preflight:
+            return clock.result(Status.WOULD_CHANGE, "passed the checks before any change", **shown)
         options.tell(name, "saving a rollback copy")
         entered_at = time.time()
         entered = copy_and_enter(job, connection, before, listing)
@@ -302,7 +318,7 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         if batch.refused:
             problem = f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
         elif batch.interrupted and not sent:
-            return clock.result(Status.STOPPED, "stopped before any change", **details)
+            return steps.stopped(job, connection, details)
         elif batch.interrupted or not batch.after:
             problem = f"stopped after {sent} of {len(plan.send)} lines"
         elif options.stopping():  # the stop came while the (last) chunk was in flight
@@ -327,7 +343,9 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
     if problem is not None:
         options.tell(name, "rolling back")
         guard = Guard(seen, exclusive.touched(plan.send))
-        status, outcome = roll_back(connection, job.link, prepared.rollback, prepared.before, guard)
+        status, outcome = steps.roll_back_timed(
+            job, connection, prepared.rollback, guard, prepared.before, prepared.entered_at
+        )
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     if options.confirm_within is not None:
         when = confirm.reverts_at(prepared.entered_at, options.confirm_within)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import rollback
 from l2tpgen.device.connection import connect
-from l2tpgen.device.exclusive import foreign_change
+from l2tpgen.device.exclusive import foreign_change, locked_by
 from l2tpgen.device.result import Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import alive, exec_batch
@@ -62,7 +62,8 @@ def roll_back(
     The check ignores lines that change by themselves (``l2tpgen.ios.volatile``). With a
     ``guard``, the running config is read first: when someone else changed the router since push
     last read it, nothing is rolled back (their change would go too) and the result says what
-    changed (``rollback-failed``, exit 4: check by hand).
+    changed (``rollback-failed``, exit 4: check by hand). ``refused``: the replace met another
+    session's configuration lock and changed nothing.
     """
     command = f"configure replace {rollback_file} force"
     for attempt in range(2):
@@ -86,6 +87,12 @@ def roll_back(
         finally:
             if fresh is not None:
                 close(fresh)
+        locked = locked_by(output)
+        if locked:  # IOS's rollback lock meets another session's exclusive one: nothing replaced
+            return Status.REFUSED, (
+                f"NOT rolled back: another session holds the router's configuration lock "
+                f"(exclusive configuration mode: {locked}), so `{command}` was refused"
+            )
         if not rollback.replace_failed(output) and config_body(after) == config_body(before):
             return Status.ROLLED_BACK, f"rolled back to {rollback_file}; the router is as before"
         return (
@@ -132,6 +139,8 @@ def restore(
     try:
         guard = Guard(None, edits) if edits is not None else None
         status, outcome = roll_back(connection, link, rollback_file, before, guard)
+        if status is Status.REFUSED:  # the change stays on the router: check by hand
+            status = Status.ROLLBACK_FAILED
         if status is not Status.ROLLED_BACK or save_command is None:
             return status, outcome
         # A fresh session: the one rolled back on may hold a timed-out read's unread output

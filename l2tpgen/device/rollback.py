@@ -109,7 +109,7 @@ def check_space(fs: FileSystem, running: str, freed: int = 0) -> None:
 
 def keep_locally(state_dir: Path, name: str, running: str) -> Path:
     """A local copy of the pre-push config, readable by the user only (it holds type 7 secrets)."""
-    local = private_dir(state_dir.expanduser())
+    local = private_dir(state_dir.expanduser(), link=False)
     path = local / name
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import calendar
 import difflib
+import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.restore import Guard, Link, close, roll_back
@@ -49,6 +50,9 @@ if TYPE_CHECKING:
 
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
+
+# A copy's name as `--list` prints it, optionally after its file system (`flash:NAME`).
+_NAME = re.compile(r"(?:[A-Za-z0-9_-]+:/?)?[A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,32 @@ def rollback_site(
         return clock.result(Status.REFUSED, f"nothing was changed: {exc}")
 
 
+def _named(found: list[Copy], options: RollbackOptions, site: str) -> str:
+    """The copy name ``--to`` gives, or why it cannot be one (starting "not rolled back").
+
+    A control character is never printed raw (``ascii``), and a file system other than the one
+    the copies are on is refused naming the accepted ones (``bootflash:X`` is not ``flash:X``).
+    """
+    assert options.to is not None  # noqa: S101 - the caller's condition
+    if not _NAME.fullmatch(options.to):
+        return (
+            f"not rolled back: --to {options.to!a} is not a copy's name: give it as "
+            f"`l2tpgen rollback {site} --list` prints it (letters, digits, `.`, `_`, `-`, "
+            "optionally after the router's file system, `flash:NAME`)"
+        )
+    system, colon, rest = options.to.rpartition(":")
+    wanted, given = rest.lstrip("/"), f"{system}{colon}"
+    where = {c.file_system for c in found} or set(options.file_systems[:1])
+    if given and given not in where:
+        accepted = ", ".join(f"`{fs}{wanted}`" for fs in sorted(where))
+        return (
+            f"not rolled back: --to names {given}, but {site}'s rollback copies are on "
+            f"{', '.join(sorted(where)) or 'another file system'}; give {accepted} "
+            "(or the name alone)"
+        )
+    return wanted
+
+
 def _chosen(found: list[Copy], options: RollbackOptions, site: str) -> Copy | str:
     """The copy to restore, or why none can be."""
     if options.to is None:
@@ -177,7 +207,9 @@ def _chosen(found: list[Copy], options: RollbackOptions, site: str) -> Copy | st
             return f"not rolled back: {site} has no rollback copy (push makes one before a change)"
         chosen = found[0]
     else:
-        wanted = options.to.rpartition(":")[2].lstrip("/")
+        wanted = _named(found, options, site)
+        if wanted.startswith("not rolled back"):
+            return wanted
         match = [c for c in found if c.name == wanted]
         if not match:
             return (
@@ -200,7 +232,30 @@ def _chosen(found: list[Copy], options: RollbackOptions, site: str) -> Copy | st
     return chosen
 
 
-def _roll_back(  # noqa: PLR0911 - one return per way it ends
+def _end_timer(link: Link) -> str | None:
+    """End the revert timer of a change that waited for confirmation (on a fresh session).
+
+    Returns None when it is ended, else what to say (the timer would undo the rollback).
+    """
+    try:
+        fresh = link.connector(link.target, link.credentials)
+    except L2tpgenError as exc:
+        problem: str | None = str(exc)
+    else:
+        try:
+            problem = confirm.end_timer(fresh)
+        finally:
+            close(fresh)
+    if problem is None:
+        return None
+    return (
+        f"but the revert timer of the change that waited for confirmation could NOT be ended "
+        f"({problem}): when it runs out the router goes back to the config from before that "
+        "change; run `configure confirm` on the router now"
+    )
+
+
+def _roll_back(  # noqa: C901, PLR0911 - one return per way it ends
     connection: Any,  # noqa: ANN401 - netmiko
     link: Link,
     site: str,
@@ -209,8 +264,13 @@ def _roll_back(  # noqa: PLR0911 - one return per way it ends
     approve: Callable[[str], bool],
     clock: Clock,
 ) -> PushResult:
-    running, listing = exec_batch(connection, ["show running-config", "dir"])
+    read = ["show running-config", "dir", confirm.SHOW_TIMER, exclusive.SHOW_LOCK]
+    running, listing, timer, lock = exec_batch(connection, read)
     running_config_checked(running)
+    holder = exclusive.held_by(lock)
+    if holder:
+        return clock.result(Status.REFUSED, exclusive.lock_refusal(holder, "roll back again"))
+    waits = confirm.pending(timer)
     chosen = _chosen(copies(listing, options.state_dir, site, options.file_systems), options, site)
     if isinstance(chosen, str):
         return clock.result(Status.REFUSED, chosen)
@@ -225,9 +285,19 @@ def _roll_back(  # noqa: PLR0911 - one return per way it ends
     if not approve(diff):
         return clock.result(Status.UNCHANGED, "nothing was changed", diff=diff, rollback_file=path)
     status, outcome = roll_back(connection, link, path, text, Guard(running, frozenset()))
+    if status is Status.REFUSED:  # another session's lock met the replace: nothing changed
+        outcome = outcome.replace("NOT rolled back", "nothing was changed", 1)
     if status is not Status.ROLLED_BACK:
         return clock.result(status, outcome, diff=diff, rollback_file=path)
     done = f"rolled back to {path} (the config before the push of {chosen.made})"
+    if waits is not None:
+        ended = _end_timer(link)
+        if ended is not None:
+            return clock.result(Status.ROLLBACK_FAILED, f"{done}, {ended}", diff=diff)
+        done += (
+            f"; the change that waited for confirmation ({waits}) was ended with `configure "
+            "confirm` after the replace, so its timer cannot undo this rollback"
+        )
     if not options.save:
         return clock.result(
             Status.CHANGED, f"{done}, not saved (--no-save)", diff=diff, rollback_file=path

@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import confirm, exclusive, rollback
 from l2tpgen.device.plan import plan_change
+from l2tpgen.device.restore import roll_back
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import refusal
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.tree import parse
 from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.push import PushOptions
-    from l2tpgen.device.restore import Link
+    from l2tpgen.device.restore import Guard, Link
     from l2tpgen.ios.tree import Config
     from l2tpgen.model import Fleet
     from l2tpgen.platforms.base import Driver
@@ -79,37 +80,69 @@ def copy_and_enter(
     sizes = rollback.listed_sizes(listing)
     rollback.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
     file = rollback.rollback_name(name)
+    enter = confirm.enter_command(before, options.confirm_within)
     step = exclusive.copy_and_enter(
         connection,
         [rollback.delete_command(fs, copy) for copy in old],
         rollback.copy_command(fs, file),
-        confirm.enter_command(before, options.confirm_within),
+        enter,
     )
+    timed = options.confirm_within is not None
     if not step.entered and step.locked_by:
-        return (
-            f"nothing was changed: another session holds the router's configuration lock "
-            f"(exclusive configuration mode: {step.locked_by}); push again when it has finished"
-        )
+        return exclusive.lock_refusal(step.locked_by, "push again")
     if not step.entered:
-        return (
-            "nothing was changed: the router did not enter configuration mode at `configure "
-            f"terminal` ({step.answer or 'no answer'}); check this login may configure the router"
-        )
+        return _not_entered(job, enter, step.answer)
     try:
         rollback.check_copy(step.copy, fs, file)
-    except L2tpgenError:
+    except L2tpgenError as exc:
         exclusive.leave(connection)
+        if timed:
+            raise DeviceError(f"{exc}{_timer_ended(connection)}") from exc
         raise
     if not exclusive.same_config(step.seen, before):
         exclusive.leave(connection)
+        ended = _timer_ended(connection) if timed else ""
         return (
             "nothing was changed: the router's config changed after push read it "
             f"({exclusive.what_changed(before, step.seen)}): someone else is changing this "
-            "router; push again when they have finished"
+            f"router; push again when they have finished{ended}"
         )
     rollback.keep_locally(options.state_dir / "rollback", file, before)
     rollback.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
     return f"{fs.name}{file}", step.seen
+
+
+def _not_entered(job: Job, enter: str, answer: str) -> str:
+    """Why configuration mode was not entered, in the router's words."""
+    said = answer or "no answer"
+    if confirm.ALREADY_PENDING in answer:
+        return (
+            f"nothing was changed: the router refused `{enter}` ({said}): a change on the "
+            "router waits for confirmation already (another timed push or session started a "
+            f"revert timer after push read the router); run `l2tpgen confirm {job.name}` to keep "
+            "it, or let it revert, then push again"
+        )
+    if confirm.ARCHIVE_OFF in answer:
+        return (
+            f"nothing was changed: the router refused `{enter}` ({said}): --confirm-within "
+            "needs the router's configuration archive (`archive` with ` path flash:NAME`)"
+        )
+    return (
+        f"nothing was changed: the router did not enter configuration mode at `{enter}` "
+        f"({said}); check this login may configure the router"
+    )
+
+
+def _timer_ended(connection: Any) -> str:  # noqa: ANN401 - netmiko
+    """End the revert timer push started before changing anything; what to add to the message."""
+    problem = confirm.end_timer(connection)
+    if problem is None:
+        return "; the revert timer push started was ended (`configure confirm`)"
+    return (
+        f"; the revert timer push started could not be ended ({problem}): run `configure "
+        "confirm` on the router, or it goes back to the config at the timer's start when the "
+        "timer runs out"
+    )
 
 
 def unsaved(  # noqa: PLR0911 - one return per outcome
@@ -156,3 +189,49 @@ def unsaved(  # noqa: PLR0911 - one return per outcome
 def _startup(output: str) -> str:
     """``show startup-config`` as a config (IOS's `startup-config is not present`: empty)."""
     return "" if "startup-config is not present" in output else output
+
+
+def busy(name: str, timer: str, lock: str) -> str | None:
+    """Why nothing may change now: a change waiting for confirmation, another session's lock.
+
+    ``timer``: ``show archive config rollback timer``; ``lock``: ``show configuration lock``.
+    """
+    waits = confirm.pending(timer)
+    if waits is not None:
+        return confirm.waiting(name, waits, "not pushed")
+    holder = exclusive.held_by(lock)
+    return exclusive.lock_refusal(holder, "push again") if holder else None
+
+
+def roll_back_timed(  # noqa: PLR0917 - the rollback's pieces, as push has them
+    job: Job,
+    connection: Any,  # noqa: ANN401 - netmiko
+    rollback_file: str,
+    guard: Guard,
+    before: str,
+    entered_at: float,
+) -> tuple[Status, str]:
+    """``restore.roll_back`` to the copy; a timed push then ends its revert timer."""
+    status, outcome = roll_back(connection, job.link, rollback_file, before, guard)
+    if status is Status.REFUSED:  # another session's lock: the change stays, check by hand
+        status = Status.ROLLBACK_FAILED
+    return status, outcome + _timer_outcome(job, connection, status, entered_at)
+
+
+def stopped(job: Job, connection: Any, details: dict[str, Any]) -> PushResult:  # noqa: ANN401
+    """Stopped in configuration mode before any line: a timer push started is ended too."""
+    ended = _timer_outcome(job, connection, Status.ROLLED_BACK)
+    return job.clock.result(Status.STOPPED, f"stopped before any change{ended}", **details)
+
+
+def _timer_outcome(
+    job: Job,
+    connection: Any,  # noqa: ANN401 - netmiko
+    status: Status,
+    entered_at: float | None = None,
+) -> str:
+    """A failed timed push ends the revert timer it started (``confirm.after_failure``)."""
+    minutes = job.options.confirm_within
+    if minutes is None:
+        return ""
+    return confirm.after_failure(job.link, connection, status, minutes, entered_at)

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import time
 from dataclasses import asdict, dataclass
@@ -55,10 +56,42 @@ class LiveLabError(L2tpgenError):
 
 
 def labs_dir(state_dir: Path) -> Path:
-    """Where the labs that are up keep their files: ``<state dir>/lab``, private (0700) if new."""
-    path = state_dir.expanduser().absolute() / "lab"
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """Where the labs that are up keep their files: ``<state dir>/lab``, private (0700) if new.
+
+    Run as root, a lab's files decide what ``lab status`` and ``lab down`` open, signal and
+    delete: the state directory must be the user's and not writable by others, and ``lab`` must
+    be a real directory of the user's (never a symbolic link, which would be followed).
+
+    Raises:
+        LiveLabError: either is another user's, writable by others, or a link.
+    """
+    root = state_dir.expanduser().absolute()
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _owned(root, root.stat(), "the labs' state directory")
+    path = root / "lab"
+    path.mkdir(mode=0o700, exist_ok=True)
+    if path.is_symlink():
+        raise LiveLabError(
+            f"{path} is a symbolic link (to {path.readlink()}); l2tpgen never follows it: remove "
+            "the link (l2tpgen makes the folder itself)"
+        )
+    _owned(path, path.lstat(), "the labs' folder")
     return path
+
+
+def _owned(path: Path, info: os.stat_result, what: str) -> None:
+    """Refuse a directory that is another user's or that others may write into."""
+    if info.st_uid != os.getuid():
+        raise LiveLabError(
+            f"{what} {path} belongs to user id {info.st_uid}, not to you; set L2TPGEN_STATE_DIR "
+            "to a directory of your own"
+        )
+    if stat.S_IMODE(info.st_mode) & 0o022:
+        raise LiveLabError(
+            f"{what} {path} may be written by others (mode {stat.S_IMODE(info.st_mode):04o}); "
+            f"make it private (`chmod 700 {path}`) or set L2TPGEN_STATE_DIR to a directory of "
+            "your own"
+        )
 
 
 @dataclass(frozen=True)
@@ -129,25 +162,41 @@ class LiveLab:
 
 def starting(directory: Path) -> bool:
     """Whether a ``lab up`` is setting this lab up now (it holds the directory's lock)."""
+    try:  # never through a link: it would create the lock file wherever the link points
+        fd = os.open(
+            directory / STARTING, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600
+        )
+    except OSError:
+        return False
     try:
-        with (directory / STARTING).open("a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
     except OSError:
         return False
+    finally:
+        os.close(fd)
     return False
 
 
 def recorded(state_dir: Path) -> list[tuple[Path, LiveLab | None]]:
     """Every lab directory, with its record (None: unreadable, left by a crash)."""
     root = labs_dir(state_dir)
-    return [(d, LiveLab.read(d)) for d in sorted(root.iterdir()) if d.is_dir()]
+    entries = sorted(root.iterdir())
+    links = [d for d in entries if d.is_symlink()]
+    if links:
+        raise LiveLabError(
+            f"{links[0]} is a symbolic link (to {links[0].readlink()}), not a lab l2tpgen "
+            "started; l2tpgen never follows it: remove it"
+        )
+    return [(d, LiveLab.read(d)) for d in entries if d.is_dir()]
 
 
-def remove(directory: Path) -> None:
-    """Forget a lab: its directory and everything in it."""
-    shutil.rmtree(directory, ignore_errors=True)
+def remove(directory: Path) -> bool:
+    """Forget a lab: its directory and everything in it. True when it is gone."""
+    if not directory.is_symlink():
+        shutil.rmtree(directory, ignore_errors=True)
+    return not directory.exists() and not directory.is_symlink()
 
 
 def stop(live: LiveLab, timeout: float = 15.0) -> bool:

@@ -19,6 +19,15 @@ user exits Cisco IOS configuration mode". What is modelled:
   exit out of configuration mode using end/exit" (quoted by dummies.com, "Cisco Exclusive
   Configuration Editing").
 
+- ``show configuration lock``: the fields of the outputs quoted by booches.nl (2008, a lock held:
+  ``Type : EXCLUSIVE`` / ``State : LOCKED``) and darenmatthews.com (2009, none: ``Type : NO
+  LOCK`` / ``State : FREE``), under the header ``Parser Configure Lock``;
+- ``configure replace`` (``sim/storage.py``) under another session's lock is refused with the
+  ``configure terminal`` text: Cisco's guide calls the exclusive lock "complementary with the
+  locking mechanism for the Configuration Replace and Configuration Rollback feature (rollback
+  lock)" (https://cisco.com/c/en/us/td/docs/ios-xml/ios/config-mgmt/configuration/xe-16-10/config-mgmt-xe-16-10-book/cm-config-lock.html);
+  the text a replace prints then is not quoted anywhere [U].
+
 Not modelled (not documented in those sources): ``configure terminal lock`` on a router without
 exclusive mode (here it takes the lock as in manual mode), and what happens to sessions already
 in configuration mode when the lock is taken (they go on). This module imports nothing from
@@ -89,3 +98,33 @@ def enter(t: Terminal, *, lock: bool) -> tuple[bool, str]:
         _HOLDERS[id(router)] = t
         return True, f"{ENTERED}\n{TAKEN}"
     return True, ENTERED
+
+
+def foreign(t: Terminal) -> str | None:
+    """The refusal another session's lock earns ``t`` for a change made from the exec prompt."""
+    held = holder(t.router)
+    return refusal(t.router, held) if held is not None and held is not t else None
+
+
+def show(t: Terminal, _words: list[str]) -> str:
+    """``show configuration lock``."""
+    held = holder(t.router)
+    if held is None:
+        owner, user, tty, kind, state, debug = "-1", "unknown", "-1", "NO LOCK", "FREE", ""
+    else:
+        owner, user, tty = str(100 + sorted(_HOLDERS).index(id(t.router))), "unknown", "0"
+        kind, state, debug = "EXCLUSIVE", "LOCKED", "configure terminal lock"
+    rows = [
+        ("Owner PID", owner),
+        ("User", user),
+        ("TTY", tty),
+        ("Type", kind),
+        ("State", state),
+        ("Class", "EXPOSED" if held is not None else "unknown"),
+        ("Count", "1" if held is not None else "0"),
+        ("Pending Requests", "0"),
+        ("User debug info", debug),
+    ]
+    return "Parser Configure Lock\n---------------------\n" + "\n".join(
+        f"{key:<22}: {value}" for key, value in rows
+    )

@@ -116,6 +116,7 @@ EXEC_COMMANDS: tuple[tuple[str, Handler], ...] = (
     ("configure confirm", revert.confirm),
     ("configure revert now", revert.revert_now),
     ("show archive config rollback timer", revert.show_timer),
+    ("show configuration lock", config_lock.show),
     ("configure terminal lock", _configure),
     ("configure terminal", _configure),
     ("configure replace WORD [force]", storage.configure_replace),

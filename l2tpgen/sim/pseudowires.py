@@ -10,6 +10,14 @@ port, IA (Inactive) when its pseudowire-class is not defined (an inference: no p
 shows it). States pinned on the router (``Router.pinned``) win over all of these. Formats follow
 the brief (section 5), the samples and the router's flavor.
 
+IPsec must match too: a pseudowire whose L2TPv3 packets one end encrypts (a crypto map applied to
+an interface, with an entry whose ``match address`` access list names both tunnel ends, or whose
+``set peer`` is the far end: ``sim/ipsec.py``) and the other sends in clear is DN: the far end
+cannot read ESP, and the end that encrypts expects ESP for that traffic (docs/security.md,
+"Adding protection to a running pair", step 3; that IOS drops the clear packets rather than
+accepting them is the simulator's reading, not quoted from Cisco [U]). Which transform each end
+uses is not compared [U].
+
 UP here means "would carry traffic". A real router shows a manual session without ``l2tp hello``
 as up whatever its far end holds (nothing is signaled); the simulator shows it DN when the ends
 disagree, so that tests catch the mistake a real router would hide until traffic is lost.
@@ -25,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.sim import names
+from l2tpgen.sim.ipsec import encrypted
 from l2tpgen.sim.matching import ASSUMED, Assumptions, mismatch
 from l2tpgen.sim.xconnects import Xc, read
 
@@ -53,10 +62,19 @@ def _stopped(router: Router, xc: Xc) -> State | None:
     return None
 
 
-def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]], assume: Assumptions = ASSUMED) -> bool:
-    """Whether some other router holds the mirror of ``xc``, agreeing and itself able to come up."""
+def is_up(
+    xc: Xc,
+    others: Sequence[tuple[Router, list[Xc]]],
+    assume: Assumptions = ASSUMED,
+    mine: Router | None = None,
+) -> bool:
+    """Whether some other router holds the mirror of ``xc``, agreeing and itself able to come up.
+
+    ``mine``: the router ``xc`` is on; then IPsec must be the same at both ends.
+    """
     if xc.source is None:
         return False
+    protected = encrypted(mine, xc.source, xc.peer) if mine is not None else None
     for router, theirs in others:
         for other in theirs:
             if (
@@ -65,6 +83,7 @@ def is_up(xc: Xc, others: Sequence[tuple[Router, list[Xc]]], assume: Assumptions
                 and other.source == xc.peer
                 and mismatch(xc, other, assume) is None
                 and _stopped(router, other) is None
+                and (protected is None or encrypted(router, other.source, other.peer) == protected)
             ):
                 return True
     return False
@@ -92,7 +111,7 @@ def state_of(router: Router, xc: Xc, others: Sequence[tuple[Router, list[Xc]]]) 
     stopped = _stopped(router, xc)
     if stopped is not None:
         return stopped
-    if is_up(xc, others, router.assumptions):
+    if is_up(xc, others, router.assumptions, router):
         return State("UP", "UP", "UP")
     return State("DN", "UP", "DN")
 

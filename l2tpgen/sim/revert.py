@@ -17,7 +17,15 @@ reverts at once with ``configure revert now``. What is modelled:
   kept, to come back when the timer expires;
 - ``configure confirm``: the change stays (the timer is cancelled);
 - ``configure revert now``: back to the pre-change config at once;
-- ``show archive config rollback timer``: what is pending.
+- ``show archive config rollback timer``: what is pending, in the fields of Cisco's sample output
+  (IOS Configuration Fundamentals Command Reference, ``show archive config rollback timer``:
+  ``Time configured(or reconfigured): 22:50:48 UTC Sat Feb 21 2009`` / ``Timer type: absolute
+  timer`` / ``Timer value: 2 min`` / ``User: console``), and ``%No Rollback Confirmed Change
+  pending`` when nothing waits (as napalm's IOS integration test asserts it, ``assert '%No
+  Rollback Confirmed Change pending' in output``, and as a Japanese lab capture prints it);
+- ``configure replace`` and ``configure revert now`` under another session's exclusive lock are
+  refused as ``configure terminal`` is (``config_lock``): Cisco's lock guide calls the rollback
+  lock "complementary" to the exclusive one; the refusal's text there is assumed [U].
 
 Assumed [U] (not in those sources): the timer counts from the ``configure terminal revert
 timer`` command; the range 1-120; the texts of ``configure confirm`` with nothing pending and of a
@@ -42,7 +50,7 @@ if TYPE_CHECKING:
     from l2tpgen.sim.terminal import Terminal
 
 ARCHIVE_OFF = "%Please turn config archive on"
-NONE_PENDING = "No Rollback Confirmed Change pending"
+NONE_PENDING = "%No Rollback Confirmed Change pending"
 ALREADY = "% Rollback Confirmed Change already pending"  # [U]
 
 
@@ -54,6 +62,7 @@ class Pending:
     minutes: int
     started: float
     deadline: float
+    user: str = "unknown"
 
 
 def archive_on(router: Router) -> bool:
@@ -93,7 +102,7 @@ def start(t: Terminal, words: list[str]) -> str:
 def confirm(t: Terminal, _words: list[str]) -> str:
     """``configure confirm``: keep the change."""
     if t.router.pending_revert is None:
-        return f"% {NONE_PENDING}"  # [U]
+        return NONE_PENDING  # [U] for `configure confirm`: the show command's wording
     t.router.pending_revert = None
     t.router.events.append(("revert", "confirmed"))
     return ""
@@ -103,7 +112,10 @@ def revert_now(t: Terminal, _words: list[str]) -> str:
     """``configure revert now``: back to the pre-change config at once."""
     pending = t.router.pending_revert
     if pending is None:
-        return f"% {NONE_PENDING}"  # [U]
+        return NONE_PENDING  # [U] for `configure revert now`: the show command's wording
+    locked = config_lock.foreign(t)
+    if locked is not None:
+        return locked
     t.router.pending_revert = None
     t.router.running = pending.before.copy()
     t.router.events.append(("revert", "now"))
@@ -115,8 +127,8 @@ def show_timer(t: Terminal, _words: list[str]) -> str:
     pending = t.router.pending_revert
     if pending is None:
         return NONE_PENDING
-    configured = time.strftime("%a %b %d %H:%M:%S %Y", time.gmtime())
+    configured = time.strftime("%H:%M:%S UTC %a %b %d %Y", time.gmtime())
     return (
-        f"Time configured: {configured}\nTimer type: Rollback\n"
-        f"Timer value: {pending.minutes} min\nUser: unknown"
+        f"Time configured(or reconfigured): {configured}\nTimer type: absolute timer\n"
+        f"Timer value: {pending.minutes} min\nUser: {pending.user}"
     )

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.sim import config_lock
+
 if TYPE_CHECKING:
     from l2tpgen.sim.terminal import Terminal
 
@@ -78,6 +80,9 @@ def configure_replace(t: Terminal, words: list[str]) -> str:
     split = _split(t, words[2])
     if split is None or split[1] not in t.router.files:
         return _no_such_file(words[2])
+    locked = config_lock.foreign(t)
+    if locked is not None:
+        return locked
     t.router.running = t.router.files[split[1]].copy()
     t.router.events.append(("replace", split[1]))
     return "Total number of passes: 1\nRollback Done"
