@@ -285,15 +285,18 @@ def test_protected_ipv6_pseudowires_get_ipv6_selectors(tmp_path: Path) -> None:
     result = runner.invoke(app, ["render", "a", "--sites", str(tmp_path), "-o", str(out)])
     assert result.exit_code == 0, result.output
     script = (out / "iproute2.sh").read_text().splitlines()
-    assert script[-1] == (
-        "ip xfrm policy add src ::/0 dst 2001:db8:0:a::2/128 proto 115 dir in action block "
+    policies = [line for line in script if line.startswith("ip xfrm")]
+    assert policies == [
+        f"ip xfrm policy add src {anywhere} dst {anywhere} proto 115 dir {direction} action block "
         "priority 2000000"
-    )
+        for anywhere in ("0.0.0.0/0", "::/0")
+        for direction in ("out", "in")
+    ]
     swanctl = (out / "swanctl.conf").read_text()
     assert "        local_ts = 2001:db8:0:a::2/128[115]\n" in swanctl
     assert "        remote_ts = 2001:db8:0:b::2/128[115]\n" in swanctl
     assert "/32" not in swanctl
-    assert "0.0.0.0/0" not in "\n".join(script)
+    assert "/32" not in "\n".join(script)
 
 
 def test_a_cookie_protected_ipv6_pair_allows_its_peer_by_a_128_selector(tmp_path: Path) -> None:
@@ -304,10 +307,12 @@ def test_a_cookie_protected_ipv6_pair_allows_its_peer_by_a_128_selector(tmp_path
         path.write_text(path.read_text() + cookie)
     result = runner.invoke(app, ["render", "a", "--sites", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert (
-        "ip xfrm policy add src 2001:db8:0:b::2/128 dst 2001:db8:0:a::2/128 proto 115 dir in "
-        "priority 1999999"
-    ) in result.stdout.splitlines()
+    lines = result.stdout.splitlines()
+    for direction, src, dst in (("out", "a", "b"), ("in", "b", "a")):
+        assert (
+            f"ip xfrm policy add src 2001:db8:0:{src}::2/128 dst 2001:db8:0:{dst}::2/128 proto 115 "
+            f"dir {direction} priority 1999999"
+        ) in lines
 
 
 def test_mtu_ipv6_counts_the_40_byte_header_in_esp_tunnel_mode_too() -> None:

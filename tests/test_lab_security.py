@@ -75,11 +75,14 @@ def test_a_protected_pe_binds_the_swanctl_conf_l2tpgen_renders_with_the_psk_mask
     pe = lab.node("pe-site-a")
     assert pe.label("l2tpgen.protection") == "ipsec"
     assert dict(pe.files)["/etc/swanctl/conf.d/l2tpgen.conf"] == files["pe-site-a.swanctl.conf"]
-    catch_all = (
-        "ip xfrm policy add src 0.0.0.0/0 dst 10.197.251.215/32 proto 115 dir in action block "
+    blocks = [
+        f"ip xfrm policy add src {anywhere} dst {anywhere} proto 115 dir {direction} action block "
         "priority 2000000"
-    )
-    assert [c for c in pe.exec if c.startswith("ip xfrm")] == [catch_all]
+        for anywhere in ("0.0.0.0/0", "::/0")
+        for direction in ("out", "in")
+    ]
+    assert [c for c in pe.exec if c.startswith("ip xfrm")] == blocks
+    assert pe.exec[:4] == tuple(blocks)  # before anything else: the script fails closed
     assert {ce.mtu for ce in lab.ces} == {1428}
 
 
@@ -112,7 +115,9 @@ def test_the_inbound_policy_waits_until_the_ike_daemons_run() -> None:
     keys = [p.key for p in plan.before]
     assert keys.index("control.2996.far") < keys.index("protect.pe-site-a")
     assert keys[-1] == "protect.xfrm.pe-site-b"
-    assert "ip xfrm policy add src 0.0.0.0/0 dst 10.216.44.47/32" in plan.before[-1].command
+    assert (
+        "ip xfrm policy add src 0.0.0.0/0 dst 0.0.0.0/0 proto 115 dir in" in plan.before[-1].command
+    )
     assert without_protection(_lab()).node("pe-site-b").exec == plan.lab.node("pe-site-b").exec
 
 

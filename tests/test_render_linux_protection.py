@@ -7,8 +7,9 @@ swanctl.conf(5) (https://docs.strongswan.org/docs/latest/swanctl/swanctlConf.htm
 protocol in brackets, ``esp_proposals``, ``secrets.ike<suffix>.secret`` with a ``0x`` hex form);
 ip-l2tp(8) (``cookie`` / ``peer_cookie``) and the kernel's l2tp_core.c (the transmit path copies
 ``session->cookie``, the receive path compares with ``session->peer_cookie``); ip-xfrm(8)
-(``dir in action block priority``). The lab (test_lab_security.py) runs this configuration with
-strongSwan 5.9.8 on the real kernel.
+(``dir in|out action block priority``). The fail-closed order of the script is tested over
+every example in ``test_render_linux_failclosed.py``. The lab (test_lab_security.py) runs this
+configuration with strongSwan 5.9.8 on the real kernel.
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ def test_a_public_path_gets_an_ikev2_transport_connection_on_protocol_115() -> N
         "    secret = <L2TPGEN_IKE_PSK>",
     ):
         assert f"\n{line}\n" in conf, line
-    catch_all = (
-        "ip xfrm policy add src 0.0.0.0/0 dst 10.255.0.3/32 proto 115 dir in action block "
+    commands = [c for c in files["iproute2.sh"].splitlines() if not c.startswith("#")]
+    assert commands[:4] == [
+        f"ip xfrm policy add src {anywhere} dst {anywhere} proto 115 dir {direction} action block "
         "priority 2000000"
-    )
-    assert files["iproute2.sh"].rstrip("\n").endswith(catch_all)
+        for anywhere in ("0.0.0.0/0", "::/0")
+        for direction in ("out", "in")
+    ]
+    assert not [c for c in commands[4:] if c.startswith("ip xfrm")]  # the hub is IPsec: no allow
 
 
 def test_both_ends_render_mirrored_connections() -> None:
@@ -142,13 +146,11 @@ def test_peers_left_in_clear_are_allowed_above_the_catch_all(tmp_path: Path) -> 
     fleet = load_fleet(_cookie_fleet(tmp_path))
     files = render_files(fleet, "hub", platform="linux")
     policies = [c for c in files["iproute2.sh"].splitlines() if c.startswith("ip xfrm")]
-    assert policies == [
+    assert policies[4:] == [
+        "ip xfrm policy add src 10.255.0.1/32 dst 10.255.0.3/32 proto 115 dir out priority 1999999",
         "ip xfrm policy add src 10.255.0.3/32 dst 10.255.0.1/32 proto 115 dir in priority 1999999",
-        (
-            "ip xfrm policy add src 0.0.0.0/0 dst 10.255.0.1/32 proto 115 dir in action block "
-            "priority 2000000"
-        ),
     ]
+    assert all(" action block priority 2000000" in p for p in policies[:4])
     assert "l2tpgen-branch {" in files["swanctl.conf"]
     assert "linux-edge" not in files["swanctl.conf"]
 

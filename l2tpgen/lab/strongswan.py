@@ -10,10 +10,10 @@ guest at their own paths.
 ``pwprobe`` (``tools/pwprobe.c``) forges, watches and replays L2TPv3 packets in the guest, which
 has no Python: it is compiled with ``gcc -static`` here, from the source shipped with l2tpgen.
 
-ESP needs ``esp4`` and ``xfrm_user``, the AEAD's pieces (``gcm``, ``ghash-generic``, ``gf128mul``,
-``ctr``, ``seqiv``, ``echainiv``, ``authenc``) and a kernel RNG (``jitterentropy_rng``, ``drbg``):
-without the RNG, ``ip xfrm state add`` fails with "Kernel was unable to initialize cryptographic
-operations".
+ESP needs ``esp4`` (``esp6`` over IPv6) and ``xfrm_user``, the AEAD's pieces (``gcm``,
+``ghash-generic``, ``gf128mul``, ``ctr``, ``seqiv``, ``echainiv``, ``authenc``) and a kernel RNG
+(``jitterentropy_rng``, ``drbg``): without the RNG, ``ip xfrm state add`` fails with "Kernel was
+unable to initialize cryptographic operations".
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ ESP_MODULES = (
     "xfrm_algo",
     "xfrm_user",
     "esp4",
+    "esp6",  # IPsec over an IPv6 underlay
     "gf128mul",
     "ghash-generic",
     "ctr",

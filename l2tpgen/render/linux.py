@@ -16,12 +16,23 @@ Protection (``pw.protection``): a protected pseudowire's cookies are keyed secre
 placeholders unless revealed (then hex, from the key in the environment); Linux sends ``cookie``
 and expects ``peer_cookie`` (``l2tp_core.c``: the transmit path copies ``session->cookie``, the
 receive path compares with ``session->peer_cookie``). IPsec comes from strongSwan
-(``swanctl.py``), which installs per-peer policies only: an L2TPv3 packet from an address no
-policy names is accepted in clear (measured in the lab: forged from the attacker's own address,
-5 of 5 reached the far CE). So a site with IPsec or an inbound filter gets a catch-all inbound
-xfrm policy that blocks IP protocol 115 to its tunnel address, below charon's policies (which the
-lab measured at priority 366975 with strongSwan 5.9.8; the higher the number, the lower the
-precedence), and an ``allow`` just above it for each peer whose pseudowires are not IPsec.
+(``swanctl.py``), which installs per-peer policies only, and only while charon runs.
+
+A protected site (IPsec or an inbound filter on any path) therefore **fails closed** from the
+script's first lines, before any address, tunnel or session exists (``failclosed_commands``):
+static xfrm policies block IP protocol 115 in both directions (``dir out`` and ``dir in``), from
+and to every address of both families (``0.0.0.0/0`` and ``::/0``: every local, broadcast and
+multicast address), at a priority below charon's (the lab measured 366975 with strongSwan 5.9.8;
+the higher the number, the lower the precedence). Just above them, each peer whose pseudowires
+are not IPsec is allowed (``src``/``dst`` its tunnel address and ours, both directions). So a
+charon stop, restart or crash, or a boot where this script runs before ``swanctl --load-all``,
+sends no clear L2TPv3 and accepts none: the IPsec peers' traffic waits for charon's policies,
+which win over the blocks once installed. IKE (UDP 500/4500) and ESP (protocol 50) are other
+protocols and pass; ``dir fwd`` is left alone (the PE's own sessions are ``in``/``out``; a
+forward block would only drop third parties' L2TPv3 routed through the box). The kernel finds a
+data packet's session by its session ID alone (``net/l2tp/l2tp_ip.c`` ``l2tp_ip_recv``,
+``l2tp_ip6.c`` likewise, over one table for both families), which is why the inbound block
+covers every destination and both families rather than the tunnel address.
 
 IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6
 addresses (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's
@@ -45,6 +56,7 @@ if TYPE_CHECKING:
 # xfrm priorities: lower numbers win. Below every policy strongSwan installs.
 CATCH_ALL_PRIORITY = 2_000_000
 PEER_ALLOW_PRIORITY = CATCH_ALL_PRIORITY - 1
+ANYWHERE = ("0.0.0.0/0", "::/0")  # both families, whatever the underlay's
 
 
 def _cookie_hex(words: tuple[int, ...]) -> str:
@@ -68,23 +80,34 @@ def reveal_linux_cookies(text: str, environ: Mapping[str, str] | None = None) ->
     return reveal_cookies(text, environ, form=_cookie_hex)
 
 
-def inbound_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
-    """The catch-all that blocks unprotected L2TPv3, and the peers still allowed in clear."""
-    if not any(pw.protection.ipsec or pw.protection.inbound_filter for pw in pseudowires):
+def protected(pseudowires: tuple[Pseudowire, ...]) -> bool:
+    """Whether the site fails closed: some path has IPsec or an inbound filter."""
+    return any(pw.protection.ipsec or pw.protection.inbound_filter for pw in pseudowires)
+
+
+def failclosed_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """Blocks of protocol 115 both ways on every address, then the peers allowed in clear.
+
+    Empty for an unprotected site (every path trusted and no inbound filter asked for).
+    """
+    if not protected(pseudowires):
         return []
+    commands = [
+        f"ip xfrm policy add src {anywhere} dst {anywhere} proto 115 dir {direction} "
+        f"action block priority {CATCH_ALL_PRIORITY}"
+        for anywhere in ANYWHERE
+        for direction in ("out", "in")
+    ]
     local = site.tunnel_address
     host = local.max_prefixlen  # /32, or /128 on an IPv6 underlay
-    clear = {pw.peer_address: pw for pw in pseudowires if not pw.protection.ipsec}
-    commands = [
-        f"ip xfrm policy add src {address}/{host} dst {local}/{host} proto 115 dir in "
-        f"priority {PEER_ALLOW_PRIORITY}"
-        for address in sorted(clear)
-    ]
-    anywhere = "::/0" if site.wan.ipv6 else "0.0.0.0/0"
-    commands.append(
-        f"ip xfrm policy add src {anywhere} dst {local}/{host} proto 115 dir in action block "
-        f"priority {CATCH_ALL_PRIORITY}"
-    )
+    clear = sorted({pw.peer_address for pw in pseudowires if not pw.protection.ipsec})
+    for address in clear:
+        out = f"src {local}/{host} dst {address}/{host} proto 115 dir out"
+        into = f"src {address}/{host} dst {local}/{host} proto 115 dir in"
+        commands += [
+            f"ip xfrm policy add {selector} priority {PEER_ALLOW_PRIORITY}"
+            for selector in (out, into)
+        ]
     return commands
 
 
@@ -183,9 +206,9 @@ def linux_commands(fleet: Fleet, name: str) -> list[str]:
     site = fleet.site(name)
     pseudowires = fleet.pseudowires(name)
     return (
-        base_commands(site)
+        failclosed_commands(site, pseudowires)
+        + base_commands(site)
         + pseudowire_commands(site, pseudowires)
-        + inbound_commands(site, pseudowires)
     )
 
 
@@ -206,10 +229,17 @@ def render_linux(fleet: Fleet, name: str) -> str:
             "are its data plane only (static session IDs = VC IDs), for labs"
         )
     pseudowires = fleet.pseudowires(name)
-    if any(pw.protection.ipsec for pw in pseudowires):
+    if protected(pseudowires):
         lines.append(
-            "# IPsec: load swanctl.conf into strongSwan (charon) first; the xfrm policies at the "
-            "end drop L2TPv3 that is not ESP-protected (needs esp4 and xfrm_user)"
+            "# Fails closed: the xfrm policies first block IP protocol 115 both ways on every "
+            "address (needs xfrm_user), before any session exists; only the peers in clear are "
+            "allowed. Safe to run before strongSwan, at boot or while charon restarts"
+        )
+    if any(pw.protection.ipsec for pw in pseudowires):
+        esp = "esp6" if site.wan.ipv6 else "esp4"
+        lines.append(
+            "# IPsec: then load swanctl.conf into strongSwan (swanctl --load-all); charon's "
+            f"per-peer policies win over the blocks (needs {esp} and xfrm_user)"
         )
     lines += linux_commands(fleet, name)
     return "\n".join(lines) + "\n"
