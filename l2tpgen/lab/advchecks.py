@@ -132,8 +132,8 @@ def phase_figures(results: Mapping[str, str], phase: str) -> Phase:
 
 
 def clear_packets(results: Mapping[str, str], phase: str) -> int:
-    """L2TPv3 packets (IPv4 and IPv6) the WAN router saw on the PE's link in ``phase``."""
-    return watch_counts(results.get(f"adv.{phase}.wan", "")).get("l2tp_any", -1)
+    """L2TPv3 packets between the IPsec pair's tunnel addresses on the PE's WAN link."""
+    return watch_counts(results.get(f"adv.{phase}.wan", "")).get("l2tp_pair", -1)
 
 
 def _pings(results: Mapping[str, str], phase: str) -> str:
@@ -149,29 +149,32 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
     """The verdicts: each 0 in the protected copy and more than 0 in the control."""
     sites = f"wan->{a.pe}"
     out: list[CheckResult] = []
+    # a 0 counts only if the pseudowire works: a session that was never created delivers nothing
+    alive = protected.get("adv.steady.reach") == "0"
+    dead = "" if alive else f"; the pseudowire did NOT answer at steady state ({a.pe})"
     for name, kinds, what in (
         ("attack-discovered", "debBmM", "to what a WAN neighbour finds"),
         ("attack-every-address", "af", "to every address the PE holds"),
     ):
         p, c = phase_figures(protected, "steady"), phase_figures(control, "steady")
         (pd, ps), (cd, cs) = p.total(kinds), c.total(kinds)
-        ok = ps > 0 and pd == 0 and cd > 0
+        ok = alive and ps > 0 and pd == 0 and cd > 0
         detail = (
             f"forged frames {what} (session {a.session}, IPv4 and IPv6, with and without cookie "
             f"and sublayer): {pd}/{ps} reached {a.pair.far.node} ({_places(p, kinds)}); "
             f"control without the block policies: {cd}/{cs} ({_places(c, kinds)})"
         )
-        out.append(CheckResult(name, a.pair.vlan, sites, ok, detail))
+        out.append(CheckResult(name, a.pair.vlan, sites, ok, detail + dead))
     p, c = phase_figures(protected, "boot"), phase_figures(control, "boot")
     (pd, ps), (cd, cs) = p.total("debBmMaf"), c.total("debBmMaf")
     pc, cc = clear_packets(protected, "boot"), clear_packets(control, "boot")
-    ok = ps > 0 and pd == 0 and pc == 0 and cd > 0 and cc > 0
+    ok = alive and ps > 0 and pd == 0 and pc == 0 and cd > 0 and cc > 0
     detail = (
         f"script applied, no IKE daemon: {pc} clear L2TPv3 packets on the WAN while "
         f"{a.pair.far.node} pinged ({_pings(protected, 'adv.boot.ping')}), forgeries {pd}/{ps} "
         f"delivered; control: {cc} clear, {cd}/{cs} delivered"
     )
-    out.append(CheckResult("attack-boot", a.pair.vlan, sites, ok, detail))
+    out.append(CheckResult("attack-boot", a.pair.vlan, sites, ok, detail + dead))
     for phase, what in (("restart", "SIGTERM and start"), ("crash", "SIGKILL and start")):
         pc, cc = clear_packets(protected, phase), clear_packets(control, phase)
         back = protected.get(f"adv.{phase}.back") == "0"
@@ -190,7 +193,7 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
         pd = sum(max(p.delivered.get(label, 0), 0) for label in guessed)
         right = [max(c.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
         pr = [max(p.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
-        ok = pd == 0 and min(right) > 0
+        ok = alive and pd == 0 and min(right) > 0
         detail = (
             f"from the clear peer {a.clear_peer} ({a.clear_address}) and spoofed from the WAN, "
             f"to session {a.session} on {a.tunnel}, with no cookie or the peer's own: "
@@ -198,7 +201,7 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
             f"cookie (never sent in clear): {pr[0]}/{SENT} and {pr[1]}/{SENT}; control: "
             f"{right[0]}/{SENT} and {right[1]}/{SENT}"
         )
-        out.append(CheckResult("attack-mixed", a.pair.vlan, sites, ok, detail))
+        out.append(CheckResult("attack-mixed", a.pair.vlan, sites, ok, detail + dead))
     return out
 
 

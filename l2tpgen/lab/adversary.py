@@ -63,6 +63,7 @@ class Aim:
     pe: str
     peer: str  # the IPsec peer PE
     tunnel: str  # the PE's tunnel address (the attacker is not told; the report names it)
+    peer_tunnel: str  # the IPsec peer's
     session: int
     cookie: str  # the cookie the PE expects on the session (hex, or "-")
     wan: str
@@ -112,7 +113,7 @@ def aim(lab: Lab) -> Aim:
     pair = next((p for p in candidates if p.far.pe in clear), candidates[0])
     node = lab.node(pair.far.pe)
     tunnel_id, session, _, cookie = _session(node.exec, pair.vlan)
-    local, _ = _tunnels(node.exec)[tunnel_id]
+    local, remote = _tunnels(node.exec)[tunnel_id]
     link = next(
         (link.b if link.a.node == node.name else link.a)
         for link in lab.links
@@ -135,6 +136,7 @@ def aim(lab: Lab) -> Aim:
         node.name,
         pair.near.pe,
         local,
+        remote,
         session,
         cookie,
         lab.wan,
@@ -159,8 +161,10 @@ def _send_each(label: str, addresses: str, device: str, session: int) -> str:
         f'i=0; for a in $(head -n {SLOTS} "{addresses}"); do',
         f"  for v in {' '.join(VARIANTS)}; do",
         '    case $v in c*) c="$cookie";; *) c=-;; esac; case $v in *s) s=seq;; *) s=-;; esac',
-        (f'    n=$({PWPROBE} inject {device} - "$a" {session} "$c" $s {SENT} '
-        f"PWZ{label}$i$v | sed 's/sent //')"),
+        (
+            f'    n=$({PWPROBE} inject {device} - "$a" {session} "$c" $s {SENT} '
+            f"PWZ{label}$i$v | sed 's/sent //')"
+        ),
         f'    echo "{label}$i$v $a $n"',
         "  done; i=$((i+1))",
         "done",
@@ -186,10 +190,14 @@ def _discover(a: Aim) -> str:
         [
             f"for h in {hosts}; do ping -c 1 -W 1 $h >/dev/null 2>&1 & done; wait",
             f"ping -6 -c 2 -W 1 -I {a.interface} ff02::1 >/dev/null 2>&1",
-            (f"ip -4 neigh show dev {a.interface} | grep -v -e FAILED -e INCOMPLETE | "
-            f"cut -d' ' -f1 | sort -u >{tmp}/found4\""),
-            (f"ip -6 neigh show dev {a.interface} | grep -v -e FAILED -e INCOMPLETE | "
-            f"cut -d' ' -f1 | sort -u >{tmp}/found6\""),
+            (
+                f"ip -4 neigh show dev {a.interface} | grep -v -e FAILED -e INCOMPLETE | "
+                f"cut -d' ' -f1 | sort -u >{tmp}/found4\""
+            ),
+            (
+                f"ip -6 neigh show dev {a.interface} | grep -v -e FAILED -e INCOMPLETE | "
+                f"cut -d' ' -f1 | sort -u >{tmp}/found6\""
+            ),
             f'echo "broadcast {own.network.broadcast_address}"',
             f'sed "s/^/v4 /" {tmp}/found4"; sed "s/^/v6 /" {tmp}/found6"',
         ]
@@ -255,7 +263,9 @@ def forge_probes(a: Aim, phase: str, prefix: str) -> tuple[Probe, ...]:
 
 
 def _mixed(a: Aim, phase: str, who: str) -> str:
-    """From the clear peer's tunnel address to the PE's, the IPsec session's ID: no cookie, the
+    """The clear peer's (or its spoofer's) forgeries to the IPsec session.
+
+    From the clear peer's tunnel address to the PE's, the IPsec session's ID: no cookie, the
     cookie of the peer's own session, and (the control) the session's right cookie.
     """
     out = []
@@ -307,6 +317,14 @@ def near_address(a: Aim) -> str:
     return Pair(a.pair.vlan, a.pair.far, a.pair.near).target
 
 
+def _pair_only(a: Aim) -> str:
+    """``pwprobe watch``'s pair arguments: L2TPv3 between the two tunnel addresses only.
+
+    ``l2tp_pair`` counts them (the clear peer's own L2TPv3 may share the link); nothing is saved.
+    """
+    return f"115 {a.tunnel} {a.peer_tunnel} 1000000 /dev/null"
+
+
 def outage_probes(
     a: Aim, phase: str, signal: str, restart: str, initiate: str
 ) -> tuple[Probe, ...]:
@@ -325,7 +343,7 @@ def outage_probes(
         "kill -0 $pid 2>/dev/null && exit 1; true"
     )
     return (
-        Probe(f"{k}.wan.start", a.wan, watch_start(name, a.interface, "PWZNONE")),
+        Probe(f"{k}.wan.start", a.wan, watch_start(name, a.interface, "PWZNONE", _pair_only(a))),
         Probe(
             f"{k}.ping.start",
             a.pair.far.node,
@@ -350,7 +368,9 @@ def boot_probes(a: Aim) -> tuple[Probe, ...]:
     """Before any IKE daemon: the CE pings across for 2 s while the WAN link is counted."""
     name = "adv-wan-boot"
     return (
-        Probe("adv.boot.wan.start", a.wan, watch_start(name, a.interface, "PWZNONE")),
+        Probe(
+            "adv.boot.wan.start", a.wan, watch_start(name, a.interface, "PWZNONE", _pair_only(a))
+        ),
         Probe(
             "adv.boot.ping",
             a.pair.far.node,
