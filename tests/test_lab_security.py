@@ -82,7 +82,9 @@ def test_a_protected_pe_binds_the_swanctl_conf_l2tpgen_renders_with_the_psk_mask
         for direction in ("out", "in")
     ]
     assert [c for c in pe.exec if c.startswith("ip xfrm")] == blocks
-    assert pe.exec[:4] == tuple(blocks)  # before anything else: the script fails closed
+    first = pe.exec.index(blocks[0])
+    assert pe.exec[first - 1].startswith("ip l2tp add tunnel")  # right after the tunnel
+    assert pe.exec[first + 4].startswith("ip l2tp add session")  # before any session
     assert {ce.mtu for ce in lab.ces} == {1428}
 
 

@@ -2,8 +2,11 @@
 
 Every example fleet (``examples/*``, ``sites``), every site rendered as the Linux PE the lab runs:
 the rendered iproute2 script is parsed, and a protected site must block IP protocol 115 both ways
-(``dir out`` and ``dir in``) on every address of both families before any address, tunnel or
-session exists; the only allows are per clear peer, above the blocks. An unprotected site has no
+(``dir out`` and ``dir in``) on every address of both families before its first session, and
+after its last tunnel (the kernel refuses ``ip l2tp add tunnel ... encap ip`` under a ``dir out``
+block: "Operation not permitted", measured in ``test_lab_failclosed.py``'s lab; a static tunnel
+sends nothing and a session that does not exist receives nothing, so no L2TPv3 crosses before
+the blocks); the only allows are per clear peer, above the blocks. An unprotected site has no
 xfrm policy at all. What the lab measured that this order prevents: a charon restart sent 26
 clear L2TPv3 packets carrying the CE's payload, and forgeries to the PE's other local, broadcast
 and multicast addresses reached the CE 5 of 5 (``shared/docs/security-lab-notes.md``). Selector
@@ -90,11 +93,16 @@ def fails_closed(script: str) -> list[str]:
         for version in (4, 6)
         if (direction, version) not in covered
     ]
-    for prefix in ("ip addr add", "ip l2tp add tunnel", "ip l2tp add session"):
-        start = first_line(script, prefix)
-        late = [p for p in blocks if p.line > start]
-        if late:
-            problems.append(f"{len(late)} block(s) after the first `{prefix}`")
+    session = first_line(script, "ip l2tp add session")
+    late = [p for p in blocks if p.line > session]
+    if late:
+        problems.append(f"{len(late)} block(s) after the first session")
+    tunnel = max(
+        n for n, line in enumerate(script.splitlines()) if line.startswith("ip l2tp add tunnel")
+    )
+    early = [p for p in blocks if p.line < tunnel and p.direction == "out"]
+    if early:
+        problems.append(f"{len(early)} outbound block(s) before a tunnel: the kernel refuses it")
     weakest_allow = max((p.priority for p in found if p.action == "allow"), default=0)
     if blocks and weakest_allow >= min(p.priority for p in blocks):
         problems.append("an allow does not win over the blocks")
@@ -115,7 +123,7 @@ SCRIPTS = _scripts()
 @pytest.mark.parametrize(
     ("fleet", "site", "script"), SCRIPTS, ids=[f"{f}/{s}" for f, s, _ in SCRIPTS]
 )
-def test_every_protected_linux_pe_blocks_l2tpv3_both_ways_before_its_first_session(
+def test_every_protected_linux_pe_blocks_l2tpv3_both_ways_between_its_tunnels_and_sessions(
     fleet: str, site: str, script: str
 ) -> None:
     if fleet in PROTECTED_FLEETS:
@@ -138,8 +146,9 @@ def test_the_checker_fails_on_each_wrong_order() -> None:
     lines = good.splitlines()
     blocks = [line for line in lines if "action block" in line]
     rest = [line for line in lines if "action block" not in line]
-    at_end = "\n".join(rest + blocks)
-    assert "4 block(s) after the first `ip l2tp add tunnel`" in fails_closed(at_end)
+    assert fails_closed("\n".join(rest + blocks)) == ["4 block(s) after the first session"]
+    at_start = fails_closed("\n".join(blocks + rest))
+    assert at_start == ["2 outbound block(s) before a tunnel: the kernel refuses it"]
     one_address = good.replace(
         "dst 0.0.0.0/0 proto 115 dir in", "dst 10.197.251.215/32 proto 115 dir in"
     )

@@ -14,7 +14,7 @@ from l2tpgen.model.classes import check_class_pairs, check_classes
 from l2tpgen.model.family_checks import check_family, check_peer_family
 from l2tpgen.model.platform_checks import check_platform_paths
 from l2tpgen.model.problems import Problem, listed
-from l2tpgen.model.protection_checks import check_protection
+from l2tpgen.model.protection_checks import check_mixed_peers, check_protection
 from l2tpgen.model.transport_checks import check_corosync_transports
 
 if TYPE_CHECKING:
@@ -229,6 +229,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
         yield from _check_vlan_pairs(site, sites, files, index_of)
         yield from check_class_pairs(site, sites, files)
         yield from check_protection(site, sites, files)
+        yield from check_mixed_peers(site, sites)
         yield from check_platform_paths(site, sites)
         yield from _check_links(site, sites, files)
         yield from check_corosync_transports(site, sites, files)

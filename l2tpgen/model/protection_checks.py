@@ -109,3 +109,67 @@ def _differs(ours: PathProtection, theirs: PathProtection) -> str:
         if getattr(ours, field) != getattr(theirs, field):
             return field
     return "mode"
+
+
+MIXED_COOKIE = 8  # bytes: 64 secret bits, as `mode: cookie` asks
+
+
+def check_mixed_peers(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem]:
+    """A Linux-kernel PE with clear and IPsec peers: keyed 8-byte cookies on the IPsec sessions.
+
+    The kernel finds a data packet's session by its session ID alone (``net/l2tp/l2tp_ip.c``
+    ``l2tp_ip_recv``) and xfrm cannot select on a session ID: the policy that admits a clear
+    peer's L2TPv3 admits it into every session of the PE, the IPsec ones too (measured: 5 of 5
+    with ``cookie: 0``). A keyed cookie is the one thing the clear peer, or whoever spoofs its
+    address, does not have: it travels only inside ESP. A platform without cookies (VyOS)
+    cannot mix the two at all.
+    """
+    from l2tpgen.model.fleet import Pseudowire  # noqa: PLC0415 - the fleet runs these checks
+
+    if site.driver.lab_platform != "linux":
+        return
+    ends = []
+    for index, peer_name in enumerate(site.peer_names):
+        peer = sites.get(peer_name)
+        vlan = next((v for v in site.vlans if v.peer == peer_name), None)
+        if peer is None or peer is site or vlan is None:
+            continue
+        ends.append((index, Pseudowire(site, vlan, peer)))
+    clear = [pw.peer.name for _, pw in ends if not pw.protection.ipsec]
+    if not clear or len(clear) == len(ends):
+        return
+    title = site.driver.short_title or site.driver.title
+    for index, pw in ends:
+        if not pw.protection.ipsec or (pw.cookie_size == MIXED_COOKIE and pw.keyed_cookies):
+            continue
+        peer_name = pw.peer.name
+        entry = site.peers[index]
+        where: tuple[PathItem, ...] = (
+            ("peers", index, "pseudowire", "cookie")
+            if entry.pseudowire.cookie is not None
+            else ("pseudowire_class", "cookie")
+            if "cookie" in site.pseudowire_class.model_fields_set
+            else ("peers", index)
+        )
+        what = (
+            f"this PE mixes clear peers ({', '.join(clear)}) with IPsec peers, and the kernel "
+            "admits a clear peer's L2TPv3 into any session by its ID alone"
+        )
+        if not site.driver.cookies:
+            yield Problem(
+                site.name,
+                ("peers", index),
+                f"{what}; {title} has no L2TPv3 cookies to keep them out of the IPsec "
+                f"pseudowires to {peer_name}",
+                f"protect the pseudowires to {', '.join(clear)} with IPsec too, or move them to "
+                "another PE",
+            )
+            return
+        yield Problem(
+            site.name,
+            where,
+            f"{what}: the IPsec pseudowires to {peer_name} need keyed 8-byte cookies (they have "
+            f"{pw.cookie_size or 'no'}{'-byte' if pw.cookie_size else ''} cookies)",
+            f"set `cookie: 8` for {peer_name} here and at {peer_name} (the cookies are then keyed "
+            f"and travel only inside ESP), or protect {', '.join(clear)} with IPsec too",
+        )

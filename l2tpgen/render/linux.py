@@ -18,8 +18,8 @@ and expects ``peer_cookie`` (``l2tp_core.c``: the transmit path copies ``session
 receive path compares with ``session->peer_cookie``). IPsec comes from strongSwan
 (``swanctl.py``), which installs per-peer policies only, and only while charon runs.
 
-A protected site (IPsec or an inbound filter on any path) therefore **fails closed** from the
-script's first lines, before any address, tunnel or session exists (``failclosed_commands``):
+A protected site (IPsec or an inbound filter on any path) therefore **fails closed** before any
+session exists (``failclosed_commands``, right after the tunnels):
 static xfrm policies block IP protocol 115 in both directions (``dir out`` and ``dir in``), from
 and to every address of both families (``0.0.0.0/0`` and ``::/0``: every local, broadcast and
 multicast address), at a priority below charon's (the lab measured 366975 with strongSwan 5.9.8;
@@ -33,6 +33,14 @@ forward block would only drop third parties' L2TPv3 routed through the box). The
 data packet's session by its session ID alone (``net/l2tp/l2tp_ip.c`` ``l2tp_ip_recv``,
 ``l2tp_ip6.c`` likewise, over one table for both families), which is why the inbound block
 covers every destination and both families rather than the tunnel address.
+
+The tunnels come before the blocks because the kernel refuses them after: ``ip l2tp add tunnel
+... encap ip`` connects a protocol-115 socket, whose route lookup meets the ``dir out`` block
+(``xfrm_lookup``: a ``block`` policy is ``-EPERM``) and fails with "RTNETLINK answers: Operation
+not permitted" (measured in the lab, kernel 6.1, for the IPsec peers with no charon running). A
+static IP-encapsulated tunnel sends nothing by itself (no control channel) and a packet for a
+session that does not exist yet is dropped (``l2tp_ip_recv``: no session, discard), so nothing
+crosses in clear before the blocks are in.
 
 IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6
 addresses (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's
@@ -144,25 +152,36 @@ def base_commands(site: Site) -> list[str]:
     return commands
 
 
-def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
-    """Tunnels, sessions and bridges for ``pseudowires`` (static session IDs and cookies)."""
+def tunnel_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """One IP-encapsulated tunnel per peer (static: it sends nothing by itself)."""
     commands: list[str] = []
-    tunnels: dict[str, int] = {}
+    for number, pw in _tunnels(pseudowires).values():
+        commands.append(
+            f"ip l2tp add tunnel tunnel_id {number} peer_tunnel_id {number} encap ip "
+            f"local {site.tunnel_address} remote {pw.peer_address}"
+        )
+    return commands
+
+
+def _tunnels(pseudowires: tuple[Pseudowire, ...]) -> dict[str, tuple[int, Pseudowire]]:
+    """Each peer's tunnel number (from 1, in order) and its first pseudowire."""
+    tunnels: dict[str, tuple[int, Pseudowire]] = {}
     for pw in pseudowires:
-        if pw.peer.name not in tunnels:
-            tunnels[pw.peer.name] = len(tunnels) + 1
-            tunnel = tunnels[pw.peer.name]
-            commands.append(
-                f"ip l2tp add tunnel tunnel_id {tunnel} peer_tunnel_id {tunnel} encap ip "
-                f"local {site.tunnel_address} remote {pw.peer_address}"
-            )
+        tunnels.setdefault(pw.peer.name, (len(tunnels) + 1, pw))
+    return tunnels
+
+
+def session_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """Sessions and bridges for ``pseudowires`` (static session IDs and cookies)."""
+    commands: list[str] = []
+    tunnels = _tunnels(pseudowires)
     lan = site.linux.lan
     for pw in pseudowires:
         vlan, (local, remote) = pw.vlan.id, pw.session_ids
         # The pair's budget: both ends of one pseudowire get the same MTU.
         mtu = pw.budget.max_inner_mtu
         session = (
-            f"ip l2tp add session name l2tp{vlan} tunnel_id {tunnels[pw.peer.name]} "
+            f"ip l2tp add session name l2tp{vlan} tunnel_id {tunnels[pw.peer.name][0]} "
             f"session_id {local} peer_session_id {remote} {l2spec(pw)}"
         )
         if pw.cookie_size:
@@ -180,6 +199,11 @@ def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
             f"ip link set dev br{vlan} up",
         ]
     return commands
+
+
+def pseudowire_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """Tunnels, sessions and bridges for ``pseudowires``, without the xfrm policies."""
+    return tunnel_commands(site, pseudowires) + session_commands(site, pseudowires)
 
 
 def session_port(pw: Pseudowire) -> str:
@@ -206,9 +230,10 @@ def linux_commands(fleet: Fleet, name: str) -> list[str]:
     site = fleet.site(name)
     pseudowires = fleet.pseudowires(name)
     return (
-        failclosed_commands(site, pseudowires)
-        + base_commands(site)
-        + pseudowire_commands(site, pseudowires)
+        base_commands(site)
+        + tunnel_commands(site, pseudowires)
+        + failclosed_commands(site, pseudowires)
+        + session_commands(site, pseudowires)
     )
 
 
@@ -231,9 +256,9 @@ def render_linux(fleet: Fleet, name: str) -> str:
     pseudowires = fleet.pseudowires(name)
     if protected(pseudowires):
         lines.append(
-            "# Fails closed: the xfrm policies first block IP protocol 115 both ways on every "
-            "address (needs xfrm_user), before any session exists; only the peers in clear are "
-            "allowed. Safe to run before strongSwan, at boot or while charon restarts"
+            "# Fails closed: after the tunnels and before any session, xfrm policies block IP "
+            "protocol 115 both ways on every address (needs xfrm_user); only the peers in clear "
+            "are allowed. Safe to run before strongSwan, at boot or while charon restarts"
         )
     if any(pw.protection.ipsec for pw in pseudowires):
         esp = "esp6" if site.wan.ipv6 else "esp4"
