@@ -24,11 +24,17 @@ import pytest
 from test_lab import requires_vm
 from test_lab_failclosed import mixed_fleet
 from test_lab_security import requires_protection
+from typer.testing import CliRunner
 
+import l2tpgen.lab.advchecks
+import l2tpgen.lab.engine
 from l2tpgen import load_fleet
-from l2tpgen.lab.advchecks import judge, run_attacks, without_blocks
+from l2tpgen.cli import app
+from l2tpgen.lab.advchecks import AttackReport, judge, run_attacks, without_blocks
 from l2tpgen.lab.adversary import SENT, VARIANTS, Aim, aim, forge_probes, markers
+from l2tpgen.lab.engine import LabReport
 from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.probes import CheckResult
 from l2tpgen.lab.security import reveal_secrets
 from l2tpgen.lab.topology import build_topology, protection_files
 
@@ -235,3 +241,32 @@ def test_an_attacker_without_the_site_files_gets_nothing_through_a_fail_closed_p
 def _topology(tmp_path: Path) -> tuple[dict[str, object], str, dict[str, str]]:
     fleet = load_fleet(mixed_fleet(tmp_path))
     return build_topology(fleet, name="mx"), "mx", protection_files(fleet)
+
+
+def test_lab_run_attack_full_appends_the_attackers_checks_to_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    usual = CheckResult("reach", 100, "branch->hub", ok=True, detail="3/3")
+    attacked = CheckResult("attack-restart", 100, "wan->pe-hub", ok=False, detail="37 clear")
+    monkeypatch.setattr(
+        l2tpgen.lab.engine, "run_vm", lambda lab, **_: LabReport(lab.name, "vm", (usual,), (), 9)
+    )
+    calls: list[str] = []
+
+    def attacks(lab: Lab) -> AttackReport:
+        calls.append(lab.name)
+        return AttackReport((attacked,), (), 140)
+
+    monkeypatch.setattr(l2tpgen.lab.advchecks, "run_attacks", attacks)
+    (tmp_path / "sites").mkdir()
+    sites = mixed_fleet(tmp_path / "sites")
+    report = tmp_path / "report.json"
+    args = ["lab", "run", str(sites), "--report", str(report)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert calls == []  # not by default
+    result = CliRunner().invoke(app, [*args, "--attack", "full"])
+    assert result.exit_code == 1, result.output  # the attack check failed
+    assert calls == ["l2tpgen"]
+    assert "attack-restart" in result.output
+    assert '"check": "attack-restart"' in report.read_text()
