@@ -24,6 +24,8 @@ import pytest
 from conftest import ROOT, SITES
 
 from l2tpgen import load_fleet
+from l2tpgen.errors import RenderError
+from l2tpgen.render import render_files
 from l2tpgen.render.linux import render_linux
 
 FLEETS = {p.name: p for p in sorted((ROOT / "examples").iterdir()) if p.name != "broken"}
@@ -160,3 +162,17 @@ def test_the_checker_fails_on_each_wrong_order() -> None:
         + "ip xfrm policy add src 10.0.0.1/32 dst 10.0.0.2/32 proto 115 dir in priority 2000001\n"
     )
     assert "an allow does not win over the blocks" in fails_closed(weak)
+
+
+@pytest.mark.parametrize("fleet", sorted(PROTECTED_FLEETS))
+def test_networkd_refuses_every_protected_example_naming_the_fail_closed_blocks(fleet: str) -> None:
+    # systemd-networkd has no xfrm policies: it could bring the sessions up at boot with nothing
+    # keeping clear L2TPv3 in or out (networkd.py); the iproute2 script is the way.
+    loaded = load_fleet(FLEETS[fleet]).on_platform("linux")
+    for name in sorted(loaded.sites):
+        with pytest.raises(RenderError) as caught:
+            render_files(loaded, name, "networkd")
+        message = str(caught.value)
+        assert "systemd-networkd cannot configure" in message
+        assert "the blocks that keep clear L2TPv3 out and in while charon is down" in message
+        assert "render --format iproute2" in message

@@ -70,6 +70,7 @@ def test_a_public_path_gets_an_ikev2_transport_connection_on_protocol_115() -> N
         for direction in ("out", "in")
     ]
     assert not [c for c in commands[4:] if c.startswith("ip xfrm")]  # the hub is IPsec: no allow
+    assert "(needs esp4 and xfrm_user)" in files["iproute2.sh"]  # IPv4: esp4 (IPv6: test_ipv6.py)
 
 
 def test_both_ends_render_mirrored_connections() -> None:

@@ -197,8 +197,9 @@ def test_validate_refuses_an_untrusted_vyos_path_whose_protection_asks_for_the_i
         load_fleet(_fleet(tmp_path, *edits))
     messages = _messages(caught.value)
     assert (
-        "l2tpgen renders no inbound WAN filter for VyOS, but the protection of the pseudowires "
-        "to hub asks for one" in messages
+        "l2tpgen renders no inbound WAN filter for VyOS nor the xfrm blocks that keep a Linux PE "
+        "closed while its IKE daemon is down, but the protection of the pseudowires to hub asks "
+        "for one" in messages
     )
     assert "no IPsec for VyOS" not in messages
 

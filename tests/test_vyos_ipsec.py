@@ -402,3 +402,18 @@ def test_vyos_swanctl_from_l2tpgen_commands_negotiates_with_the_linux_peer_on_th
         results["mtu", vlan].detail.startswith("predicted 1424: 1424 crosses unfragmented")
         for vlan in (2996, 2997, 2998, 2999)
     ), details
+
+
+def test_validate_says_a_vyos_ipsec_end_does_not_fail_closed(tmp_path: Path) -> None:
+    # l2tpgen renders no xfrm blocks for VyOS (issue 25): with IPsec allowed there (the path is
+    # private, the inbound filter off), validate says what stays open and what to do.
+    result = runner.invoke(app, ["validate", "--sites", str(_sites(tmp_path))])
+    assert result.exit_code == 0, result.output
+    note = " ".join(result.output.split())
+    assert (
+        "note: site-b (VyOS) does not fail closed: l2tpgen renders no xfrm block for it, so while "
+        "its IKE daemon is down (a restart, a crash, a boot before the IPsec configuration loads) "
+        "its L2TPv3 leaves and is accepted in clear; block IP protocol 115 that is not ESP on its "
+        "WAN yourself, both ways"
+    ) in note
+    assert "site-a (" not in note  # the Linux end renders its blocks

@@ -49,11 +49,16 @@ def check_platform_paths(site: Site, sites: Mapping[str, Site]) -> Iterator[Prob
                 "or run this PE on a platform l2tpgen renders IPsec for",
             )
         elif pw.protection.inbound_filter and not driver.inbound_filter:
+            closed = (
+                " nor the xfrm blocks that keep a Linux PE closed while its IKE daemon is down"
+                if driver.kernel_sessions and not driver.fail_closed
+                else ""
+            )
             yield Problem(
                 site.name,
                 where,
-                f"l2tpgen renders no inbound WAN filter for {title}, but the protection of the "
-                f"pseudowires to {peer_name} asks for one",
+                f"l2tpgen renders no inbound WAN filter for {title}{closed}, but the protection "
+                f"of the pseudowires to {peer_name} asks for one",
                 "set `protection: {inbound_filter: false}` here and filter the WAN yourself",
             )
         if driver.sublayer and not pw.budget.sublayer:

@@ -347,4 +347,15 @@ def unconfirmed(site: Site, peer: Site, protection: PathProtection) -> tuple[str
             f"[U] esp-gcm on classic IOS ({', '.join(classic)}) is unconfirmed; if the image "
             "refuses it, set `protection: {transform: aes-cbc-128-sha256}` at both ends"
         )
+    # A kernel data plane whose rendering has no xfrm policies of l2tpgen's (VyOS): nothing keeps
+    # its L2TPv3 from leaving in clear while charon is stopped, restarting or not yet up at boot.
+    open_ends = [s for s in (site, peer) if s.driver.kernel_sessions and not s.driver.fail_closed]
+    if protection.ipsec and open_ends:
+        names = ", ".join(f"{s.name} ({s.driver.short_title or s.driver.title})" for s in open_ends)
+        notes.append(
+            f"{names} does not fail closed: l2tpgen renders no xfrm block for it, so while its "
+            "IKE daemon is down (a restart, a crash, a boot before the IPsec configuration "
+            "loads) its L2TPv3 leaves and is accepted in clear; block IP protocol 115 that is "
+            "not ESP on its WAN yourself, both ways (docs/security.md, fail closed)"
+        )
     return tuple(notes)

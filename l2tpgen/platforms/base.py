@@ -46,7 +46,10 @@ class Driver:
     L2TPv3 cookies. ``peer_routes``: whether its rendering routes peer loopbacks. ``ipsec`` and
     ``inbound_filter``: whether it renders IPsec and the inbound WAN filter of ``protection``.
     ``sublayer``: its sessions always carry the 4-byte L2-specific sublayer (else only with
-    sequencing, as the pseudowire-class says).
+    sequencing, as the pseudowire-class says). ``kernel_sessions``: its pseudowires run on the
+    Linux kernel's L2TPv3, which finds a data packet's session by its ID alone (``l2tp_ip_recv``);
+    ``fail_closed``: its rendering blocks clear L2TPv3 with static xfrm policies while no IKE
+    daemon runs (docs/security.md, "Failing closed").
     """
 
     name: str
@@ -76,6 +79,8 @@ class Driver:
     ipsec: bool = True
     inbound_filter: bool = True
     sublayer: bool = False
+    kernel_sessions: bool = False
+    fail_closed: bool = False
     short_title: str | None = None  # the fleet page's name for it (default: ``title``)
     # Whether the platform's pseudowires run over an IPv6 underlay (IPv6 tunnel sources and
     # peers); ``ipv6_note``: where that is documented, or why a site of it is refused.

@@ -217,6 +217,8 @@ VYOS = Driver(
     ipsec=True,  # transport mode (ipsec_peers); tunnel mode is refused at render
     inbound_filter=False,
     sublayer=True,  # iproute2's default l2spec_type, which VyOS leaves
+    kernel_sessions=True,  # the kernel's L2TPv3 (vyos-1x python/vyos/ifconfig/l2tpv3.py)
+    fail_closed=False,  # VyOS's CLI has no static xfrm policy; l2tpgen renders none for it
     lab_kind="linux",
     data_plane="linux",  # the kernel's L2TPv3: the lab's Linux PE stands in for it
     # Not rendered over IPv6: this driver's `set interfaces l2tpv3` rendering is written and

@@ -45,9 +45,9 @@ crosses in clear before the blocks are in.
 IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6
 addresses (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's
 ``l2tp_ip6`` module carries IP protocol 115 over IPv6). The xfrm selectors are host prefixes of
-the family (``/128``, the catch-all ``::/0``). The WAN address is added ``nodad``: the kernel
-binds the tunnel's local address at once, and a tentative address (duplicate address detection
-still running) cannot be bound.
+the family (``/128``; the blocks cover both families whatever the underlay's). The WAN address
+is added ``nodad``: the kernel binds the tunnel's local address at once, and a tentative address
+(duplicate address detection still running) cannot be bound.
 """
 
 from __future__ import annotations

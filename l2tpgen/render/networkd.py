@@ -12,8 +12,11 @@ is refused with the way out (``cookie: 0`` at both ends, or the iproute2 form).
 
 Nor can it express IPsec for a pseudowire: it has no xfrm policies (its ``[Xfrm]`` netdev makes
 an xfrm interface, not the inbound policy that drops unprotected L2TPv3), and strongSwan's
-configuration is not its to write. A site whose pseudowires get IPsec or an inbound filter
-(``protection``) is refused: ``render --format iproute2`` writes the commands and swanctl.conf.
+configuration is not its to write. Nor, therefore, can it make the PE fail closed (the xfrm
+blocks of protocol 115 that ``linux.py`` puts between the tunnels and the sessions): networkd
+would bring the sessions up at boot with nothing to stop clear L2TPv3 until charon loads. A site
+whose pseudowires get IPsec or an inbound filter (``protection``) is refused, naming this:
+``render --format iproute2`` writes the commands and swanctl.conf.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ def _check(pw: Pseudowire) -> None:
         what = "IPsec" if protection.ipsec else "the inbound filter"
         raise RenderError(
             f"{pw.site.name}: systemd-networkd cannot configure {what} for the pseudowires to "
-            f"{pw.peer.name} ({protection.describe()}): it has no xfrm policies and does not run "
-            "strongSwan; render --format iproute2 (commands and swanctl.conf)"
+            f"{pw.peer.name} ({protection.describe()}): it has no xfrm policies (neither the "
+            "blocks that keep clear L2TPv3 out and in while charon is down, at boot or restarting, "
+            "nor the inbound filter) and does not run strongSwan; render --format iproute2 "
+            "(commands and swanctl.conf)"
         )
     problems = []
     if pw.cookie_size:

@@ -18,7 +18,8 @@ masked it is ``<VARIABLE>``, which swanctl refuses to load. Install the file as
 ``swanctl --load-all``.
 
 charon installs only the per-peer policies: an L2TPv3 packet from any other address matches none
-and is accepted in clear. ``linux.py`` renders the catch-all inbound policy that drops it.
+and is accepted in clear. ``linux.py`` renders the xfrm blocks that drop it (and keep L2TPv3
+from leaving in clear while charon is down).
 """
 
 from __future__ import annotations
