@@ -122,6 +122,8 @@ def _results(
     for phase in ("boot", "restart", "crash"):
         out[f"adv.{phase}.wan"] = f"l2tp {clear}\nl2tp_pair {clear}\nend"
     for phase in ("restart", "crash"):
+        out[f"adv.{phase}.xfrm.before"] = "XfrmOutPolBlock\t4\nXfrmInPolBlock\t0"
+        out[f"adv.{phase}.xfrm.after"] = "XfrmOutPolBlock\t30\nXfrmInPolBlock\t0"
         out[f"adv.{phase}.back"] = "0"
         out[f"adv.{phase}.ping"] = "40 packets transmitted, 30 received, 25% packet loss"
     return out
@@ -138,6 +140,8 @@ def test_every_check_passes_when_nothing_gets_through_and_the_control_shows_the_
     safe = _results(delivered=0, clear=0)
     control = _results(delivered=5, clear=20, mixed=5)
     verdicts = _verdicts(safe, control, a)
+    restart = next(r for r in judge(a, safe, control) if r.check == "attack-restart")
+    assert "XfrmOutPolBlock +26)" in restart.detail  # what the block dropped, from the PE
     assert verdicts == dict.fromkeys(
         (
             "attack-discovered",

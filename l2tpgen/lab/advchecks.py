@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.lab.adversary import (
     SENT,
+    XFRM_STAT,
     Aim,
     aim,
     boot_probes,
@@ -26,7 +27,7 @@ from l2tpgen.lab.adversary import (
     outage_probes,
     watched,
 )
-from l2tpgen.lab.attack import watch_counts
+from l2tpgen.lab.attack import watch_counts, xfrm_stats
 from l2tpgen.lab.checks import pairs
 from l2tpgen.lab.engine import XFRM_MODULES, merge_extras, run_guest
 from l2tpgen.lab.guest import GuestLab
@@ -82,8 +83,10 @@ def attack_probes(lab: Lab, a: Aim, prefix: str) -> tuple[Probe, ...]:
         *(Probe(f"adv.initiate.{pe}", pe, _initiate_all(lab, pe)) for pe in near),
         Probe("adv.steady.reach", a.pair.far.node, f"ping -c 3 -W 3 {near_address(a)}"),
         steady_ce[0],
+        Probe("adv.steady.xfrm.before", a.pe, XFRM_STAT, "out"),
         *forge_probes(a, "steady", prefix),
         steady_ce[1],
+        Probe("adv.steady.xfrm.after", a.pe, XFRM_STAT, "out"),
         *outage_probes(a, "restart", "TERM", _restart(lab, a.pe), _initiate_all(lab, a.pe)),
         *outage_probes(a, "crash", "KILL", _restart(lab, a.pe), _initiate_all(lab, a.pe)),
     )
@@ -136,6 +139,18 @@ def clear_packets(results: Mapping[str, str], phase: str) -> int:
     return watch_counts(results.get(f"adv.{phase}.wan", "")).get("l2tp_pair", -1)
 
 
+def xfrm_deltas(results: Mapping[str, str], phase: str) -> str:
+    """The PE's xfrm block counters that moved in ``phase`` (``XfrmInPolBlock +5``)."""
+    before = xfrm_stats(results.get(f"adv.{phase}.xfrm.before", ""))
+    after = xfrm_stats(results.get(f"adv.{phase}.xfrm.after", ""))
+    moved = [
+        f"{name} +{after[name] - before.get(name, 0)}"
+        for name in sorted(after)
+        if name.endswith("PolBlock") and after[name] != before.get(name, 0)
+    ]
+    return ", ".join(moved) or "no xfrm block counted"
+
+
 def _pings(results: Mapping[str, str], phase: str) -> str:
     found = re.search(r"(\d+) packets transmitted, (\d+) received", results.get(phase, ""))
     return f"{found.group(2)}/{found.group(1)} answered" if found else "no ping figures"
@@ -161,7 +176,8 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
         ok = alive and ps > 0 and pd == 0 and cd > 0
         detail = (
             f"forged frames {what} (session {a.session}, IPv4 and IPv6, with and without cookie "
-            f"and sublayer): {pd}/{ps} reached {a.pair.far.node} ({_places(p, kinds)}); "
+            f"and sublayer): {pd}/{ps} reached {a.pair.far.node} ({_places(p, kinds)}; "
+            f"{xfrm_deltas(protected, 'steady')}); "
             f"control without the block policies: {cd}/{cs} ({_places(c, kinds)})"
         )
         out.append(CheckResult(name, a.pair.vlan, sites, ok, detail + dead))
@@ -184,7 +200,8 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
         detail = (
             f"charon on {a.pe} {what} while {a.pair.far.node} pinged across: {pc} clear L2TPv3 "
             f"packets on the WAN ({_pings(protected, f'adv.{phase}.ping')}, "
-            f"{'answering again' if back else 'NOT answering again'}); control: {cc} clear"
+            f"{'answering again' if back else 'NOT answering again'}; "
+            f"{xfrm_deltas(protected, phase)}); control: {cc} clear"
         )
         out.append(CheckResult(f"attack-{phase}", a.pair.vlan, sites, ok, detail))
     if a.clear_peer is not None:

@@ -48,6 +48,7 @@ SENT = 5  # frames per destination and variant
 SLOTS = 4  # destinations of one kind the attacker tries at most
 GUESSED = "a5a5a5a5a5a5a5a5"  # a cookie field where the attacker knows of no cookie
 VARIANTS = ("nn", "cn", "ns", "cs")  # cookie (c) or none (n), sublayer (s) or none (n)
+XFRM_STAT = "cat /proc/net/xfrm_stat"
 FIXED = {"b": "broadcast", "B": "255.255.255.255", "m": "224.0.0.1", "M": "ff02::1"}
 
 _ADDR = re.compile(r"^ip addr add (\S+)/(\d+) dev (\S+)")
@@ -350,6 +351,7 @@ def outage_probes(
             f"/sbin/ping -i 0.1 -W 1 {near_address(a)} >{pings} 2>&1 </dev/null & "
             'echo $! >"$L2TPGEN_TMP/pings.pid"',
         ),
+        Probe(f"{k}.xfrm.before", a.pe, XFRM_STAT, "out"),
         Probe(f"{k}.stop", a.pe, f"sleep 1; {stop}"),
         Probe(f"{k}.start", a.pe, restart),
         Probe(f"{k}.initiate", a.pe, initiate or "true"),
@@ -361,6 +363,7 @@ def outage_probes(
             "out",
         ),
         Probe(f"{k}.wan", a.wan, watch_stop(name), "out"),
+        Probe(f"{k}.xfrm.after", a.pe, XFRM_STAT, "out"),
     )
 
 
