@@ -21,6 +21,7 @@ from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
     from l2tpgen.lab.engine import LabReport
+    from l2tpgen.lab.inputs import Lab
 
 lab_app = typer.Typer(
     help="Labs: containerlab topologies and a real L2TPv3 data plane.", no_args_is_help=True
@@ -194,6 +195,32 @@ def _print(result: LabReport) -> None:
         err.print(error, style="red", markup=False)
 
 
+class AttackChoice(str, Enum):
+    """Which attacks `lab run` makes on a protected lab."""
+
+    usual = "usual"
+    full = "full"
+
+
+def _with_attacks(result: LabReport, lab: Lab) -> LabReport:
+    """``result`` with the independent attacker's checks (``advchecks.py``) appended.
+
+    Raises:
+        L2tpgenError: the lab has no pair of IPsec PEs to attack, or the run failed.
+    """
+    from dataclasses import replace  # noqa: PLC0415 - start-up stays cheap
+
+    from l2tpgen.lab.advchecks import run_attacks  # noqa: PLC0415
+
+    attacks = run_attacks(lab)
+    return replace(
+        result,
+        results=(*result.results, *attacks.results),
+        setup_errors=(*result.setup_errors, *attacks.setup_errors),
+        seconds=result.seconds + attacks.seconds,
+    )
+
+
 @lab_app.command("run")
 def run(
     topology_file: Annotated[
@@ -215,6 +242,14 @@ def run(
     delay: DelayOption = None,
     loss: LossOption = None,
     rate: RateOption = None,
+    attack: Annotated[
+        AttackChoice,
+        typer.Option(
+            "--attack",
+            help="full: also the attacker that has not read the site files (a protected lab, "
+            "vm engine; a second VM, minutes: see docs/lab.md).",
+        ),
+    ] = AttackChoice.usual,
 ) -> None:
     """Deploy the lab, run its checks (reach, isolation, MTU, multicast per VLAN), tear it down.
 
@@ -247,6 +282,8 @@ def run(
     try:
         if engine is EngineChoice.vm:
             result = run_vm(lab, fleet=fleet)
+            if attack is AttackChoice.full:
+                result = _with_attacks(result, lab)
         else:
             result = run_containerlab(topology_file, lab)
     except L2tpgenError as exc:

@@ -22,6 +22,14 @@
  *       Prints "ready" on stderr once the socket is bound.
  *   pwprobe replay FILE COUNT
  *       Send the IPv4 packet in FILE, unchanged, COUNT times (a raw socket with IP_HDRINCL).
+ *   pwprobe inject IFACE SRC DST SESSION COOKIEHEX SUBLAYER COUNT MARKER
+ *       The independent attacker's sender (adversary.py): COUNT L2TPv3 data messages to DST, an
+ *       IPv4 or IPv6 address, unicast, broadcast or multicast (SO_BROADCAST; IFACE, or "-",
+ *       is the device sent from: SO_BINDTODEVICE, and the scope of an IPv6 link-local or
+ *       multicast DST). SRC "-" sends from the sender's own address (a raw socket of protocol
+ *       115, the kernel writes the IP header); an IPv4 SRC is spoofed (IP_HDRINCL). COOKIEHEX
+ *       as for forge; SUBLAYER "seq" adds RFC 3931's default L2-Specific Sublayer with the S
+ *       bit and sequence numbers 1, 2, ... ("-": none). Prints "sent N".
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -39,7 +47,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAX_MARKERS 8
+#define MAX_MARKERS 128
 #define FRAME_MAX 65536
 
 static volatile sig_atomic_t stop;
@@ -130,6 +138,98 @@ static int forge(char **argv) {
     return send_raw(packet, n, count);
 }
 
+/* The L2TPv3 data message after the session ID's place: cookie, sublayer, Ethernet frame. */
+static size_t l2tp_body(uint8_t *packet, size_t n, size_t cap, uint32_t session, const char *cookie,
+                        uint32_t sublayer, const char *marker) {
+    uint32_t be = htonl(session);
+    memcpy(packet + n, &be, 4);
+    n += 4;
+    if (strcmp(cookie, "-") != 0) {
+        for (size_t i = 0; i + 1 < strlen(cookie) && i / 2 < 8; i += 2) {
+            unsigned byte;
+            sscanf(cookie + i, "%2x", &byte);
+            packet[n++] = (uint8_t)byte;
+        }
+    }
+    if (sublayer) { /* RFC 3931 section 4.6: the default L2-Specific Sublayer, S bit set */
+        be = htonl(0x40000000u | (sublayer & 0x00ffffffu));
+        memcpy(packet + n, &be, 4);
+        n += 4;
+    }
+    static const uint8_t eth[14] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0x00,
+                                    0x00, 0x00, 0x00, 0x66, 0x88, 0xb5};
+    memcpy(packet + n, eth, sizeof eth);
+    n += sizeof eth;
+    size_t mlen = strlen(marker);
+    for (int i = 0; i < 6 && mlen > 0 && n + mlen < cap; i++) {
+        memcpy(packet + n, marker, mlen);
+        n += mlen;
+    }
+    return n;
+}
+
+/* inject IFACE SRC DST SESSION COOKIEHEX SUBLAYER COUNT MARKER: see the usage at the top. */
+static int inject(char **argv) {
+    const char *iface = argv[0], *src = argv[1], *dst = argv[2];
+    uint32_t session = (uint32_t)strtoul(argv[3], NULL, 10);
+    const char *cookie = argv[4];
+    int sublayer = strcmp(argv[5], "seq") == 0;
+    int count = atoi(argv[6]);
+    const char *marker = argv[7];
+    if (strcmp(cookie, "-") != 0 && strlen(cookie) != 8 && strlen(cookie) != 16) {
+        fprintf(stderr, "pwprobe: a cookie is 4 or 8 bytes (8 or 16 hex digits)\n");
+        return 2;
+    }
+    struct sockaddr_storage to = {0};
+    socklen_t tolen;
+    int family, hdrincl = strcmp(src, "-") != 0;
+    struct sockaddr_in *to4 = (struct sockaddr_in *)&to;
+    struct sockaddr_in6 *to6 = (struct sockaddr_in6 *)&to;
+    struct in_addr src4 = {0};
+    if (inet_pton(AF_INET, dst, &to4->sin_addr) == 1) {
+        family = AF_INET, to4->sin_family = AF_INET, tolen = sizeof *to4;
+        if (hdrincl && !inet_aton(src, &src4)) {
+            fprintf(stderr, "pwprobe: bad source address\n");
+            return 2;
+        }
+    } else if (inet_pton(AF_INET6, dst, &to6->sin6_addr) == 1 && !hdrincl) {
+        family = AF_INET6, to6->sin6_family = AF_INET6, tolen = sizeof *to6;
+        if (strcmp(iface, "-") != 0) to6->sin6_scope_id = if_nametoindex(iface);
+    } else {
+        fprintf(stderr, "pwprobe: bad destination (IPv6 is sent from the own address only)\n");
+        return 2;
+    }
+    int fd = hdrincl ? socket(AF_INET, SOCK_RAW, IPPROTO_RAW) : socket(family, SOCK_RAW, 115);
+    if (fd < 0) return die("socket");
+    int on = 1;
+    if (family == AF_INET) setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &on, sizeof on);
+    if (strcmp(iface, "-") != 0 &&
+        setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, iface, (socklen_t)strlen(iface) + 1) < 0)
+        return die("SO_BINDTODEVICE");
+    int sent = 0;
+    for (int i = 0; i < count; i++) {
+        uint8_t packet[512] = {0};
+        size_t start = hdrincl ? 20 : 0;
+        size_t n = l2tp_body(packet, start, sizeof packet, session, cookie,
+                             sublayer ? (uint32_t)(i + 1) : 0, marker);
+        while (n < start + 4 + 14 + 46) packet[n++] = 0;
+        if (hdrincl) {
+            struct iphdr *ip = (struct iphdr *)packet;
+            ip->version = 4, ip->ihl = 5, ip->ttl = 64, ip->protocol = 115;
+            ip->tot_len = htons((uint16_t)n);
+            ip->id = htons((uint16_t)((getpid() + i) & 0xffff));
+            ip->saddr = src4.s_addr;
+            ip->daddr = to4->sin_addr.s_addr;
+            ip->check = htons(checksum(packet, 20));
+        }
+        if (sendto(fd, packet, n, 0, (struct sockaddr *)&to, tolen) == (ssize_t)n) sent++;
+        usleep(10000);
+    }
+    close(fd);
+    printf("sent %d\n", sent);
+    return 0; /* a destination that refuses (no route) shows as fewer sent, not as a failure */
+}
+
 static int replay(char **argv) {
     FILE *f = fopen(argv[0], "rb");
     if (!f) return die(argv[0]);
@@ -145,7 +245,7 @@ static int replay(char **argv) {
 
 static int watch(int argc, char **argv) {
     const char *iface = argv[0];
-    char markers_text[512];
+    static char markers_text[8192];
     snprintf(markers_text, sizeof markers_text, "%s", argv[1]);
     char *markers[MAX_MARKERS];
     unsigned long hits[MAX_MARKERS] = {0}, sent[MAX_MARKERS] = {0};
@@ -183,6 +283,7 @@ static int watch(int argc, char **argv) {
     static uint8_t frame[FRAME_MAX];
     unsigned long frames = 0, ipv4 = 0, l2tp = 0, esp = 0, ike = 0, saved = 0;
     unsigned long l2tp_pair = 0, esp_pair = 0; /* between SRC and DST, either way */
+    unsigned long l2tp6 = 0, l2tp_any = 0;      /* IPv6 next header 115; either family */
     while (!stop) {
         struct sockaddr_ll from;
         socklen_t fromlen = sizeof from;
@@ -201,6 +302,8 @@ static int watch(int argc, char **argv) {
                 if (i == until) stop = 1;
             }
         }
+        if (ntohs(from.sll_protocol) == ETH_P_IPV6 && len >= 14 + 40 && frame[14 + 6] == 115)
+            l2tp6++, l2tp_any++;
         if (ntohs(from.sll_protocol) != ETH_P_IP || len < 14 + 20) continue;
         const uint8_t *ip = frame + 14;
         size_t iplen = (size_t)len - 14;
@@ -211,7 +314,7 @@ static int watch(int argc, char **argv) {
                                   memcmp(ip + 16, &save_dst, 4) == 0) ||
                                  (memcmp(ip + 12, &save_dst, 4) == 0 &&
                                   memcmp(ip + 16, &save_src, 4) == 0));
-        if (proto == 115) l2tp++, l2tp_pair += pair;
+        if (proto == 115) l2tp++, l2tp_pair += pair, l2tp_any++;
         if (proto == 50) esp++, esp_pair += pair;
         if (proto == 17 && iplen >= ihl + 4) {
             int dport = ip[ihl + 2] << 8 | ip[ihl + 3];
@@ -230,6 +333,7 @@ static int watch(int argc, char **argv) {
     }
     printf("frames %lu\nipv4 %lu\nl2tp %lu\nesp %lu\nike %lu\nsaved %lu\n", frames, ipv4, l2tp,
            esp, ike, saved);
+    printf("l2tp6 %lu\nl2tp_any %lu\n", l2tp6, l2tp_any);
     if (save_file) printf("l2tp_pair %lu\nesp_pair %lu\n", l2tp_pair, esp_pair);
     for (int i = 0; i < nmarkers; i++)
         printf("hit:%s %lu\nsent:%s %lu\n", markers[i], hits[i], markers[i], sent[i]);
@@ -241,9 +345,11 @@ int main(int argc, char **argv) {
     if (argc >= 8 && strcmp(argv[1], "forge") == 0) return forge(argv + 2);
     if (argc >= 4 && strcmp(argv[1], "watch") == 0) return watch(argc - 2, argv + 2);
     if (argc >= 4 && strcmp(argv[1], "replay") == 0) return replay(argv + 2);
+    if (argc >= 10 && strcmp(argv[1], "inject") == 0) return inject(argv + 2);
     fprintf(stderr,
             "usage: pwprobe forge SRC DST SESSION COOKIEHEX|- COUNT MARKER\n"
             "       pwprobe watch IFACE MARKER[,MARKER...] [PROTO SRC DST MINLEN SAVEFILE]\n"
-            "       pwprobe replay FILE COUNT\n");
+            "       pwprobe replay FILE COUNT\n"
+            "       pwprobe inject IFACE|- SRC|- DST SESSION COOKIEHEX|- SUBLAYER(seq|-) COUNT MARKER\n");
     return 2;
 }
