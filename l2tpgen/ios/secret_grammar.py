@@ -223,26 +223,34 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
 
 # Free text (descriptions, remarks, aliases) may say "key" or "password" and holds no secret.
 _FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias|banner)\s", re.IGNORECASE)
-_LEAD = re.compile(r"^(?P<indent>\s*)(?P<no>no\s+)?")
+_LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
 
 
 def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]]:
-    """The row that matches ``line`` (first in table order) and the spans of its secrets."""
+    """The row that matches ``line`` and the spans of its secrets (``None, []``: no secret).
+
+    A row is tried where the command starts (after indentation, a diff's ``+``/``-`` and
+    ``no``), then wherever one of the rows' first keywords starts inside the line (a line IOS
+    echoes in an error, a line a message quotes); the first row in table order wins.
+    """
     if _FREE_TEXT.match(line):
         return None, []
     lead = _LEAD.match(line)
-    start = lead.end() if lead else 0
-    body = line[start:].rstrip("\r\n")
-    for row in SECRET_COMMANDS:
-        found = row.regex().match(body)
-        if found is None:
-            continue
-        spans = [
-            (start + found.start(g), start + found.end(g))
-            for g in ("v", "w")
-            if g in found.re.groupindex and found.group(g) is not None
-        ]
-        return row, spans
+    starts = [lead.end() if lead else 0]
+    starts += [m.start() for m in _KEYWORDS.finditer(line) if m.start() > starts[0]]
+    text = line.rstrip("\r\n")
+    for start in starts:
+        body = text[start:]
+        for row in SECRET_COMMANDS[: None if start == starts[0] else -1]:
+            found = row.regex().match(body)
+            if found is None:
+                continue
+            spans = [
+                (start + found.start(g), start + found.end(g))
+                for g in ("v", "w")
+                if g in found.re.groupindex and found.group(g) is not None
+            ]
+            return row, spans
     return None, []
 
 
@@ -264,3 +272,31 @@ def secret_free_no(line: str) -> str | None:
     found = row.regex().match(line[lead.end() :])
     assert found is not None  # noqa: S101 - secret_spans matched it
     return f"{lead.group('indent')}no {found.group('cmd')}"
+
+
+def secret_command_words(line: str) -> str | None:
+    """A secret-bearing line's command words without ``no`` (``pre-shared-key local``), or None."""
+    row, spans = secret_spans(line)
+    if row is None or not spans:
+        return None
+    lead = _LEAD.match(line)
+    found = row.regex().match(line[lead.end() if lead else 0 :])
+    return None if found is None else " ".join(found.group("cmd").lower().split())
+
+
+_KEYWORDS = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(
+        sorted(
+            {
+                re.escape(w)
+                for row in SECRET_COMMANDS[:-1]
+                for w in row.command.split()[0].split("|")
+            },
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")\b",
+    re.IGNORECASE,
+)
