@@ -181,6 +181,8 @@ def _split_wan(text: str, body: list[str]) -> list[tuple[int, list[str]]]:
 
 
 _XCONNECT = re.compile(r"^ (?:no )?xconnect (\S+) (\d+)\b")
+
+
 def _taken(blocks: list[tuple[str, list[str]]]) -> set[tuple[str, str, str]]:
     """(interface, peer, VC ID) of every new xconnect."""
     taken: set[tuple[str, str, str]] = set()

@@ -282,10 +282,14 @@ def keyed_cookie(
 
 
 def cookie_key(variable: str, environ: Mapping[str, str] | None = None) -> bytes:
-    """The cookie key from the environment (``SecretError`` naming the variable if unset)."""
-    from l2tpgen.secrets import read_secret  # noqa: PLC0415 - only when secrets are written
+    """The cookie key from the environment, checked as a master key (``keys.check_master``).
 
-    return read_secret(variable, environ).encode()
+    Raises:
+        SecretError: unset, empty or refused (naming the variable, never the value).
+    """
+    from l2tpgen.model.keys import master_key  # noqa: PLC0415 - only when secrets are written
+
+    return master_key(variable, environ)
 
 
 # A masked cookie names the key's variable and the pseudowire, so that ``reveal_cookies`` (and
