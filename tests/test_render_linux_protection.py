@@ -133,7 +133,10 @@ def test_keyed_cookies_are_masked_and_revealed_as_the_peer_expects_them(tmp_path
     revealed = render_files(
         fleet, "linux-edge", platform="linux", reveal_secrets=True, environ=environ
     )[""]
-    sent, expected = _keyed(b"lab-cookie-key-0001", 200, "hub"), _keyed(b"lab-cookie-key-0001", 200, "linux-edge")
+    sent, expected = (
+        _keyed(b"lab-cookie-key-0001", 200, "hub"),
+        _keyed(b"lab-cookie-key-0001", 200, "linux-edge"),
+    )
     assert f" cookie {sent} peer_cookie {expected}\n" in revealed
     hub_files = render_files(fleet, "hub", platform="linux", reveal_secrets=True, environ=environ)
     hub = hub_files["iproute2.sh"]

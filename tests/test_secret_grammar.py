@@ -276,7 +276,9 @@ def test_a_cookie_removed_for_good_is_removed_without_its_value(tmp_path: Path) 
     running = render_site(fleet, "a", reveal_secrets=True, environ=env)
     values = re.findall(r"l2tp cookie (?:local|remote) 8 (\d+) (\d+)", running)
     # The intended config without the cookies (made by hand: the mechanism, not a model case).
-    intended = "".join(line for line in running.splitlines(keepends=True) if "l2tp cookie" not in line)
+    intended = "".join(
+        line for line in running.splitlines(keepends=True) if "l2tp cookie" not in line
+    )
     plan = plan_change(fleet.site("a"), running, intended)
     assert [line for line in plan.send if "l2tp cookie" in line] == [
         "  no l2tp cookie local",
