@@ -30,7 +30,8 @@ def read_secret(variable: str, environ: Mapping[str, str] | None = None) -> str:
     if not value:
         raise SecretError(
             f"environment variable {variable} is not set or is empty; export it (for example "
-            f"`read -rs {variable} && export {variable}`) or leave out --reveal-secrets"
+            f"`read -rs {variable} && export {variable}`); `l2tpgen secrets` lists every "
+            "variable the sites need"
         )
     return value
 

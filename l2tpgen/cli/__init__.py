@@ -19,6 +19,7 @@ from l2tpgen.cli import (
     push,
     rollback,
     schema,
+    secrets_cmd,
     sim,
     sites,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "push",
     "rollback",
     "schema",
+    "secrets_cmd",
     "sim",
     "sites",
 ]

@@ -81,7 +81,7 @@ def check_master(variable: str, value: str) -> None:
         raise SecretError(
             f"environment variable {variable} {why}: a master key is {MIN_MASTER} to "
             f"{MAX_MASTER} printable ASCII characters without spaces, `?` or quotes (for "
-            f"example {GENERATE}); set {variable} so wherever l2tpgen renders or pushes"
+            f"example {GENERATE}); set {variable} to such a key wherever l2tpgen renders or pushes"
         )
 
 

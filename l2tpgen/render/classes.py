@@ -61,15 +61,16 @@ def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
 
     value = read_secret(variable, environ)
-    check_literal(variable, value)
     try:
-        return type7.encode(value, RENDER_SALT)
+        encoded = type7.encode(value, RENDER_SALT)
     except type7.Type7Error as exc:
         raise SecretError(
             f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
             f"router would refuse it or store another secret; set {variable} to such a secret at "
             "both ends"
         ) from None
+    check_literal(variable, value)  # and nothing IOS's parser would not take as typed
+    return encoded
 
 
 def _secret_text(
@@ -94,6 +95,9 @@ def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     Raises:
         SecretError: a variable is unset, or holds what type 7 cannot carry.
     """
+    from l2tpgen.model.needs import require_all  # noqa: PLC0415 - only when secrets are written
+
+    require_all(text, environ)  # every missing or refused variable at once
     filled = _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
     return reveal_cookies(reveal_psks(filled, environ), environ)
 
