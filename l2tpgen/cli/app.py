@@ -89,6 +89,7 @@ COMMAND_ORDER = (
     "validate",
     "render",
     "schema",
+    "secrets",
     "mtu",
     "lint",
     "rules",
