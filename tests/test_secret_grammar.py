@@ -139,7 +139,7 @@ def test_each_row_masks_its_secret_and_keeps_the_command(row: object) -> None:
         ("  no l2tp cookie local 8 3141592653 2718281828", "  no l2tp cookie local"),
         ("  no l2tp cookie remote 4 12345", "  no l2tp cookie remote"),
         (" no password 7 0822455D0A16", " no password"),
-        (" no digest secret 7 0822455D0A16 hash sha", " no digest secret"),
+        (" no digest secret 7 0822455D0A16 hash sha", " no digest"),
         ("  no pre-shared-key local Rkey-local1", "  no pre-shared-key local"),
         ("  no pre-shared-key hex 6b6579", "  no pre-shared-key"),
         ("  no pre-shared-key Whole-k3y", "  no pre-shared-key"),

@@ -48,13 +48,17 @@ _SEC_P = "Cisco IOS Security Command Reference: Commands M to R"
 _SEC_C = "Cisco IOS Security Command Reference: Commands A to C"
 _SEC_D = "Cisco IOS Security Command Reference: Commands D to L"
 _SEC_S = "Cisco IOS Security Command Reference: Commands S to Z"
+_U = " [U]: not retrieved, the grammar as l2tpgen knows it"
 
 SECRET_COMMANDS: tuple[SecretCommand, ...] = (
     SecretCommand(
         "pre-shared-key [local|remote] hex KEY",
         r"^(?P<cmd>pre-shared-key(?:\s+(?:local|remote))?)\s+hex\s+" + _V,
         f"{_SEC_P}, `pre-shared-key (IKEv2 keyring)`: `pre-shared-key {{local | remote}} "
-        "[0 | 6] line | hex hexadecimal-string`",
+        "[0 | 6] line | hex hexadecimal-string`; the keyring's peer sub-mode: Cisco 7600 SIP, SSC "
+        'and SPA Software Configuration Guide, "Configuring IKEv2 Key Rings" (http://www.cisco'
+        ".com/c/en/us/td/docs/interfaces_modules/shared_port_adapters/configuration/7600series/"
+        "sipspasw/76cfvpn2.html)",
         "no pre-shared-key [local|remote]",
     ),
     SecretCommand(
@@ -74,20 +78,21 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         "l2tp cookie local|remote 4|8 LOW [HIGH]",
         r"^(?P<cmd>l2tp\s+cookie\s+(?:local|remote))\s+[48]\s+(?P<v>\S+(?:[ \t]+\S+)?)",
         "Cisco IOS Wide-Area Networking Command Reference, `l2tp cookie local` and `l2tp cookie "
-        "remote`: `l2tp cookie local size low-value [high-value]` (xconnect configuration)",
+        "remote`: `l2tp cookie local size low-value [high-value]` (xconnect configuration)" + _U,
         "no l2tp cookie local|remote [U]; l2tpgen re-enters the new value instead (one instance)",
     ),
     SecretCommand(
         "digest secret [0|7] KEY [hash md5|sha]",
-        r"^(?P<cmd>digest\s+secret)\s+" + _T + _V,
-        "Cisco IOS Wide-Area Networking Command Reference, `digest (L2TP)`: `digest [secret "
-        "[0 | 7] password] [hash {md5 | sha}]` (l2tp-class)",
-        "no digest secret",
+        r"^(?P<cmd>digest)\s+secret\s+" + _T + _V,
+        "Cisco, Layer 2 Tunnel Protocol Version 3, IOS 12.0(29)S and 12.2(25)S, `digest`: `digest "
+        "[secret {0 | 7} password] [hash {md5 | sha}]`, `no digest` (https://www.manualshelf.com/"
+        "manual/cisco/cisco-ios-software-release-12-0-29-s/manual-english/page-88.html)",
+        "no digest",
     ),
     SecretCommand(
         "enable secret|password [level N] [0|5|7|8|9] KEY",
         r"^(?P<cmd>enable\s+(?:secret|password))(?:\s+level\s+\d+)?\s+" + _T + _V,
-        f"{_SEC_D}, `enable secret` and `enable password`",
+        f"{_SEC_D}, `enable secret` and `enable password`" + _U,
         "no enable secret|password",
     ),
     SecretCommand(
@@ -95,27 +100,27 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         r"^(?P<cmd>username\s+\S+)(?:\s+(?!secret\b|password\b)\S+)*?\s+(?:secret|password)\s+"
         + _T
         + _V,
-        f"{_SEC_S}, `username`",
+        f"{_SEC_S}, `username`" + _U,
         "no username NAME",
     ),
     SecretCommand(
         "snmp-server community STRING [view V] [ro|rw] [ACL]",
         r"^(?P<cmd>snmp-server\s+community)\s+" + _V,
-        "Cisco IOS SNMP Support Command Reference, `snmp-server community`",
+        "Cisco IOS SNMP Support Command Reference, `snmp-server community`" + _U,
         "no snmp-server community <masked> [U]: IOS's no form names the string",
     ),
     SecretCommand(
         "snmp-server user U G v3 auth md5|sha KEY [priv des|aes N KEY]",
         r"^(?P<cmd>snmp-server\s+user\s+\S+\s+\S+\s+v3)\s+(?:encrypted\s+)?auth\s+\S+\s+(?P<v>\S+)"
         r"(?:\s+priv\s+\S+(?:\s+\d+)?\s+(?P<w>\S+))?",
-        "Cisco IOS SNMP Support Command Reference, `snmp-server user`",
+        "Cisco IOS SNMP Support Command Reference, `snmp-server user`" + _U,
         "no snmp-server user U G v3",
     ),
     SecretCommand(
         "ntp authentication-key N md5 KEY [7]",
         r"^(?P<cmd>ntp\s+authentication-key\s+\d+)\s+\S+\s+" + _V,
         "Cisco IOS Basic System Management Command Reference, `ntp authentication-key`: "
-        "`ntp authentication-key number md5 key [encryption-type]`",
+        "`ntp authentication-key number md5 key [encryption-type]`" + _U,
         "no ntp authentication-key N",
     ),
     SecretCommand(
@@ -135,57 +140,57 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
     SecretCommand(
         "vrrp N authentication md5 key-string [0|7] KEY",
         r"^(?P<cmd>vrrp\s+\d+\s+authentication\s+md5\s+key-string)\s+" + _T + _V,
-        "Cisco IOS First Hop Redundancy Protocols Command Reference, `vrrp authentication`",
+        "Cisco IOS First Hop Redundancy Protocols Command Reference, `vrrp authentication`" + _U,
         "no vrrp N authentication",
     ),
     SecretCommand(
         "vrrp N authentication [text] STRING",
         r"^(?P<cmd>vrrp\s+\d+\s+authentication)\s+(?!md5\b)(?:text\s+)?" + _V,
-        "the same VRRP entry: `vrrp group authentication {text text-string | md5 ...}`",
+        "the same VRRP entry: `vrrp group authentication {text text-string | md5 ...}`" + _U,
         "no vrrp N authentication",
     ),
     SecretCommand(
         "key-string [0|7] KEY",
         r"^(?P<cmd>key-string)\s+" + _T + _V,
         "Cisco IOS IP Routing Protocol-Independent Command Reference, `key-string "
-        "(authentication)` (key chain key)",
+        "(authentication)` (key chain key)" + _U,
         "no key-string",
     ),
     SecretCommand(
         "ip ospf authentication-key [0|7] KEY",
         r"^(?P<cmd>ip\s+ospf\s+authentication-key)\s+" + _T + _V,
-        "Cisco IOS IP Routing: OSPF Command Reference, `ip ospf authentication-key`",
+        "Cisco IOS IP Routing: OSPF Command Reference, `ip ospf authentication-key`" + _U,
         "no ip ospf authentication-key",
     ),
     SecretCommand(
         "ip ospf message-digest-key N md5 [0|7] KEY",
         r"^(?P<cmd>ip\s+ospf\s+message-digest-key\s+\d+)\s+md5\s+" + _T + _V,
-        "Cisco IOS IP Routing: OSPF Command Reference, `ip ospf message-digest-key md5`",
+        "Cisco IOS IP Routing: OSPF Command Reference, `ip ospf message-digest-key md5`" + _U,
         "no ip ospf message-digest-key N",
     ),
     SecretCommand(
         "tacacs-server|radius-server ... key [0|6|7] KEY",
         r"^(?P<cmd>(?:tacacs-server|radius-server)\b.*?\s+key)\s+" + _T + _V,
         f"{_SEC_S}, `tacacs-server key`, `tacacs-server host`; `radius-server key`, "
-        "`radius-server host`",
+        "`radius-server host`" + _U,
         "no tacacs-server|radius-server key",
     ),
     SecretCommand(
         "key [0|6|7] KEY (tacacs server / radius server)",
         r"^(?P<cmd>key)\s+(?!chain\b)" + _T + _V,
-        f"{_SEC_D}, `key (TACACS+)`; {_SEC_D}, `key (server-group RADIUS)`",
+        f"{_SEC_D}, `key (TACACS+)`; {_SEC_D}, `key (server-group RADIUS)`" + _U,
         "no key",
     ),
     SecretCommand(
         "server-private ADDRESS ... key [0|7] KEY",
         r"^(?P<cmd>server-private\b.*?\s+key)\s+" + _T + _V,
-        f"{_SEC_S}, `server-private (TACACS+)` and `server-private (RADIUS)`",
+        f"{_SEC_S}, `server-private (TACACS+)` and `server-private (RADIUS)`" + _U,
         "no server-private ADDRESS",
     ),
     SecretCommand(
         "neighbor X password [0|7] KEY",
         r"^(?P<cmd>neighbor\s+\S+\s+password)\s+" + _T + _V,
-        "Cisco IOS IP Routing: BGP Command Reference, `neighbor password`",
+        "Cisco IOS IP Routing: BGP Command Reference, `neighbor password`" + _U,
         "no neighbor X password",
     ),
     SecretCommand(
@@ -199,16 +204,17 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         "ppp chap|pap ... password [0|7] KEY",
         r"^(?P<cmd>ppp\s+(?:chap|pap)\b.*?\s+password)\s+" + _T + _V,
         "Cisco IOS Dial Technologies Command Reference, `ppp chap password`, `ppp pap "
-        "sent-username`",
+        "sent-username`" + _U,
         "no ppp chap|pap ...",
     ),
     SecretCommand(
         "password [0|7] KEY (l2tp-class, line)",
         r"^(?P<cmd>password)\s+" + _T + r"(?P<v>.*\S)",
-        "Cisco IOS Wide-Area Networking Command Reference, `password (L2TP)`: `password [0 | 7] "
-        "password`; Cisco IOS Security Command Reference, `password (line)`: the string may "
-        "hold spaces (the rest of the line is masked)",
-        "no password",
+        "Cisco, Layer 2 Tunnel Protocol Version 3, IOS 12.0(29)S, l2tp-class `password [0 | 7] "
+        "password` (http://38.142.81.21:8001/manual/cisco/cisco-ios-software-release-12-0-29-s/"
+        "manual-english/page-30.html); a line password may hold spaces (the rest of the line is "
+        "masked)",
+        "no password [U]",
     ),
     SecretCommand(
         "any other `password|secret|key|key-string|authentication-key` WORD",
