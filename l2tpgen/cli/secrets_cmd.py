@@ -21,7 +21,11 @@ _MARK = {"set": "set", "missing": "MISSING", "refused": "REFUSED"}
 def secrets(
     names: Annotated[
         list[str] | None,
-        typer.Argument(help="Sites to check (default: every site in --sites).", show_default=False),
+        typer.Argument(
+            help="Sites to check (default: every site in --sites).",
+            metavar="[SITE]...",
+            show_default=False,
+        ),
     ] = None,
     sites: SitesOption = Path("sites"),
     fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
