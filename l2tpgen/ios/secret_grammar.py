@@ -227,6 +227,9 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
     ),
 )
 
+# A word every row's line holds (`key` of pre-shared-key, `auth` of authentication, ...): a line
+# without any is no secret's, and most lines of a config are skipped on this one search.
+_NEEDED = re.compile(r"password|secret|key|cookie|community|auth|md5", re.IGNORECASE)
 # Free text (descriptions, remarks, aliases) may say "key" or "password" and holds no secret.
 _FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias|banner)\s", re.IGNORECASE)
 _LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
@@ -239,7 +242,7 @@ def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]
     ``no``), then wherever one of the rows' first keywords starts inside the line (a line IOS
     echoes in an error, a line a message quotes); the first row in table order wins.
     """
-    if _FREE_TEXT.match(line):
+    if _NEEDED.search(line) is None or _FREE_TEXT.match(line):
         return None, []
     lead = _LEAD.match(line)
     starts = [lead.end() if lead else 0]
