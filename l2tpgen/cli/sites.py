@@ -21,6 +21,7 @@ from l2tpgen.cli.app import (
     problem_dict,
     safe,
 )
+from l2tpgen.cli.secrets_cmd import unset_secrets, warn_unset
 from l2tpgen.errors import L2tpgenError, SecretError
 from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from l2tpgen.model import Fleet, Problem
-    from l2tpgen.model.needs import SecretNeed
     from l2tpgen.model.protection import PathProtection
     from l2tpgen.mtu import OverheadBudget
 
@@ -79,7 +79,7 @@ def validate(
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
     warnings = locate_problems(check_underlay(fleet.sites), fleet.files)
-    unset = _unset_secrets(fleet)
+    unset = unset_secrets(fleet)
     if fmt is OutputFormat.json:
         summary = {
             "ok": True,
@@ -100,30 +100,13 @@ def validate(
         out.print_json(json.dumps(summary))
         return
     _print_warnings(warnings)
-    for need in unset:
-        state = "is not set" if need.state == "missing" else "is refused"
-        err.print(
-            f"warning: environment variable {need.variable} {state} (needed by "
-            f"{', '.join(need.sites)}); `l2tpgen secrets` says what each variable is for",
-            style="yellow",
-            markup=False,
-        )
+    warn_unset(unset)
     noted = f" ({len(warnings)} warnings)" if warnings else ""
     out.print(f"ok: {len(fleet.sites)} sites, {count} pseudowires, no problems{noted}")
     for a, b, n, protection in pairs:
         out.print(f"{a} <-> {b}: {n} pseudowires, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
-
-
-def _unset_secrets(fleet: Fleet) -> list[SecretNeed]:
-    """The variables the fleet's secrets come from that are missing or refused (none: [])."""
-    from l2tpgen.model.needs import secret_needs  # noqa: PLC0415 - start-up stays cheap
-
-    try:
-        return [need for need in secret_needs(fleet) if need.state != "set"]
-    except L2tpgenError:  # a site render refuses: render and push say why
-        return []
 
 
 def _print_warnings(warnings: list[Problem]) -> None:
