@@ -287,3 +287,18 @@ def test_a_cookie_removed_for_good_is_removed_without_its_value(tmp_path: Path) 
     for pair in values:
         for value in pair:
             assert not [line for line in plan.send if value in line]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "% Invalid input detected at '^' marker: pre-shared-key local Rkey-local1",
+        "refused `  l2tp cookie local 8 3141592653 2718281828`",
+        "error near: ntp authentication-key 1 md5 104D000A0618 7",
+    ],
+)
+def test_a_secret_bearing_command_quoted_inside_a_line_is_masked(line: str) -> None:
+    masked = mask_secrets(line)
+    for secret in ("Rkey-local1", "3141592653", "2718281828", "104D000A0618"):
+        assert secret not in masked
+    assert "<masked>" in masked
