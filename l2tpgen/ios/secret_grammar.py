@@ -238,9 +238,9 @@ _LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
 def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]]:
     """The row that matches ``line`` and the spans of its secrets (``None, []``: no secret).
 
-    A row is tried where the command starts (after indentation, a diff's ``+``/``-`` and
+    The rows are tried where the command starts (after indentation, a diff's ``+``/``-`` and
     ``no``), then wherever one of the rows' first keywords starts inside the line (a line IOS
-    echoes in an error, a line a message quotes); the first row in table order wins.
+    echoes in an error, a line a message quotes), in table order; the catch-all last.
     """
     if _NEEDED.search(line) is None or _FREE_TEXT.match(line):
         return None, []
@@ -248,18 +248,18 @@ def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]
     starts = [lead.end() if lead else 0]
     starts += [m.start() for m in _KEYWORDS.finditer(line) if m.start() > starts[0]]
     text = line.rstrip("\r\n")
-    for start in starts:
-        body = text[start:]
-        for row in SECRET_COMMANDS[: None if start == starts[0] else -1]:
-            found = row.regex().match(body)
-            if found is None:
-                continue
-            spans = [
-                (start + found.start(g), start + found.end(g))
-                for g in ("v", "w")
-                if g in found.re.groupindex and found.group(g) is not None
-            ]
-            return row, spans
+    # The commands' own rows wherever they start, then the catch-all on the whole line.
+    tries = [(start, row) for start in starts for row in SECRET_COMMANDS[:-1]]
+    for start, row in [*tries, (starts[0], SECRET_COMMANDS[-1])]:
+        found = row.regex().match(text[start:])
+        if found is None:
+            continue
+        spans = [
+            (start + found.start(g), start + found.end(g))
+            for g in ("v", "w")
+            if g in found.re.groupindex and found.group(g) is not None
+        ]
+        return row, spans
     return None, []
 
 
