@@ -7,7 +7,6 @@ or puts a secret value in an error message.
 from __future__ import annotations
 
 import os
-import re
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import SecretError
@@ -31,49 +30,37 @@ def read_secret(variable: str, environ: Mapping[str, str] | None = None) -> str:
     if not value:
         raise SecretError(
             f"environment variable {variable} is not set or is empty; export it (for example "
-            f"`read -rs {variable} && export {variable}`) or leave out --reveal-secrets"
+            f"`read -rs {variable} && export {variable}`); `l2tpgen secrets` lists every "
+            "variable the sites need"
         )
     return value
 
 
 MASK = "<masked>"
-# Every form a secret takes in IOS text, `no ...` lines included: `password [0|7] X`,
-# `digest secret [0|7] X hash sha`, `username U [privilege N] secret 9 X`, `enable secret 5 X`,
-# `key-string X`, `pre-shared-key X`, `authentication-key X`, `message-digest-key N md5 X`,
-# `snmp-server community X`, `crypto isakmp key X address ...`. The value is the word after the
-# keyword and its optional type number.
-_SECRET_WORDS = re.compile(
-    r"(?P<head>(?<![\w-])(?:password|secret|key-string|pre-shared-key|authentication-key"
-    r"|community|md5|key(?!\s+chain\b))(?:\s+(?:[0-9](?=\s)|level\s+[0-9]+)){0,2}\s+)(?P<value>\S+)",
-    re.IGNORECASE,
-)
 
 
-# A manual session's cookie values (`l2tp cookie local|remote SIZE LOW [HIGH]`): keyed cookies
-# are secrets; the words after the size are masked together.
-_COOKIE = re.compile(
-    r"(?P<head>(?<![\w-])l2tp\s+cookie\s+(?:local|remote)\s+\d+\s+)"
-    r"(?P<value>[^<\s]\S*(?:[ \t]+[^<\s]\S*)?)",
-    re.IGNORECASE,
-)
+def mask_line(line: str) -> str:
+    """One line of IOS text with its secrets masked (``secret_grammar.SECRET_COMMANDS``)."""
+    from l2tpgen.ios.secret_grammar import secret_spans  # noqa: PLC0415 - import cycle
+
+    _, spans = secret_spans(line)
+    out, last = [], 0
+    for begin, end in spans:
+        value = line[begin:end]
+        out.append(line[last:begin])
+        # A placeholder l2tpgen wrote (``<VARIABLE>``, ``<masked>``) is no secret and stays.
+        out.append(value if value.startswith("<") else MASK)
+        last = end
+    out.append(line[last:])
+    return "".join(out)
 
 
 def mask_secrets(text: str) -> str:
     """IOS text with every secret value replaced by ``<masked>`` (whatever its type).
 
+    Which token of which command is a secret comes from one table,
+    ``l2tpgen.ios.secret_grammar.SECRET_COMMANDS`` (docs/security.md lists it with its sources).
     A placeholder l2tpgen wrote (``<VARIABLE>``) is no secret and stays. Cookie values are
     masked too (a protected pseudowire's are keyed secrets).
     """
-
-    def hide(match: re.Match[str]) -> str:
-        value = match.group("value")
-        return match.group(0) if value.startswith("<") else match.group("head") + MASK
-
-    # Free text (descriptions, remarks) may say "key" or "password" and holds no secret.
-    return "".join(
-        line if _FREE_TEXT.match(line) else _COOKIE.sub(hide, _SECRET_WORDS.sub(hide, line))
-        for line in text.splitlines(keepends=True)
-    )
-
-
-_FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias)\s", re.IGNORECASE)
+    return "".join(mask_line(line) for line in text.splitlines(keepends=True))

@@ -73,7 +73,8 @@ def test_validate_json_lists_problems_for_scripts(sites_without_vlan_2998_at_b: 
 
 
 def test_validate_json_on_success() -> None:
-    result = runner.invoke(app, ["validate", "--sites", str(SITES), "--format", "json"])
+    env = {"L2TPGEN_L2TP_SECRET": "lab-secret"}  # set: no secret listed as missing
+    result = runner.invoke(app, ["validate", "--sites", str(SITES), "--format", "json"], env=env)
     assert json.loads(result.stdout) == {
         "ok": True,
         "sites": ["site-a", "site-b"],
@@ -110,6 +111,7 @@ def test_validate_json_on_success() -> None:
                 "notes": [],
             }
         ],
+        "secrets": [],
     }
 
 

@@ -108,10 +108,11 @@ def test_a_misspelt_key_or_interface_gets_did_you_mean(misspelt: Path) -> None:
 def test_help_lists_the_commands_in_the_order_of_the_work_and_hides_the_hooks() -> None:
     result = runner.invoke(app, ["--help"], env={"COLUMNS": "120"})
     listed = re.findall(r"^│ (\w+) ", result.stdout, re.MULTILINE)
-    assert listed[-18:] == [
+    assert listed[-19:] == [
         "validate",
         "render",
         "schema",
+        "secrets",
         "mtu",
         "lint",
         "rules",

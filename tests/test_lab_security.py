@@ -35,6 +35,7 @@ from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
 from l2tpgen.lab.strongswan import missing_prerequisites
 from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.model.keys import pair_psk
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -70,7 +71,7 @@ def test_the_attacker_aims_at_the_far_pe_session_from_the_wan_router() -> None:
 def test_a_protected_pe_binds_the_swanctl_conf_l2tpgen_renders_with_the_psk_masked() -> None:
     files = protection_files(load_fleet(PROTECTED))
     assert sorted(files) == ["pe-site-a.swanctl.conf", "pe-site-b.swanctl.conf"]
-    assert "secret = <L2TPGEN_IKE_PSK>" in files["pe-site-a.swanctl.conf"]
+    assert "secret = <L2TPGEN_IKE_PSK/psk/site-a/site-b>" in files["pe-site-a.swanctl.conf"]
     lab = _lab()
     pe = lab.node("pe-site-a")
     assert pe.label("l2tpgen.protection") == "ipsec"
@@ -108,6 +109,9 @@ def test_the_lab_fills_in_throwaway_secrets_never_the_users(
     assert secrets[0] == secrets[1]  # both ends of one run share it
     assert secrets[0] != secrets[2]  # a new one per run
     assert all("the-users-real-key" not in text and "<L2TPGEN" not in text for text in texts)
+    users = pair_psk(b"the-users-real-key", ("site-a", "site-b")).encode().hex()
+    assert secrets[0] != f"0x{users}"  # nor the pair key derived from it
+    assert re.fullmatch(r"0x[0-9a-f]{128}", secrets[0])  # a pair key (64 hex digits), as hex
 
 
 def test_the_inbound_policy_waits_until_the_ike_daemons_run() -> None:

@@ -25,6 +25,7 @@ import pytest
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import Plan, plan_change
 from l2tpgen.device.scope import OwnershipError
+from l2tpgen.model.keys import pair_psk
 
 if TYPE_CHECKING:
     from l2tpgen.model import Site
@@ -161,14 +162,15 @@ def test_a_changed_ike_key_is_masked_and_the_old_key_is_never_sent(
     hub: tuple[Site, str],
 ) -> None:
     site, intended = hub
-    running = intended.replace(f"pre-shared-key {PSK}\n", f"pre-shared-key {OLD_PSK}\n")
+    key = pair_psk(PSK.encode(), ("hub", "branch"))  # the pair's key, derived from the master
+    running = intended.replace(f"pre-shared-key {key}\n", f"pre-shared-key {OLD_PSK}\n")
     plan = plan_change(site, running, intended)
     shown = plan.diff("hub") + "\n".join(plan.commands)
     assert "pre-shared-key <masked" in shown
-    assert PSK not in shown
+    assert key not in shown
     assert OLD_PSK not in shown
     assert not [line for line in plan.send if OLD_PSK in line]  # no `no pre-shared-key OLD`
-    assert "  pre-shared-key " + PSK in plan.send  # the new key is what is sent
+    assert "  pre-shared-key " + key in plan.send  # the new key is what is sent
 
 
 def test_a_users_crypto_sections_and_access_lists_are_never_touched(

@@ -17,6 +17,7 @@ import pytest
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import Plan, plan_change
+from l2tpgen.model.keys import pair_psk
 from l2tpgen.render import render_base
 from l2tpgen.sim.router import Router
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from l2tpgen.model import Site
 
 HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
-ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": "Psk-sim-only-5"}
+ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": "Psk-sim-only-master-5"}
 
 
 def _apply(router: Router, plan: Plan) -> list[tuple[str, str]]:
@@ -58,7 +59,9 @@ def test_the_simulator_takes_every_line_of_a_protection_push_and_ends_at_the_ren
     running = router.running.body()
     assert " crypto map l2tpgen\n" in running
     assert "crypto map l2tpgen 10 ipsec-isakmp\n set peer 10.255.0.2\n" in running
-    assert "  pre-shared-key Psk-sim-only-5\n" in running
+    key = pair_psk(b"Psk-sim-only-master-5", ("hub", "branch"))  # the pair's own key
+    assert f"  pre-shared-key {key}\n" in running
+    assert "Psk-sim-only-master-5" not in running
     assert plan_change(site, running, intended).empty
 
 

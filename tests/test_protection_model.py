@@ -24,6 +24,8 @@ from l2tpgen.model.protection import is_public, keyed_cookie, reveal_cookies
 if TYPE_CHECKING:
     from pathlib import Path
 
+KEY = "cookie-key-0123456789"  # a master key: at least 16 characters
+
 SITE = """\
 name: {name}
 hostname: {name}-pe
@@ -288,10 +290,10 @@ def test_keyed_cookies_are_hmac_sha256_of_the_key_and_the_pseudowire(tmp_path: P
     fleet = load_fleet(tmp_path)
     pw_a = fleet.pseudowires("a")[0]
     assert (pw_a.cookie_size, pw_a.keyed_cookies) == (8, True)
-    env = {"L2TPGEN_COOKIE_KEY": "k3y"}
+    env = {"L2TPGEN_COOKIE_KEY": KEY}
     local, remote = pw_a.cookies(env)
     # By hand: HMAC-SHA256(key, "l2tpgen-cookie/v1/a/b/100/a"), first 8 bytes, two words.
-    digest = hmac.new(b"k3y", b"l2tpgen-cookie/v1/a/b/100/a", hashlib.sha256).digest()
+    digest = hmac.new(KEY.encode(), b"l2tpgen-cookie/v1/a/b/100/a", hashlib.sha256).digest()
     assert local == (int.from_bytes(digest[:4], "big"), int.from_bytes(digest[4:8], "big"))
     assert remote != local  # each direction has its own cookie
 
@@ -302,11 +304,11 @@ def test_both_ends_derive_mirrored_cookies_and_another_key_gives_other_values(
     _static_cookie_pair(tmp_path)
     fleet = load_fleet(tmp_path)
     pw_a, pw_b = fleet.pseudowires("a")[0], fleet.pseudowires("b")[0]
-    env = {"L2TPGEN_COOKIE_KEY": "k3y"}
+    env = {"L2TPGEN_COOKIE_KEY": KEY}
     a_local, a_remote = pw_a.cookies(env)
     b_local, b_remote = pw_b.cookies(env)
     assert (a_local, a_remote) == (b_remote, b_local)
-    assert pw_a.cookies({"L2TPGEN_COOKIE_KEY": "other"})[0] != a_local
+    assert pw_a.cookies({"L2TPGEN_COOKIE_KEY": "another-cookie-key-0123"})[0] != a_local
 
 
 def test_keyed_cookies_without_the_key_stop_with_the_variable_name_only(tmp_path: Path) -> None:
@@ -323,8 +325,8 @@ def test_a_cookie_placeholder_reveals_to_the_derived_value(tmp_path: Path) -> No
     pw_a = load_fleet(tmp_path).pseudowires("a")[0]
     local, _ = pw_a.cookie_placeholders()
     assert local == "<L2TPGEN_COOKIE_KEY/cookie/a/b/100/a/8>"
-    env = {"L2TPGEN_COOKIE_KEY": "k3y"}
-    words = keyed_cookie(b"k3y", ("b", "a"), 100, "a", 8)
+    env = {"L2TPGEN_COOKIE_KEY": KEY}
+    words = keyed_cookie(KEY.encode(), ("b", "a"), 100, "a", 8)
     assert reveal_cookies(f"l2tp cookie local 8 {local}", env) == (
         f"l2tp cookie local 8 {words[0]} {words[1]}"
     )

@@ -18,6 +18,7 @@ from push_runs import cli, config_lines, push, section
 
 from l2tpgen import render_site
 from l2tpgen.device.plan import plan_change
+from l2tpgen.model.keys import pair_psk
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
@@ -121,3 +122,18 @@ def test_a_dmvpn_hub_on_the_router_refuses_the_filter_and_nothing_is_sent(
     assert "protection.inbound_filter: false" in pushed["message"]
     assert lab.running("hub") == before
     assert not config_lines(lab, "hub")
+    for pair in (("hub", "branch"), ("hub", "linux-edge")):  # nor a pair key derived from it
+        assert pair_psk(IKE_PSK.encode(), pair) not in result.stdout + result.stderr
+
+
+def test_each_router_holds_the_keys_of_its_own_pairs_only(new_lab: Callable[..., Lab]) -> None:
+    lab = new_lab(sites=HUB)
+    push(lab, "hub", "branch", sites=HUB)
+    to_branch = pair_psk(IKE_PSK.encode(), ("hub", "branch"))
+    to_edge = pair_psk(IKE_PSK.encode(), ("hub", "linux-edge"))
+    hub, branch = lab.running("hub"), lab.running("branch")
+    assert f"  pre-shared-key {to_branch}\n" in hub
+    assert f"  pre-shared-key {to_edge}\n" in hub
+    assert f"  pre-shared-key {to_branch}\n" in branch
+    assert to_edge not in branch  # the branch's config opens the branch's pair only
+    assert IKE_PSK not in hub + branch  # the master key is on no router

@@ -29,6 +29,8 @@ addresses (examples/hub: hub 10.255.0.1 on Loopback0, WAN GigabitEthernet0/0/1; 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import shutil
 from pathlib import Path
@@ -38,6 +40,7 @@ import pytest
 from l2tpgen import SecretError, load_fleet, render_site
 from l2tpgen.device.plan import plan_change
 from l2tpgen.lint import ConfigText, lint_configs
+from l2tpgen.model.keys import pair_psk
 from l2tpgen.render import render_base
 from l2tpgen.render.classes import reveal
 
@@ -78,10 +81,10 @@ def test_the_keyring_names_each_peer_by_its_tunnel_address_with_the_psk_masked(h
         "crypto ikev2 keyring l2tpgen\n"
         " peer branch\n"
         "  address 10.255.0.2\n"
-        "  pre-shared-key <L2TPGEN_IKE_PSK>\n"
+        "  pre-shared-key <L2TPGEN_IKE_PSK/psk/branch/hub>\n"
         " peer linux-edge\n"
         "  address 10.255.0.3\n"
-        "  pre-shared-key <L2TPGEN_IKE_PSK>\n"
+        "  pre-shared-key <L2TPGEN_IKE_PSK/psk/hub/linux-edge>\n"
     )
 
 
@@ -167,7 +170,19 @@ def test_the_psk_never_appears_masked_and_reveals_only_on_request() -> None:
     masked = render_site(fleet, "hub", environ=ENV)
     assert PSK not in masked
     revealed = render_site(fleet, "hub", reveal_secrets=True, environ=ENV)
-    assert f"  pre-shared-key {PSK}\n" in revealed
+    # Each pair its own key, derived from the master key (never the master key itself).
+    assert PSK not in revealed
+    to_branch, to_edge = (
+        pair_psk(PSK.encode(), ("hub", "branch")),
+        pair_psk(PSK.encode(), ("linux-edge", "hub")),
+    )
+    assert f"  pre-shared-key {to_branch}\n" in revealed
+    assert f"  pre-shared-key {to_edge}\n" in revealed
+    assert to_branch != to_edge
+    # The branch's config opens the branch's pair only.
+    branch = render_site(fleet, "branch", reveal_secrets=True, environ=ENV)
+    assert to_branch in branch
+    assert to_edge not in branch
     # push renders masked, lints, then fills in: the same text as --reveal-secrets
     assert reveal(masked, ENV) == revealed
 
@@ -179,11 +194,56 @@ def test_revealing_without_the_psk_names_the_variable_only() -> None:
     assert "l2tp-secret" not in str(caught.value)
 
 
-def test_a_psk_with_a_space_is_refused_without_echoing_it() -> None:
-    env = {**ENV, "L2TPGEN_IKE_PSK": "two words"}
-    with pytest.raises(SecretError, match="one printable word") as caught:
+def test_a_pair_key_is_hmac_sha256_of_the_master_key_and_the_sorted_site_names() -> None:
+    # By hand: HMAC-SHA256(master, "l2tpgen-psk/v1/branch/hub"), hex.
+    by_hand = hmac.new(PSK.encode(), b"l2tpgen-psk/v1/branch/hub", hashlib.sha256).hexdigest()
+    assert pair_psk(PSK.encode(), ("hub", "branch")) == by_hand
+    assert pair_psk(PSK.encode(), ("branch", "hub")) == by_hand  # both ends the same
+    assert len(by_hand) == 64
+
+
+@pytest.mark.parametrize(
+    ("master", "why"),
+    [
+        ("short-key", "shorter than 16 characters"),
+        ("x" * 129, "longer than 128 characters"),
+        ("x" * 120_000, "longer than 128 characters"),
+        ("two words and more", "a space"),
+        (" leading-space-key", "a space"),
+        ("trailing-space-key ", "a space"),
+        ("caf\u00e9-master-key-0001", "non-ASCII"),
+        ("why-not-a-question?-mark", "`?` or a quote"),
+        ('a-"quoted"-master-key', "`?` or a quote"),
+        ("an-'apostrophe'-master-key", "`?` or a quote"),
+        ("tab\tseparated-master-key", "control"),
+    ],
+)
+def test_a_weak_or_ios_unsafe_master_key_is_refused_naming_the_variable_only(
+    master: str, why: str
+) -> None:
+    env = {**ENV, "L2TPGEN_IKE_PSK": master}
+    with pytest.raises(SecretError, match="L2TPGEN_IKE_PSK") as caught:
         render_site(load_fleet(HUB), "hub", reveal_secrets=True, environ=env)
-    assert "two words" not in str(caught.value)
+    assert why in str(caught.value)
+    assert master.strip() not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "master", ["x" * 16, "x" * 128, "0123456789abcdef!#$%&()*+,-./:;<=>@[]^_`{|}~"]
+)
+def test_a_master_key_at_the_limits_is_accepted(master: str) -> None:
+    env = {**ENV, "L2TPGEN_IKE_PSK": master}
+    assert "pre-shared-key " in render_site(
+        load_fleet(HUB), "hub", reveal_secrets=True, environ=env
+    )
+
+
+@pytest.mark.parametrize("secret", ["why?", 'quo"te', "two words"])
+def test_an_l2tp_secret_ios_would_mangle_is_refused_naming_the_variable_only(secret: str) -> None:
+    env = {**ENV, "L2TPGEN_L2TP_SECRET": secret}
+    with pytest.raises(SecretError, match="L2TPGEN_L2TP_SECRET") as caught:
+        render_site(load_fleet(HUB), "hub", reveal_secrets=True, environ=env)
+    assert secret not in str(caught.value)
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -266,11 +326,11 @@ def test_keyed_static_cookies_are_masked_and_reveal_to_the_derived_values(
         "protection: {mode: cookie}\npseudowire_class: {name: ethernet, signaling: static}",
     )
     fleet = load_fleet(sites)
-    env = {**ENV, "L2TPGEN_COOKIE_KEY": "cookie-key"}
+    env = {**ENV, "L2TPGEN_COOKIE_KEY": "cookie-key-0123456789"}
     masked = render_site(fleet, "hub", environ=env)
     sub = _block(masked, "interface GigabitEthernet0/0/0.200")
     assert "  l2tp cookie local 8 <L2TPGEN_COOKIE_KEY/cookie/hub/linux-edge/200/hub/8>\n" in sub
-    assert "cookie-key" not in masked
+    assert "cookie-key-0123456789" not in masked
     pw = next(p for p in fleet.pseudowires("hub") if p.vlan.id == 200)
     local, remote = pw.cookies(env)
     revealed = reveal(masked, env)
@@ -294,7 +354,7 @@ def test_a_push_plan_never_shows_a_keyed_cookie_value(tmp_path: Path) -> None:
         "pseudowire_class: {name: ethernet, signaling: static}",
     )
     fleet = load_fleet(sites)
-    env = {**ENV, "L2TPGEN_COOKIE_KEY": "cookie-key"}
+    env = {**ENV, "L2TPGEN_COOKIE_KEY": "cookie-key-0123456789"}
     intended = render_site(fleet, "hub", reveal_secrets=True, environ=env)
     pw = next(p for p in fleet.pseudowires("hub") if p.vlan.id == 200)
     local, remote = pw.cookies(env)  # 4-byte keyed cookies (static default, protected path)

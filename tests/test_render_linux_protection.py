@@ -24,6 +24,7 @@ from conftest import ROOT, SITES
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.model.keys import pair_psk
 from l2tpgen.render import render_files
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def test_a_public_path_gets_an_ikev2_transport_connection_on_protocol_115() -> N
         "        local_ts = 10.255.0.3/32[115]",
         "        remote_ts = 10.255.0.1/32[115]",
         "        esp_proposals = aes128gcm16",
-        "    secret = <L2TPGEN_IKE_PSK>",
+        "    secret = <L2TPGEN_IKE_PSK/psk/hub/linux-edge>",
     ):
         assert f"\n{line}\n" in conf, line
     commands = [c for c in files["iproute2.sh"].splitlines() if c.startswith("ip xfrm")]
@@ -82,12 +83,13 @@ def test_both_ends_render_mirrored_connections() -> None:
 
 def test_the_psk_is_revealed_hex_encoded_from_the_environment_only() -> None:
     fleet = load_fleet(HUB)
-    environ = {"L2TPGEN_IKE_PSK": "s3cr3t", "L2TPGEN_L2TP_SECRET": "x"}
+    environ = {"L2TPGEN_IKE_PSK": "s3cr3t-master-key-01", "L2TPGEN_L2TP_SECRET": "x"}
     files = render_files(
         fleet, "linux-edge", platform="linux", reveal_secrets=True, environ=environ
     )
-    # "s3cr3t" is the bytes 73 33 63 72 33 74
-    assert "    secret = 0x733363723374\n" in files["swanctl.conf"]
+    # The pair's key (as the hub's IOS keyring holds it), as swanctl reads any bytes: 0x + hex.
+    key = pair_psk(b"s3cr3t-master-key-01", ("hub", "linux-edge"))
+    assert f"    secret = 0x{key.encode().hex()}\n" in files["swanctl.conf"]
     assert "s3cr3t" not in files["swanctl.conf"]
     with pytest.raises(SecretError, match="L2TPGEN_IKE_PSK is not set") as caught:
         render_files(fleet, "linux-edge", platform="linux", reveal_secrets=True, environ={})
@@ -129,11 +131,17 @@ def test_keyed_cookies_are_masked_and_revealed_as_the_peer_expects_them(tmp_path
         "cookie <L2TPGEN_COOKIE_KEY/cookie/hub/linux-edge/200/hub/8> "
         "peer_cookie <L2TPGEN_COOKIE_KEY/cookie/hub/linux-edge/200/linux-edge/8>\n"
     ) in masked
-    environ = {"L2TPGEN_COOKIE_KEY": "lab-key", "L2TPGEN_IKE_PSK": "psk"}  # the hub's branch: IPsec
+    environ = {
+        "L2TPGEN_COOKIE_KEY": "lab-cookie-key-0001",
+        "L2TPGEN_IKE_PSK": "psk-master-key-0001",
+    }  # the hub's branch: IPsec
     revealed = render_files(
         fleet, "linux-edge", platform="linux", reveal_secrets=True, environ=environ
     )[""]
-    sent, expected = _keyed(b"lab-key", 200, "hub"), _keyed(b"lab-key", 200, "linux-edge")
+    sent, expected = (
+        _keyed(b"lab-cookie-key-0001", 200, "hub"),
+        _keyed(b"lab-cookie-key-0001", 200, "linux-edge"),
+    )
     assert f" cookie {sent} peer_cookie {expected}\n" in revealed
     hub_files = render_files(fleet, "hub", platform="linux", reveal_secrets=True, environ=environ)
     hub = hub_files["iproute2.sh"]
@@ -172,11 +180,12 @@ def test_render_writes_the_commands_and_swanctl_conf_into_a_directory(tmp_path: 
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["iproute2.sh", "swanctl.conf"]
-    assert "secret = <L2TPGEN_IKE_PSK>" in (out / "swanctl.conf").read_text()
+    assert "secret = <L2TPGEN_IKE_PSK/psk/hub/linux-edge>" in (out / "swanctl.conf").read_text()
     revealed = tmp_path / "revealed"
-    environ = {"L2TPGEN_IKE_PSK": "k", "L2TPGEN_L2TP_SECRET": "s"}
+    environ = {"L2TPGEN_IKE_PSK": "k" * 16, "L2TPGEN_L2TP_SECRET": "s"}
     args = ["render", "linux-edge", "--sites", str(HUB), "--reveal-secrets", "-o", str(revealed)]
     result = CliRunner().invoke(app, args, env=environ)
     assert result.exit_code == 0, result.output
-    assert "secret = 0x6b\n" in (revealed / "swanctl.conf").read_text()  # "k" is 0x6b
+    key = pair_psk(b"k" * 16, ("hub", "linux-edge")).encode().hex()
+    assert f"secret = 0x{key}\n" in (revealed / "swanctl.conf").read_text()
     assert (revealed / "swanctl.conf").stat().st_mode & 0o777 == 0o600

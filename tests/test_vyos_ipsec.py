@@ -43,6 +43,7 @@ from l2tpgen.errors import RenderError, SecretError
 from l2tpgen.lab.engine import run_vm
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.model.keys import pair_psk
 from l2tpgen.render import render_files
 
 if TYPE_CHECKING:
@@ -119,7 +120,9 @@ def test_a_vyos_pe_renders_ikev2_transport_esp_for_protocol_115_with_the_key_mas
 ) -> None:
     result = runner.invoke(app, ["render", "site-b", "--sites", str(_sites(tmp_path))])
     assert result.exit_code == 0, result.output
-    assert _ipsec_lines(result.stdout) == _expected("<L2TPGEN_IKE_PSK>")  # unquoted
+    assert _ipsec_lines(result.stdout) == _expected(
+        "<L2TPGEN_IKE_PSK/psk/site-a/site-b>"
+    )  # unquoted
     # The sessions are still there, at the ESP budget: 1500 - 20 IP - 8 ESP header - 8 IV - 16
     # ICV - 2 trailer (1446 + 2 a multiple of 4) - 4 session - 4 sublayer - 14 Ethernet = 1424.
     assert "set interfaces l2tpv3 l2tpeth2996 mtu '1424'" in result.stdout
@@ -128,12 +131,13 @@ def test_a_vyos_pe_renders_ikev2_transport_esp_for_protocol_115_with_the_key_mas
 def test_reveal_secrets_writes_the_key_from_its_variable_as_hex_and_nowhere_else(
     tmp_path: Path,
 ) -> None:
-    env = {"L2TPGEN_IKE_PSK": "s3cret"}
+    env = {"L2TPGEN_IKE_PSK": "s3cret-master-key-01"}
     args = ["render", "site-b", "--sites", str(_sites(tmp_path)), "--reveal-secrets"]
     result = runner.invoke(app, args, env=env)
     assert result.exit_code == 0, result.output
-    # "s3cret" in UTF-8: 73 33 63 72 65 74 (swanctl reads 0x... as those bytes).
-    assert _ipsec_lines(result.stdout) == _expected("'0x733363726574'")
+    # The pair's key in UTF-8 as hex (swanctl reads 0x... as those bytes).
+    key = pair_psk(b"s3cret-master-key-01", ("site-a", "site-b")).encode().hex()
+    assert _ipsec_lines(result.stdout) == _expected(f"'0x{key}'")
     assert "s3cret" not in result.output
 
 
@@ -298,7 +302,7 @@ def test_vyos_own_templates_turn_the_commands_into_the_swanctl_worked_out_by_han
     text = render_files(load_fleet(_sites(tmp_path)), "site-b")[""]
     rendered = _vyos_swanctl(_ipsec_lines(text))
     expected = SWANCTL.replace("{a}", A).replace("{b}", B)
-    assert _normal(rendered) == expected.replace("{secret}", "<L2TPGEN_IKE_PSK>")
+    assert _normal(rendered) == expected.replace("{secret}", "<L2TPGEN_IKE_PSK/psk/site-a/site-b>")
 
 
 def test_the_linux_peer_and_vyos_offer_the_same_ike_and_esp_algorithms(tmp_path: Path) -> None:
@@ -342,10 +346,11 @@ def _lab_files(
 
 
 def test_the_lab_gives_the_vyos_pe_vyos_own_swanctl_with_the_key_in_hex(tmp_path: Path) -> None:
-    topology, files = _lab_files(_sites(tmp_path), "0123abcd")
+    topology, files = _lab_files(_sites(tmp_path), "0123abcd" * 2)
     vyos = files["pe-site-b.swanctl.conf"]
-    assert 'secret = "0x3031323361626364"' in vyos  # "0123abcd" in UTF-8
-    assert "secret = 0x3031323361626364" in files["pe-site-a.swanctl.conf"]
+    key = pair_psk(b"0123abcd" * 2, ("site-a", "site-b")).encode().hex()  # the pair's, in UTF-8
+    assert f'secret = "0x{key}"' in vyos
+    assert f"secret = 0x{key}" in files["pe-site-a.swanctl.conf"]
     assert "l2tpgen-site-a-tunnel-1 {" in vyos
     lab = parse_lab(topology, "vyos-ipsec", files)
     assert not [c for c in lab.node("pe-site-b").exec if c.startswith("ip xfrm")]

@@ -20,6 +20,7 @@ from l2tpgen.cli import (
     push,
     rollback,
     schema,
+    secrets_cmd,
     sim,
     sites,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "push",
     "rollback",
     "schema",
+    "secrets_cmd",
     "sim",
     "sites",
 ]

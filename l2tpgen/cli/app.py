@@ -122,6 +122,7 @@ COMMAND_ORDER = (
     "validate",
     "render",
     "schema",
+    "secrets",
     "mtu",
     "lint",
     "rules",

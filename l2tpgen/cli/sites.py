@@ -22,7 +22,8 @@ from l2tpgen.cli.app import (
     report_problems,
     safe,
 )
-from l2tpgen.errors import FleetValidationError, L2tpgenError
+from l2tpgen.cli.secrets_cmd import unset_secrets, warn_unset
+from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
 from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.platforms import DRIVERS, NAMES, driver
 
@@ -71,6 +72,7 @@ def validate(
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
     warnings = locate_problems(check_underlay(fleet.sites), fleet.files)
+    unset = unset_secrets(fleet)
     if fmt is ValidateFormat.json:
         summary = {
             "ok": True,
@@ -86,13 +88,21 @@ def validate(
                 }
                 for a, b, n, protection in pairs
             ],
+            "secrets": [need.as_dict() for need in unset],
         }
         out.print_json(json.dumps(summary))
         return
     if fmt is ValidateFormat.github:
         sys.stdout.write(_annotations(warnings, "warning"))
+        for need in unset:
+            state = "is not set" if need.state == "missing" else "is refused"
+            sys.stdout.write(
+                f"::warning title=l2tpgen validate::environment variable {need.variable} {state} "
+                f"(needed by {', '.join(need.sites)})\n"
+            )
         return
     _print_warnings(warnings)
+    warn_unset(unset)
     noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
     out.print(
         f"ok: {plural(len(fleet.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
@@ -118,6 +128,7 @@ def _empty_summary() -> dict[str, object]:
         "warnings": [],
         "underlay": [],
         "pairs": [],
+        "secrets": [],
     }
 
 
@@ -262,6 +273,8 @@ def render(
     chosen = driver(platform or fleet.site(name).effective_platform)
     try:
         files = render_files(fleet, name, platform, fmt, reveal_secrets=reveal_secrets)
+    except SecretError as exc:
+        fail(f"{exc}; or leave out --reveal-secrets")
     except L2tpgenError as exc:
         fail(str(exc))
     if chosen.lint_platform is not None:

@@ -38,6 +38,7 @@ from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.names import interface_sort_key
+from l2tpgen.ios.secret_grammar import secret_command_words, secret_free_no
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
 
@@ -182,9 +183,6 @@ def _split_wan(text: str, body: list[str]) -> list[tuple[int, list[str]]]:
 
 
 _XCONNECT = re.compile(r"^ (?:no )?xconnect (\S+) (\d+)\b")
-# Lines IOS replaces when set again: their old value needs no `no` first (and a `no password`
-# would name the old secret).
-_REPLACED = ("password ", "digest secret ")
 
 
 def _taken(blocks: list[tuple[str, list[str]]]) -> set[tuple[str, str, str]]:
@@ -199,20 +197,43 @@ def _taken(blocks: list[tuple[str, list[str]]]) -> set[tuple[str, str, str]]:
 
 
 def _in_place(body: list[str]) -> list[str]:
-    """The block without ``no`` lines for values it sets again (see ``_REPLACED``).
+    """The block with no ``no`` line that would type an old secret.
 
-    A keyring peer's ``pre-shared-key`` is replaced the same way (at any depth): ``no
-    pre-shared-key OLD`` would send the old key.
+    Which commands carry a secret, and their value-free ``no`` form, come from one table
+    (``l2tpgen.ios.secret_grammar``). A secret-bearing command set again in the same place
+    (``password``, ``digest secret``, a keyring peer's ``pre-shared-key``, an xconnect's ``l2tp
+    cookie local|remote``) is single-instance: IOS replaces its value, so its ``no OLD`` line
+    goes. One removed for good is sent in its value-free form (``no l2tp cookie local``,
+    ``no password``); one whose ``no`` form needs the value is not sent at all.
     """
-    setting = {line.strip().split(" ", 1)[0] for line in body if not line.strip().startswith("no ")}
-    return [
-        line
-        for line in body
-        if not (
-            line.strip().startswith(("no password ", "no digest secret ", "no pre-shared-key "))
-            and line.strip().removeprefix("no ").split(" ", 1)[0] in setting
-        )
-    ]
+    setting = {key for line, key in _secret_keys(body) if key and not _is_no(line)}
+    out: list[str] = []
+    for line, key in _secret_keys(body):
+        if key is None or not _is_no(line):
+            out.append(line)
+        elif key not in setting:
+            free = secret_free_no(line)
+            if free is not None:
+                out.append(free)
+    return out
+
+
+def _is_no(line: str) -> bool:
+    return line.strip().startswith("no ")
+
+
+def _secret_keys(body: list[str]) -> list[tuple[str, tuple[str, ...] | None]]:
+    """Each line with, for a secret-bearing command, (its parent lines..., its command words)."""
+    parents: list[tuple[int, str]] = []
+    out: list[tuple[str, tuple[str, ...] | None]] = []
+    for line in body:
+        depth = len(line) - len(line.lstrip(" "))
+        while parents and parents[-1][0] >= depth:
+            parents.pop()
+        words = secret_command_words(line)
+        out.append((line, None if words is None else (*(p for _, p in parents), words)))
+        parents.append((depth, line.strip()))
+    return out
 
 
 def order_commands(

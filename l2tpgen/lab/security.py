@@ -40,6 +40,8 @@ from l2tpgen.lab.inputs import PROTECTION, SWANCTL_TARGET
 from l2tpgen.lab.probes import Probe
 from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.strongswan import CHARON, PLUGINS, SWANCTL
+from l2tpgen.model.keys import PSK_PLACEHOLDER, reveal_psks
+from l2tpgen.render.swanctl import psk_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -83,6 +85,7 @@ def throwaway_secrets(lab: Lab, cookie_variables: Callable[[str], set[str]]) -> 
             names |= cookie_variables(command)
         for _, text in node.files:
             names |= set(_PLACEHOLDER.findall(text))
+            names |= {m.group("var") for m in PSK_PLACEHOLDER.finditer(text)}
     return {name: secrets.token_hex(16) for name in sorted(names)}
 
 
@@ -90,6 +93,7 @@ def reveal(lab: Lab, environ: Mapping[str, str], reveal_command: Callable[[str],
     """The lab with its secrets filled in: commands by ``reveal_command``, files by ``environ``."""
 
     def fill(text: str) -> str:
+        text = reveal_psks(text, environ, form=psk_text)  # swanctl's form of a pair's key
         return _PLACEHOLDER.sub(lambda m: environ.get(m.group(1), m.group(0)), text)
 
     nodes = tuple(

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.model.problems import Location, PathItem, format_path
 from l2tpgen.model.source import SourceDoc, read_source
+from l2tpgen.secrets import mask_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -313,8 +314,8 @@ _SECRET_WORDS = frozenset({"password", "secret", "key", "key-string", "cookie", 
 
 
 def _quoted(line: str) -> str:
-    """A rendered line as a message quotes it: cut after a word that a secret follows."""
-    words = line.split()
+    """A rendered line as a message quotes it: secrets masked, cut after a secret's keyword."""
+    words = mask_line(line).split()
     cut = next((n for n, word in enumerate(words) if word.lower() in _SECRET_WORDS), None)
     return " ".join(words) if cut is None else " ".join(words[: cut + 1]) + " ..."
 

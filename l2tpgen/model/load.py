@@ -25,6 +25,7 @@ from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, site_not_found
 from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
 from l2tpgen.model.problems import Location, Problem, format_path
+from l2tpgen.model.secret_names import NAMESPACE_HINT, OUTSIDE
 from l2tpgen.model.site import LITERAL_SECRET_KEYS, NAME_RULES, UNSAFE_NAME, Site
 from l2tpgen.model.source import SourceDoc, read_source
 from l2tpgen.workloads import WORKLOADS
@@ -316,8 +317,9 @@ def _explain(
     last = path[-1] if path else ""
     if kind in _RANGE_ERRORS and last in _RANGES:
         return f"{field}: {_RANGES[str(last)]}", ""
-    if last in _ENV_FIELDS and kind == "string_pattern_mismatch":
-        return _ENV_FIELDS[str(last)]
+    if kind in {"string_pattern_mismatch", OUTSIDE} and last in _ENV_FIELDS:
+        # Never the name: it may be a secret written in its place.
+        return (f"{field} {message}", NAMESPACE_HINT) if kind == OUTSIDE else _ENV_FIELDS[str(last)]
     if kind == "missing":
         return f"{field}: required key is missing", f"add `{last}:`"
     if last == "carries" and kind == "literal_error":

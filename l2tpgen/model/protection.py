@@ -18,11 +18,10 @@ import hmac
 import re
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv6Address, ip_network
-from typing import TYPE_CHECKING, Annotated, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.model.base import StrictModel
+from l2tpgen.model.secret_names import SecretVar as EnvVar  # noqa: TC001 - pydantic reads it
 from l2tpgen.mtu import Esp
 
 if TYPE_CHECKING:
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
 Mode = Literal["ipsec", "cookie", "none"]
 Transform = Literal["aes-gcm-128", "aes-gcm-256", "aes-cbc-128-sha256", "aes-cbc-256-sha256"]
 IpsecMode = Literal["transport", "tunnel"]
-EnvVar = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
 
 DEFAULT_PSK_ENV = "L2TPGEN_IKE_PSK"
 DEFAULT_COOKIE_KEY_ENV = "L2TPGEN_COOKIE_KEY"
@@ -284,10 +282,14 @@ def keyed_cookie(
 
 
 def cookie_key(variable: str, environ: Mapping[str, str] | None = None) -> bytes:
-    """The cookie key from the environment (``SecretError`` naming the variable if unset)."""
-    from l2tpgen.secrets import read_secret  # noqa: PLC0415 - only when secrets are written
+    """The cookie key from the environment, checked as a master key (``keys.check_master``).
 
-    return read_secret(variable, environ).encode()
+    Raises:
+        SecretError: unset, empty or refused (naming the variable, never the value).
+    """
+    from l2tpgen.model.keys import master_key  # noqa: PLC0415 - only when secrets are written
+
+    return master_key(variable, environ)
 
 
 # A masked cookie names the key's variable and the pseudowire, so that ``reveal_cookies`` (and

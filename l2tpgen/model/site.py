@@ -33,6 +33,7 @@ from l2tpgen.model.protection import (
     Protection,
     resolve,
 )
+from l2tpgen.model.secret_names import SecretVar  # noqa: TC001 - pydantic reads it
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 from l2tpgen.workloads import CorosyncTransport, Workload  # noqa: TC001 - pydantic reads them
 
@@ -77,7 +78,6 @@ def _host(value: str) -> str:
 InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
 # IOS names for classes; the same rule serves site names, hostnames and VLAN names.
 IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
-EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
 Duplex = Literal["auto", "full", "half"]
 Speed = Literal["auto", 10, 100, 1000, 10000]
 
@@ -192,7 +192,7 @@ class L2tpClass(StrictModel):
     authentication: Literal["none", "password", "digest"] = "digest"
     hash: Literal["md5", "sha"] | None = None
     hello: int | None = Field(None, ge=0, le=1000)
-    secret_env: EnvVarName | None = None
+    secret_env: SecretVar | None = None
     cookie_size: Literal[4, 8] | None = None
 
     @property

@@ -118,14 +118,15 @@ def _ipsec(pw: Pseudowire, *, reveal: bool, environ: Mapping[str, str] | None) -
     is not a valid command (vbash reads ``<`` as a redirection, [U]) rather than setting the
     placeholder as the key, which the quoted form would.
     """
+    from l2tpgen.model.keys import pair_psk_text  # noqa: PLC0415
     from l2tpgen.model.protection import TRANSFORM_NAMES  # noqa: PLC0415
     from l2tpgen.render.swanctl import psk_text  # noqa: PLC0415
-    from l2tpgen.secrets import masked, read_secret  # noqa: PLC0415
 
     protection = pw.protection
     names = TRANSFORM_NAMES[protection.transform]
-    variable = protection.psk_env
-    secret = f"'{psk_text(read_secret(variable, environ))}'" if reveal else masked(variable)
+    pair = (pw.site.name, pw.peer.name)
+    key = pair_psk_text(protection.psk_env, pair, reveal=reveal, environ=environ)
+    secret = f"'{psk_text(key)}'" if reveal else key
     return {
         "name": _name(pw.peer.name),
         "local": str(pw.site.tunnel_address),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.model.keys import check_literal, reveal_psks
 from l2tpgen.model.protection import reveal_cookies
 from l2tpgen.secrets import masked, read_secret
 
@@ -59,14 +60,17 @@ def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     """The secret in ``variable`` as type 7 (errors name the variable, never the value)."""
     from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
 
+    value = read_secret(variable, environ)
     try:
-        return type7.encode(read_secret(variable, environ), RENDER_SALT)
+        encoded = type7.encode(value, RENDER_SALT)
     except type7.Type7Error as exc:
         raise SecretError(
             f"environment variable {variable} holds a secret type 7 cannot carry ({exc}): the "
             f"router would refuse it or store another secret; set {variable} to such a secret at "
             "both ends"
         ) from None
+    check_literal(variable, value)  # and nothing IOS's parser would not take as typed
+    return encoded
 
 
 def _secret_text(
@@ -83,26 +87,6 @@ _PLACEHOLDER = re.compile(
 )
 
 
-_PSK_PLACEHOLDER = re.compile(r"^(\s*pre-shared-key )<([A-Za-z_][A-Za-z0-9_]*)>", re.MULTILINE)
-
-
-def _psk(variable: str, environ: Mapping[str, str] | None) -> str:
-    """An IKEv2 pre-shared key as the keyring takes it (one word; errors name the variable)."""
-    value = read_secret(variable, environ)
-    if any(c.isspace() or not c.isprintable() for c in value) or value.startswith("<"):
-        raise SecretError(
-            f"environment variable {variable} holds a pre-shared key with a space, a control "
-            "character or a leading `<`: the IKEv2 keyring takes one printable word; set "
-            f"{variable} to such a key at both ends"
-        )
-    return value
-
-
-def psk_text(variable: str, *, reveal: bool, environ: Mapping[str, str] | None) -> str:
-    """A keyring's pre-shared key: the value when revealed, else the masked placeholder."""
-    return _psk(variable, environ) if reveal else masked(variable)
-
-
 def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     """A masked rendering with its secrets filled in: the same text ``--reveal-secrets`` gives.
 
@@ -111,9 +95,11 @@ def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     Raises:
         SecretError: a variable is unset, or holds what type 7 cannot carry.
     """
+    from l2tpgen.model.needs import require_all  # noqa: PLC0415 - only when secrets are written
+
+    require_all(text, environ)  # every missing or refused variable at once
     filled = _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
-    filled = _PSK_PLACEHOLDER.sub(lambda m: m.group(1) + _psk(m.group(2), environ), filled)
-    return reveal_cookies(filled, environ)
+    return reveal_cookies(reveal_psks(filled, environ), environ)
 
 
 def l2tp_view(

@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING
 from l2tpgen.model.protection import TRANSFORM_NAMES
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from l2tpgen.model import Pseudowire, Site
     from l2tpgen.model.protection import PathProtection
+
+    PskText = Callable[[str, str], str]  # (psk_env, peer) -> the key as written
 
 NAME = "l2tpgen"  # keyring, policy, crypto map; proposals, profiles and ACLs add a suffix
 INBOUND_ACL = f"{NAME}-wan-in"
@@ -108,7 +110,7 @@ def _proposal(protection: PathProtection) -> Proposal:
     )
 
 
-def _peers(site: Site, pseudowires: Sequence[Pseudowire], psk: dict[str, str]) -> list[CryptoPeer]:
+def _peers(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> list[CryptoPeer]:
     seen: dict[str, CryptoPeer] = {}
     for pw in pseudowires:
         protection = pw.protection
@@ -118,7 +120,7 @@ def _peers(site: Site, pseudowires: Sequence[Pseudowire], psk: dict[str, str]) -
             name=pw.peer.name,
             address=str(pw.peer_address),
             local_address=str(site.tunnel_address),
-            psk=psk[protection.psk_env],
+            psk=psk(protection.psk_env, pw.peer.name),
             profile=f"{NAME}-{pw.peer.name}",
             acl=f"{NAME}-pw-{pw.peer.name}",
             seq=10 * (len(seen) + 1),
@@ -150,10 +152,11 @@ def _inbound(site: Site, pseudowires: Sequence[Pseudowire]) -> tuple[InboundRule
     return tuple(rules)
 
 
-def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: dict[str, str]) -> CryptoView:
+def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> CryptoView:
     """The protection a Cisco site renders.
 
-    ``psk`` maps each ``psk_env`` to its text: the masked placeholder, or the value.
+    ``psk(psk_env, peer)`` is the pair's key as written: its placeholder, or the key derived from
+    the master key (``l2tpgen.model.keys``).
     """
     proposals: dict[str, Proposal] = {}
     for pw in pseudowires:
@@ -168,8 +171,3 @@ def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: dict[str, st
         local_interface=loopback.interface if loopback is not None and peers else None,
         inbound=_inbound(site, pseudowires),
     )
-
-
-def psk_variables(pseudowires: Sequence[Pseudowire]) -> set[str]:
-    """The environment variables the protected pseudowires' pre-shared keys come from."""
-    return {pw.protection.psk_env for pw in pseudowires if pw.protection.ipsec}

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import interface_sort_key
+from l2tpgen.model.keys import pair_psk_text
 from l2tpgen.model.protection import reveal_cookies
-from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views, psk_text
-from l2tpgen.render.crypto import CryptoView, crypto_view, psk_variables
+from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
+from l2tpgen.render.crypto import CryptoView, crypto_view
 from l2tpgen.render.env import environment
 from l2tpgen.render.marks import MARK, ROUTE_NAME
 
@@ -167,10 +168,10 @@ def build_view(
     l2tp_classes, pw_classes = class_views(
         site, pseudowires, reveal=reveal_secrets, environ=environ
     )
-    psk = {
-        var: psk_text(var, reveal=reveal_secrets, environ=environ)
-        for var in sorted(psk_variables(pseudowires))
-    }
+
+    def psk(variable: str, peer: str) -> str:
+        return pair_psk_text(variable, (name, peer), reveal=reveal_secrets, environ=environ)
+
     crypto = crypto_view(site, pseudowires, psk)
     no_cdp = not site.cdp
     interfaces = [

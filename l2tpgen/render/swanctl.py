@@ -11,9 +11,10 @@ from either end. No MOBIKE (IOS does not speak it), and UDP encapsulation forced
 ``nat_t``. Keys as swanctl.conf(5) documents them
 (https://docs.strongswan.org/docs/latest/swanctl/swanctlConf.html).
 
-The pre-shared key is read from the environment variable the model names (``psk_env``), and
-written only when revealed, hex-encoded (``0x...``: swanctl's form for any bytes, no quoting);
-masked it is ``<VARIABLE>``, which swanctl refuses to load. Install the file as
+The pre-shared key is the pair's own, derived from the master key in the variable the model names
+(``psk_env``; ``l2tpgen.model.keys``), and written only when revealed, hex-encoded (``0x...``:
+swanctl's form for any bytes, no quoting); masked it is ``<VARIABLE/psk/A/B>``, which swanctl
+refuses to load. Install the file as
 ``/etc/swanctl/conf.d/l2tpgen.conf`` (the default swanctl.conf includes ``conf.d/*.conf``), then
 ``swanctl --load-all``.
 
@@ -26,8 +27,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.model.keys import pair_psk_text
 from l2tpgen.model.protection import TRANSFORM_NAMES
-from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -117,8 +118,10 @@ def render_swanctl(
         lines += _connection(site, pw)
     lines += ["}", "secrets {"]
     for pw in peers:
-        variable = pw.protection.psk_env
-        secret = psk_text(read_secret(variable, environ)) if reveal_secrets else masked(variable)
+        key = pair_psk_text(
+            pw.protection.psk_env, (site.name, pw.peer.name), reveal=reveal_secrets, environ=environ
+        )
+        secret = psk_text(key) if reveal_secrets else key
         lines += [
             f"  ike-{connection_name(pw.peer.name)} {{",
             f"    id-local = {site.tunnel_address}",

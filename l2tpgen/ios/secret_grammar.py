@@ -1,0 +1,311 @@
+"""Where IOS prints a secret: one row per command, the token that is the secret, and the source.
+
+This table is the one place l2tpgen knows IOS's secret-bearing grammar. ``mask_secrets``
+(``l2tpgen.secrets``) masks every value a row matches, in every output (text, JSON, SARIF of
+``diff``, ``push``, ``rollback``, ``lint``); ``secret_free_no`` turns a row's ``no`` line into the
+form that names no value, so an old secret is never typed (``device.plan``). docs/security.md
+("Secrets IOS prints") lists the same rows with their sources; a test checks both agree.
+
+Each ``pattern`` matches a line (leading spaces and ``no`` already taken off) and names groups:
+``cmd``, the words of the command up to its secret (the ``no`` form's words), and ``v`` (and
+``w`` for a second secret), the secret tokens. Type numbers (``0``, ``5``, ``6``, ``7``, ``8``,
+``9``) stay visible: they say how the value is stored and are no secret.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_T = r"(?:[0-9]\s+)?"  # an optional type number before the value
+_V = r"(?P<v>\S+)"  # the secret: one word
+
+
+@dataclass(frozen=True)
+class SecretCommand:
+    """One secret-bearing IOS command: how it reads, which token is secret, and its source."""
+
+    command: str  # the grammar as docs/security.md prints it
+    pattern: str
+    source: str
+    no_form: str  # what l2tpgen types to remove it (never the value)
+
+    def regex(self) -> re.Pattern[str]:
+        """The row's pattern, compiled (case-insensitive, as IOS reads keywords)."""
+        return _compiled(self.pattern)
+
+
+_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    if pattern not in _CACHE:
+        _CACHE[pattern] = re.compile(pattern, re.IGNORECASE)
+    return _CACHE[pattern]
+
+
+_SEC_P = "Cisco IOS Security Command Reference: Commands M to R"
+_SEC_C = "Cisco IOS Security Command Reference: Commands A to C"
+_SEC_D = "Cisco IOS Security Command Reference: Commands D to L"
+_SEC_S = "Cisco IOS Security Command Reference: Commands S to Z"
+_U = " [U]: not retrieved, the grammar as l2tpgen knows it"
+
+SECRET_COMMANDS: tuple[SecretCommand, ...] = (
+    SecretCommand(
+        "pre-shared-key [local|remote] hex KEY",
+        r"^(?P<cmd>pre-shared-key(?:\s+(?:local|remote))?)\s+hex\s+" + _V,
+        f"{_SEC_P}, `pre-shared-key (IKEv2 keyring)`: `pre-shared-key {{local | remote}} "
+        "[0 | 6] line | hex hexadecimal-string`; the keyring's peer sub-mode: Cisco 7600 SIP, SSC "
+        'and SPA Software Configuration Guide, "Configuring IKEv2 Key Rings" (http://www.cisco'
+        ".com/c/en/us/td/docs/interfaces_modules/shared_port_adapters/configuration/7600series/"
+        "sipspasw/76cfvpn2.html)",
+        "no pre-shared-key [local|remote]",
+    ),
+    SecretCommand(
+        "pre-shared-key [local|remote] [0|6] KEY",
+        r"^(?P<cmd>pre-shared-key(?:\s+(?:local|remote))?)\s+(?:[06]\s+)?" + _V,
+        f"{_SEC_P}, `pre-shared-key (IKEv2 keyring)` (the same entry)",
+        "no pre-shared-key [local|remote]",
+    ),
+    SecretCommand(
+        "crypto isakmp key [0|6] KEY address|hostname ...",
+        r"^(?P<cmd>crypto\s+isakmp\s+key)\s+(?:[06]\s+)?" + _V,
+        "Cisco IOS Security Command Reference, `crypto isakmp key` "
+        "(http://www.cisco.com/en/US/docs/ios/security/command/reference/sec_c4.html)",
+        "no crypto isakmp key [0|6] <masked> address ... [U]: IOS's no form names the key",
+    ),
+    SecretCommand(
+        "l2tp cookie local|remote 4|8 LOW [HIGH]",
+        r"^(?P<cmd>l2tp\s+cookie\s+(?:local|remote))\s+[48]\s+(?P<v>\S+(?:[ \t]+\S+)?)",
+        "Cisco IOS Wide-Area Networking Command Reference, `l2tp cookie local` and `l2tp cookie "
+        "remote`: `l2tp cookie local size low-value [high-value]` (xconnect configuration)" + _U,
+        "no l2tp cookie local|remote [U]; l2tpgen re-enters the new value instead (one instance)",
+    ),
+    SecretCommand(
+        "digest secret [0|7] KEY [hash md5|sha]",
+        r"^(?P<cmd>digest)\s+secret\s+" + _T + _V,
+        "Cisco, Layer 2 Tunnel Protocol Version 3, IOS 12.0(29)S and 12.2(25)S, `digest`: `digest "
+        "[secret {0 | 7} password] [hash {md5 | sha}]`, `no digest` (https://www.manualshelf.com/"
+        "manual/cisco/cisco-ios-software-release-12-0-29-s/manual-english/page-88.html)",
+        "no digest",
+    ),
+    SecretCommand(
+        "enable secret|password [level N] [0|5|7|8|9] KEY",
+        r"^(?P<cmd>enable\s+(?:secret|password))(?:\s+level\s+\d+)?\s+" + _T + _V,
+        f"{_SEC_D}, `enable secret` and `enable password`" + _U,
+        "no enable secret|password",
+    ),
+    SecretCommand(
+        "username NAME ... secret|password [0|5|7|8|9] KEY",
+        r"^(?P<cmd>username\s+\S+)(?:\s+(?!secret\b|password\b)\S+)*?\s+(?:secret|password)\s+"
+        + _T
+        + _V,
+        f"{_SEC_S}, `username`" + _U,
+        "no username NAME",
+    ),
+    SecretCommand(
+        "snmp-server community STRING [view V] [ro|rw] [ACL]",
+        r"^(?P<cmd>snmp-server\s+community)\s+" + _V,
+        "Cisco IOS SNMP Support Command Reference, `snmp-server community`" + _U,
+        "no snmp-server community <masked> [U]: IOS's no form names the string",
+    ),
+    SecretCommand(
+        "snmp-server user U G v3 auth md5|sha KEY [priv des|aes N KEY]",
+        r"^(?P<cmd>snmp-server\s+user\s+\S+\s+\S+\s+v3)\s+(?:encrypted\s+)?auth\s+\S+\s+(?P<v>\S+)"
+        r"(?:\s+priv\s+\S+(?:\s+\d+)?\s+(?P<w>\S+))?",
+        "Cisco IOS SNMP Support Command Reference, `snmp-server user`" + _U,
+        "no snmp-server user U G v3",
+    ),
+    SecretCommand(
+        "ntp authentication-key N md5 KEY [7]",
+        r"^(?P<cmd>ntp\s+authentication-key\s+\d+)\s+\S+\s+" + _V,
+        "Cisco IOS Basic System Management Command Reference, `ntp authentication-key`: "
+        "`ntp authentication-key number md5 key [encryption-type]`" + _U,
+        "no ntp authentication-key N",
+    ),
+    SecretCommand(
+        "standby [N] authentication md5 key-string [0|7] KEY [timeout S]",
+        r"^(?P<cmd>standby(?:\s+\d+)?\s+authentication\s+md5\s+key-string)\s+" + _T + _V,
+        "Cisco IOS XE SD-WAN qualified command reference, HSRP commands, `standby "
+        "authentication` (https://pseudoco.cisco.com/c/en/us/td/docs/routers/sdwan/command/iosxe/"
+        "qualified-cli-command-reference-guide/m-hsrp-commands.html)",
+        "no standby [N] authentication",
+    ),
+    SecretCommand(
+        "standby [N] authentication [text] STRING",
+        r"^(?P<cmd>standby(?:\s+\d+)?\s+authentication)\s+(?!md5\b)(?:text\s+)?" + _V,
+        "the same HSRP entry: `standby [group-number] authentication {text string | md5 ...}`",
+        "no standby [N] authentication",
+    ),
+    SecretCommand(
+        "vrrp N authentication md5 key-string [0|7] KEY",
+        r"^(?P<cmd>vrrp\s+\d+\s+authentication\s+md5\s+key-string)\s+" + _T + _V,
+        "Cisco IOS First Hop Redundancy Protocols Command Reference, `vrrp authentication`" + _U,
+        "no vrrp N authentication",
+    ),
+    SecretCommand(
+        "vrrp N authentication [text] STRING",
+        r"^(?P<cmd>vrrp\s+\d+\s+authentication)\s+(?!md5\b)(?:text\s+)?" + _V,
+        "the same VRRP entry: `vrrp group authentication {text text-string | md5 ...}`" + _U,
+        "no vrrp N authentication",
+    ),
+    SecretCommand(
+        "key-string [0|7] KEY",
+        r"^(?P<cmd>key-string)\s+" + _T + _V,
+        "Cisco IOS IP Routing Protocol-Independent Command Reference, `key-string "
+        "(authentication)` (key chain key)" + _U,
+        "no key-string",
+    ),
+    SecretCommand(
+        "ip ospf authentication-key [0|7] KEY",
+        r"^(?P<cmd>ip\s+ospf\s+authentication-key)\s+" + _T + _V,
+        "Cisco IOS IP Routing: OSPF Command Reference, `ip ospf authentication-key`" + _U,
+        "no ip ospf authentication-key",
+    ),
+    SecretCommand(
+        "ip ospf message-digest-key N md5 [0|7] KEY",
+        r"^(?P<cmd>ip\s+ospf\s+message-digest-key\s+\d+)\s+md5\s+" + _T + _V,
+        "Cisco IOS IP Routing: OSPF Command Reference, `ip ospf message-digest-key md5`" + _U,
+        "no ip ospf message-digest-key N",
+    ),
+    SecretCommand(
+        "tacacs-server|radius-server ... key [0|6|7] KEY",
+        r"^(?P<cmd>(?:tacacs-server|radius-server)\b.*?\s+key)\s+" + _T + _V,
+        f"{_SEC_S}, `tacacs-server key`, `tacacs-server host`; `radius-server key`, "
+        "`radius-server host`" + _U,
+        "no tacacs-server|radius-server key",
+    ),
+    SecretCommand(
+        "key [0|6|7] KEY (tacacs server / radius server)",
+        r"^(?P<cmd>key)\s+(?!chain\b)" + _T + _V,
+        f"{_SEC_D}, `key (TACACS+)`; {_SEC_D}, `key (server-group RADIUS)`" + _U,
+        "no key",
+    ),
+    SecretCommand(
+        "server-private ADDRESS ... key [0|7] KEY",
+        r"^(?P<cmd>server-private\b.*?\s+key)\s+" + _T + _V,
+        f"{_SEC_S}, `server-private (TACACS+)` and `server-private (RADIUS)`" + _U,
+        "no server-private ADDRESS",
+    ),
+    SecretCommand(
+        "neighbor X password [0|7] KEY",
+        r"^(?P<cmd>neighbor\s+\S+\s+password)\s+" + _T + _V,
+        "Cisco IOS IP Routing: BGP Command Reference, `neighbor password`" + _U,
+        "no neighbor X password",
+    ),
+    SecretCommand(
+        "l2tp tunnel password [0|7] KEY",
+        r"^(?P<cmd>l2tp\s+tunnel\s+password)\s+" + _T + _V,
+        "Cisco IOS VPDN Command Reference, `l2tp tunnel password` "
+        "(https://cisco.com/c/en/us/td/docs/ios/vpdn/command/reference/vpd_book/vpd_l1.html)",
+        "no l2tp tunnel password",
+    ),
+    SecretCommand(
+        "ppp chap|pap ... password [0|7] KEY",
+        r"^(?P<cmd>ppp\s+(?:chap|pap)\b.*?\s+password)\s+" + _T + _V,
+        "Cisco IOS Dial Technologies Command Reference, `ppp chap password`, `ppp pap "
+        "sent-username`" + _U,
+        "no ppp chap|pap ...",
+    ),
+    SecretCommand(
+        "password [0|7] KEY (l2tp-class, line)",
+        r"^(?P<cmd>password)\s+" + _T + r"(?P<v>.*\S)",
+        "Cisco, Layer 2 Tunnel Protocol Version 3, IOS 12.0(29)S, l2tp-class `password [0 | 7] "
+        "password` (http://38.142.81.21:8001/manual/cisco/cisco-ios-software-release-12-0-29-s/"
+        "manual-english/page-30.html); a line password may hold spaces (the rest of the line is "
+        "masked)",
+        "no password [U]",
+    ),
+    SecretCommand(
+        "any other `password|secret|key|key-string|authentication-key` WORD",
+        r"^(?P<cmd>.*?(?<![\w-])(?:password|secret|key-string|authentication-key|community|md5"
+        r"|key(?!\s+chain\b)))(?:\s+(?:[0-9](?=\s)|level\s+[0-9]+)){0,2}\s+" + _V,
+        "l2tpgen's own catch-all for commands no row above covers: the word after the keyword "
+        "and its optional type number (may mask a word that is no secret; never misses one "
+        "written this way)",
+        "the same line (no value-free form known)",
+    ),
+)
+
+# A word every row's line holds (`key` of pre-shared-key, `auth` of authentication, ...): a line
+# without any is no secret's, and most lines of a config are skipped on this one search.
+_NEEDED = re.compile(r"password|secret|key|cookie|community|auth|md5", re.IGNORECASE)
+# Free text (descriptions, remarks, aliases) may say "key" or "password" and holds no secret.
+_FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias|banner)\s", re.IGNORECASE)
+_LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
+
+
+def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]]:
+    """The row that matches ``line`` and the spans of its secrets (``None, []``: no secret).
+
+    The rows are tried where the command starts (after indentation, a diff's ``+``/``-`` and
+    ``no``), then wherever one of the rows' first keywords starts inside the line (a line IOS
+    echoes in an error, a line a message quotes), in table order; the catch-all last.
+    """
+    if _NEEDED.search(line) is None or _FREE_TEXT.match(line):
+        return None, []
+    lead = _LEAD.match(line)
+    starts = [lead.end() if lead else 0]
+    starts += [m.start() for m in _KEYWORDS.finditer(line) if m.start() > starts[0]]
+    text = line.rstrip("\r\n")
+    # The commands' own rows wherever they start, then the catch-all on the whole line.
+    tries = [(start, row) for start in starts for row in SECRET_COMMANDS[:-1]]
+    for start, row in [*tries, (starts[0], SECRET_COMMANDS[-1])]:
+        found = row.regex().match(text[start:])
+        if found is None:
+            continue
+        spans = [
+            (start + found.start(g), start + found.end(g))
+            for g in ("v", "w")
+            if g in found.re.groupindex and found.group(g) is not None
+        ]
+        return row, spans
+    return None, []
+
+
+def secret_free_no(line: str) -> str | None:
+    """A ``no`` line of a secret-bearing command in a form that types no secret, or None.
+
+    ``  no pre-shared-key local 0 OLD`` becomes ``  no pre-shared-key local``. ``None`` when the
+    line is no ``no`` line, holds no secret, or IOS's ``no`` form needs the value (the caller must
+    then not send it).
+    """
+    lead = _LEAD.match(line)
+    if lead is None or not lead.group("no"):
+        return None
+    row, spans = secret_spans(line)
+    if row is None or not spans:
+        return None
+    if "[U]: IOS's no form names" in row.no_form or row.no_form.startswith("the same line"):
+        return None
+    found = row.regex().match(line[lead.end() :])
+    assert found is not None  # noqa: S101 - secret_spans matched it
+    return f"{lead.group('indent')}no {found.group('cmd')}"
+
+
+def secret_command_words(line: str) -> str | None:
+    """A secret-bearing line's command words without ``no`` (``pre-shared-key local``), or None."""
+    row, spans = secret_spans(line)
+    if row is None or not spans:
+        return None
+    lead = _LEAD.match(line)
+    found = row.regex().match(line[lead.end() if lead else 0 :])
+    return None if found is None else " ".join(found.group("cmd").lower().split())
+
+
+_KEYWORDS = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(
+        sorted(
+            {
+                re.escape(w)
+                for row in SECRET_COMMANDS[:-1]
+                for w in row.command.split()[0].split("|")
+            },
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")\b",
+    re.IGNORECASE,
+)

@@ -1,0 +1,154 @@
+"""Site files name only variables of l2tpgen's secret namespace (issue 25 item 4).
+
+`psk_env: L2TPGEN_PASSWORD` validated before, and push wrote the operator's SSH password into
+the router's keyring. Every field that names a variable is refused at its line and column when
+the name is outside the namespace, and the message never holds the name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from l2tpgen import FleetValidationError, load_fleet
+from l2tpgen.model.secret_names import in_namespace
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SITE = """\
+name: {name}
+hostname: {name}-pe
+management: {{host: 192.0.2.10}}
+wan:
+  interface: GigabitEthernet0/1
+  address: {wan}/29
+  gateway: {gateway}
+lan: {{interface: GigabitEthernet0/0}}
+l2tp_class: {{name: dc{l2tp}}}
+pseudowire_class: {{name: ethernet, signaling: static}}
+{protection}peers:
+  - {peer_entry}
+vlans:
+  - {{id: 100, name: web, peer: {peer}}}
+"""
+
+
+def write_site(
+    directory: Path,
+    name: str,
+    peer: str,
+    wan: str,
+    *,
+    l2tp: str = "",
+    protection: str = "",
+    peer_entry: str | None = None,
+) -> Path:
+    """One site file of a two-site fleet (IPsec by default: the addresses are public)."""
+    gateway = wan.rsplit(".", 1)[0] + "." + str(int(wan.rsplit(".", 1)[1]) + 1)
+    path = directory / f"{name}.yaml"
+    text = SITE.format(
+        name=name,
+        peer=peer,
+        wan=wan,
+        gateway=gateway,
+        l2tp=l2tp or ", authentication: none",
+        protection=protection,
+        peer_entry=peer_entry or peer,
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems(directory: Path) -> list[str]:
+    try:
+        load_fleet(directory)
+    except FleetValidationError as exc:
+        return [f"{p.location}: {p.message} | {p.hint}" for p in exc.problems]
+    return []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "L2TPGEN_PASSWORD",
+        "L2TPGEN_ENABLE_SECRET",
+        "L2TPGEN_USERNAME",
+        "L2TPGEN_NETBOX_TOKEN",
+        "HOME",
+        "AWS_SECRET_ACCESS_KEY",
+        "l2tpgen_ike_psk",  # lower case: another variable on a case-sensitive system
+        "L2TPGEN_IKE_PSKX",  # a prefix needs its `_`
+        "L2TPGEN_SECRET_",  # nothing after the prefix
+        "L2TPGEN_SECRET",
+    ],
+)
+def test_variables_outside_the_namespace_are_not_nameable(name: str) -> None:
+    assert not in_namespace(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "L2TPGEN_L2TP_SECRET",
+        "L2TPGEN_IKE_PSK",
+        "L2TPGEN_COOKIE_KEY",
+        "L2TPGEN_IKE_PSK_AMS",
+        "L2TPGEN_L2TP_SECRET_2",
+        "L2TPGEN_SECRET_BACKBONE",
+    ],
+)
+def test_the_defaults_their_suffixes_and_the_secret_prefix_are_nameable(name: str) -> None:
+    assert in_namespace(name)
+
+
+@pytest.mark.parametrize(
+    ("site_a", "field", "line", "column"),
+    [
+        # The issue's check: psk_env: L2TPGEN_PASSWORD refused at file:line.
+        ({"protection": "protection: {psk_env: L2TPGEN_PASSWORD}\n"}, "protection.psk_env", 11, 23),
+        (
+            {"protection": "protection: {mode: cookie, cookie_key_env: L2TPGEN_ENABLE_SECRET}\n"},
+            "protection.cookie_key_env",
+            11,
+            44,
+        ),
+        (
+            {"l2tp": ", authentication: digest, secret_env: L2TPGEN_NETBOX_TOKEN"},
+            "l2tp_class.secret_env",
+            9,
+            60,
+        ),
+        (
+            {"peer_entry": "{name: b, protection: {psk_env: L2TPGEN_USERNAME}}"},
+            "peers[0].protection.psk_env",
+            12,
+            37,
+        ),
+    ],
+)
+def test_a_site_file_aiming_a_secret_at_a_credential_is_refused_at_its_line_and_column(
+    tmp_path: Path, site_a: dict[str, str], field: str, line: int, column: int
+) -> None:
+    path = write_site(tmp_path, "a", "b", "198.51.100.1", **site_a)
+    write_site(tmp_path, "b", "a", "203.0.113.1")
+    found = problems(tmp_path)
+    assert len(found) == 1, found
+    location, message = found[0].split(": ", 1)
+    assert location == f"{path}:{line}:{column}"
+    assert message.startswith(f"{field} names a variable outside l2tpgen's secret namespace")
+    assert "L2TPGEN_SECRET_" in message  # the hint says what may be named
+    # The name itself is not repeated: it could be a secret written where its name belongs.
+    for credential in ("L2TPGEN_PASSWORD", "L2TPGEN_ENABLE_SECRET", "NETBOX_TOKEN", "USERNAME"):
+        assert credential not in message.split(" | ")[0]
+
+
+def test_a_namespaced_variable_validates(tmp_path: Path) -> None:
+    write_site(
+        tmp_path, "a", "b", "198.51.100.1", protection="protection: {psk_env: L2TPGEN_IKE_PSK_AB}\n"
+    )
+    write_site(
+        tmp_path, "b", "a", "203.0.113.1", protection="protection: {psk_env: L2TPGEN_SECRET_AB}\n"
+    )
+    assert problems(tmp_path) == []
