@@ -197,9 +197,18 @@ def test_netbox_refuses_a_third_termination_on_a_vpws(
             l2vpn=l2vpn.id, assigned_object_type="dcim.interface", assigned_object_id=third.id
         )
     assert refused.value.req.status_code == 400
-    # So NetBox keeps a VPWS at two ends, and the pull maps it.
-    result = pull(tmp_path, "--tag", "l2tpgen")
+    # So NetBox keeps a VPWS at two ends, and the pull maps it (with the l2tp-class secret's
+    # variable from an overlay: without it the pulled files would not validate, and pull says so).
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("defaults:\n  l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}\n")
+    result = pull(tmp_path / "out", "--tag", "l2tpgen", "--overlay", str(overlay))
     assert result.exit_code == 0, result.output
+    bare = pull(tmp_path / "bare", "--tag", "l2tpgen")
+    assert bare.exit_code == 1
+    assert "would not validate: authentication digest needs a secret" in " ".join(
+        bare.output.split()
+    )
+    assert not (tmp_path / "bare").exists()
 
 
 @pytest.mark.usefixtures("netbox_env")

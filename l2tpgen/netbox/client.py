@@ -283,6 +283,11 @@ def _path(url: str) -> str:
     return urlsplit(url).path or "/"
 
 
+# What NetBox (Django REST framework) says when the token itself is refused, not a permission.
+_TOKEN_REFUSED = re.compile(
+    r"(?i)invalid (?:v\d )?token|token (?:has )?expired|credentials were not provided|"
+    r"authentication"
+)
 _SECRETISH = re.compile(
     r"(?i)(authorization|token|bearer|nbt_|x-api-key|password|secret)\S*[\s:=\"']*[^\s,;\"'}]*"
 )
@@ -313,18 +318,20 @@ def _explain(  # noqa: PLR0911 - one message per kind of failure
     """
     status = getattr(getattr(exc, "req", None), "status_code", None)
     asked = f" ({request})" if request else ""
-    if status == 401:  # noqa: PLR2004 - HTTP's code for "who are you?"
+    said = _scrub(str(getattr(exc, "error", "") or ""), token)[:200]
+    if status in {401, 403} and (status == 401 or _TOKEN_REFUSED.search(said)):  # noqa: PLR2004
         return NetBoxError(
-            f"NetBox at {url} did not accept the API token (HTTP 401){asked}: set "
-            "L2TPGEN_NETBOX_TOKEN to a valid token (it may have expired or been deleted)"
+            f"NetBox at {url} refused the API token (HTTP {status}){asked}: set "
+            "L2TPGEN_NETBOX_TOKEN to a valid token of a user that may read devices, interfaces, "
+            f"IP addresses and L2VPNs (NetBox said: {said or 'nothing'})"
         )
-    if status == 403 and writing:  # noqa: PLR2004 - HTTP's code for "not allowed"
+    if status == 403 and (writing or "write permission" in said.lower()):  # noqa: PLR2004
         return NetBoxError(
             f"NetBox at {url} refused a change (HTTP 403){asked}: the token may read but not "
             "write; give it write permission (Write enabled) and its user the add and change "
             "permissions on devices, interfaces, IP addresses, VLANs, L2VPNs and tunnels"
         )
-    if status == 403:  # noqa: PLR2004
+    if status == 403:  # noqa: PLR2004 - HTTP's code for "not allowed"
         return NetBoxError(
             f"NetBox at {url} refused to answer (HTTP 403){asked}: the token's user may not "
             "read devices, interfaces, IP addresses and L2VPNs; give it view permission on them"
