@@ -54,8 +54,8 @@ def _query(url: str) -> list[list[str]]:
     return sorted([k, v] for k, v in pairs if k not in _VOLATILE_QUERY)
 
 
-def _body(raw: bytes | str | None) -> Any:  # noqa: ANN401 - JSON
-    if not raw:
+def _body(raw: object) -> Any:  # noqa: ANN401 - JSON
+    if not raw or not isinstance(raw, bytes | str):
         return None
     text = raw.decode() if isinstance(raw, bytes) else raw
     try:
@@ -113,14 +113,22 @@ def recording(session: requests.Session, base: str) -> Iterator[Recording]:
         session.hooks["response"].remove(hook)
 
 
-class _Replay(BaseAdapter):  # type: ignore[misc] - requests is typed loosely
+class _Replay(BaseAdapter):
     def __init__(self, recorded: Recording, base: str) -> None:
         super().__init__()
         self.left = list(recorded.exchanges)
         self.base = base
         self.asked: list[dict[str, Any]] = []
 
-    def send(self, request: requests.PreparedRequest, **_kwargs: object) -> Response:
+    def send(  # noqa: PLR0917 - requests' signature
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,  # noqa: ARG002, FBT002
+        timeout: float | tuple[float | None, float | None] | None = None,  # noqa: ARG002
+        verify: bool | str = True,  # noqa: ARG002, FBT002
+        cert: str | tuple[str, str] | None = None,  # noqa: ARG002
+        proxies: dict[str, str] | None = None,  # noqa: ARG002
+    ) -> Response:
         key = request_key(str(request.method), str(request.url), _body(request.body), BASE)
         self.asked.append(key)
         for i, exchange in enumerate(self.left):

@@ -81,7 +81,7 @@ def test_a_write_refused_with_403_says_the_token_may_not_write_not_read() -> Non
     adapter = replaying(client.api.http_session, recorded)
     original = adapter.send
 
-    def send(request: Any, **kwargs: object) -> Any:  # noqa: ANN401
+    def send(request: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         if request.method == "POST":
             from requests.models import Response  # noqa: PLC0415
 
@@ -95,7 +95,7 @@ def test_a_write_refused_with_403_says_the_token_may_not_write_not_read() -> Non
             return made
         return original(request, **kwargs)
 
-    adapter.send = send  # type: ignore[method-assign]
+    adapter.send = send  # type: ignore[method-assign,assignment]
     with pytest.raises(NetBoxError) as caught:
         Pusher(client.api, client.url, dry_run=False, tag="l2tpgen").fleet(load_fleet(SITES))
     message = str(caught.value)

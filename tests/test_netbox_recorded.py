@@ -88,7 +88,7 @@ def _push(fleet: Path) -> Callable[[Client], None]:
 
 
 # name: (what NetBox holds first, the operation recorded)
-SCENARIOS: dict[str, tuple[Callable[[Any], None], Callable[[Client], None]]] = {
+SCENARIOS: dict[str, tuple[Callable[[Any], object], Callable[[Client], None]]] = {
     "pull-pair": (_pair_with_one_l2vpn, _pull),
     "pull-shared-identifier": (_pair_with_a_shared_identifier, _pull),
     "pull-sites": (lambda api: create_fleet(api, load_fleet(SITES)), _pull),
