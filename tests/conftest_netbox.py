@@ -265,3 +265,37 @@ def create_fleet(api: Any, fleet: Any) -> None:  # noqa: ANN401
                 [subs[near], subs[far]],
                 pw.vlan.vc_id,  # only a VC ID the site file states
             )
+
+
+def add_pair(api: Any, *, wan_address_b: bool = True) -> dict[str, Any]:  # noqa: ANN401
+    """Two routers, r1 and r2, as a NetBox user would record them, and nothing between them yet."""
+    base = setup_netbox(api)
+    made: dict[str, Any] = {"base": base}
+    for name, wan_ip, mgmt_ip, gateway in (
+        ("r1", "203.0.113.1/30", "192.0.2.101/32", "203.0.113.2"),
+        ("r2", "203.0.113.5/30", "192.0.2.102/32", "203.0.113.6"),
+    ):
+        site = api.dcim.sites.create(name=f"DC {name}", slug=f"dc-{name}")
+        device = api.dcim.devices.create(
+            name=name,
+            device_type=base["type"].id,
+            role=base["role"].id,
+            site=site.id,
+            tags=[base["tags"]["l2tpgen"].id],
+        )
+        wan = add_interface(
+            api,
+            device,
+            "GigabitEthernet0/1",
+            tags=[base["tags"]["l2tpgen-wan"].id],
+            custom_fields={"l2tpgen_gateway": gateway},
+        )
+        if name == "r1" or wan_address_b:
+            add_address(api, wan, wan_ip)
+        mgmt = add_interface(api, device, "mgmt0", mgmt_only=True)
+        device.primary_ip4 = add_address(api, mgmt, mgmt_ip).id
+        device.save()
+        lan = add_interface(api, device, "GigabitEthernet0/0", mode="tagged")
+        sub = add_interface(api, device, "GigabitEthernet0/0.100", type="virtual", parent=lan.id)
+        made[name] = {"device": device, "wan": wan, "lan": lan, "sub": sub}
+    return made

@@ -73,6 +73,10 @@ def _inventory() -> Inventory:
 
 
 def _overlay(tmp_path: Path, data: object) -> Path:
+    """The overlay file ``data``, with the l2tp-class secret's variable every valid fleet needs."""
+    if isinstance(data, dict) and isinstance(data.get("defaults", {}), dict):
+        defaults = data.setdefault("defaults", {})
+        defaults.setdefault("l2tp_class", {"secret_env": "L2TPGEN_L2TP_SECRET"})
     path = tmp_path / "overlay.yaml"
     path.write_text(yaml.safe_dump(data))
     return path

@@ -15,11 +15,10 @@ import yaml
 from conftest import ROOT, SITES
 from conftest_netbox import (
     NetBoxServer,
-    add_address,
     add_interface,
+    add_pair,
     add_pseudowire,
     create_fleet,
-    setup_netbox,
 )
 from typer.testing import CliRunner
 
@@ -37,46 +36,12 @@ def pull(out: Path, *args: str) -> Any:  # noqa: ANN401 - click's Result
     return runner.invoke(app, ["netbox", "pull", "-o", str(out), *args])
 
 
-def _pair(api: Any, *, wan_address_b: bool = True) -> dict[str, Any]:  # noqa: ANN401
-    """Two routers, r1 and r2, as a NetBox user would record them, and nothing between them yet."""
-    base = setup_netbox(api)
-    made: dict[str, Any] = {"base": base}
-    for name, wan_ip, mgmt_ip, gateway in (
-        ("r1", "203.0.113.1/30", "192.0.2.101/32", "203.0.113.2"),
-        ("r2", "203.0.113.5/30", "192.0.2.102/32", "203.0.113.6"),
-    ):
-        site = api.dcim.sites.create(name=f"DC {name}", slug=f"dc-{name}")
-        device = api.dcim.devices.create(
-            name=name,
-            device_type=base["type"].id,
-            role=base["role"].id,
-            site=site.id,
-            tags=[base["tags"]["l2tpgen"].id],
-        )
-        wan = add_interface(
-            api,
-            device,
-            "GigabitEthernet0/1",
-            tags=[base["tags"]["l2tpgen-wan"].id],
-            custom_fields={"l2tpgen_gateway": gateway},
-        )
-        if name == "r1" or wan_address_b:
-            add_address(api, wan, wan_ip)
-        mgmt = add_interface(api, device, "mgmt0", mgmt_only=True)
-        device.primary_ip4 = add_address(api, mgmt, mgmt_ip).id
-        device.save()
-        lan = add_interface(api, device, "GigabitEthernet0/0", mode="tagged")
-        sub = add_interface(api, device, "GigabitEthernet0/0.100", type="virtual", parent=lan.id)
-        made[name] = {"device": device, "wan": wan, "lan": lan, "sub": sub}
-    return made
-
-
 @pytest.mark.usefixtures("netbox_env")
 def test_a_vpws_l2vpn_on_two_subinterfaces_becomes_a_vlan_at_each_site(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox)
+    made = add_pair(netbox)
     add_pseudowire(netbox, "backup", [made["r1"]["sub"], made["r2"]["sub"]], identifier=500)
     overlay = tmp_path / "overlay.yaml"
     overlay.write_text("defaults:\n  l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}\n")
@@ -167,7 +132,7 @@ def test_an_l2vpn_with_one_termination_is_named_and_nothing_is_written(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox)
+    made = add_pair(netbox)
     l2vpn = add_pseudowire(netbox, "half", [made["r1"]["sub"]], identifier=7)
     result = pull(tmp_path / "out", "--tag", "l2tpgen")
     assert result.exit_code == 1
@@ -181,7 +146,7 @@ def test_with_partial_the_sites_that_map_are_written_and_the_exit_is_still_1(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox)
+    made = add_pair(netbox)
     add_pseudowire(netbox, "good", [made["r1"]["sub"], made["r2"]["sub"]], identifier=8)
     sub2 = add_interface(
         netbox,
@@ -202,7 +167,7 @@ def test_an_l2vpn_ending_on_a_physical_port_names_that_interface(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox)
+    made = add_pair(netbox)
     add_pseudowire(netbox, "port", [made["r1"]["lan"], made["r2"]["sub"]], identifier=9)
     result = pull(tmp_path / "out", "--tag", "l2tpgen")
     assert result.exit_code == 1
@@ -218,7 +183,7 @@ def test_netbox_refuses_a_third_termination_on_a_vpws(
 ) -> None:
     import pynetbox  # noqa: PLC0415
 
-    made = _pair(netbox)
+    made = add_pair(netbox)
     l2vpn = add_pseudowire(netbox, "pw", [made["r1"]["sub"], made["r2"]["sub"]], identifier=10)
     third = add_interface(
         netbox,
@@ -232,9 +197,18 @@ def test_netbox_refuses_a_third_termination_on_a_vpws(
             l2vpn=l2vpn.id, assigned_object_type="dcim.interface", assigned_object_id=third.id
         )
     assert refused.value.req.status_code == 400
-    # So NetBox keeps a VPWS at two ends, and the pull maps it.
-    result = pull(tmp_path, "--tag", "l2tpgen")
+    # So NetBox keeps a VPWS at two ends, and the pull maps it (with the l2tp-class secret's
+    # variable from an overlay: without it the pulled files would not validate, and pull says so).
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("defaults:\n  l2tp_class: {secret_env: L2TPGEN_L2TP_SECRET}\n")
+    result = pull(tmp_path / "out", "--tag", "l2tpgen", "--overlay", str(overlay))
     assert result.exit_code == 0, result.output
+    bare = pull(tmp_path / "bare", "--tag", "l2tpgen")
+    assert bare.exit_code == 1
+    assert "would not validate: authentication digest needs a secret" in " ".join(
+        bare.output.split()
+    )
+    assert not (tmp_path / "bare").exists()
 
 
 @pytest.mark.usefixtures("netbox_env")
@@ -242,7 +216,7 @@ def test_a_wan_interface_without_an_address_is_named_and_nothing_is_written(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox, wan_address_b=False)
+    made = add_pair(netbox, wan_address_b=False)
     add_pseudowire(netbox, "pw", [made["r1"]["sub"], made["r2"]["sub"]], identifier=11)
     result = pull(tmp_path / "out", "--tag", "l2tpgen")
     assert result.exit_code == 1
@@ -256,7 +230,7 @@ def test_a_tagged_loopback_without_an_address_is_named(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox)
+    made = add_pair(netbox)
     add_pseudowire(netbox, "pw", [made["r1"]["sub"], made["r2"]["sub"]], identifier=12)
     loop = add_interface(
         netbox,
@@ -309,7 +283,7 @@ def test_a_pseudowire_to_a_device_outside_the_selection_is_named_not_dropped(
     netbox: Any,  # noqa: ANN401
     tmp_path: Path,
 ) -> None:
-    made = _pair(netbox)
+    made = add_pair(netbox)
     l2vpn = add_pseudowire(netbox, "pw", [made["r1"]["sub"], made["r2"]["sub"]], identifier=13)
     result = pull(tmp_path / "out", "--site", "dc-r1")
     assert result.exit_code == 1

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
+from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer.writer import site_yaml
+from l2tpgen.model.load import load_fleet
 from l2tpgen.model.site import Site
 from l2tpgen.netbox.mapping import Unmapped, map_inventory
 from l2tpgen.netbox.overlay import Overlay, fill_leaves, set_leaves
@@ -121,4 +125,41 @@ def build_sites(inventory: Inventory, overlay: Overlay, netbox_url: str) -> Pull
         text = site_yaml(_ordered(data, Site), header)
         sites.append(PulledSite(str(data["name"]), draft.device.url, text))
     sites.sort(key=lambda s: s.name)
+    if not problems:  # else the fleet is incomplete anyway: what maps is checked on its own
+        problems.extend(check_fleet(sites))
     return PullResult(tuple(sites), tuple(problems))
+
+
+def check_fleet(sites: list[PulledSite]) -> list[Unmapped]:
+    """What ``validate`` would say of the pulled site files as one fleet, as NetBox problems.
+
+    Each site is checked on its own while it is built; this finds what only the fleet shows (two
+    L2VPNs of one pair with the same identifier, a hostname twice, ...), so ``pull`` never writes
+    files that ``validate`` refuses. A problem names the device its site came from.
+    """
+    if not sites:
+        return []
+    urls = {s.name: s.device_url for s in sites}
+    with tempfile.TemporaryDirectory(prefix="l2tpgen-pull-") as tmp:
+        for pulled in sites:
+            (Path(tmp) / f"{pulled.name}.yaml").write_text(pulled.text, encoding="utf-8")
+        try:
+            load_fleet(tmp)
+        except FleetValidationError as exc:
+            found = [p for p in exc.problems if p.level == "error"]
+        else:
+            return []
+    problems = []
+    for problem in found:
+        where = f"{problem.site}.yaml"
+        if problem.location is not None:
+            where += f":{problem.location.line}:{problem.location.column}"
+        hint = f" ({problem.hint})" if problem.hint else ""
+        problems.append(
+            Unmapped(
+                urls.get(problem.site, ""),
+                f"the pulled site file {where} would not validate: {problem.message}{hint}; "
+                "fix it in NetBox (or the overlay)",
+            )
+        )
+    return problems

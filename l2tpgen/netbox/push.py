@@ -87,10 +87,19 @@ class Pusher:
         self.sources: dict[str, tuple[Any, Any]] = {}
 
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
+        writing = getattr(method, "__name__", "") in {"create", "update", "save", "delete"}
         try:
             return method(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - requests' and pynetbox's errors, wrapped
-            raise _explain(exc, self.url, self.timeout) from None
+            session = getattr(self.api, "http_session", None)
+            raise _explain(
+                exc,
+                self.url,
+                self.timeout,
+                token=str(getattr(self.api, "token", "") or ""),
+                writing=writing,
+                request=str(getattr(session, "l2tpgen_last", "") or ""),
+            ) from None
 
     def ensure(
         self,
