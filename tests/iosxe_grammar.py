@@ -1,0 +1,359 @@
+"""Each line of an IOS-XE config, matched keyword by keyword to a path of Cisco's native YANG model.
+
+The native model is generated from IOS-XE's CLI parser, so its node names are the CLI's keywords,
+and a line is walked down the tree one token at a time (``tests/yang_schema.py`` compiles the
+tree):
+
+- a token that names a child is a keyword: a container is entered, a list is entered and its keys
+  are taken from the following tokens, an ``empty`` leaf is set, a ``boolean`` leaf is set (true,
+  or false under ``no``), any other leaf takes the next token as its value;
+- a token that names no child is a value: it fills an unset leaf of the current node (a list key
+  first) whose type accepts it (range, length, pattern, enumeration, union members);
+- Cisco's model adds nodes the CLI does not spell (``ip route``'s
+  ``ip-route-interface-forwarding-list``, ``ip address``'s ``primary``): such a node is entered
+  without a token, at most ``_STRUCTURAL`` in a row;
+- where the model's names differ from the CLI's, ``RENAMES`` below says where the keyword goes.
+
+Indented lines are matched from the node their parent line ended in (``interface X`` -> the
+interface's list entry). ``no`` lines are matched like the line they negate. Every alternative is
+tried (backtracking); a line that matches nowhere reports the deepest point reached and what the
+model expected there.
+
+What this proves: each keyword exists at that place in IOS-XE 17.18.1's grammar and each value has
+the type Cisco's model gives it. Not what it does, not cross-references (leafrefs, ``must``,
+``when``), not that two leaves of one ``choice`` are not both set.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from yang_schema import Node, value_error
+
+# Where Cisco's node names differ from the CLI's keywords. Key: (the schema path of the node the
+# keyword is read in, without list keys; the keyword). Value: the names tried in its place, in
+# order: "a/b" enters container or list a (a list's keys implicit) and reads the keyword as b; a
+# name prefixed with "=" reads the keyword itself as the value of the leaf named after "=".
+RENAMES: dict[tuple[str, str], tuple[str, ...]] = {
+    # ACEs: the CLI numbers them itself (10, 20, ...): list access-list-seq-rule, key sequence
+    # implicit; permit/deny is the value of ace-rule's leaf action.
+    # Cisco-IOS-XE-acl, /native/ip/access-list/extended/access-list-seq-rule/ace-rule/action
+    ("ip/access-list/extended", "permit"): ("access-list-seq-rule/ace-rule/=action",),
+    ("ip/access-list/extended", "deny"): ("access-list-seq-rule/ace-rule/=action",),
+    # The second address of an ACE is the destination: any -> dst-any; a port after the
+    # destination is the destination's: eq -> dst-eq (ace-rule's leaves). `host A`: leaves host
+    # and dst-host are obsolete, their successors host-address and dst-host-address.
+    ("ip/access-list/extended/access-list-seq-rule/ace-rule", "host"): (
+        "host-address",
+        "dst-host-address",
+    ),
+    ("ip/access-list/extended/access-list-seq-rule/ace-rule", "any"): ("any", "dst-any"),
+    ("ip/access-list/extended/access-list-seq-rule/ace-rule", "eq"): ("src-eq", "dst-eq"),
+    # `no cdp run`: leaf run is obsolete (Cisco-IOS-XE-cdp), its boolean successor is run-enable.
+    ("cdp", "run"): ("run-enable",),
+    # pseudowire-class `protocol l2tpv3 CLASS` / `protocol none`: container protocol-l2tpv3,
+    # leaves protocol (enum) and class-name (Cisco-IOS-XE-l2vpn).
+    ("pseudowire-class", "protocol"): ("protocol-l2tpv3/protocol",),
+    # `mode transport` (crypto ipsec transform-set): container transport is obsolete ("OBSOLETE
+    # (use mode-type transport)"), its successor is transport-choice in choice mode-type.
+    ("crypto/ipsec/transform-set/mode", "transport"): ("transport-choice",),
+    # `encapsulation dot1Q N`: encapsulation/dot1Q/vlan-id (Cisco-IOS-XE-interfaces): found by
+    # the keyword walk itself (dot1Q is a container in choice encap-choice, N its vlan-id).
+}
+# `group N` (crypto ikev2 proposal): one empty leaf per Diffie-Hellman group, named in words.
+RENAMES.update(
+    (("crypto/ikev2/proposal/group", str(number)), (word,))
+    for number, word in {
+        1: "one", 2: "two", 5: "five", 14: "fourteen", 15: "fifteen", 16: "sixteen",
+        19: "nineteen", 20: "twenty", 21: "twenty-one", 24: "twenty-four",
+    }.items()
+)
+# ACE ports: src-eq only before a destination is given.
+_DESTINATIONS = frozenset({"dst-any", "dst-host-address", "dest-ipv4-address", "dst-object-group"})
+# String leaves the CLI always introduces with a keyword, though named otherwise: never filled
+# by a bare value. ace-rule's object-group-str is `permit object-group NAME ...`.
+KEYWORD_ONLY = frozenset({"object-group-str"})
+# Keywords whose value is the rest of the line (the CLI's LINE argument).
+REST_OF_LINE = frozenset({"description", "remark"})
+_STRUCTURAL = 2  # nodes entered without a token, in a row
+_BUDGET = 200_000  # search steps per line
+
+
+@dataclass
+class Outcome:
+    """A line's match: ``ok``, or the deepest token reached and what the model expected there."""
+
+    ok: bool
+    consumed: int
+    steps: list[str] = field(default_factory=list)  # "path=value" for each leaf, "path" otherwise
+    modules: set[str] = field(default_factory=set)
+    context: Node | None = None  # where the walk ended
+    context_path: str = ""
+    context_shown: str = ""
+    mode: tuple[Node, str, str] | None = None  # the last list entered: the line's sub-mode
+    expected: str = ""
+    generic: bool = False  # "no child X": any failure that got as far says more
+
+
+@dataclass
+class _State:
+    node: Node
+    path: str  # schema path, without keys (for RENAMES)
+    shown: str  # the path with keys, for messages
+    used: frozenset[str]
+    keys: tuple[str, ...]  # list keys still to fill
+    structural: int
+    entered: bool = True  # False in the node a line starts from: keywords only there
+
+
+class Matcher:
+    """Walks lines down ``native`` (the /native container, from ``yang_schema.load_native``)."""
+
+    def __init__(self, native: Node) -> None:
+        self.native = native
+        self._flat: dict[int, dict[str, Node]] = {}
+        self._budget = 0
+
+    def flat(self, node: Node) -> dict[str, Node]:
+        """A node's children, choices and cases seen through."""
+        found = self._flat.get(id(node))
+        if found is None:
+            found = {}
+            for name, child in node.get("children", {}).items():
+                if child["kind"] in ("choice", "case"):
+                    for sub, grandchild in self.flat(child).items():
+                        found.setdefault(sub, grandchild)
+                else:
+                    found[name] = child
+            self._flat[id(node)] = found
+        return found
+
+    def match(self, tokens: list[str], node: Node, path: str = "", shown: str = "") -> Outcome:
+        """Match one line's tokens from ``node`` (at schema path ``path``; a list entry's keys
+        are set already)."""
+        negate = bool(tokens) and tokens[0] == "no"
+        self._negate = negate
+        tokens = tokens[1:] if negate else tokens
+        if tokens and tokens[0] in REST_OF_LINE and len(tokens) > 1:
+            tokens = [tokens[0], " ".join(tokens[1:])]
+        self._budget = _BUDGET
+        shown = shown or "/native" + (f"/{path}" if path else "")
+        start = _State(node, path, shown, frozenset(node.get("key", ())), (), 0, entered=False)
+        result = self._walk(start, tokens, 0)
+        return result
+
+    def _walk(self, s: _State, tokens: list[str], i: int) -> Outcome:
+        self._budget -= 1
+        if self._budget < 0:
+            return Outcome(False, i, expected="search budget exhausted")
+        if i == len(tokens):
+            if s.keys:
+                return Outcome(False, i, expected=f"{s.shown}: list key(s) {list(s.keys)} missing")
+            return Outcome(True, i, context=s.node, context_path=s.path, context_shown=s.shown)
+        tok = tokens[i]
+        children = self.flat(s.node)
+        best = Outcome(False, i, expected=f"{s.shown}: no child {tok!r}", generic=True)
+        for name in RENAMES.get((s.path, tok), (tok,)):
+            result = self._rename(s, tokens, i, name) if "/" in name or "=" in name else None
+            if result is None:
+                if name not in children or name in s.used:
+                    continue
+                if name == "src-eq" and s.used & _DESTINATIONS:
+                    continue
+                result = self._keyword(s, tokens, i, name, children[name])
+            if result.ok:
+                return result
+            best = _deeper(best, result)
+        # A value filling a leaf: never a token that names a child (the CLI's keyword wins), and
+        # not in the node a line starts from (a sub-mode's lines begin with a keyword).
+        values = s.entered and tok not in children
+        for name, child in children.items() if values else ():
+            if child["kind"] not in ("leaf", "leaf-list") or name in s.used:
+                continue
+            if not self._positional(s, name, child):
+                continue
+            error = value_error(child["type"], tok)
+            if error is not None:
+                best = _deeper(best, Outcome(False, i, expected=f"{s.shown}/{name}: {tok!r} {error}"))
+                continue
+            result = self._walk(_set(s, name), tokens, i + 1)
+            if result.ok:
+                return _step(result, f"{s.shown}/{name}={tok}", child)
+            best = _deeper(best, result)
+        if s.entered and s.structural < _STRUCTURAL and not s.keys:  # a node the CLI does not spell
+            nodes = sorted(children.items(), key=lambda item: item[1]["kind"] == "list")
+            for name, child in nodes:  # containers first: a list's entry is a choice made
+                if child["kind"] not in ("container", "list") or name == tok:
+                    continue
+                if child.get("status") == "obsolete":
+                    continue
+                inner = _enter(s, name, child, structural=s.structural + 1)
+                result = self._walk(inner, tokens, i)
+                if result.ok and child["kind"] == "list" and result.mode is None:
+                    result.mode = (child, inner.path, inner.shown)
+                if result.ok:
+                    return _step(result, f"{s.shown}/{name}", child)
+                best = _deeper(best, result)
+        return best
+
+    def _positional(self, s: _State, name: str, child: Node) -> bool:
+        """May ``name`` take a value without its keyword? List keys, leaves whose type restricts
+        the value (numbers, enums, patterns), and the first unset string leaf."""
+        type_ = child["type"]
+        if name in s.keys:
+            return True
+        if type_.get("base") in ("empty", "boolean"):
+            return False
+        if s.keys:
+            return not _any_string(type_)
+        if name in KEYWORD_ONLY or child.get("status") == "obsolete":
+            return False
+        if not _any_string(type_):
+            return True
+        for other, node in self.flat(s.node).items():
+            if node["kind"] == "leaf" and other not in s.used:
+                if node["type"].get("base") not in ("empty", "boolean"):
+                    return other == name
+        return False
+
+    def _keyword(self, s: _State, tokens: list[str], i: int, name: str, child: Node) -> Outcome:
+        shown = f"{s.shown}/{name}"
+        if child.get("status") == "obsolete":
+            return Outcome(False, i + 1, expected=f"{shown} is obsolete in Cisco's model")
+        kind = child["kind"]
+        if kind in ("container", "list"):
+            inner = _enter(s, name, child)
+            result = self._walk(inner, tokens, i + 1)
+            if result.ok and kind == "list" and result.mode is None:
+                result.mode = (child, inner.path, inner.shown)
+            return _step(result, shown, child) if result.ok else result
+        base = child["type"].get("base")
+        if base == "empty" or (base == "boolean" and (i + 1 == len(tokens) or self._negate)):
+            result = self._walk(_set(s, name), tokens, i + 1)
+            value = "false" if self._negate and base == "boolean" else ""
+            return _step(result, shown + (f"={value}" if value else ""), child) if result.ok else result
+        if i + 1 == len(tokens):
+            if self._negate:  # `no KEYWORD` removes the value
+                return _step(self._walk(_set(s, name), tokens, i + 1), shown, child)
+            return Outcome(False, i + 1, expected=f"{shown}: a value ({child['type']['name']})")
+        value = tokens[i + 1]
+        error = value_error(child["type"], value)
+        if error is not None:
+            return Outcome(False, i + 1, expected=f"{shown}: {value!r} {error}")
+        result = self._walk(_set(s, name), tokens, i + 2)
+        return _step(result, f"{shown}={value}", child) if result.ok else result
+
+    def _rename(self, s: _State, tokens: list[str], i: int, target: str) -> Outcome:
+        """Follow a RENAMES target: containers/lists entered without tokens, then the keyword."""
+        *inner, last = target.split("/")
+        state, entered = s, []
+        for name in inner:
+            child = self.flat(state.node).get(name)
+            if child is None:
+                return Outcome(False, i, expected=f"{state.shown}: RENAMES names no {name!r}")
+            state = _enter(state, name, child, implicit_keys=True)
+            entered.append((child, state.path, state.shown))
+        if last.startswith("="):  # the keyword is this leaf's value
+            leaf = last[1:]
+            child = self.flat(state.node).get(leaf)
+            if child is None:
+                return Outcome(False, i, expected=f"{state.shown}: RENAMES names no {leaf!r}")
+            error = value_error(child["type"], tokens[i])
+            if error is not None:
+                return Outcome(False, i, expected=f"{state.shown}/{leaf}: {tokens[i]!r} {error}")
+            result = self._walk(_set(state, leaf), tokens, i + 1)
+            result = _step(result, f"{state.shown}/{leaf}={tokens[i]}", child)
+        else:
+            child = self.flat(state.node).get(last)
+            if child is None or last in state.used:
+                return Outcome(False, i, expected=f"{state.shown}: no {last!r}")
+            result = self._keyword(state, tokens, i, last, child)
+        for node, path, shown in reversed(entered):
+            if result.ok:
+                result.modules.add(node["module"])
+                if node["kind"] == "list" and result.mode is None:
+                    result.mode = (node, path, shown)
+        return result
+
+
+def _any_string(type_: dict[str, Any]) -> bool:
+    """Does the type accept any string (a keyword too)?"""
+    if type_.get("base") == "union":
+        return any(_any_string(member) for member in type_["union"])
+    return type_.get("base") in ("string", "leafref") and not type_["patterns"]
+
+
+def _enter(s: _State, name: str, child: Node, structural: int = 0, implicit_keys: bool = False) -> _State:
+    keys = () if implicit_keys else tuple(child.get("key", ()))
+    return _State(child, f"{s.path}/{name}".lstrip("/"), f"{s.shown}/{name}", frozenset(), keys, structural)
+
+
+def _set(s: _State, name: str) -> _State:
+    keys = tuple(k for k in s.keys if k != name)
+    return _State(s.node, s.path, s.shown, s.used | {name}, keys, 0, s.entered)
+
+
+def _step(result: Outcome, step: str, node: Node) -> Outcome:
+    if result.ok:
+        result.steps.insert(0, step)
+        result.modules.add(node["module"])
+    return result
+
+
+def _deeper(a: Outcome, b: Outcome) -> Outcome:
+    """The failure that got further; on a tie, the leaves' reasons rather than "no child X"."""
+    if b.consumed > a.consumed or (b.consumed == a.consumed and a.generic and not b.generic):
+        return b
+    if b.consumed == a.consumed and not b.generic and b.expected not in a.expected:
+        a.expected = f"{a.expected}; {b.expected}"  # each leaf that refused the same token
+    return a
+
+
+_INTERFACE = re.compile(r"([A-Za-z][A-Za-z-]*?)(\d[\d/.:]*)")
+
+
+def tokens_of(line: str, top: bool) -> list[str]:
+    """A line's tokens; ``interface GigabitEthernet0/0/0.100`` is the list GigabitEthernet with
+    name 0/0/0.100 in Cisco's model (one list per interface type)."""
+    tokens = line.split()
+    if top and len(tokens) == 2 and tokens[0] == "interface":
+        found = _INTERFACE.fullmatch(tokens[1])
+        if found:
+            return ["interface", found.group(1), found.group(2)]
+    return tokens
+
+
+@dataclass
+class LineResult:
+    number: int
+    text: str
+    outcome: Outcome
+
+
+def check_config(matcher: Matcher, text: str) -> list[LineResult]:
+    """Every configuration line of ``text`` (comments ``!`` and blank lines skipped), matched
+    from /native or from the node its parent line ended in."""
+    results: list[LineResult] = []
+    stack: list[tuple[int, Any, str, str]] = []  # indent, node, path, shown
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("!"):
+            continue
+        indent = len(raw) - len(raw.lstrip(" "))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if stack:
+            _, node, path, shown = stack[-1]
+            outcome = matcher.match(tokens_of(stripped, False), node, path, shown)
+        else:
+            outcome = matcher.match(tokens_of(stripped, True), matcher.native)
+        results.append(LineResult(number, stripped, outcome))
+        if not outcome.ok:  # its sub-mode is unknown: its children fail with it
+            stack.append((indent, {"children": {}}, "", f"(under {stripped.split()[0]!r})"))
+        elif outcome.mode is not None:
+            stack.append((indent, *outcome.mode))
+        else:
+            stack.append((indent, outcome.context, outcome.context_path, outcome.context_shown))
+    return results
