@@ -66,8 +66,16 @@ RENAMES: dict[tuple[str, str], tuple[str, ...]] = {
 RENAMES.update(
     (("crypto/ikev2/proposal/group", str(number)), (word,))
     for number, word in {
-        1: "one", 2: "two", 5: "five", 14: "fourteen", 15: "fifteen", 16: "sixteen",
-        19: "nineteen", 20: "twenty", 21: "twenty-one", 24: "twenty-four",
+        1: "one",
+        2: "two",
+        5: "five",
+        14: "fourteen",
+        15: "fifteen",
+        16: "sixteen",
+        19: "nineteen",
+        20: "twenty",
+        21: "twenty-one",
+        24: "twenty-four",
     }.items()
 )
 # ACE ports: src-eq only before a destination is given.
@@ -141,109 +149,123 @@ class Matcher:
         self._budget = _BUDGET
         shown = shown or "/native" + (f"/{path}" if path else "")
         start = _State(node, path, shown, frozenset(node.get("key", ())), (), 0, entered=False)
-        result = self._walk(start, tokens, 0)
-        return result
+        return self._walk(start, tokens, 0)
 
     def _walk(self, s: _State, tokens: list[str], i: int) -> Outcome:
         self._budget -= 1
         if self._budget < 0:
-            return Outcome(False, i, expected="search budget exhausted")
+            return _fail(i, "search budget exhausted")
         if i == len(tokens):
             if s.keys:
-                return Outcome(False, i, expected=f"{s.shown}: list key(s) {list(s.keys)} missing")
-            return Outcome(True, i, context=s.node, context_path=s.path, context_shown=s.shown)
-        tok = tokens[i]
+                return _fail(i, f"{s.shown}: list key(s) {list(s.keys)} missing")
+            return Outcome(
+                ok=True, consumed=i, context=s.node, context_path=s.path, context_shown=s.shown
+            )
+        best = _fail(i, f"{s.shown}: no child {tokens[i]!r}", generic=True)
+        for attempt in (self._by_keyword, self._by_value, self._by_structure):
+            result = attempt(s, tokens, i, best)
+            if result.ok:
+                return result
+            best = result
+        return best
+
+    def _by_keyword(self, s: _State, tokens: list[str], i: int, best: Outcome) -> Outcome:
+        """The token names a child (or, through RENAMES, where Cisco's model puts it)."""
         children = self.flat(s.node)
-        best = Outcome(False, i, expected=f"{s.shown}: no child {tok!r}", generic=True)
-        for name in RENAMES.get((s.path, tok), (tok,)):
-            result = self._rename(s, tokens, i, name) if "/" in name or "=" in name else None
-            if result is None:
-                if name not in children or name in s.used:
-                    continue
-                if name == "src-eq" and s.used & _DESTINATIONS:
-                    continue
+        for name in RENAMES.get((s.path, tokens[i]), (tokens[i],)):
+            if "/" in name or "=" in name:
+                result = self._rename(s, tokens, i, name)
+            elif (
+                name not in children
+                or name in s.used
+                or (name == "src-eq" and s.used & _DESTINATIONS)
+            ):
+                continue
+            elif children[name].get("status") == "obsolete":
+                result = _fail(i + 1, f"{s.shown}/{name} is obsolete in Cisco's model")
+            else:
                 result = self._keyword(s, tokens, i, name, children[name])
             if result.ok:
                 return result
             best = _deeper(best, result)
-        # A value filling a leaf: never a token that names a child (the CLI's keyword wins), and
-        # not in the node a line starts from (a sub-mode's lines begin with a keyword).
-        values = s.entered and tok not in children
-        for name, child in children.items() if values else ():
-            if child["kind"] not in ("leaf", "leaf-list") or name in s.used:
-                continue
-            if not self._positional(s, name, child):
+        return best
+
+    def _by_value(self, s: _State, tokens: list[str], i: int, best: Outcome) -> Outcome:
+        """The token is a value filling a leaf: never a token that names a child (the CLI's
+        keyword wins), and not in the node a line starts from (lines begin with a keyword)."""
+        tok, children = tokens[i], self.flat(s.node)
+        if not s.entered or tok in children:
+            return best
+        for name, child in children.items():
+            if name in s.used or not self._positional(s, name, child):
                 continue
             error = value_error(child["type"], tok)
             if error is not None:
-                best = _deeper(best, Outcome(False, i, expected=f"{s.shown}/{name}: {tok!r} {error}"))
+                best = _deeper(best, _fail(i, f"{s.shown}/{name}: {tok!r} {error}"))
                 continue
             result = self._walk(_set(s, name), tokens, i + 1)
             if result.ok:
                 return _step(result, f"{s.shown}/{name}={tok}", child)
             best = _deeper(best, result)
-        if s.entered and s.structural < _STRUCTURAL and not s.keys:  # a node the CLI does not spell
-            nodes = sorted(children.items(), key=lambda item: item[1]["kind"] == "list")
-            for name, child in nodes:  # containers first: a list's entry is a choice made
-                if child["kind"] not in ("container", "list") or name == tok:
-                    continue
-                if child.get("status") == "obsolete":
-                    continue
-                inner = _enter(s, name, child, structural=s.structural + 1)
-                result = self._walk(inner, tokens, i)
-                if result.ok and child["kind"] == "list" and result.mode is None:
-                    result.mode = (child, inner.path, inner.shown)
-                if result.ok:
-                    return _step(result, f"{s.shown}/{name}", child)
-                best = _deeper(best, result)
+        return best
+
+    def _by_structure(self, s: _State, tokens: list[str], i: int, best: Outcome) -> Outcome:
+        """A container or list the CLI does not spell, entered without a token: containers
+        first (a list's entry is a choice made), at most _STRUCTURAL in a row."""
+        if not s.entered or s.structural >= _STRUCTURAL or s.keys:
+            return best
+        children = sorted(self.flat(s.node).items(), key=lambda item: item[1]["kind"] == "list")
+        for name, child in children:
+            if child["kind"] not in ("container", "list") or name == tokens[i]:
+                continue
+            if child.get("status") == "obsolete":
+                continue
+            inner = _enter(s, name, child, structural=s.structural + 1)
+            result = self._walk(inner, tokens, i)
+            if result.ok:
+                return _step(_mode(result, child, inner), f"{s.shown}/{name}", child)
+            best = _deeper(best, result)
         return best
 
     def _positional(self, s: _State, name: str, child: Node) -> bool:
-        """May ``name`` take a value without its keyword? List keys, leaves whose type restricts
-        the value (numbers, enums, patterns), and the first unset string leaf."""
-        type_ = child["type"]
+        """May ``name`` take a value without its keyword? A list's keys and, while keys are
+        pending, any leaf not taking any string (``hold-queue 2048 in``: the key comes last);
+        otherwise only the first unset leaf in schema order (bare values fill a node's leaves in
+        order, as the CLI's positional arguments do)."""
+        if not _bare(name, child):
+            return False
         if name in s.keys:
             return True
-        if type_.get("base") in ("empty", "boolean"):
-            return False
         if s.keys:
-            return not _any_string(type_)
-        if name in KEYWORD_ONLY or child.get("status") == "obsolete":
-            return False
-        if not _any_string(type_):
-            return True
+            return not _any_string(child["type"])
         for other, node in self.flat(s.node).items():
-            if node["kind"] == "leaf" and other not in s.used:
-                if node["type"].get("base") not in ("empty", "boolean"):
-                    return other == name
+            if node["kind"] in ("leaf", "leaf-list") and other not in s.used and _bare(other, node):
+                if other == name:
+                    return True
+                if "enums" not in node["type"] or node["type"].get("base") == "union":
+                    return False  # an optional word (`pre-shared-key [0|6] KEY`) may be left out
         return False
 
     def _keyword(self, s: _State, tokens: list[str], i: int, name: str, child: Node) -> Outcome:
         shown = f"{s.shown}/{name}"
-        if child.get("status") == "obsolete":
-            return Outcome(False, i + 1, expected=f"{shown} is obsolete in Cisco's model")
-        kind = child["kind"]
-        if kind in ("container", "list"):
+        if child["kind"] in ("container", "list"):
             inner = _enter(s, name, child)
             result = self._walk(inner, tokens, i + 1)
-            if result.ok and kind == "list" and result.mode is None:
-                result.mode = (child, inner.path, inner.shown)
-            return _step(result, shown, child) if result.ok else result
+            return _step(_mode(result, child, inner), shown, child)
         base = child["type"].get("base")
-        if base == "empty" or (base == "boolean" and (i + 1 == len(tokens) or self._negate)):
-            result = self._walk(_set(s, name), tokens, i + 1)
-            value = "false" if self._negate and base == "boolean" else ""
-            return _step(result, shown + (f"={value}" if value else ""), child) if result.ok else result
-        if i + 1 == len(tokens):
-            if self._negate:  # `no KEYWORD` removes the value
+        last = i + 1 == len(tokens)
+        if base == "empty" or (base == "boolean" and (last or self._negate)):
+            value = "=false" if self._negate and base == "boolean" else ""
+            return _step(self._walk(_set(s, name), tokens, i + 1), shown + value, child)
+        if last:  # `no KEYWORD` removes the value; otherwise one is missing
+            if self._negate:
                 return _step(self._walk(_set(s, name), tokens, i + 1), shown, child)
-            return Outcome(False, i + 1, expected=f"{shown}: a value ({child['type']['name']})")
+            return _fail(i + 1, f"{shown}: a value ({child['type']['name']})")
         value = tokens[i + 1]
         error = value_error(child["type"], value)
         if error is not None:
-            return Outcome(False, i + 1, expected=f"{shown}: {value!r} {error}")
-        result = self._walk(_set(s, name), tokens, i + 2)
-        return _step(result, f"{shown}={value}", child) if result.ok else result
+            return _fail(i + 1, f"{shown}: {value!r} {error}")
+        return _step(self._walk(_set(s, name), tokens, i + 2), f"{shown}={value}", child)
 
     def _rename(self, s: _State, tokens: list[str], i: int, target: str) -> Outcome:
         """Follow a RENAMES target: containers/lists entered without tokens, then the keyword."""
@@ -252,23 +274,23 @@ class Matcher:
         for name in inner:
             child = self.flat(state.node).get(name)
             if child is None:
-                return Outcome(False, i, expected=f"{state.shown}: RENAMES names no {name!r}")
+                return _fail(i, f"{state.shown}: RENAMES names no {name!r}")
             state = _enter(state, name, child, implicit_keys=True)
             entered.append((child, state.path, state.shown))
         if last.startswith("="):  # the keyword is this leaf's value
             leaf = last[1:]
             child = self.flat(state.node).get(leaf)
             if child is None:
-                return Outcome(False, i, expected=f"{state.shown}: RENAMES names no {leaf!r}")
+                return _fail(i, f"{state.shown}: RENAMES names no {leaf!r}")
             error = value_error(child["type"], tokens[i])
             if error is not None:
-                return Outcome(False, i, expected=f"{state.shown}/{leaf}: {tokens[i]!r} {error}")
+                return _fail(i, f"{state.shown}/{leaf}: {tokens[i]!r} {error}")
             result = self._walk(_set(state, leaf), tokens, i + 1)
             result = _step(result, f"{state.shown}/{leaf}={tokens[i]}", child)
         else:
             child = self.flat(state.node).get(last)
             if child is None or last in state.used:
-                return Outcome(False, i, expected=f"{state.shown}: no {last!r}")
+                return _fail(i, f"{state.shown}: no {last!r}")
             result = self._keyword(state, tokens, i, last, child)
         for node, path, shown in reversed(entered):
             if result.ok:
@@ -278,6 +300,13 @@ class Matcher:
         return result
 
 
+def _bare(name: str, child: Node) -> bool:
+    """Can this leaf take a bare value at all?"""
+    if child["kind"] not in ("leaf", "leaf-list") or child.get("status") == "obsolete":
+        return False
+    return name not in KEYWORD_ONLY and child["type"].get("base") not in ("empty", "boolean")
+
+
 def _any_string(type_: dict[str, Any]) -> bool:
     """Does the type accept any string (a keyword too)?"""
     if type_.get("base") == "union":
@@ -285,9 +314,23 @@ def _any_string(type_: dict[str, Any]) -> bool:
     return type_.get("base") in ("string", "leafref") and not type_["patterns"]
 
 
-def _enter(s: _State, name: str, child: Node, structural: int = 0, implicit_keys: bool = False) -> _State:
+def _enter(
+    s: _State, name: str, child: Node, *, structural: int = 0, implicit_keys: bool = False
+) -> _State:
     keys = () if implicit_keys else tuple(child.get("key", ()))
-    return _State(child, f"{s.path}/{name}".lstrip("/"), f"{s.shown}/{name}", frozenset(), keys, structural)
+    path, shown = f"{s.path}/{name}".lstrip("/"), f"{s.shown}/{name}"
+    return _State(child, path, shown, frozenset(), keys, structural)
+
+
+def _fail(consumed: int, expected: str, *, generic: bool = False) -> Outcome:
+    return Outcome(ok=False, consumed=consumed, expected=expected, generic=generic)
+
+
+def _mode(result: Outcome, child: Node, inner: _State) -> Outcome:
+    """A list entered on a line is its sub-mode (the last one, the innermost)."""
+    if result.ok and child["kind"] == "list" and result.mode is None:
+        result.mode = (child, inner.path, inner.shown)
+    return result
 
 
 def _set(s: _State, name: str) -> _State:
@@ -314,7 +357,7 @@ def _deeper(a: Outcome, b: Outcome) -> Outcome:
 _INTERFACE = re.compile(r"([A-Za-z][A-Za-z-]*?)(\d[\d/.:]*)")
 
 
-def tokens_of(line: str, top: bool) -> list[str]:
+def tokens_of(line: str, *, top: bool) -> list[str]:
     """A line's tokens; ``interface GigabitEthernet0/0/0.100`` is the list GigabitEthernet with
     name 0/0/0.100 in Cisco's model (one list per interface type)."""
     tokens = line.split()
@@ -346,9 +389,9 @@ def check_config(matcher: Matcher, text: str) -> list[LineResult]:
             stack.pop()
         if stack:
             _, node, path, shown = stack[-1]
-            outcome = matcher.match(tokens_of(stripped, False), node, path, shown)
+            outcome = matcher.match(tokens_of(stripped, top=False), node, path, shown)
         else:
-            outcome = matcher.match(tokens_of(stripped, True), matcher.native)
+            outcome = matcher.match(tokens_of(stripped, top=True), matcher.native)
         results.append(LineResult(number, stripped, outcome))
         if not outcome.ok:  # its sub-mode is unknown: its children fail with it
             stack.append((indent, {"children": {}}, "", f"(under {stripped.split()[0]!r})"))

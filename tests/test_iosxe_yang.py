@@ -18,7 +18,6 @@ xr only): these lines stand for the lines both render (docs/lab.md).
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from conftest import GOLDEN, ROOT
@@ -222,14 +221,16 @@ BAD_LINES = [
     ("interface GigabitEthernet0/0/0", " mtu 20000", "out of uint16's range 64..18000"),
     ("interface GigabitEthernet0/0/0.5", " encapsulation dot1Q 4095", "range 1..4094"),
     ("interface GigabitEthernet0/0/0.5", " xconnect 10.0.0.1 5 encapsulation l2tpv4", "enums"),
-    ("interface GigabitEthernet0/0/0.5", " xconnect 10.0.0.1 5 pw-klass x", "'pw-klass'"),
+    ("interface GigabitEthernet0/0/0.5", " xconnect 10.0.0.1 5 pw-klass x", "'x'"),
     ("pseudowire-class x", " ip dfbit sett", "no child 'sett'"),
     ("ip access-list extended x", " permit 256 any any", "no member of union"),
     ("crypto ikev2 proposal x", " group 3", "no child '3'"),
 ]
 
 
-@pytest.mark.parametrize(("parent", "line", "reason"), BAD_LINES, ids=[b[1].strip() for b in BAD_LINES])
+@pytest.mark.parametrize(
+    ("parent", "line", "reason"), BAD_LINES, ids=[b[1].strip() for b in BAD_LINES]
+)
 def test_a_bad_keyword_or_out_of_range_value_is_refused_with_the_path_reached(
     matcher: Matcher, parent: str, line: str, reason: str
 ) -> None:

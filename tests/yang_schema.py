@@ -21,6 +21,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pyang import context, repository, statements
+from pyang.types import XSDPattern
+
 VENDOR = Path(__file__).resolve().parent / "vendor" / "cisco-xe-yang"
 RELEASE = "17181"  # IOS XE 17.18.1, the newest 17.x release in YangModels/yang
 MODELS = VENDOR / RELEASE
@@ -64,9 +67,8 @@ def load_native(cache_dir: Path) -> Node:
 
 
 def _compile() -> Node:
-    from pyang import context, repository, statements
-
-    phases = statements._validation_phases
+    # pyang has no public switch for part of its validation: its list of phases is cut short.
+    phases = statements._validation_phases  # noqa: SLF001
     saved = list(phases)
     del phases[phases.index("unique_name") :]  # grammar, imports, types, groupings, augments
     try:
@@ -75,14 +77,14 @@ def _compile() -> Node:
         ctx.validate()
     finally:
         phases[:] = saved
-    errors = [e for e in ctx.errors if e[1] not in ("UNUSED_IMPORT",)]
+    errors = [e for e in ctx.errors if e[1] != "UNUSED_IMPORT"]
     if any(m is None for m in modules) or errors:
         raise RuntimeError(f"pyang could not compile {MODULES}: {errors[:5]}")
     native = next(c for c in modules[0].i_children if c.arg == "native")
     return _node(native)
 
 
-def _node(stmt: Any) -> Node:
+def _node(stmt: Any) -> Node:  # noqa: ANN401 - a pyang statement (pyang is untyped)
     node: Node = {"kind": stmt.keyword, "module": stmt.pos.ref.rsplit("/", 1)[-1].split(".")[0]}
     if stmt.keyword in ("container", "list", "choice", "case"):
         node["children"] = {
@@ -103,7 +105,7 @@ def _node(stmt: Any) -> Node:
     return node
 
 
-def _type(type_stmt: Any) -> dict[str, Any]:
+def _type(type_stmt: Any) -> dict[str, Any]:  # noqa: ANN401 - a pyang statement
     """A leaf's type, flattened: ``name`` (as written), ``base`` (the built-in type), and the
     restrictions met on the way down: ``ranges`` / ``lengths`` (each a list of [lo, hi]: all
     must hold), ``patterns`` ([XSD pattern, inverted]), ``enums``, ``union`` (member types),
@@ -137,16 +139,16 @@ def _type(type_stmt: Any) -> dict[str, Any]:
     return out
 
 
-def _bounds(ranges: list[Any], lo_default: Any, hi_default: Any) -> list[list[Any]]:
+def _bounds(ranges: list[Any], low: object, high: object) -> list[list[int | str]]:
     out = []
     for lo, hi in ranges:
-        lo = lo_default if lo == "min" else lo
-        hi = lo if hi is None else (hi_default if hi == "max" else hi)
-        out.append([_plain(lo), _plain(hi)])
+        start = low if lo == "min" else lo
+        end = start if hi is None else (high if hi == "max" else hi)
+        out.append([_plain(start), _plain(end)])
     return out
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> int | str:
     return value if isinstance(value, int) else str(value)
 
 
@@ -158,36 +160,37 @@ def value_error(type_: dict[str, Any], value: str) -> str | None:
         if None in errors:
             return None
         return f"no member of union {type_['name']} accepts it ({'; '.join(map(str, errors))})"
-    if base == "empty":
-        return "an empty leaf takes no value"
     if "enums" in type_:
-        if value not in type_["enums"]:
-            return f"not one of {type_['name']}'s enums {type_['enums']}"
-        return None
+        ok = value in type_["enums"]
+        return None if ok else f"not one of {type_['name']}'s enums {type_['enums']}"
     if base and base.startswith(("int", "uint")):
-        if not re.fullmatch(r"[+-]?\d+", value):
-            return f"not an integer ({type_['name']})"
-        number = int(value)
-        for ranges in type_["ranges"]:
-            if not any(lo <= number <= hi for lo, hi in ranges):
-                return f"out of {type_['name']}'s range {_show(ranges)}"
+        return _number_error(type_, value)
+    if base in ("string", "leafref", "identityref", None):
+        return _string_error(type_, value)
+    problems = {"empty": "an empty leaf takes no value", "boolean": "not a boolean"}
+    if base == "boolean" and value in ("true", "false"):
         return None
-    if base == "boolean":
-        return None if value in ("true", "false") else "not a boolean"
+    return problems.get(base, f"type {type_['name']} ({base}) is not checked here")
+
+
+def _number_error(type_: dict[str, Any], value: str) -> str | None:
+    if not re.fullmatch(r"[+-]?\d+", value):
+        return f"not an integer ({type_['name']})"
+    number = int(value)
+    for ranges in type_["ranges"]:
+        if not any(lo <= number <= hi for lo, hi in ranges):
+            return f"out of {type_['name']}'s range {_show(ranges)}"
+    return None
+
+
+def _string_error(type_: dict[str, Any], value: str) -> str | None:
     for lengths in type_["lengths"]:
         if not any(lo <= len(value) <= hi for lo, hi in lengths):
             return f"length {len(value)} out of {type_['name']}'s {_show(lengths)}"
-    if type_["patterns"]:
-        from pyang.types import XSDPattern
-
-        for spec, inverted in type_["patterns"]:
-            if XSDPattern(spec, None, inverted)(value) is False:
-                return f"does not match {type_['name']}'s pattern {spec!r}"
-    if base in ("string", "leafref", "identityref"):
-        return None
-    if base is None and type_["patterns"]:
-        return None
-    return f"type {type_['name']} ({base}) is not checked here"
+    for spec, inverted in type_["patterns"]:
+        if XSDPattern(spec, None, inverted)(value) is False:
+            return f"does not match {type_['name']}'s pattern {spec!r}"
+    return None
 
 
 def _show(ranges: list[list[Any]]) -> str:
