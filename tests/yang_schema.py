@@ -156,10 +156,7 @@ def value_error(type_: dict[str, Any], value: str) -> str | None:
     """Why ``value`` is not of the leaf's type, or None when it is."""
     base = type_.get("base")
     if base == "union":
-        errors = [value_error(member, value) for member in type_["union"]]
-        if None in errors:
-            return None
-        return f"no member of union {type_['name']} accepts it ({'; '.join(map(str, errors))})"
+        return _union_error(type_, value)
     if "enums" in type_:
         ok = value in type_["enums"]
         return None if ok else f"not one of {type_['name']}'s enums {type_['enums']}"
@@ -171,6 +168,13 @@ def value_error(type_: dict[str, Any], value: str) -> str | None:
     if base == "boolean" and value in ("true", "false"):
         return None
     return problems.get(base, f"type {type_['name']} ({base}) is not checked here")
+
+
+def _union_error(type_: dict[str, Any], value: str) -> str | None:
+    errors = [value_error(member, value) for member in type_["union"]]
+    if None in errors:
+        return None
+    return f"no member of union {type_['name']} accepts it ({'; '.join(map(str, errors))})"
 
 
 def _number_error(type_: dict[str, Any], value: str) -> str | None:
