@@ -54,39 +54,46 @@ _KIND_WIDTH = {
     "hold-queue": 1,
 }
 
-# What Cisco's IOS XE 17.18.1 model lacks, by line kind: (the modules searched, why, evidence).
-# Each was looked for in the whole vendored tree (every path named l2tp, digest, cookie, id).
-# A kind listed here must fail for every line of it; one that starts matching (a fixed renderer,
-# a newer model) fails test_the_deviation_table_is_exact until it is removed.
-DEVIATIONS: dict[str, tuple[str, str]] = {
-    # l2tp-class has authentication, hello, password and cookie size in 17.18.1, no digest
-    # (Cisco-IOS-XE-l2vpn.yang, grouping augmenting /native/l2tp-class). The CLI has it: Cisco's
-    # L2TPv3 guide, "digest [secret [0|7] password] [hash {md5|sha}]" under l2tp-class
-    # (https://www.cisco.com/c/en/us/td/docs/ios-xml/ios/wan_lserv/configuration/xe-16/wan-lserv-xe-16-book/l2tpv3-xe.html).
+# What Cisco's IOS XE 17.18.1 model lacks, by line kind: (the modules it is checked against, why).
+# Each was looked for in the whole compiled tree (no node named digest, and none named l2tp or id
+# under any xconnect). A kind listed here must fail for every line of it; one that starts
+# matching (a fixed renderer, a newer model) fails test_each_rendered_line_kind_... until its
+# entry is removed, and an entry no rendered line has fails test_the_deviation_table_is_exact.
+# The CLI has these commands: Cisco's L2TPv3 guide for IOS XE 16 (shared docs l2tpv3-brief.md,
+# S8) https://cisco.com/content/en/us/td/docs/ios-xml/ios/wan_lserv/configuration/xe-16/wan-lserv-xe-16-book/wan-l2-tun-pro-v3-xe.html
+# ("digest [secret [0|7] password] [hash {md5|sha}]" under l2tp-class; "xconnect ...
+# encapsulation l2tpv3 manual" then "l2tp id", "l2tp cookie local|remote", "l2tp hello").
+# Value: (the modules checked, why, how the check's report ends: where the walk stopped).
+DEVIATIONS: dict[str, tuple[str, str, str]] = {
+    # Cisco-IOS-XE-l2vpn's grouping l2tp-class-options (augmenting /native/l2tp-class) has
+    # authentication, hello, password and cookie size: no digest.
     "l2tp-class > digest secret": (
         "Cisco-IOS-XE-native, Cisco-IOS-XE-l2vpn",
         "the model has no l2tp-class/digest (17.18.1); the CLI documents `digest secret`",
+        "/native/l2tp-class: no child 'digest'",
     ),
-    # An xconnect's static-session sub-mode (`xconnect ... encapsulation l2tpv3 manual`, then
-    # `l2tp id`, `l2tp cookie local|remote`, `l2tp hello`) is absent: /native/interface/*/xconnect
-    # has only address, vcid, encapsulation, manual, sequence and pw-class (Cisco-IOS-XE-l2vpn,
-    # grouping config-interface-xconnect-grouping). Documented in the same L2TPv3 guide
-    # ("Manually Configuring L2TPv3 Session Parameters").
+    # /native/interface/*/xconnect (Cisco-IOS-XE-l2vpn, grouping
+    # config-interface-xconnect-grouping) has address, vcid, encapsulation, manual, sequence and
+    # pw-class: the static session's sub-mode (`manual`, then these lines) is not modelled.
     "interface > xconnect > l2tp id": (
         "Cisco-IOS-XE-l2vpn",
         "xconnect's manual sub-mode (l2tp id) is not modelled in 17.18.1",
+        "/xconnect: no child 'l2tp'",
     ),
     "interface > xconnect > l2tp cookie local": (
         "Cisco-IOS-XE-l2vpn",
         "xconnect's manual sub-mode (l2tp cookie) is not modelled in 17.18.1",
+        "/xconnect: no child 'l2tp'",
     ),
     "interface > xconnect > l2tp cookie remote": (
         "Cisco-IOS-XE-l2vpn",
         "xconnect's manual sub-mode (l2tp cookie) is not modelled in 17.18.1",
+        "/xconnect: no child 'l2tp'",
     ),
     "interface > xconnect > l2tp hello": (
         "Cisco-IOS-XE-l2vpn",
         "xconnect's manual sub-mode (l2tp hello) is not modelled in 17.18.1",
+        "/xconnect: no child 'l2tp'",
     ),
 }
 
@@ -164,6 +171,8 @@ def test_each_rendered_line_kind_matches_ciscos_iosxe_yang(
     if kind in DEVIATIONS:
         matched = [f"{w}:{n}: {t}" for w, n, t in lines if outcomes[(w, n)].ok]
         assert not matched, f"{kind} now matches {RELEASE}: remove it from DEVIATIONS: {matched}"
+        reported = {outcomes[(w, n)].expected for w, n, _ in lines}
+        assert all(r.endswith(DEVIATIONS[kind][2]) for r in reported), reported
         return
     failures = []
     for where, number, text in lines:
