@@ -190,25 +190,77 @@ _VENDORED_MODULES = {
 }
 
 
+# The YANG module or submodule (the file) of each node a kind's lines walk through, reviewed by
+# eye against the vendored files. Cisco-IOS-XE-interfaces and -ip are submodules of
+# Cisco-IOS-XE-native; -l2vpn, -crypto, -acl, -cdp and -ethernet are modules augmenting /native;
+# -interface-common gives crypto map local-address its interface type. A kind rendered later and
+# not listed here is still walked (test_each_rendered_line_kind_...); add it here. (An entry no
+# longer rendered is skipped: the table documents, the walk tests.)
+MODULES = {
+    "crypto ikev2 keyring": "Cisco-IOS-XE-crypto, Cisco-IOS-XE-native",
+    "crypto ikev2 keyring > peer": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 keyring > peer > address": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 keyring > peer > pre-shared-key": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 policy": "Cisco-IOS-XE-crypto, Cisco-IOS-XE-native",
+    "crypto ikev2 policy > proposal": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 profile": "Cisco-IOS-XE-crypto, Cisco-IOS-XE-native",
+    "crypto ikev2 profile > authentication local": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 profile > authentication remote": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 profile > identity local": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 profile > keyring local": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 profile > match identity": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 proposal": "Cisco-IOS-XE-crypto, Cisco-IOS-XE-native",
+    "crypto ikev2 proposal > encryption": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 proposal > group": "Cisco-IOS-XE-crypto",
+    "crypto ikev2 proposal > prf": "Cisco-IOS-XE-crypto",
+    "crypto ipsec transform-set": "Cisco-IOS-XE-crypto, Cisco-IOS-XE-native",
+    "crypto ipsec transform-set > mode transport": "Cisco-IOS-XE-crypto",
+    "crypto map": "Cisco-IOS-XE-crypto, Cisco-IOS-XE-interface-common, Cisco-IOS-XE-native",
+    "crypto map > match address": "Cisco-IOS-XE-crypto",
+    "crypto map > set ikev2-profile": "Cisco-IOS-XE-crypto",
+    "crypto map > set peer": "Cisco-IOS-XE-crypto",
+    "crypto map > set transform-set": "Cisco-IOS-XE-crypto",
+    "interface": "Cisco-IOS-XE-interfaces",
+    "interface > crypto map": "Cisco-IOS-XE-crypto",
+    "interface > description": "Cisco-IOS-XE-interfaces",
+    "interface > duplex": "Cisco-IOS-XE-ethernet",
+    "interface > encapsulation dot1Q": "Cisco-IOS-XE-interfaces",
+    "interface > hold-queue": "Cisco-IOS-XE-interfaces",
+    "interface > ip access-group": "Cisco-IOS-XE-interfaces",
+    "interface > ip address": "Cisco-IOS-XE-interfaces",
+    "interface > mtu": "Cisco-IOS-XE-interfaces",
+    "interface > no cdp enable": "Cisco-IOS-XE-cdp",
+    "interface > no ip address": "Cisco-IOS-XE-interfaces",
+    "interface > speed": "Cisco-IOS-XE-ethernet",
+    "interface > xconnect": "Cisco-IOS-XE-l2vpn",
+    "ip access-list extended": "Cisco-IOS-XE-acl, Cisco-IOS-XE-ip",
+    "ip access-list extended > deny": "Cisco-IOS-XE-acl",
+    "ip access-list extended > permit": "Cisco-IOS-XE-acl",
+    "ip route": "Cisco-IOS-XE-ip",
+    "l2tp-class": "Cisco-IOS-XE-native",
+    "l2tp-class > authentication": "Cisco-IOS-XE-l2vpn",
+    "l2tp-class > password": "Cisco-IOS-XE-l2vpn",
+    "no cdp run": "Cisco-IOS-XE-cdp, Cisco-IOS-XE-native",
+    "pseudowire-class": "Cisco-IOS-XE-native",
+    "pseudowire-class > encapsulation l2tpv3": "Cisco-IOS-XE-l2vpn",
+    "pseudowire-class > ip dfbit set": "Cisco-IOS-XE-l2vpn",
+    "pseudowire-class > ip local interface": "Cisco-IOS-XE-l2vpn",
+    "pseudowire-class > ip pmtu": "Cisco-IOS-XE-l2vpn",
+    "pseudowire-class > protocol": "Cisco-IOS-XE-l2vpn",
+}
+
+
 def test_each_line_kind_names_the_yang_modules_it_is_checked_against(
     outcomes: dict[tuple[str, int], Outcome],
 ) -> None:
-    """The module (or submodule) of every node walked, per kind: what the report cites."""
     named = {}
-    for kind, lines in KINDS.items():
-        if kind in DEVIATIONS:
-            named[kind] = DEVIATIONS[kind][0]
-            continue
+    for kind in MODULES.keys() & KINDS.keys():
         modules: set[str] = set()
-        for where, number, _ in lines:
+        for where, number, _ in KINDS[kind]:
             modules |= outcomes[(where, number)].modules
         named[kind] = ", ".join(sorted(modules))
-    assert named["interface > xconnect"] == "Cisco-IOS-XE-l2vpn"
-    assert named["pseudowire-class > protocol"] == "Cisco-IOS-XE-l2vpn"
-    assert named["interface > hold-queue"] == "Cisco-IOS-XE-interfaces"
-    assert named["crypto ikev2 keyring"] == "Cisco-IOS-XE-crypto, Cisco-IOS-XE-native"
-    assert named["ip access-list extended > permit"] == "Cisco-IOS-XE-acl"
-    assert all(named.values()), [k for k, v in named.items() if not v]
+    assert named == {k: v for k, v in MODULES.items() if k in named}
+    assert {"l2tp-class", "pseudowire-class > protocol", "interface > xconnect"} <= set(named)
 
 
 def test_the_deviation_table_is_exact() -> None:
