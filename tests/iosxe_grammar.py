@@ -114,6 +114,9 @@ class _State:
     keys: tuple[str, ...]  # list keys still to fill
     structural: int
     entered: bool = True  # False in the node a line starts from: keywords only there
+    # The children of the nodes entered without a token on the way here: keywords still, not
+    # values (`no cdp run` is not cdp's tlv-list entry named "run").
+    shadow: frozenset[str] = frozenset()
 
 
 class Matcher:
@@ -194,7 +197,7 @@ class Matcher:
         """The token is a value filling a leaf: never a token that names a child (the CLI's
         keyword wins), and not in the node a line starts from (lines begin with a keyword)."""
         tok, children = tokens[i], self.flat(s.node)
-        if not s.entered or tok in children:
+        if not s.entered or tok in children or tok in s.shadow:
             return best
         for name, child in children.items():
             if name in s.used or not self._positional(s, name, child):
@@ -221,6 +224,7 @@ class Matcher:
             if child.get("status") == "obsolete":
                 continue
             inner = _enter(s, name, child, structural=s.structural + 1)
+            inner.shadow = s.shadow | frozenset(self.flat(s.node))
             result = self._walk(inner, tokens, i)
             if result.ok:
                 return _step(_mode(result, child, inner), f"{s.shown}/{name}", child)
@@ -335,7 +339,7 @@ def _mode(result: Outcome, child: Node, inner: _State) -> Outcome:
 
 def _set(s: _State, name: str) -> _State:
     keys = tuple(k for k in s.keys if k != name)
-    return _State(s.node, s.path, s.shown, s.used | {name}, keys, 0, s.entered)
+    return _State(s.node, s.path, s.shown, s.used | {name}, keys, 0, s.entered, s.shadow)
 
 
 def _step(result: Outcome, step: str, node: Node) -> Outcome:
