@@ -42,6 +42,11 @@ RENAMES: dict[tuple[str, str], tuple[str, ...]] = {
     # Cisco-IOS-XE-acl, /native/ip/access-list/extended/access-list-seq-rule/ace-rule/action
     ("ip/access-list/extended", "permit"): ("access-list-seq-rule/ace-rule/=action",),
     ("ip/access-list/extended", "deny"): ("access-list-seq-rule/ace-rule/=action",),
+    # `10 permit ...`: an ACE given its sequence number enters that entry (_NUMBERED).
+    ("ip/access-list/extended/access-list-seq-rule", "permit"): ("ace-rule/=action",),
+    ("ip/access-list/extended/access-list-seq-rule", "deny"): ("ace-rule/=action",),
+    # `remark TEXT` is an entry of the same list (its leaf remark).
+    ("ip/access-list/extended", "remark"): ("access-list-seq-rule/remark",),
     # The second address of an ACE is the destination: any -> dst-any; a port after the
     # destination is the destination's: eq -> dst-eq (ace-rule's leaves). `host A`: leaves host
     # and dst-host are obsolete, their successors host-address and dst-host-address.
@@ -78,6 +83,10 @@ RENAMES.update(
         24: "twenty-four",
     }.items()
 )
+# Sub-modes whose lines may begin with a list's key instead of a keyword: the list.
+_NUMBERED = {"ip/access-list/extended": "access-list-seq-rule"}
+# The names Cisco gives an obsolete node's successor: the keyword and one of these.
+_SUCCESSORS = ("-option", "-choice", "-type", "-enable", "-config", "-conf")
 # ACE ports: src-eq only before a destination is given.
 _DESTINATIONS = frozenset({"dst-any", "dst-host-address", "dest-ipv4-address", "dst-object-group"})
 # String leaves the CLI always introduces with a keyword, though named otherwise: never filled
@@ -175,6 +184,14 @@ class Matcher:
     def _by_keyword(self, s: _State, tokens: list[str], i: int, best: Outcome) -> Outcome:
         """The token names a child (or, through RENAMES, where Cisco's model puts it)."""
         children = self.flat(s.node)
+        numbered = _NUMBERED.get(s.path)
+        if numbered and tokens[i].isdigit():  # `10 permit ...`: the entry with key 10
+            child = children[numbered]
+            inner = _enter(s, numbered, child)
+            result = self._walk(inner, tokens, i)
+            if result.ok:
+                return _step(_mode(result, child, inner), f"{s.shown}/{numbered}", child)
+            best = _deeper(best, result)
         for name in RENAMES.get((s.path, tokens[i]), (tokens[i],)):
             if "/" in name or "=" in name:
                 result = self._rename(s, tokens, i, name)
@@ -185,7 +202,7 @@ class Matcher:
             ):
                 continue
             elif children[name].get("status") == "obsolete":
-                result = _fail(i + 1, f"{s.shown}/{name} is obsolete in Cisco's model")
+                result = self._successor(s, tokens, i, name)
             else:
                 result = self._keyword(s, tokens, i, name, children[name])
             if result.ok:
@@ -270,6 +287,24 @@ class Matcher:
         if error is not None:
             return _fail(i + 1, f"{shown}: {value!r} {error}")
         return _step(self._walk(_set(s, name), tokens, i + 2), f"{shown}={value}", child)
+
+    def _successor(self, s: _State, tokens: list[str], i: int, name: str) -> Outcome:
+        """An obsolete node's keyword, read as its successor's: Cisco keeps the old node and adds
+        one named after the keyword with a suffix (``local`` -> ``local-option``, ``identity
+        address`` -> ``address-type``, ``cdp run`` -> ``run-enable``)."""
+        best = _fail(i + 1, f"{s.shown}/{name} is obsolete in Cisco's model")
+        children = self.flat(s.node)
+        for suffix in _SUCCESSORS:
+            successor = children.get(name + suffix)
+            if successor is None or name + suffix in s.used:
+                continue
+            if successor.get("status") == "obsolete":
+                continue
+            result = self._keyword(s, tokens, i, name + suffix, successor)
+            if result.ok:
+                return result
+            best = _deeper(best, result)
+        return best
 
     def _rename(self, s: _State, tokens: list[str], i: int, target: str) -> Outcome:
         """Follow a RENAMES target: containers/lists entered without tokens, then the keyword."""
