@@ -7,17 +7,22 @@ tree):
 - a token that names a child is a keyword: a container is entered, a list is entered and its keys
   are taken from the following tokens, an ``empty`` leaf is set, a ``boolean`` leaf is set (true,
   or false under ``no``), any other leaf takes the next token as its value;
-- a token that names no child is a value: it fills an unset leaf of the current node (a list key
-  first) whose type accepts it (range, length, pattern, enumeration, union members);
+- a token that names no child is a value: it fills a list key still to fill, or else the first
+  unset leaf of the current node in schema order (an optional enumeration such as
+  ``pre-shared-key [0|6] KEY``'s may be left out), if that leaf's type accepts it (range, length,
+  pattern, enumeration, union members); a line's first token is always a keyword;
 - Cisco's model adds nodes the CLI does not spell (``ip route``'s
   ``ip-route-interface-forwarding-list``, ``ip address``'s ``primary``): such a node is entered
   without a token, at most ``_STRUCTURAL`` in a row;
-- where the model's names differ from the CLI's, ``RENAMES`` below says where the keyword goes.
+- an obsolete node is refused, its successor (the keyword plus ``-option``, ``-type``, ...) used;
+- where the model's names differ from the CLI's otherwise, ``tests/iosxe_renames.py`` says
+  where the keyword goes.
 
-Indented lines are matched from the node their parent line ended in (``interface X`` -> the
-interface's list entry). ``no`` lines are matched like the line they negate. Every alternative is
-tried (backtracking); a line that matches nowhere reports the deepest point reached and what the
-model expected there.
+Indented lines are matched from their parent line's sub-mode: the last list it entered
+(``interface X`` -> the interface's entry, ``crypto map M 10 ipsec-isakmp`` -> the map's entry),
+or the node it ended in (``xconnect ...`` -> the xconnect container). ``no`` lines are matched
+like the line they negate. Every alternative is tried (backtracking); a line that matches nowhere
+reports the deepest point reached and what the model expected there.
 
 What this proves: each keyword exists at that place in IOS-XE 17.18.1's grammar and each value has
 the type Cisco's model gives it. Not what it does, not cross-references (leafrefs, ``must``,
@@ -30,70 +35,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from iosxe_renames import (
+    DESTINATIONS,
+    KEYWORD_ONLY,
+    NUMBERED,
+    RENAMES,
+    REST_OF_LINE,
+    SUCCESSORS,
+)
 from yang_schema import Node, value_error
 
-# Where Cisco's node names differ from the CLI's keywords. Key: (the schema path of the node the
-# keyword is read in, without list keys; the keyword). Value: the names tried in its place, in
-# order: "a/b" enters container or list a (a list's keys implicit) and reads the keyword as b; a
-# name prefixed with "=" reads the keyword itself as the value of the leaf named after "=".
-RENAMES: dict[tuple[str, str], tuple[str, ...]] = {
-    # ACEs: the CLI numbers them itself (10, 20, ...): list access-list-seq-rule, key sequence
-    # implicit; permit/deny is the value of ace-rule's leaf action.
-    # Cisco-IOS-XE-acl, /native/ip/access-list/extended/access-list-seq-rule/ace-rule/action
-    ("ip/access-list/extended", "permit"): ("access-list-seq-rule/ace-rule/=action",),
-    ("ip/access-list/extended", "deny"): ("access-list-seq-rule/ace-rule/=action",),
-    # `10 permit ...`: an ACE given its sequence number enters that entry (_NUMBERED).
-    ("ip/access-list/extended/access-list-seq-rule", "permit"): ("ace-rule/=action",),
-    ("ip/access-list/extended/access-list-seq-rule", "deny"): ("ace-rule/=action",),
-    # `remark TEXT` is an entry of the same list (its leaf remark).
-    ("ip/access-list/extended", "remark"): ("access-list-seq-rule/remark",),
-    # The second address of an ACE is the destination: any -> dst-any; a port after the
-    # destination is the destination's: eq -> dst-eq (ace-rule's leaves). `host A`: leaves host
-    # and dst-host are obsolete, their successors host-address and dst-host-address.
-    ("ip/access-list/extended/access-list-seq-rule/ace-rule", "host"): (
-        "host-address",
-        "dst-host-address",
-    ),
-    ("ip/access-list/extended/access-list-seq-rule/ace-rule", "any"): ("any", "dst-any"),
-    ("ip/access-list/extended/access-list-seq-rule/ace-rule", "eq"): ("src-eq", "dst-eq"),
-    # `no cdp run`: leaf run is obsolete (Cisco-IOS-XE-cdp), its boolean successor is run-enable.
-    ("cdp", "run"): ("run-enable",),
-    # pseudowire-class `protocol l2tpv3 CLASS` / `protocol none`: container protocol-l2tpv3,
-    # leaves protocol (enum) and class-name (Cisco-IOS-XE-l2vpn).
-    ("pseudowire-class", "protocol"): ("protocol-l2tpv3/protocol",),
-    # `mode transport` (crypto ipsec transform-set): container transport is obsolete ("OBSOLETE
-    # (use mode-type transport)"), its successor is transport-choice in choice mode-type.
-    ("crypto/ipsec/transform-set/mode", "transport"): ("transport-choice",),
-    # `encapsulation dot1Q N`: encapsulation/dot1Q/vlan-id (Cisco-IOS-XE-interfaces): found by
-    # the keyword walk itself (dot1Q is a container in choice encap-choice, N its vlan-id).
-}
-# `group N` (crypto ikev2 proposal): one empty leaf per Diffie-Hellman group, named in words.
-RENAMES.update(
-    (("crypto/ikev2/proposal/group", str(number)), (word,))
-    for number, word in {
-        1: "one",
-        2: "two",
-        5: "five",
-        14: "fourteen",
-        15: "fifteen",
-        16: "sixteen",
-        19: "nineteen",
-        20: "twenty",
-        21: "twenty-one",
-        24: "twenty-four",
-    }.items()
-)
-# Sub-modes whose lines may begin with a list's key instead of a keyword: the list.
-_NUMBERED = {"ip/access-list/extended": "access-list-seq-rule"}
-# The names Cisco gives an obsolete node's successor: the keyword and one of these.
-_SUCCESSORS = ("-option", "-choice", "-type", "-enable", "-config", "-conf")
-# ACE ports: src-eq only before a destination is given.
-_DESTINATIONS = frozenset({"dst-any", "dst-host-address", "dest-ipv4-address", "dst-object-group"})
-# String leaves the CLI always introduces with a keyword, though named otherwise: never filled
-# by a bare value. ace-rule's object-group-str is `permit object-group NAME ...`.
-KEYWORD_ONLY = frozenset({"object-group-str"})
-# Keywords whose value is the rest of the line (the CLI's LINE argument).
-REST_OF_LINE = frozenset({"description", "remark"})
 _STRUCTURAL = 2  # nodes entered without a token, in a row
 _BUDGET = 200_000  # search steps per line
 
@@ -184,7 +135,7 @@ class Matcher:
     def _by_keyword(self, s: _State, tokens: list[str], i: int, best: Outcome) -> Outcome:
         """The token names a child (or, through RENAMES, where Cisco's model puts it)."""
         children = self.flat(s.node)
-        numbered = _NUMBERED.get(s.path)
+        numbered = NUMBERED.get(s.path)
         if numbered and tokens[i].isdigit():  # `10 permit ...`: the entry with key 10
             child = children[numbered]
             inner = _enter(s, numbered, child)
@@ -198,7 +149,7 @@ class Matcher:
             elif (
                 name not in children
                 or name in s.used
-                or (name == "src-eq" and s.used & _DESTINATIONS)
+                or (name == "src-eq" and s.used & DESTINATIONS)
             ):
                 continue
             elif children[name].get("status") == "obsolete":
@@ -294,7 +245,7 @@ class Matcher:
         address`` -> ``address-type``, ``cdp run`` -> ``run-enable``)."""
         best = _fail(i + 1, f"{s.shown}/{name} is obsolete in Cisco's model")
         children = self.flat(s.node)
-        for suffix in _SUCCESSORS:
+        for suffix in SUCCESSORS:
             successor = children.get(name + suffix)
             if successor is None or name + suffix in s.used:
                 continue
