@@ -307,10 +307,10 @@ def test_a_bad_keyword_or_out_of_range_value_is_refused_with_the_path_reached(
 
 
 # Lines the templates do not render today but other work may (a remark, numbered ACEs, a
-# source port, a key per direction, an IKE identity, archive): each walked to the path worked out
-# by hand from the vendored modules, so the renaming rules behind them are pinned. `local`, `remote` and
-# `identity address` are obsolete leaves in Cisco-IOS-XE-crypto; their successors are
-# local-option, remote-option and address-type.
+# source port, a key per direction, an IKE identity, archive): each walked to the path worked
+# out by hand from the vendored modules, so the renaming rules behind them are pinned. `local`,
+# `remote` and `identity address` are obsolete leaves in Cisco-IOS-XE-crypto; their successors
+# are local-option, remote-option and address-type.
 GOOD_LINES = [
     (
         "ip access-list extended x",
