@@ -59,10 +59,13 @@ _KIND_WIDTH = {
 # under any xconnect). A kind listed here must fail for every line of it; one that starts
 # matching (a fixed renderer, a newer model) fails test_each_rendered_line_kind_... until its
 # entry is removed, and an entry no rendered line has fails test_the_deviation_table_is_exact.
-# The CLI has these commands: Cisco's L2TPv3 guide for IOS XE 16 (shared docs l2tpv3-brief.md,
-# S8) https://cisco.com/content/en/us/td/docs/ios-xml/ios/wan_lserv/configuration/xe-16/wan-lserv-xe-16-book/wan-l2-tun-pro-v3-xe.html
-# ("digest [secret [0|7] password] [hash {md5|sha}]" under l2tp-class; "xconnect ...
-# encapsulation l2tpv3 manual" then "l2tp id", "l2tp cookie local|remote", "l2tp hello").
+# The CLI has these commands (shared docs l2tpv3-brief.md, S1/S3): `digest [secret {0|7}
+# password] [hash {md5|sha}]` in L2TP class mode, Cisco IOS 12.0(29)S/12.2(25)S L2TPv3 reference,
+# p. 88 (https://www.manualshelf.com/manual/cisco/cisco-ios-software-release-12-0-29-s/manual-english/page-88.html);
+# `xconnect ... encapsulation l2tpv3 manual`, then `l2tp id`, `l2tp cookie local|remote`,
+# `l2tp hello` (http://www.cisco.com/c/en/us/td/docs/ios/12_0s/feature/guide/l2tpv323.html).
+# [U] that IOS XE 17.18 still accepts them: Cisco's IOS XE L2TPv3 guide (l2tpv3-brief.md S8)
+# carries the feature, the model does not; only a device can settle it.
 # Value: (the modules checked, why, how the check's report ends: where the walk stopped).
 DEVIATIONS: dict[str, tuple[str, str, str]] = {
     # Cisco-IOS-XE-l2vpn's grouping l2tp-class-options (augmenting /native/l2tp-class) has
