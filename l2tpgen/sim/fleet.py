@@ -102,3 +102,47 @@ class SimFleet:
     def close(self) -> None:
         """Stop every simulated router."""
         self.servers.close()
+
+
+@dataclass(frozen=True)
+class StartConfig:
+    """A real running config to start a simulated router from (``sim up --config SITE=FILE``).
+
+    ``text``: the config as ``import`` reads it (``show running-config`` output with its prompt
+    and header, CRLF, tabs, UTF-16, a flattened paste: ``l2tpgen.ios.text``), without the lines
+    the simulator does not take. ``skipped``: those lines, each ``FILE:LINE: TEXT`` (cut after
+    any secret-bearing word); a skipped section header takes its lines with it.
+    """
+
+    text: str
+    skipped: tuple[str, ...] = ()
+
+
+def read_start_config(path: Path) -> StartConfig:
+    """Read ``path`` as ``import`` does and keep what a simulated router takes.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    from l2tpgen.importer.notes import redact  # noqa: PLC0415 - only `sim up --config` needs it
+    from l2tpgen.ios.text import clean, decode  # noqa: PLC0415
+
+    lines = clean(decode(path.read_bytes())[0]).lines
+    refused = Router("scratch").load("\n".join(lines))
+    kept: list[str] = []
+    skipped: list[str] = []
+    in_skipped_section = False
+    for number, line in enumerate(lines, 1):
+        child = line.startswith(" ")
+        is_refused = bool(refused) and line.strip() == refused[0]
+        if is_refused:
+            refused.pop(0)
+        if child and in_skipped_section:
+            continue
+        in_skipped_section = False
+        if is_refused:
+            skipped.append(f"{path}:{number}: {redact(line.strip())}")
+            in_skipped_section = not child
+            continue
+        kept.append(line)
+    return StartConfig("\n".join(kept) + "\n", tuple(skipped))
