@@ -2,17 +2,20 @@
 
 ssh_config(5), StrictHostKeyChecking: "If this flag is set to accept-new then ssh will
 automatically add new host keys to the user's known_hosts file, but will not permit connections
-to hosts with changed host keys to proceed" (https://man.openbsd.org/ssh_config#StrictHostKeyChecking).
+to hosts with changed host keys" (https://man.openbsd.org/ssh_config#StrictHostKeyChecking).
 
 paramiko asks its missing-host-key policy only for a host that has no entry at all (a host whose
 entry holds another key fails with ``BadHostKeyException`` before any policy is asked), during the
 key exchange, before authentication: so credentials are never sent to a key that was refused.
-``AcceptNew`` is that policy. It appends one line in OpenSSH's format (``host`` on port 22,
-``[host]:port`` on any other, then the key type and its base64, as sshd(8)'s "SSH_KNOWN_HOSTS FILE
-FORMAT" describes) under an exclusive ``flock`` of the file, after reading the file again under the
-lock: another worker, or another l2tpgen, may have learned that host since the connection loaded
-it. The file is created 0600 and its directory 0700, as ssh creates ``~/.ssh``. Nothing already in
-the file is rewritten (paramiko's own ``AutoAddPolicy`` rewrites the whole file, comments lost).
+``AcceptNew`` is that policy. It appends one line in OpenSSH's format: ``host`` on port 22,
+``[host]:port`` on any other, then the key type and its base64 (sshd(8), SSH_KNOWN_HOSTS FILE
+FORMAT: "A hostname or address may optionally be enclosed within '[' and ']' brackets then
+followed by ':' and a non-standard port number", https://man.openbsd.org/sshd.8). It appends under
+an exclusive ``flock`` of the file, after reading the file again under the lock: another worker,
+or another l2tpgen, may have learned that host since the connection loaded it. The file is created
+0600 and a missing directory 0700 (as OpenSSH's ``hostfile_create_user_ssh_dir`` creates ``~/.ssh``,
+openssh/openssh-portable hostfile.c). Nothing already in the file is rewritten (paramiko's own
+``AutoAddPolicy`` rewrites the whole file, comments lost).
 
 Each key learned is logged (``LOGGER``, level WARNING): the host, the key type, its SHA256
 fingerprint as ``ssh-keygen -l`` prints it, and the file. The CLI prints those records.
