@@ -20,7 +20,8 @@ from conftest_sim import SimUp, cli_env, run_cli
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.sim.fleet import read_start_config
+from l2tpgen.cli.sim_scope import read_start_config
+from l2tpgen.sim.fleet import start_config
 from l2tpgen.sim.lifecycle import alive
 
 if TYPE_CHECKING:
@@ -83,11 +84,10 @@ def test_a_start_config_is_read_as_import_reads_it_and_what_is_not_simulated_is_
         "not-a-command tacacs-server key 0 hunter2-secret\r\nend\r\n"
     )
     config.write_bytes(shown.encode("utf-16"))
-    start = read_start_config(config)
-    assert "hostname r1\ninterface GigabitEthernet0/0\n no ip address\n" in start.text
-    assert "Building" not in start.text
-    assert "not-a-command" not in start.text
-    (skipped,) = start.skipped
+    text, (skipped,) = read_start_config(config)
+    assert "hostname r1\ninterface GigabitEthernet0/0\n no ip address\n" in text
+    assert "Building" not in text
+    assert "not-a-command" not in text
     assert skipped.startswith(f"{config}:8: not-a-command tacacs-server key")
     assert "hunter2" not in skipped
 
@@ -169,3 +169,15 @@ def test_a_name_that_is_not_a_directory_name_is_a_usage_error(state: Path) -> No
     assert shown.returncode == 2
     assert "cannot name a simulator" in shown.stderr
     assert not (state / "elsewhere").exists()
+
+
+def test_a_section_the_simulator_does_not_take_is_left_out_whole_and_the_rest_kept() -> None:
+    text = (
+        "hostname r1\nnot-a-section 1\n child line\n other child\ninterface Gi0/0\n no shut\n"
+        "not-a-command either\nip route 0.0.0.0 0.0.0.0 10.0.0.1\n"
+    )
+    start = start_config(text)
+    assert start.skipped == ((2, "not-a-section 1"), (7, "not-a-command either"))
+    assert (
+        start.text == "hostname r1\ninterface Gi0/0\n no shut\nip route 0.0.0.0 0.0.0.0 10.0.0.1\n"
+    )

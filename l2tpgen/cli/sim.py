@@ -22,7 +22,6 @@ from l2tpgen.platforms import DEFAULT, driver, simulated
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
     from l2tpgen.sim import SimFleet
-    from l2tpgen.sim.fleet import StartConfig
     from l2tpgen.sim.lifecycle import SimStatus
 
 START_TIMEOUT = 120.0  # seconds a detached simulator may take to listen (a loaded CI machine)
@@ -199,7 +198,7 @@ def _start(
     latency_ms: float,
     faults: tuple[list[str], set[str]],
     timer: _Timer,
-    starts: dict[str, StartConfig],
+    starts: dict[str, str],
 ) -> SimFleet:
     """A simulated router per simulated site, listening on 127.0.0.1.
 
@@ -222,7 +221,7 @@ def _start(
                 continue
             kind = FLAVORS[flavor]
             start = starts.get(name)
-            base = start.text if start is not None else render_base(fleet, name)
+            base = start if start is not None else render_base(fleet, name)
             if timer.archive:
                 base += f"archive\n path {kind.file_system}archived-config\n"
             spec = SimSpec(name, site.hostname, base, flavor=kind, minute=timer.minute)

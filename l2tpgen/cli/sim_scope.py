@@ -12,7 +12,6 @@ from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
-    from l2tpgen.sim.fleet import StartConfig
 
 NameOption = Annotated[
     str,
@@ -54,17 +53,34 @@ def configs_of(fleet: Fleet, words: list[str]) -> dict[str, Path]:
     return found
 
 
-def start_configs(files: dict[str, Path]) -> dict[str, StartConfig]:
-    """Each site's start config, read as `import` reads it; what is skipped said per line."""
-    from l2tpgen.sim.fleet import read_start_config  # noqa: PLC0415 - start-up stays cheap
+def read_start_config(path: Path) -> tuple[str, list[str]]:
+    """A config file read as `import` reads it, what the simulator takes of it, what it skips.
 
+    Returns the text to start from and one line per line left out (``FILE:LINE: TEXT``, cut
+    after any secret-bearing word).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    from l2tpgen.importer.notes import redact  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.ios.text import clean, decode  # noqa: PLC0415
+    from l2tpgen.sim.fleet import start_config  # noqa: PLC0415
+
+    # One entry per line of the file (a filler `!` for what is not configuration), so the
+    # simulator's line numbers are the file's.
+    start = start_config("\n".join(clean(decode(path.read_bytes())[0]).lines))
+    return start.text, [f"{path}:{number}: {redact(text)}" for number, text in start.skipped]
+
+
+def start_configs(files: dict[str, Path]) -> dict[str, str]:
+    """Each site's start config, read as `import` reads it; what is skipped said per line."""
     configs = {}
     for site, file in files.items():
         try:
-            configs[site] = read_start_config(file)
+            configs[site], skipped = read_start_config(file)
         except OSError as exc:
             fail(f"cannot read the config of {site}: {exc.strerror} ({file})")
-        for line in configs[site].skipped:
+        for line in skipped:
             err.print(
                 f"warning: {line}: not simulated (the router starts without it)", markup=False
             )

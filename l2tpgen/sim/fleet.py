@@ -108,29 +108,25 @@ class SimFleet:
 class StartConfig:
     """A real running config to start a simulated router from (``sim up --config SITE=FILE``).
 
-    ``text``: the config as ``import`` reads it (``show running-config`` output with its prompt
-    and header, CRLF, tabs, UTF-16, a flattened paste: ``l2tpgen.ios.text``), without the lines
-    the simulator does not take. ``skipped``: those lines, each ``FILE:LINE: TEXT`` (cut after
-    any secret-bearing word); a skipped section header takes its lines with it.
+    ``text``: the config without the lines the simulator does not take; ``skipped``: those lines,
+    each (line number in the text given, the line); a skipped section header takes its lines
+    with it.
     """
 
     text: str
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[tuple[int, str], ...] = ()
 
 
-def read_start_config(path: Path) -> StartConfig:
-    """Read ``path`` as ``import`` does and keep what a simulated router takes.
+def start_config(text: str) -> StartConfig:
+    """Keep what a simulated router takes of ``text`` (IOS-indented, as ``show running-config``).
 
-    Raises:
-        OSError: the file cannot be read.
+    The simulator reads it with its own code only: cleaning a pasted or prompted file up (as
+    ``import`` does) is the caller's part.
     """
-    from l2tpgen.importer.notes import redact  # noqa: PLC0415 - only `sim up --config` needs it
-    from l2tpgen.ios.text import clean, decode  # noqa: PLC0415
-
-    lines = clean(decode(path.read_bytes())[0]).lines
-    refused = Router("scratch").load("\n".join(lines))
+    lines = text.split("\n")
+    refused = Router("scratch").load(text)
     kept: list[str] = []
-    skipped: list[str] = []
+    skipped: list[tuple[int, str]] = []
     in_skipped_section = False
     for number, line in enumerate(lines, 1):
         child = line.startswith(" ")
@@ -141,8 +137,8 @@ def read_start_config(path: Path) -> StartConfig:
             continue
         in_skipped_section = False
         if is_refused:
-            skipped.append(f"{path}:{number}: {redact(line.strip())}")
+            skipped.append((number, line.strip()))
             in_skipped_section = not child
             continue
         kept.append(line)
-    return StartConfig("\n".join(kept) + "\n", tuple(skipped))
+    return StartConfig("\n".join(kept).rstrip("\n") + "\n", tuple(skipped))
