@@ -10,10 +10,13 @@ by ``connection_options: {netmiko: ...}``), and its ``extras`` passed to netmiko
 ``conn_timeout``, ``use_keys``, ``key_file``, ...). When nornir-netmiko is installed, its
 connection plugin opens the connection. Host keys are verified whatever the extras say (l2tpgen's
 rule): against ``alt_key_file`` from the extras, else ``known_hosts`` from the host data, else
-``~/.ssh/known_hosts``. The plugin (or netmiko) only makes the connection object: l2tpgen then logs
-in itself, in one round trip after the SSH login (``auto_connect`` is always false). Without a
-username and password in the inventory, the ``L2TPGEN_*`` environment variables are used. The L2TP
-secret comes from the variable named in the site file.
+``~/.ssh/known_hosts``. With ``accept_new_host_keys: true`` in the host data, a router that file
+has no entry for gets the key it offers learned into it (ssh's ``accept-new``; a changed key is
+refused all the same; see ``l2tpgen.device.accept_new``). The plugin (or netmiko) only makes the
+connection object: l2tpgen then logs in itself, in one round trip after the SSH login
+(``auto_connect`` is always false). Without a username and password in the inventory, the
+``L2TPGEN_*`` environment variables are used. The L2TP secret comes from the variable named in the
+site file.
 
 Example::
 
@@ -44,14 +47,14 @@ from l2tpgen.device.connection import (
     credentials_from_env,
     explain,
     install_redaction,
+    require_known_hosts,
 )
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
-from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
-from l2tpgen.errors import DeviceError, L2tpgenError
+from l2tpgen.errors import L2tpgenError
 from l2tpgen.platforms import DEFAULT, DRIVERS
 
 if TYPE_CHECKING:
@@ -62,6 +65,7 @@ if TYPE_CHECKING:
     from l2tpgen.model import Fleet
 
 SITE_KEY = "l2tpgen_site"
+ACCEPT_NEW_KEY = "accept_new_host_keys"
 CONNECTION = "netmiko"
 
 
@@ -91,6 +95,7 @@ def target_of(task: Task) -> Target:
         port=int(options.port or 22),
         device_type=str(options.platform or DRIVERS[DEFAULT].device_type),
         known_hosts=Path(str(known)).expanduser(),
+        accept_new_host_keys=task.host.get(ACCEPT_NEW_KEY) is True,
     )
 
 
@@ -118,12 +123,7 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
     config = getattr(task.nornir, "config", None) if task.nornir is not None else None
 
     def open_connection(target: Target, credentials: Credentials) -> Any:  # noqa: ANN401 - netmiko
-        if not target.known_hosts.is_file():
-            raise DeviceError(
-                f"{target}: no known_hosts file at {target.known_hosts}, so the host key cannot "
-                "be verified; set known_hosts in the host data or alt_key_file in its netmiko "
-                "extras"
-            )
+        require_known_hosts(target)
         enforced = login.enforced_options(target, credentials)
         settings: dict[str, Any] = {
             **login.default_options(login.CONNECT_TIMEOUT),
@@ -135,7 +135,6 @@ def connector_of(task: Task) -> Callable[[Target, Credentials], Any]:
         override = extras.get("read_timeout_override")
         wait = float(override or settings["conn_timeout"])
         settings["read_timeout_override"] = wait
-        check_known_hosts(target.known_hosts)
         install_redaction(credentials.password, credentials.enable_secret)
         try:
             connection = _open(target, credentials, settings, config)

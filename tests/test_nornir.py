@@ -157,3 +157,25 @@ def test_a_users_read_timeout_override_bounds_the_login_and_stays_theirs_after_i
     assert all(r[0].result for r in results.values())
     assert [wait for wait, _ in seen] == [42.0, 42.0]
     assert [connection.read_timeout_override for _, connection in seen] == [42, 42]
+
+
+def test_accept_new_host_keys_in_the_host_data_learns_unknown_keys_and_refuses_changed_ones(
+    pair: tuple[SimFleet, Fleet, Path], tmp_path: Path
+) -> None:
+    sim, fleet, _ = pair
+    known = tmp_path / "new" / "known_hosts"
+    nr = _nornir(sim, known).filter(filter_func=in_fleet(fleet))
+    refused = nr.run(task=l2tpgen_push, fleet=fleet, dry_run=True)
+    for multi in refused.values():
+        assert "--accept-new-host-keys" in multi[0].result.message
+    for host in nr.inventory.hosts.values():
+        host.data["accept_new_host_keys"] = True
+    nr.data.reset_failed_hosts()  # Nornir skips the hosts that failed before
+    learned = nr.run(task=l2tpgen_push, fleet=fleet, dry_run=True)
+    assert set(learned) == {"router-0", "router-1"}
+    assert not learned.failed, {h: r[0].result for h, r in learned.items()}
+    assert sorted(known.read_text().splitlines()) == sorted(sim.servers.known_hosts().splitlines())
+    sim.servers.change_host_key("site-0")
+    changed = nr.run(task=l2tpgen_push, fleet=fleet, dry_run=True)
+    assert "host key CHANGED" in changed["router-0"][0].result.message
+    assert sorted(known.read_text().splitlines()) != sorted(sim.servers.known_hosts().splitlines())

@@ -64,7 +64,7 @@ def test_detached_simulator_answers_ssh_until_sim_down(state: Path, tmp_path: Pa
     assert sorted(status["routers"]) == ["site-a", "site-b"]
     for router in status["routers"].values():
         assert _banner(router["port"]).startswith(b"SSH-2.0-")
-    assert status["inventory"] == str(state / "sim" / "inventory.json")
+    assert status["inventory"] == str(state / "sim" / "default" / "inventory.json")
     assert list(work.iterdir()) == []  # nothing lands in the working tree
 
     again = _cli(state, work, "sim", "up", "-d", "--sites", str(SITES))

@@ -12,6 +12,7 @@ from rich.text import Text
 from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, out, safe
 from l2tpgen.cli.routers import (
     DEFAULT_WORKERS,
+    AcceptNewOption,
     AllOption,
     FormatOption,
     InventoryOption,
@@ -32,6 +33,7 @@ def verify(
     inventory: InventoryOption = None,
     fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
+    accept_new: AcceptNewOption = False,
 ) -> None:
     """Read pseudowire state from the routers (in parallel); exit 1 if any is not up."""
     from l2tpgen.device.fleet import verify_fleet  # noqa: PLC0415 - start-up stays cheap
@@ -39,7 +41,7 @@ def verify(
 
     credentials = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
-    targets = router_targets(fleet, names, inventory)
+    targets = router_targets(fleet, names, inventory, accept_new=accept_new)
     quiet_libraries()
     states, problems = verify_fleet(fleet, targets, credentials, workers)
     order = {name: index for index, name in enumerate(names)}

@@ -24,6 +24,7 @@ from l2tpgen.cli.push_output import (
 from l2tpgen.cli.routers import (
     DEFAULT_WORKERS,
     STATE_DIR,
+    AcceptNewOption,
     AllOption,
     FormatOption,
     InventoryOption,
@@ -54,6 +55,7 @@ class _Run:
     exit_code_on_drift: bool = False
     keep_rollbacks: int = 10
     confirm_within: int | None = None
+    accept_new: bool = False
 
 
 def _run_push(
@@ -67,7 +69,7 @@ def _run_push(
 
     creds = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
-    targets = router_targets(fleet, names, inventory)
+    targets = router_targets(fleet, names, inventory, accept_new=run.accept_new)
     where = {name: str(target) for name, target in targets.items()}
     quiet_libraries()
     if not run.dry_run and not run.yes and not sys.stdin.isatty():
@@ -223,6 +225,7 @@ def push(
     ] = None,
     fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
+    accept_new: AcceptNewOption = False,
 ) -> None:
     """Push sites to their routers: diff, ask, apply, check, save; roll back on failure.
 
@@ -246,6 +249,7 @@ def push(
         rollback_pairs=rollback_pairs,
         keep_rollbacks=keep_rollbacks,
         confirm_within=confirm_within,
+        accept_new=accept_new,
     )
     _run_push(sites_args, every, sites, inventory, run)
 
@@ -264,7 +268,15 @@ def diff(
     ] = False,
     fmt: FormatOption = OutputFormat.text,
     workers: WorkersOption = DEFAULT_WORKERS,
+    accept_new: AcceptNewOption = False,
 ) -> None:
     """Show what `push` would change on each router (the same as `push --dry-run`)."""
-    run = _Run(dry_run=True, yes=True, fmt=fmt, workers=workers, exit_code_on_drift=exit_code)
+    run = _Run(
+        dry_run=True,
+        yes=True,
+        fmt=fmt,
+        workers=workers,
+        exit_code_on_drift=exit_code,
+        accept_new=accept_new,
+    )
     _run_push(sites_args, every, sites, inventory, run)

@@ -15,6 +15,7 @@ from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, out, safe
 from l2tpgen.cli.push_output import print_diff, print_result, result_dict
 from l2tpgen.cli.routers import (
     STATE_DIR,
+    AcceptNewOption,
     FormatOption,
     InventoryOption,
     quiet_libraries,
@@ -77,6 +78,7 @@ def rollback(
     ] = False,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not `write memory`.")] = False,
     fmt: FormatOption = OutputFormat.text,
+    accept_new: AcceptNewOption = False,
 ) -> None:
     """Take a site's router back to a rollback copy that push made before a change.
 
@@ -97,7 +99,7 @@ def rollback(
     creds = read_credentials()
     fleet, names = select_sites([site], every=False, sites=sites)
     name = names[0]
-    target = router_targets(fleet, names, inventory)[name]
+    target = router_targets(fleet, names, inventory, accept_new=accept_new)[name]
     platform = driver(fleet.site(name).effective_platform)
     quiet_libraries()
     options = RollbackOptions(
@@ -138,6 +140,7 @@ def confirm(
     site: SiteArg,
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
+    accept_new: AcceptNewOption = False,
 ) -> None:
     """Keep a change pushed with --confirm-within: `configure confirm`, then save.
 
@@ -150,7 +153,7 @@ def confirm(
     creds = read_credentials()
     fleet, names = select_sites([site], every=False, sites=sites)
     name = names[0]
-    target = router_targets(fleet, names, inventory)[name]
+    target = router_targets(fleet, names, inventory, accept_new=accept_new)[name]
     command = driver(fleet.site(name).effective_platform).save_command or "write memory"
     quiet_libraries()
     status, message = confirm_site(target, creds, _state(), save_command=command)

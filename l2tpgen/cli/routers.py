@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from l2tpgen.cli.app import OutputFormat, err, fail, load
+from l2tpgen.cli.app import OutputFormat, err, fail, load, safe
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.platforms import DRIVERS, driver
 
@@ -41,6 +43,16 @@ InventoryOption = Annotated[
     ),
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+AcceptNewOption = Annotated[
+    bool,
+    typer.Option(
+        "--accept-new-host-keys",
+        help="First contact, as ssh's StrictHostKeyChecking=accept-new: a router its known_hosts "
+        "file has no entry for gets the key it offers now added to that file (each key learned "
+        "is printed with its SHA256 fingerprint); a router whose entry holds another key is "
+        "still refused.",
+    ),
+]
 
 
 WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="Routers worked on at once.")]
@@ -111,8 +123,36 @@ def read_credentials() -> Credentials:
         fail(str(exc))
 
 
-def router_targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
-    """Where each site's router is: its site file's management, or the inventory's entry."""
+def router_targets(
+    fleet: Fleet, names: list[str], inventory: Path | None, *, accept_new: bool = False
+) -> dict[str, Target]:
+    """Where each site's router is: its site file's management, or the inventory's entry.
+
+    ``accept_new``: learn the host key of a router its known_hosts file does not know yet (each
+    key learned is printed on stderr).
+    """
+    found = _targets(fleet, names, inventory)
+    if not accept_new:
+        return found
+    _announce_learned_keys()
+    return {name: replace(t, accept_new_host_keys=True) for name, t in found.items()}
+
+
+class _Announce(logging.Handler):
+    """Prints each host key learned (``l2tpgen.device.accept_new``) on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        err.print(safe(record.getMessage()), style="yellow", markup=False, highlight=False)
+
+
+def _announce_learned_keys() -> None:
+    from l2tpgen.device.accept_new import LOGGER  # noqa: PLC0415 - start-up stays cheap
+
+    if not any(isinstance(h, _Announce) for h in LOGGER.handlers):
+        LOGGER.addHandler(_Announce())
+
+
+def _targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
     from l2tpgen.device import target_for  # noqa: PLC0415 - start-up stays cheap
 
     if inventory is not None and str(inventory).startswith("netbox"):

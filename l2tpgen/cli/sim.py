@@ -16,6 +16,7 @@ import typer
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, err, fail, load, out
 from l2tpgen.cli.routers import STATE_DIR
+from l2tpgen.cli.sim_scope import NameOption, checked_name, configs_of, others, start_configs
 from l2tpgen.platforms import DEFAULT, driver, simulated
 
 if TYPE_CHECKING:
@@ -64,13 +65,23 @@ def _fault_sites(fleet: Fleet, names: list[str], faults: list[str]) -> set[str]:
 @sim_app.command("up")
 def up(
     sites: SitesOption = Path("sites"),
+    name: NameOption = "default",
+    config: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--config",
+            metavar="SITE=FILE",
+            help="Start SITE's router from FILE, a real running config (what `import` read), "
+            "instead of the base config, to rehearse a brownfield push (repeatable).",
+        ),
+    ] = None,
     inventory_out: Annotated[
         Path | None,
         typer.Option(
             "--inventory-out",
             help=(
                 "Where to write the inventory (and known_hosts) [default: "
-                "$L2TPGEN_STATE_DIR/sim/inventory.json, ~/.local/state/l2tpgen/sim/...]."
+                "$L2TPGEN_STATE_DIR/sim/NAME/inventory.json, ~/.local/state/l2tpgen/sim/...]."
             ),
         ),
     ] = None,
@@ -135,7 +146,8 @@ def up(
 ) -> None:
     """Start a simulated router per site (hostnames and WAN addressing from the site files).
 
-    Each starts with its base config (hostname, WAN address and routes, bare LAN port) and accepts
+    Each starts with its base config (hostname, WAN address and routes, bare LAN port), or with
+    --config the running config given (lines the simulator does not take are listed), and accepts
     the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C), or
     with -d in the background until `l2tpgen sim down`.
     """
@@ -144,19 +156,23 @@ def up(
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
     if not username or not password:
         fail(f"set {USERNAME} and {PASSWORD}: the simulated routers accept those credentials")
+    name = checked_name(name)
     fleet = load(sites)
     faulty = _fault_sites(fleet, fault_site or [], fault or [])
-    inventory_out = inventory_out or _sim_dir() / "inventory.json"
+    files = configs_of(fleet, config or [])
+    starts = start_configs(files)
+    inventory_out = inventory_out or _sim_dir(name) / "inventory.json"
     if detach:
         argv = ["--sites", str(sites.resolve()), "--inventory-out", str(inventory_out.resolve())]
+        argv += ["--name", name, *(f"--config={site}={file}" for site, file in files.items())]
         argv += ["--latency-ms", str(latency_ms), "--flavor", flavor]
         argv += ["--revert-minute", str(revert_minute), *(["--archive"] if archive else [])]
         argv += [f"--fault={word}" for word in fault or []]
         argv += [f"--fault-site={name}" for name in fault_site or []]
-        _detach(argv)
+        _detach(argv, name)
         return
     timer = _Timer(archive=archive, minute=revert_minute)
-    simulators = _start(fleet, flavor, latency_ms, fault or [], faulty, timer)
+    simulators = _start(fleet, flavor, latency_ms, (fault or [], faulty), timer, starts)
     try:
         known = simulators.write_inventory(inventory_out)
     except (OSError, ValueError) as exc:
@@ -180,16 +196,21 @@ def _start(
     fleet: Fleet,
     flavor: SimFlavor,
     latency_ms: float,
-    fault: list[str],
-    faulty: set[str],
+    faults: tuple[list[str], set[str]],
     timer: _Timer,
+    starts: dict[str, str],
 ) -> SimFleet:
-    """A simulated router per simulated site, listening on 127.0.0.1."""
+    """A simulated router per simulated site, listening on 127.0.0.1.
+
+    ``faults``: the fault words and the sites they apply to; ``starts``: the sites started from a
+    real config instead of their base config.
+    """
     from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
     from l2tpgen.render import render_base  # noqa: PLC0415
     from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
     from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
 
+    fault, faulty = faults
     plain = Faults(latency_ms=latency_ms)
     credentials = Credentials(os.environ[USERNAME], os.environ[PASSWORD])
     simulators = SimFleet(credentials)
@@ -199,7 +220,8 @@ def _start(
                 err.print(f"{name}: no simulated router ({site.effective_platform} PE)")
                 continue
             kind = FLAVORS[flavor]
-            base = render_base(fleet, name)
+            start = starts.get(name)
+            base = start if start is not None else render_base(fleet, name)
             if timer.archive:
                 base += f"archive\n path {kind.file_system}archived-config\n"
             spec = SimSpec(name, site.hostname, base, flavor=kind, minute=timer.minute)
@@ -239,31 +261,36 @@ def _status_of(simulators: SimFleet, sites: Path, inventory: Path, known: Path) 
     return SimStatus(os.getpid(), str(inventory), str(known), str(sites), routers)
 
 
-def _sim_dir() -> Path:
+def _state_dir() -> Path:
+    return Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
+
+
+def _sim_dir(name: str) -> Path:
     from l2tpgen.sim.lifecycle import sim_dir  # noqa: PLC0415 - start-up stays cheap
 
     try:
-        return sim_dir(Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen")))
+        return sim_dir(_state_dir(), name)
     except OSError as exc:
         fail(f"cannot make the simulator's state directory: {exc.strerror} ({exc.filename})")
 
 
-def _running() -> tuple[Path, SimStatus | None]:
+def _running(name: str) -> tuple[Path, SimStatus | None]:
     from l2tpgen.sim.lifecycle import STATUS_FILE, SimStatus  # noqa: PLC0415
 
-    path = _sim_dir() / STATUS_FILE
+    path = _sim_dir(name) / STATUS_FILE
     return path, SimStatus.read(path)
 
 
-def _detach(argv: list[str]) -> None:
+def _detach(argv: list[str], name: str) -> None:
     """Start ``sim up`` in its own session, wait until its routers listen, and show them."""
     from l2tpgen.sim.lifecycle import LOG_FILE, alive  # noqa: PLC0415
 
-    path, status = _running()
+    path, status = _running(name)
     if status is not None and alive(status.pid):
         fail(
-            f"a simulator is already running (pid {status.pid}, inventory {status.inventory}): "
-            "`l2tpgen sim down` stops it"
+            f"simulator {name} is already running (pid {status.pid}, inventory "
+            f"{status.inventory}): `l2tpgen sim down --name {name}` stops it, or start another "
+            "with --name"
         )
     path.unlink(missing_ok=True)
     log = path.with_name(LOG_FILE)
@@ -274,10 +301,11 @@ def _detach(argv: list[str]) -> None:
         )
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
-        _, status = _running()
+        _, status = _running(name)
         if status is not None and status.pid == child.pid:
             _show(status)
-            out.print(f"started in the background (pid {child.pid}, log {log}): `l2tpgen sim down`")
+            stop_it = "`l2tpgen sim down" + ("`" if name == "default" else f" --name {name}`")
+            out.print(f"started in the background (pid {child.pid}, log {log}): {stop_it}")
             return
         if child.poll() is not None:
             tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
@@ -306,8 +334,9 @@ def status(
     fmt: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = (
         OutputFormat.text
     ),
+    name: NameOption = "default",
 ) -> None:
-    """Show the simulator started with `sim up -d`: its routers, ports and inventory.
+    """Show the simulator started with `sim up -d` (this --name only): routers, ports, inventory.
 
     Exit 0 when one is running, 1 when none is (or the one recorded has died).
     """
@@ -315,13 +344,18 @@ def status(
 
     from l2tpgen.sim.lifecycle import alive  # noqa: PLC0415
 
-    _, running = _running()
+    name = checked_name(name)
+    _, running = _running(name)
     up_now = running is not None and alive(running.pid)
     if fmt is OutputFormat.json:
-        document = {"running": up_now, **(asdict(running) if running else {})}
+        document = {"name": name, "running": up_now, **(asdict(running) if running else {})}
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     elif running is None:
-        err.print("no simulator is running (start one with `l2tpgen sim up -d`)")
+        err.print(
+            f"no simulator is running under the name {name} (start one with `l2tpgen sim up -d`)"
+            + others(_state_dir(), name),
+            markup=False,
+        )
     elif not up_now:
         err.print(
             f"the simulator (pid {running.pid}) is no longer running; `l2tpgen sim down` "
@@ -334,13 +368,17 @@ def status(
 
 
 @sim_app.command("down")
-def down() -> None:
-    """Stop the simulator started with `sim up -d` (nothing to do when none runs: exit 0)."""
+def down(name: NameOption = "default") -> None:
+    """Stop the simulator started with `sim up -d` under this --name (none runs: exit 0)."""
     from l2tpgen.sim.lifecycle import stop  # noqa: PLC0415
 
-    path, running = _running()
+    name = checked_name(name)
+    path, running = _running(name)
     if running is None:
-        err.print("no simulator is running")
+        err.print(
+            f"no simulator is running under the name {name}" + others(_state_dir(), name),
+            markup=False,
+        )
         return
     if not stop(running):
         fail(f"the simulator (pid {running.pid}) did not stop; kill it by hand")

@@ -24,6 +24,7 @@ from netmiko import ConnectHandler
 from netmiko.exceptions import NetmikoTimeoutException, ReadTimeout
 from paramiko.ssh_exception import NoValidConnectionsError
 
+from l2tpgen.device.accept_new import ACCEPT_NEW_OPTION, AcceptNew, known_hosts_name
 from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.errors import CredentialsError, DeviceError, HostKeyError
 
@@ -96,12 +97,36 @@ def credentials_from_env(environ: Mapping[str, str] | None = None) -> Credential
 
 
 def _trust_hint(target: Target) -> str:
-    host = f"[{target.host}]:{target.port}" if target.port != 22 else target.host  # noqa: PLR2004
+    host = known_hosts_name(target.host, target.port)
     return (
         f"if the router was replaced on purpose, check its key out of band, then run "
         f"`ssh-keygen -R '{host}' -f {target.known_hosts}` and "
         f"`ssh-keyscan -p {target.port} {target.host} >> {target.known_hosts}`"
     )
+
+
+def _first_contact_hint(target: Target) -> str:
+    return (
+        f"to trust the key it offers now, run again with {ACCEPT_NEW_OPTION} (as ssh's "
+        f"accept-new), or check the key out of band and add it: "
+        f"`ssh-keyscan -p {target.port} {target.host} >> {target.known_hosts}`"
+    )
+
+
+def require_known_hosts(target: Target) -> None:
+    """Check ``target``'s known_hosts file before connecting (a missing one is first contact).
+
+    Raises:
+        HostKeyError: no file (and no ``accept_new_host_keys``), or a line paramiko cannot use.
+    """
+    if not target.known_hosts.exists() and target.accept_new_host_keys:
+        return  # created when the first key is learned
+    if not target.known_hosts.is_file():
+        raise HostKeyError(
+            f"no known_hosts file at {target.known_hosts}, so the host key cannot be verified "
+            f"(first contact; nothing was sent); {_first_contact_hint(target)}"
+        )
+    check_known_hosts(target.known_hosts)
 
 
 def connect(
@@ -124,12 +149,7 @@ def connect(
         raise DeviceError(
             f"port {target.port} is not a TCP port (1 to 65535); fix it (nothing was contacted)"
         )
-    if not target.known_hosts.is_file():
-        raise HostKeyError(
-            f"no known_hosts file at {target.known_hosts}, so the host key cannot be "
-            f"verified; {_trust_hint(target)}"
-        )
-    check_known_hosts(target.known_hosts)
+    require_known_hosts(target)
     params: dict[str, Any] = {
         "device_type": target.device_type,
         "host": target.host,
@@ -187,6 +207,8 @@ def log_in(connection: Any, target: Target, credentials: Credentials, wait: floa
     Raises:
         DeviceError: one line saying what failed (``explain``); the connection is abandoned.
     """
+    if target.accept_new_host_keys:
+        connection.key_policy = AcceptNew(target.known_hosts)  # used when the session opens
     try:
         terminator = _log_in(connection, wait)
     except Exception as exc:  # every way a login fails becomes one clear line
@@ -346,15 +368,20 @@ def explain(
 
 
 def _host_key_failure(target: Target, chain: list[BaseException]) -> DeviceError | None:
+    learning = [e for e in chain if isinstance(e, HostKeyError)]
+    if learning:
+        return learning[0]  # refused (or not written) while learning a new key
     if _has(chain, paramiko.BadHostKeyException):
         return HostKeyError(
             "the SSH host key CHANGED since it was trusted; refusing to connect (credentials "
             f"were not sent). {_trust_hint(target)}"
         )
     if _has(chain, paramiko.SSHException, "not found in known_hosts"):
+        host = known_hosts_name(target.host, target.port)
         return HostKeyError(
-            "unknown SSH host key; refusing to connect (credentials were not sent). "
-            f"{_trust_hint(target)}"
+            f"unknown SSH host key: {target.known_hosts} has no entry for {host} (first "
+            f"contact); refusing to connect (credentials were not sent); "
+            f"{_first_contact_hint(target)}"
         )
     return None
 

@@ -51,6 +51,7 @@ def build_nornir(targets: Mapping[str, Target], credentials: Credentials, worker
                 password=credentials.password,
                 data={
                     "known_hosts": str(target.known_hosts),
+                    "accept_new_host_keys": target.accept_new_host_keys,
                     "enable_secret": credentials.enable_secret,
                 },
             )

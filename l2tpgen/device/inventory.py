@@ -32,13 +32,19 @@ class InventoryError(L2tpgenError):
 
 @dataclass(frozen=True)
 class Target:
-    """How to reach one site's router."""
+    """How to reach one site's router.
+
+    ``accept_new_host_keys``: a router with no entry in ``known_hosts`` has the key it offers
+    learned into that file (OpenSSH's ``accept-new``, ``l2tpgen.device.accept_new``); a router
+    whose entry holds another key is refused all the same.
+    """
 
     site: str
     host: str
     port: int
     device_type: str
     known_hosts: Path
+    accept_new_host_keys: bool = False
 
     def __str__(self) -> str:
         return f"{self.site} ({self.host}:{self.port})"

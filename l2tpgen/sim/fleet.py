@@ -102,3 +102,43 @@ class SimFleet:
     def close(self) -> None:
         """Stop every simulated router."""
         self.servers.close()
+
+
+@dataclass(frozen=True)
+class StartConfig:
+    """A real running config to start a simulated router from (``sim up --config SITE=FILE``).
+
+    ``text``: the config without the lines the simulator does not take; ``skipped``: those lines,
+    each (line number in the text given, the line); a skipped section header takes its lines
+    with it.
+    """
+
+    text: str
+    skipped: tuple[tuple[int, str], ...] = ()
+
+
+def start_config(text: str) -> StartConfig:
+    """Keep what a simulated router takes of ``text`` (IOS-indented, as ``show running-config``).
+
+    The simulator reads it with its own code only: cleaning a pasted or prompted file up (as
+    ``import`` does) is the caller's part.
+    """
+    lines = text.split("\n")
+    refused = Router("scratch").load(text)
+    kept: list[str] = []
+    skipped: list[tuple[int, str]] = []
+    in_skipped_section = False
+    for number, line in enumerate(lines, 1):
+        child = line.startswith(" ")
+        is_refused = bool(refused) and line.strip() == refused[0]
+        if is_refused:
+            refused.pop(0)
+        if child and in_skipped_section:
+            continue
+        in_skipped_section = False
+        if is_refused:
+            skipped.append((number, line.strip()))
+            in_skipped_section = not child
+            continue
+        kept.append(line)
+    return StartConfig("\n".join(kept).rstrip("\n") + "\n", tuple(skipped))

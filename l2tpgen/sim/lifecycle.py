@@ -5,6 +5,11 @@ its output in a log file. Once its routers listen it writes a status file (its p
 inventory, each router's port) into the state directory, and removes it when it stops; ``sim
 status`` and ``sim down`` read that file. A status file whose process is gone (a crash, a
 reboot) is stale: status says so and down removes it.
+
+Simulators are scoped by name (``sim up --name``, default ``default``): each name has its own
+directory, ``<state dir>/sim/<name>/`` (status file, log, inventory, known_hosts), and ``sim
+status`` / ``sim down`` act on one name only, so another shell's simulators are neither shown nor
+stopped.
 """
 
 from __future__ import annotations
@@ -12,24 +17,50 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
 STATUS_FILE = "sim.json"
 LOG_FILE = "sim.log"
 INVENTORY_FILE = "inventory.json"
+DEFAULT_NAME = "default"
+# A name is a directory name: a letter or digit, then letters, digits, dots, dashes, underscores.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
-def sim_dir(state_dir: Path) -> Path:
-    """Where the simulator's files live: ``<state dir>/sim``, made private (0700) if new."""
-    path = state_dir.expanduser() / "sim"
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+def check_name(name: str) -> str:
+    """``name`` if it can name a simulator, else ``ValueError`` saying what a name is."""
+    if not _NAME.fullmatch(name):
+        raise ValueError(
+            f"{name!r} cannot name a simulator: use 1 to 64 letters, digits, dots, dashes or "
+            "underscores, starting with a letter or digit"
+        )
+    return name
+
+
+def sim_dir(state_dir: Path, name: str = DEFAULT_NAME) -> Path:
+    """Where simulator ``name`` keeps its files: ``<state dir>/sim/<name>``, 0700 if new."""
+    top = state_dir.expanduser() / "sim"
+    top.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = top / check_name(name)
+    path.mkdir(mode=0o700, exist_ok=True)
     return path
+
+
+def running_names(state_dir: Path) -> Iterator[str]:
+    """The names of the simulators whose process is alive, in name order."""
+    top = state_dir.expanduser() / "sim"
+    for path in sorted(top.glob(f"*/{STATUS_FILE}")):
+        status = SimStatus.read(path)
+        if status is not None and alive(status.pid):
+            yield path.parent.name
 
 
 @dataclass(frozen=True)
