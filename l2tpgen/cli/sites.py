@@ -70,6 +70,7 @@ def validate(
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     """
+    from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
     from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
     from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
@@ -77,7 +78,8 @@ def validate(
     fleet = load(sites, fmt)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
-    warnings = locate_problems(check_underlay(fleet.sites), fleet.files)
+    hints = interface_hints(fleet.sites.values())
+    warnings = locate_problems([*hints, *check_underlay(fleet.sites)], fleet.files)
     if fmt is OutputFormat.json:
         summary = {
             "ok": True,

@@ -17,7 +17,6 @@ from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from l2tpgen import platforms
-from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.addresses import (  # pydantic reads them at run time
     DEFAULT_ROUTES,
     AnyAddress,
@@ -25,6 +24,7 @@ from l2tpgen.model.addresses import (  # pydantic reads them at run time
     PrefixedIP,
 )
 from l2tpgen.model.base import StrictModel
+from l2tpgen.model.interfaces import Ports, canonical_or_same, data_plane_ports, ports
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.model.protection import (
     PROTECTION_SECRET_KEYS,
@@ -74,7 +74,8 @@ def _host(value: str) -> str:
     return value
 
 
-InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
+# As the platform names it: checked and (IOS) written out in full by Site, which knows the platform.
+InterfaceName = Annotated[str, Field(min_length=1, max_length=64)]
 # IOS names for classes; the same rule serves site names, hostnames and VLAN names.
 IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
 EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
@@ -173,7 +174,11 @@ LinuxName = Annotated[str, Field(pattern=LINUX_NAME_PATTERN)]
 
 
 class LinuxInterfaces(StrictModel):
-    """Interface names when the site's PE is Linux (and in labs): WAN and LAN trunk."""
+    """The ports of the Linux node that stands in for a Cisco PE in labs: WAN and LAN trunk.
+
+    A Linux or VyOS site names its interfaces in ``wan.interface`` and ``lan.interface``; it reads
+    this block only when those are written as IOS names, the old way (``model/interfaces.py``).
+    """
 
     wan: LinuxName = "eth1"
     lan: LinuxName = "eth2"
@@ -342,6 +347,35 @@ class Site(StrictModel):
     protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
+
+    @model_validator(mode="after")
+    def _interface_names_as_the_platform_writes_them(self) -> Site:
+        """IOS names written out in full (``gi0/1``).
+
+        A name the platform refuses is left as it is, for ``interface_checks`` to report at its
+        line.
+        """
+        names = self.driver.interface_names
+        if names.system:
+            return self
+        wan: dict[str, object] = {"interface": canonical_or_same(names, self.wan.interface)}
+        if self.wan.loopback is not None:
+            loopback = canonical_or_same(names, self.wan.loopback.interface)
+            wan["loopback"] = self.wan.loopback.model_copy(update={"interface": loopback})
+        lan = canonical_or_same(names, self.lan.interface)
+        object.__setattr__(self, "wan", self.wan.model_copy(update=wan))
+        object.__setattr__(self, "lan", self.lan.model_copy(update={"interface": lan}))
+        return self
+
+    @property
+    def interfaces(self) -> Ports:
+        """WAN, LAN trunk and loopback as the PE names them (``model/interfaces.py``)."""
+        return ports(self)
+
+    @property
+    def data_plane(self) -> Ports:
+        """WAN, LAN trunk and loopback on a Linux data plane (a Cisco site's: ``linux:``)."""
+        return data_plane_ports(self)
 
     @property
     def effective_platform(self) -> Platform:

@@ -91,15 +91,14 @@ def _diagram(fleet: Fleet, pairs: dict[tuple[str, str], list[Pseudowire]]) -> li
 
 
 def _site_row(site: Site) -> str:
-    loopback = site.wan.loopback
-    source = f"{site.tunnel_address} ({site.tunnel_interface})"
+    wan, lan, loopback = site.interfaces  # as the PE names them: IOS's, or the system's
     cells = [
         site.name,
         site.hostname,
         _title(site),
-        f"{site.wan.interface} {site.wan.address}, MTU {site.wan.mtu}",
-        source if loopback else f"{site.tunnel_address} (the WAN)",
-        site.lan.interface,
+        f"{wan} {site.wan.address}, MTU {site.wan.mtu}",
+        f"{site.tunnel_address} ({loopback})" if loopback else f"{site.tunnel_address} (the WAN)",
+        lan,
         ", ".join(site.peer_names) or "none",
     ]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
