@@ -153,7 +153,7 @@ def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_p
         ("branch", ["peers", 0], 13),
         ("hub", ["peers", 0], 17),
         ("hub", ["peers", 1], 18),
-        ("linux-edge", ["peers", 0], 15),
+        ("linux-edge", ["peers", 0], 14),
     ]
 
 

@@ -166,17 +166,17 @@ def interface_hints(sites: Iterable[Site]) -> Iterator[Problem]:
             if not is_ios_style(names, name):
                 continue
             now = actual.loopback if path == _LOOPBACK else getattr(actual, str(path[0]))
-            source = "its `linux:` block" if path[0] in block else "the `linux:` block's default"
+            source = "from its `linux:` block" if path[0] in block else "the `linux:` default"
             if path == _LOOPBACK:
-                source = "Linux's loopback"
+                source = "where the tunnel source goes"
             yield Problem(
                 site.name,
                 path,
-                f"{format_path(path)}: {name} is an IOS name, but a {title} site names its "
-                f"interfaces as the system does (deprecated: l2tpgen reads it as {now}, "
-                f"{source})",
+                f"{format_path(path)}: {name} is an IOS name; a {title} site names its "
+                f"interfaces as the system does, and this one is read as {now} ({source})",
                 f"write `interface: {now}`"
-                + (" and drop the `linux:` block" if block and path != _LOOPBACK else ""),
+                + (" and drop the `linux:` block" if block and path != _LOOPBACK else "")
+                + f" (IOS names on a {title} site are deprecated)",
                 level="warning",
             )
         if block and not any(is_ios_style(names, n) for p, n in _stated(site) if p != _LOOPBACK):
