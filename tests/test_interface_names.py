@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ROOT
+from test_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.ios.names import InterfaceNameError
+from l2tpgen.lab.frames import frame_script, tcpdump_extras
+from l2tpgen.lab.vm import run_script
 from l2tpgen.model.interface_checks import interface_hints
 from l2tpgen.platforms.linux import linux_interface_name
 from l2tpgen.platforms.vyos import vyos_interface_name
@@ -75,7 +78,7 @@ def test_a_linux_site_with_wan_enp3s0_validates_and_renders_enp3s0(tmp_path: Pat
     script = _render(sites, EDGE)
     assert "# WAN enp3s0, LAN trunk enp4s0f1;" in script
     assert "ip link set dev enp3s0 up mtu 1500" in script
-    assert "ip addr add 198.51.100.17/29 dev enp3s0" in script
+    assert " addr add 198.51.100.17/29 dev enp3s0" in script
     assert "ip link add link enp4s0f1 name enp4s0f1.200 type vlan id 200" in script
     assert "eth1" not in script
     assert "eth2" not in script
@@ -278,3 +281,22 @@ def test_a_cisco_site_still_writes_ios_abbreviations_out_in_full(tmp_path: Path)
     assert branch.wan.interface == "GigabitEthernet0/1"
     assert branch.interfaces.wan == "GigabitEthernet0/1"
     assert branch.data_plane[:2] == (branch.linux.wan, branch.linux.lan)
+
+
+@pytest.mark.lab
+@requires_vm
+def test_the_commands_rendered_for_enp3s0_carry_frames_on_the_kernel(tmp_path: Path) -> None:
+    # The PE's namespace gets veths named as the site names its ports, and runs the rendered
+    # iproute2 lines as they are (l2tpgen.lab.frames): the far end frames as the Cisco hub does.
+    sites = _fleet(
+        tmp_path,
+        "hub",
+        EDGE,
+        ("interface: eth1\n", "interface: enp3s0\n"),
+        ("lan: {interface: eth2}", "lan: {interface: enp4s0f1}"),
+    )
+    script = frame_script(load_fleet(sites), EDGE, "t", tagged_peer=True)
+    assert " link add enp3s0 netns " in script
+    assert " addr add 198.51.100.17/29 dev enp3s0" in script
+    run = run_script(script, extras=tcpdump_extras())
+    assert "t reached: yes" in run.output
