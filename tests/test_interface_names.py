@@ -283,6 +283,20 @@ def test_a_cisco_site_still_writes_ios_abbreviations_out_in_full(tmp_path: Path)
     assert branch.data_plane[:2] == (branch.linux.wan, branch.linux.lan)
 
 
+def test_a_linux_name_on_a_cisco_site_is_told_where_such_names_belong(tmp_path: Path) -> None:
+    # The issue: `enp3s0` was refused with "write it as IOS does", not a word about Linux PEs.
+    sites = _fleet(
+        tmp_path, "hub", "branch", ("interface: GigabitEthernet0/1", "interface: enp3s0")
+    )
+    result = runner.invoke(app, ["validate", "--sites", str(sites)])
+    assert result.exit_code == 1
+    assert (
+        "error: wan.interface: 'enp3s0' is not an interface name; write it as IOS does, e.g. "
+        "GigabitEthernet0/0\n  hint: a Cisco IOS site names its interfaces as IOS does; for a "
+        "Linux or VyOS PE, set `platform: linux` or `platform: vyos` and write the system's names"
+    ) in result.stderr
+
+
 @pytest.mark.lab
 @requires_vm
 def test_the_commands_rendered_for_enp3s0_carry_frames_on_the_kernel(tmp_path: Path) -> None:

@@ -50,12 +50,21 @@ def name_problem(
     try:
         names.canonical(name)
     except InterfaceNameError as exc:
-        hint = ""
+        title = driver.short_title or driver.title
         if names.system:
             wan, lan, _ = names.examples
             hint = (
-                f"a {driver.short_title or driver.title} site names its interfaces as the system "
-                f"does (e.g. `{wan}`, `{lan}`); IOS names are for Cisco platforms"
+                f"a {title} site names its interfaces as the system does (e.g. `{wan}`, "
+                f"`{lan}`); IOS names are for Cisco platforms"
+            )
+        else:  # a Linux name on a Cisco site (`enp3s0`): say where such names belong
+            systems = [d for d in platforms.DRIVERS.values() if d.interface_names.system]
+            hint = (
+                f"a {title} site names its interfaces as IOS does; for a "
+                + " or ".join(d.short_title or d.title for d in systems)
+                + " PE, set "
+                + " or ".join(f"`platform: {d.name}`" for d in systems)
+                + " and write the system's names"
             )
         return Problem(site, path, f"{format_path(path)}: {exc}", hint)
     return None  # pragma: no cover - is_valid said no
