@@ -66,6 +66,25 @@ def canonical_or_same(names: InterfaceNames, name: str) -> str:
         return name
 
 
+def written_out(site: Site) -> dict[str, object]:
+    """A Cisco site's ``wan`` and ``lan`` with IOS names written out in full (others: nothing).
+
+    A name the platform refuses is left as it is, for ``interface_checks`` to report.
+    """
+    names = site.driver.interface_names
+    if names.system:
+        return {}
+    wan: dict[str, object] = {"interface": canonical_or_same(names, site.wan.interface)}
+    if site.wan.loopback is not None:
+        loopback = canonical_or_same(names, site.wan.loopback.interface)
+        wan["loopback"] = site.wan.loopback.model_copy(update={"interface": loopback})
+    lan = canonical_or_same(names, site.lan.interface)
+    return {
+        "wan": site.wan.model_copy(update=wan),
+        "lan": site.lan.model_copy(update={"interface": lan}),
+    }
+
+
 def ports(site: Site) -> Ports:
     """The site's interfaces as its PE names them (``Site.interfaces``)."""
     names = site.driver.interface_names

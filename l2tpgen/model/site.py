@@ -24,7 +24,7 @@ from l2tpgen.model.addresses import (  # pydantic reads them at run time
     PrefixedIP,
 )
 from l2tpgen.model.base import StrictModel
-from l2tpgen.model.interfaces import Ports, canonical_or_same, data_plane_ports, ports
+from l2tpgen.model.interfaces import Ports, data_plane_ports, ports, written_out
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.model.protection import (
     PROTECTION_SECRET_KEYS,
@@ -355,16 +355,8 @@ class Site(StrictModel):
         A name the platform refuses is left as it is, for ``interface_checks`` to report at its
         line.
         """
-        names = self.driver.interface_names
-        if names.system:
-            return self
-        wan: dict[str, object] = {"interface": canonical_or_same(names, self.wan.interface)}
-        if self.wan.loopback is not None:
-            loopback = canonical_or_same(names, self.wan.loopback.interface)
-            wan["loopback"] = self.wan.loopback.model_copy(update={"interface": loopback})
-        lan = canonical_or_same(names, self.lan.interface)
-        object.__setattr__(self, "wan", self.wan.model_copy(update=wan))
-        object.__setattr__(self, "lan", self.lan.model_copy(update={"interface": lan}))
+        for field, value in written_out(self).items():
+            object.__setattr__(self, field, value)
         return self
 
     @property
