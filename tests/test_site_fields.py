@@ -17,6 +17,7 @@ from conftest import ROOT
 
 from l2tpgen.model.fields import plain, row_for, rows, table
 from l2tpgen.model.schema import property_paths, site_schema
+from l2tpgen.model.site import Site
 
 if TYPE_CHECKING:
     from conftest import Golden
@@ -87,6 +88,22 @@ def test_descriptions_are_plain_text_for_editors() -> None:
     assert marked == []
     wan = site_schema()["definitions"]["Wan"]["properties"]["interface"]["description"]
     assert wan.startswith("interface, required: as the platform names it: IOS's name on ios")
+
+
+def test_a_description_given_in_the_models_is_its_rows_notes() -> None:
+    # The table is the one source: a model field may carry a description too (for help text),
+    # but only the words of its row, so that the two never drift apart.
+    raw = Site.model_json_schema(by_alias=True, ref_template="#/definitions/{model}")
+    raw["definitions"] = raw.pop("$defs")
+    for (owner, name), path in property_paths(raw).items():
+        node = raw["definitions"][owner] if owner else raw
+        given = node["properties"][name].get("description")
+        if given is not None:
+            row = row_for(path)
+            assert row is not None, path
+            assert plain(given) == plain(row.notes), (
+                f"{path}: say it in l2tpgen/model/site_fields.md"
+            )
 
 
 @pytest.mark.parametrize(
