@@ -6,6 +6,7 @@ exercised in test_netbox_pull.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -20,6 +21,7 @@ from l2tpgen.netbox.client import (
     L2vpn,
     Termination,
 )
+from l2tpgen.netbox.overlay import Overlay
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -152,3 +154,28 @@ def test_an_overlay_value_the_site_model_refuses_is_reported_with_the_device(
     assert result.sites == ()
     assert {p.url for p in result.unmapped} == {f"{NB}/dcim/devices/1/", f"{NB}/dcim/devices/2/"}
     assert "wan.mtu" in result.unmapped[0].message
+
+
+def _linux_inventory(wan: str, lan: str) -> Inventory:
+    """The two routers as Linux PEs, their interfaces named as Linux names them."""
+    inventory = _inventory()
+    names = {"GigabitEthernet0/1": wan, "GigabitEthernet0/0": lan}
+    interfaces = {
+        iid: replace(i, name=names.get(i.name, i.name.replace("GigabitEthernet0/0", lan)))
+        for iid, i in inventory.interfaces.items()
+    }
+    devices = tuple(replace(d, platform="linux") for d in inventory.devices)
+    return replace(inventory, devices=devices, interfaces=interfaces)
+
+
+def test_a_linux_device_is_pulled_with_its_interface_names_as_netbox_holds_them() -> None:
+    result = build_sites(_linux_inventory("enp3s0", "enp4s0"), Overlay(), NB)
+    assert result.unmapped == ()
+    r1 = yaml.safe_load(result.sites[0].text)
+    assert (r1["wan"]["interface"], r1["lan"]["interface"]) == ("enp3s0", "enp4s0")
+
+
+def test_a_linux_interface_name_the_kernel_refuses_is_reported_with_the_device() -> None:
+    result = build_sites(_linux_inventory("enp3s0:1", "enp4s0"), Overlay(), NB)
+    assert result.sites == ()
+    assert "wan.interface: 'enp3s0:1' is not a Linux interface name" in result.unmapped[0].message

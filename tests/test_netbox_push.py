@@ -220,3 +220,36 @@ def test_a_sites_ssh_port_is_recorded_and_pull_and_the_netbox_inventory_use_it(
     assert load_fleet(out).site("site-b").management.port == 22
     hosts = map_hosts(Client(netbox_server.url, netbox_server.token).devices(Selection("l2tpgen")))
     assert (hosts.routers["site-a"].host, hosts.routers["site-a"].port) == ("192.0.2.11", 2201)
+
+
+@pytest.mark.usefixtures("netbox_env")
+def test_a_linux_site_is_recorded_under_its_own_interface_names(
+    netbox: Any,  # noqa: ANN401
+    tmp_path: Path,
+) -> None:
+    # sites/ with site-b a Linux PE written the old way: IOS names, the real ones in `linux:`.
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    static = ("signaling: dynamic, pmtu: true,", "signaling: static,")
+    for name, edits in (
+        ("site-a", [static]),
+        (
+            "site-b",
+            [
+                static,
+                ("device_type: cisco_ios}", "}\nplatform: linux"),
+                ("l2tp_class:", "linux: {wan: enp3s0, lan: enp4s0}\nl2tp_class:"),
+            ],
+        ),
+    ):
+        path = sites / f"{name}.yaml"
+        text = path.read_text()
+        for old, new in edits:
+            assert old in text, old
+            text = text.replace(old, new)
+        path.write_text(text)
+    result = push(sites)
+    assert result.exit_code == 0, result.output
+    names = {i.name for i in netbox.dcim.interfaces.filter(device="lab-b-rtr1")}
+    assert {"enp3s0", "enp4s0", "enp4s0.2996"} <= names
+    assert not any("Ethernet" in name for name in names)

@@ -34,6 +34,7 @@ PACKAGE = ROOT / "l2tpgen"
 NOT_PLATFORMS = {
     ("lab/kinds.py", "linux"): "containerlab's node kind (a Linux container)",
     ("ios/tree.py", "ios"): "ciscoconfparse's `syntax` argument",
+    ("model/interface_checks.py", "linux"): "the site file's `linux:` key (the lab's port names)",
     # The simulator imports nothing of what it checks (tests/test_sim_independence.py), the
     # platforms package included: its flavors keep their own names, which must be the drivers'
     # (test_the_simulator_flavors_are_the_simulated_drivers).

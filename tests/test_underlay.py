@@ -129,12 +129,12 @@ def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_p
     assert result.stdout.splitlines()[0] == "ok: 3 sites, 9 pseudowires, no problems (4 warnings)"
     warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
     # branch.yaml line 13 is `peers: [hub]` (hub at column 9); hub.yaml lines 17-18 the two
-    # `  - ` entries (column 5); linux-edge.yaml line 15 is `peers: [hub]`.
+    # `  - ` entries (column 5); linux-edge.yaml line 14 is `peers: [hub]`.
     assert [w.split(": warning: ")[0] for w in warnings] == [
         f"{hub}/branch.yaml:13:9",
         f"{hub}/hub.yaml:17:5",
         f"{hub}/hub.yaml:18:5",
-        f"{hub}/linux-edge.yaml:15:9",
+        f"{hub}/linux-edge.yaml:14:9",
     ]
     assert (
         warnings[1]
@@ -153,7 +153,7 @@ def test_the_hub_fleet_warns_that_its_private_loopbacks_are_routed_at_a_public_p
         ("branch", ["peers", 0], 13),
         ("hub", ["peers", 0], 17),
         ("hub", ["peers", 1], 18),
-        ("linux-edge", ["peers", 0], 15),
+        ("linux-edge", ["peers", 0], 14),
     ]
 
 

@@ -100,8 +100,8 @@ def frame_script(
     vlan = pw.vlan.id
     lines = [
         f"{_IP} netns add {pe}; {_IP} netns add {wan}; {_IP} netns add {ce}",
-        f"{_IP} link add {site.linux.wan} netns {pe} type veth peer name wan netns {wan}",
-        f"{_IP} link add {site.linux.lan} netns {pe} type veth peer name lan netns {ce}",
+        f"{_IP} link add {site.data_plane.wan} netns {pe} type veth peer name wan netns {wan}",
+        f"{_IP} link add {site.data_plane.lan} netns {pe} type veth peer name lan netns {ce}",
         f"{_IP} -n {pe} link set lo up",
         # The PE exactly as rendered (iproute2 lines, run in its namespace).
         *(f"{_IP} -n {pe} {command[3:]}" for command in base_commands(site)),

@@ -76,7 +76,7 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
     if len(peers) != 1:
         raise L2tpgenError(f"{name}: the single-trunk variant needs exactly one peer")
     first = min(pseudowires, key=lambda pw: pw.vc_id)
-    lan = site.linux.lan
+    lan = site.data_plane.lan
     return [
         *base_commands(site),
         (
@@ -250,7 +250,7 @@ def build_topology(
                 else linux_commands(fleet, site_name)
             )
             if site.wan.ipv6:
-                commands = [*ipv6_commands(("lo", site.linux.wan)), *commands]
+                commands = [*ipv6_commands(("lo", site.data_plane.wan)), *commands]
             pe = {
                 "kind": LINUX_KIND,
                 "image": LINUX_IMAGE,

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios.names import is_ethernet, is_loopback, is_subinterface
 from l2tpgen.model.classes import check_class_pairs, check_classes
 from l2tpgen.model.family_checks import check_family, check_peer_family
+from l2tpgen.model.interface_checks import check_interfaces
 from l2tpgen.model.platform_checks import check_platform_paths
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.protection_checks import check_mixed_peers, check_protection
@@ -31,7 +31,7 @@ def check_site(site: Site) -> Iterator[Problem]:
     """Every rule that needs only this site."""
     yield from check_family(site)
     yield from _check_wan(site)
-    yield from _check_interfaces(site)
+    yield from check_interfaces(site)
     yield from _check_platform(site)
     yield from check_classes(site)
     yield from _check_peers(site)
@@ -75,46 +75,12 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             "choose a host address of the subnet",
         )
     loopback = wan.loopback
-    if loopback is not None and not is_loopback(loopback.interface):
-        yield Problem(
-            site.name,
-            ("wan", "loopback", "interface"),
-            f"{loopback.interface} is not a loopback interface",
-            "name a LoopbackN interface, or leave wan.loopback out to source tunnels from the WAN",
-        )
     if loopback is not None and loopback.address.ip in network:
         yield Problem(
             site.name,
             ("wan", "loopback", "address"),
             f"loopback address {loopback.address.ip} is inside the WAN subnet {network}",
             "give the loopback an address of its own, routed to the peers",
-        )
-
-
-def _check_interfaces(site: Site) -> Iterator[Problem]:
-    lan = site.lan.interface
-    if lan == site.wan.interface:
-        yield Problem(
-            site.name,
-            ("lan", "interface"),
-            f"{lan} is both the LAN trunk and the WAN interface",
-            "the VLANs are stretched from a separate trunk port towards the local switch",
-        )
-    if is_subinterface(lan) or not is_ethernet(lan):
-        yield Problem(
-            site.name,
-            ("lan", "interface"),
-            f"{lan} cannot carry dot1Q subinterfaces",
-            "name the physical Ethernet trunk port (e.g. GigabitEthernet0/0); l2tpgen adds one "
-            "subinterface per VLAN",
-        )
-    if site.wan.interface.startswith(f"{lan}."):
-        yield Problem(
-            site.name,
-            ("wan", "interface"),
-            f"WAN interface {site.wan.interface} is a subinterface of the LAN trunk {lan}",
-            "l2tpgen owns every subinterface of the LAN trunk (push reconfigures or removes "
-            "them, which would cut the router's own uplink); put the WAN on another port",
         )
 
 

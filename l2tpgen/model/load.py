@@ -23,6 +23,7 @@ from l2tpgen.errors import FleetValidationError, ModelError
 from l2tpgen.files import kind_of
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, site_not_found
+from l2tpgen.model.interface_checks import raw_name_problems
 from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
 from l2tpgen.model.problems import Location, Problem, format_path
 from l2tpgen.model.secret_names import NAMESPACE_HINT, OUTSIDE
@@ -231,15 +232,24 @@ def _locate(problem: Problem, docs: Mapping[str, SourceDoc]) -> Problem:
 
 
 def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | None:
+    data = source.plain()
     try:
-        return Site.model_validate(source.plain())
+        return Site.model_validate(data)
     except ValidationError as exc:
+        paths = set()
         for error in exc.errors(include_url=False, include_input=False):
             path = tuple(error["loc"])
+            paths.add(path)
             message, hint = explain(error)
             problem = Problem(stem, path, message, hint)
             key = error["type"] == "extra_forbidden"
             problems.append(problem.located(source.locate(path, key=key)))
+        # Interface names are checked once the platform is known; report them in this run too.
+        problems.extend(
+            p.located(source.locate(p.path))
+            for p in raw_name_problems(stem, data)
+            if p.path not in paths
+        )
         return None
 
 

@@ -17,7 +17,6 @@ from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from l2tpgen import platforms
-from l2tpgen.ios.names import canonical_interface_name
 from l2tpgen.model.addresses import (  # pydantic reads them at run time
     DEFAULT_ROUTES,
     AnyAddress,
@@ -25,6 +24,7 @@ from l2tpgen.model.addresses import (  # pydantic reads them at run time
     PrefixedIP,
 )
 from l2tpgen.model.base import StrictModel
+from l2tpgen.model.interfaces import Ports, data_plane_ports, ports, written_out
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.model.protection import (
     PROTECTION_SECRET_KEYS,
@@ -75,7 +75,8 @@ def _host(value: str) -> str:
     return value
 
 
-InterfaceName = Annotated[str, AfterValidator(canonical_interface_name)]
+# As the platform names it: checked and (IOS) written out in full by Site, which knows the platform.
+InterfaceName = Annotated[str, Field(min_length=1, max_length=64)]
 # IOS names for classes; the same rule serves site names, hostnames and VLAN names.
 IosName = Annotated[str, Field(pattern=NAME_PATTERN)]
 Duplex = Literal["auto", "full", "half"]
@@ -173,7 +174,11 @@ LinuxName = Annotated[str, Field(pattern=LINUX_NAME_PATTERN)]
 
 
 class LinuxInterfaces(StrictModel):
-    """Interface names when the site's PE is Linux (and in labs): WAN and LAN trunk."""
+    """The ports of the Linux node that stands in for a Cisco PE in labs: WAN and LAN trunk.
+
+    A Linux or VyOS site names its interfaces in ``wan.interface`` and ``lan.interface``; it reads
+    this block only when those are written as IOS names, the old way (``model/interfaces.py``).
+    """
 
     wan: LinuxName = "eth1"
     lan: LinuxName = "eth2"
@@ -203,13 +208,6 @@ class L2tpClass(StrictModel):
 
 Signaling = Literal["dynamic", "static"]
 Sequencing = Literal["none", "transmit", "receive", "both"]
-SEQUENCING_DESCRIPTION = (
-    "Sequence numbers in the L2-specific sublayer. Not a defence: on a pair without ESP, forged "
-    "frames with the sublayer and incrementing sequence numbers knock the session's sequence out "
-    "of step, and the real traffic stops (a denial of service; measured in the lab: 5 of 10 "
-    "forgeries delivered, then 0 of 3 real pings). ESP (protection.mode: ipsec) prevents it (0 "
-    "of 10). docs/security.md, 'Sequencing'."
-)
 
 
 class PseudowireClass(StrictModel):
@@ -227,7 +225,7 @@ class PseudowireClass(StrictModel):
     pmtu: bool | None = None
     df_bit: bool = True
     tos_reflect: bool = False
-    sequencing: Sequencing = Field("none", description=SEQUENCING_DESCRIPTION)
+    sequencing: Sequencing = "none"
     # Static sessions between two Cisco routers run `l2tp hello <l2tp-class>`: an UP session then
     # means the peer answers. Never towards Linux, whose unmanaged tunnels cannot answer hellos.
     static_hello: bool = True
@@ -253,7 +251,7 @@ class PeerPseudowire(StrictModel):
 
     signaling: Signaling | None = None
     cookie: Literal[0, 4, 8] | None = None
-    sequencing: Sequencing | None = Field(None, description=SEQUENCING_DESCRIPTION)
+    sequencing: Sequencing | None = None
     pmtu: bool | None = None
     df_bit: bool | None = None
     tos_reflect: bool | None = None
@@ -349,6 +347,27 @@ class Site(StrictModel):
     protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
+
+    @model_validator(mode="after")
+    def _interface_names_as_the_platform_writes_them(self) -> Site:
+        """IOS names written out in full (``gi0/1``).
+
+        A name the platform refuses is left as it is, for ``interface_checks`` to report at its
+        line.
+        """
+        for field, value in written_out(self).items():
+            object.__setattr__(self, field, value)
+        return self
+
+    @property
+    def interfaces(self) -> Ports:
+        """WAN, LAN trunk and loopback as the PE names them (``model/interfaces.py``)."""
+        return ports(self)
+
+    @property
+    def data_plane(self) -> Ports:
+        """WAN, LAN trunk and loopback on a Linux data plane (a Cisco site's: ``linux:``)."""
+        return data_plane_ports(self)
 
     @property
     def effective_platform(self) -> Platform:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer.writer import site_yaml
+from l2tpgen.model.interface_checks import raw_name_problems
 from l2tpgen.model.load import load_fleet
 from l2tpgen.model.site import Site
 from l2tpgen.netbox.mapping import Unmapped, map_inventory
@@ -117,6 +118,18 @@ def build_sites(inventory: Inventory, overlay: Overlay, netbox_url: str) -> Pull
                         f"{error['msg']} (from NetBox or overlay {overlay.source})",
                     )
                 )
+            continue
+        # Interface names as the site's platform takes them (the model checks them on load).
+        named = [p.message for p in raw_name_problems(str(data["name"]), data)]
+        problems.extend(
+            Unmapped(
+                draft.device.url,
+                f"site {data['name']} (device {draft.device.name}): {message} (from NetBox or "
+                f"overlay {overlay.source})",
+            )
+            for message in named
+        )
+        if named:
             continue
         header = [
             f"Pulled from NetBox {netbox_url}: device {draft.device.name} ({draft.device.url}).",

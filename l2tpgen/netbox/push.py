@@ -216,13 +216,14 @@ class Pusher:
         }
         if site.wan.duplex:
             wan_fields["duplex"] = site.wan.duplex
-        wan = self._interface(device, site.wan.interface, wan_fields, {"type": "other"})
-        self._tag(wan, tags[WAN_TAG], where + site.wan.interface)
-        wan_ip = self._address(wan, str(site.wan.address), where + site.wan.interface)
+        names = site.interfaces  # as the PE names them (a Linux site's own, not IOS's)
+        wan = self._interface(device, names.wan, wan_fields, {"type": "other"})
+        self._tag(wan, tags[WAN_TAG], where + names.wan)
+        wan_ip = self._address(wan, str(site.wan.address), where + names.wan)
         self.sources[site.name] = (wan, wan_ip)
-        if site.wan.loopback:
-            loop = self._interface(device, site.wan.loopback.interface, {}, {"type": "virtual"})
-            self._tag(loop, tags[LOOPBACK_TAG], where + site.wan.loopback.interface)
+        if site.wan.loopback and names.loopback:
+            loop = self._interface(device, names.loopback, {}, {"type": "virtual"})
+            self._tag(loop, tags[LOOPBACK_TAG], where + names.loopback)
             loop_ip = self._address(loop, str(site.wan.loopback.address), where + "loopback")
             self.sources[site.name] = (loop, loop_ip)
         if site.management.host == str(site.wan.address.ip):
@@ -237,7 +238,7 @@ class Pusher:
         lan_fields: dict[str, Any] = {"mode": "tagged"}
         if site.lan.duplex:
             lan_fields["duplex"] = site.lan.duplex
-        lan = self._interface(device, site.lan.interface, lan_fields, {"type": "other"})
+        lan = self._interface(device, names.lan, lan_fields, {"type": "other"})
         subs = {}
         for vlan in site.vlans:
             nb_vlan = self.ensure(
@@ -250,7 +251,7 @@ class Pusher:
             )
             subs[(vlan.id, vlan.peer)] = self._interface(
                 device,
-                f"{site.lan.interface}.{vlan.id}",
+                f"{names.lan}.{vlan.id}",
                 {"parent": lan, "mode": "access", "untagged_vlan": nb_vlan},
                 {"type": "virtual"},
             )

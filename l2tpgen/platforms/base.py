@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from l2tpgen.ios.names import (
+    canonical_interface_name,
+    is_ethernet,
+    is_loopback,
+    is_subinterface,
+)
+
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
     from l2tpgen.model import Fleet
 
@@ -25,6 +32,31 @@ class Renderer(Protocol):
     ) -> dict[str, str]:
         """Render."""
         ...
+
+
+def _ios_trunk(name: str, vlans: Sequence[int]) -> str | None:  # noqa: ARG001 - IOS: any ID
+    if is_subinterface(name) or not is_ethernet(name):
+        return f"{name} cannot carry dot1Q subinterfaces"
+    return None
+
+
+@dataclass(frozen=True)
+class InterfaceNames:
+    """How a platform names the interfaces a site file states (``wan.interface``, ...).
+
+    ``canonical``: the name as the platform writes it, or ``InterfaceNameError`` saying why it is
+    not one. ``loopback``: whether a name (canonical) is a loopback. ``trunk``: why a name cannot
+    be the LAN trunk of a site stretching ``vlans`` (None: it can). ``system``: the names are the
+    operating system's own (Linux, VyOS): the data plane uses them as written, and an IOS-style
+    name in such a site is the old way of writing it (the ``linux:`` block held the real names).
+    ``examples``: a WAN, a LAN trunk and a loopback name for hints.
+    """
+
+    canonical: Callable[[str], str] = canonical_interface_name
+    loopback: Callable[[str], bool] = is_loopback
+    trunk: Callable[[str, Sequence[int]], str | None] = _ios_trunk
+    system: bool = False
+    examples: tuple[str, str, str] = ("GigabitEthernet0/1", "GigabitEthernet0/0", "Loopback0")
 
 
 @dataclass(frozen=True)
@@ -49,7 +81,8 @@ class Driver:
     sequencing, as the pseudowire-class says). ``kernel_sessions``: its pseudowires run on the
     Linux kernel's L2TPv3, which finds a data packet's session by its ID alone (``l2tp_ip_recv``);
     ``fail_closed``: its rendering blocks clear L2TPv3 with static xfrm policies while no IKE
-    daemon runs (docs/security.md, "Failing closed").
+    daemon runs (docs/security.md, "Failing closed"). ``interface_names``: how its sites name
+    their interfaces (IOS's names by default).
     """
 
     name: str
@@ -86,6 +119,7 @@ class Driver:
     # peers); ``ipv6_note``: where that is documented, or why a site of it is refused.
     ipv6_underlay: bool = False
     ipv6_note: str = ""
+    interface_names: InterfaceNames = field(default_factory=InterfaceNames)
 
     @property
     def pushable(self) -> bool:

@@ -19,25 +19,66 @@ does not pass iproute2 decides:
   the LAN trunk are members of one bridge, ``br0``: the trunk allows each VLAN tagged, a session
   towards Linux or VyOS is that VLAN's native (untagged) port, one towards Cisco a tagged port.
 
-Interface names are the site's ``linux:`` ones (VyOS names Ethernet ports ``ethN``). IPsec is
-rendered for VyOS 1.4 and later (``ipsec_peers``: ``set vpn ipsec ...``, IKEv2 with a pre-shared
-key, ESP in transport mode for IP protocol 115 between the tunnel addresses); the inbound WAN
-filter is not (the model refuses a VyOS PE whose path needs one), push and the simulator do not
-handle VyOS, and the lab runs a VyOS PE on its Linux data plane.
+Interface names are the site's own, as VyOS writes them (``ethN``; a WAN ``ethN.VID`` is a vif).
+IPsec is rendered for VyOS 1.4 and later (``ipsec_peers``: ``set vpn ipsec ...``, IKEv2 with a
+pre-shared key, ESP in transport mode for IP protocol 115 between the tunnel addresses); the
+inbound WAN filter is not (the model refuses a VyOS PE whose path needs one), push and the
+simulator do not handle VyOS, and the lab runs a VyOS PE on its Linux data plane.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
-from l2tpgen.platforms.base import Driver
+from l2tpgen.ios.names import InterfaceNameError
+from l2tpgen.platforms.base import Driver, InterfaceNames
+from l2tpgen.platforms.linux import is_lo, linux_interface_name, vlan_device_fits
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from l2tpgen.model import Fleet, Pseudowire
 
+# vyos/vyos-1x interface-definitions/interfaces_ethernet.xml.in (commit 295d69ff): the ethernet
+# tag node's constraint `((eth|lan)[0-9]+|(eno|ens|enp|enx).+)` (VyOS anchors it). The WAN may
+# be a VLAN of one, `ethN.VID`, configured as `set interfaces ethernet ethN vif VID`.
+_ETHERNET = re.compile(r"(?:eth|lan)[0-9]+|(?:eno|ens|enp|enx).+", re.ASCII)
+_VIF = re.compile(r"(?P<port>[^.]+)\.(?P<vid>[0-9]{1,4})", re.ASCII)
+MAX_VID = 4094
+
+
+def vyos_interface_name(name: str) -> str:
+    """The name as written, when VyOS names an Ethernet port (or a VLAN of one) so.
+
+    Raises:
+        InterfaceNameError: why not.
+    """
+    linux_interface_name(name)  # VyOS's names are the kernel's
+    vif = _VIF.fullmatch(name)
+    port = vif["port"] if vif else name
+    if not _ETHERNET.fullmatch(port) or (vif and not 0 < int(vif["vid"]) <= MAX_VID):
+        raise InterfaceNameError(
+            f"{name!r} is not a VyOS Ethernet interface: VyOS names them ethN (also lanN, enoN, "
+            "ensN, enpN, enxN), and a VLAN of one ethN.VID (VID 1-4094)"
+        )
+    return name
+
+
+def wan_path(name: str) -> str:
+    """The WAN's node under ``set interfaces ethernet``: ``eth1``, or ``eth1 vif 100``."""
+    vif = _VIF.fullmatch(name)
+    return f"{vif['port']} vif {vif['vid']}" if vif else name
+
+
+VYOS_NAMES = InterfaceNames(
+    canonical=vyos_interface_name,
+    loopback=is_lo,  # interfaces_loopback.xml.in: the one loopback is `lo`
+    trunk=vlan_device_fits,
+    system=True,
+    examples=("eth1", "eth2", "lo"),
+)
 BRIDGE = "br0"
 L2TP_PROTOCOL = 115  # IANA's number for L2TP; vyos-1x's ip-protocol validator takes 0-255
 # interfaces_l2tpv3.xml.in: tunnel-id, peer-tunnel-id, session-id and peer-session-id take
@@ -180,8 +221,8 @@ def vyos_context(
     sessions = [_session(pw) for pw in pseudowires]  # refuses what VyOS cannot express
     return {
         "site": site,
-        "wan": site.linux.wan,
-        "lan": site.linux.lan,
+        "wan": wan_path(site.data_plane.wan),
+        "lan": site.data_plane.lan,
         "bridge": BRIDGE,
         "loopback": str(loopback.address) if loopback is not None else None,
         "routes": routes,
@@ -229,5 +270,6 @@ VYOS = Driver(
         "l2tpgen's VyOS rendering (set interfaces l2tpv3) is written and tested for IPv4 "
         "underlays only; IPv6 tunnel addresses on VyOS are unconfirmed"
     ),
+    interface_names=VYOS_NAMES,
 )
 DRIVERS = (VYOS,)  # found by l2tpgen.platforms

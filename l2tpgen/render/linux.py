@@ -139,7 +139,7 @@ def l2spec(pw: Pseudowire) -> str:
 
 def base_commands(site: Site) -> list[str]:
     """WAN addressing and routes, loopback, LAN trunk up."""
-    wan, lan = site.linux.wan, site.linux.lan
+    wan, lan = site.data_plane.wan, site.data_plane.lan
     nodad = " nodad" if site.wan.ipv6 else ""  # the tunnel binds it at once (see above)
     commands = [
         f"ip link set dev {wan} up mtu {site.wan.mtu}",
@@ -175,7 +175,7 @@ def session_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[st
     """Sessions and bridges for ``pseudowires`` (static session IDs and cookies)."""
     commands: list[str] = []
     tunnels = _tunnels(pseudowires)
-    lan = site.linux.lan
+    lan = site.data_plane.lan
     for pw in pseudowires:
         vlan, (local, remote) = pw.vlan.id, pw.session_ids
         # The pair's budget: both ends of one pseudowire get the same MTU.
@@ -244,7 +244,7 @@ def render_linux(fleet: Fleet, name: str) -> str:
     lines = [
         f"# l2tpgen: {site.name} ({site.hostname}), Linux PE, static L2TPv3 sessions",
         (
-            f"# WAN {site.linux.wan}, LAN trunk {site.linux.lan}; needs the {ip_module}, "
+            f"# WAN {site.data_plane.wan}, LAN trunk {site.data_plane.lan}; needs the {ip_module}, "
             "l2tp_eth, 8021q and bridge modules"
         ),
     ]

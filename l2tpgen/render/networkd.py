@@ -68,8 +68,8 @@ def _wan(site: Site) -> dict[str, str]:
         ("Route", [("Destination", net), ("Gateway", site.wan.gateway)]) for net in site.wan.routes
     ]
     files = {
-        f"10-{site.linux.wan}.network": _ini(
-            ("Match", [("Name", site.linux.wan)]),
+        f"10-{site.data_plane.wan}.network": _ini(
+            ("Match", [("Name", site.data_plane.wan)]),
             ("Link", [("MTUBytes", site.wan.mtu)]),
             ("Network", network),
             *routes,  # type: ignore[arg-type]
@@ -87,7 +87,7 @@ def render_networkd(fleet: Fleet, name: str) -> dict[str, str]:
     site = fleet.site(name)
     pseudowires = fleet.pseudowires(name)
     files = _wan(site)
-    lan = site.linux.lan
+    lan = site.data_plane.lan
     tunnels: dict[str, list[Pseudowire]] = {}
     for pw in pseudowires:
         _check(pw)
