@@ -256,7 +256,7 @@ def test_example_lab_forwards_every_vlan_isolated_with_the_predicted_mtu_and_mul
         (c, v) for c in ("reach", "isolation", "mtu", "multicast") for v in vlans
     )
     assert [r["detail"][:28] for r in found["results"] if r["check"] == "mtu"] == [
-        "predicted 1462: 1462 crosses"
+        "predicted 1458: 1458 crosses"
     ] * 4
 
 

@@ -100,16 +100,19 @@ def up(
     delay: DelayOption = None,
     loss: LossOption = None,
     rate: RateOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
     """Boot the lab in QEMU in the background, set it up, and leave it up to be inspected.
 
     Sets it up as `lab run` does (namespaces, links, the PEs' L2TPv3 sessions and bridges, the
     CEs, the WAN shaping; on a protected lab strongSwan and the xfrm policies), then returns.
     `lab status`, `lab exec`, `lab check` use it; `lab down` stops it. Its state is kept under
-    $L2TPGEN_STATE_DIR/lab/NAME (default ~/.local/state/l2tpgen). Exit 1 if some set-up
-    command failed (the lab stays up, to be inspected).
+    $L2TPGEN_STATE_DIR/lab/NAME (default ~/.local/state/l2tpgen). Each step is shown on
+    stderr as it starts (unless --quiet). Exit 1 if a set-up command failed: the set-up stops
+    there, names it, and the lab stays up, to be inspected.
     """
-    from l2tpgen.lab.live import start  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.live import start  # noqa: PLC0415
 
     lab = _lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
@@ -117,7 +120,10 @@ def up(
     # command a script started in the background inherits SIGINT ignored, and would finish.
     previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        started = start(lab, str(source.resolve()), _state_dir(), timeout=timeout)
+        with lab_progress(quiet=quiet) as progress:
+            started = start(
+                lab, str(source.resolve()), _state_dir(), timeout=timeout, progress=progress
+            )
     except L2tpgenError as exc:
         fail(str(exc))
     except OSError as exc:

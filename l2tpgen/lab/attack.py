@@ -48,19 +48,34 @@ class Target:
     wan: str
     wan_interface: str
     wan_address: str
+    sublayer: bool = False  # the far session expects the default L2-specific sublayer
+    tag: int | None = None  # the far end takes the VLAN's frames 802.1Q-tagged (a Cisco peer)
 
 
 _TUNNEL = re.compile(r"^ip l2tp add tunnel .*\blocal (\S+) remote (\S+)")
 _ADDR = re.compile(r"^ip addr add ([\d.]+)/\d+ dev (\S+)$")
 
 
-def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str]:
-    pattern = re.compile(rf"^ip l2tp add session name l2tp{vlan} .*\bsession_id (\d+)\b")
+def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str, bool, int | None]:
+    """(session ID, peer cookie, sublayer, tag) of the VLAN's session among a PE's commands.
+
+    Linux names it ``l2tpVLAN``, VyOS ``l2tpethVLAN``. No ``l2spec_type`` is iproute2's default
+    sublayer (VyOS); the tag is carried when a VLAN device sits on the session (Linux towards a
+    Cisco end) or a VLAN-filtering bridge takes the VLAN tagged on it (VyOS towards Cisco).
+    """
+    pattern = re.compile(rf"^ip l2tp add session name (l2tp(?:eth)?{vlan}) .*\bsession_id (\d+)\b")
     for command in commands:
         found = pattern.match(command)
         if found:
+            name = found.group(1)
             cookie = re.search(r"\bpeer_cookie ([0-9a-fA-F]+)\b", command)
-            return int(found.group(1)), cookie.group(1) if cookie else "-"
+            sublayer = "l2spec_type none" not in command
+            tagged = {
+                f"ip link add link {name} name {name}.{vlan} type vlan id {vlan}",
+                f"bridge vlan add dev {name} vid {vlan} master",
+            }
+            tag = vlan if tagged & set(commands) else None
+            return int(found.group(2)), cookie.group(1) if cookie else "-", sublayer, tag
     raise L2tpgenError(f"no session for VLAN {vlan} (l2tp{vlan}) among the PE's commands")
 
 
@@ -83,7 +98,7 @@ def target(lab: Lab, pair: Pair) -> Target:
             "an inbound filter cannot run yet; lab an unprotected copy of the fleet "
             "(`wan.trusted: true` at both ends) for its data plane and MTU"
         )
-    session, cookie = _session(far.exec, pair.vlan)
+    session, cookie, sublayer, tag = _session(far.exec, pair.vlan)
     link = next(
         (
             (link.b.interface if link.a.node == far.name else link.a.interface)
@@ -111,12 +126,18 @@ def target(lab: Lab, pair: Pair) -> Target:
         lab.wan,
         link,
         wan_address,
+        sublayer,
+        tag,
     )
 
 
 def forge(t: Target, source: str, count: int, marker: str) -> str:
     """Send ``count`` forged L2TPv3 packets from ``source`` to the far PE, carrying ``marker``."""
-    return f"{PWPROBE} forge {source} {t.far_address} {t.session} {t.cookie} {count} {marker}"
+    framing = f"{'sublayer' if t.sublayer else '-'} {t.tag or '-'}"
+    return (
+        f"{PWPROBE} forge {source} {t.far_address} {t.session} {t.cookie} {count} {marker} "
+        f"{framing}"
+    )
 
 
 def watch_start(name: str, interface: str, markers: str, save: str = "") -> str:

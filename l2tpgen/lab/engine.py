@@ -23,12 +23,14 @@ from l2tpgen.lab.vm import Extras, run_script
 XFRM_MODULES = ("xfrm_algo", "xfrm_user")
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from l2tpgen.lab.checks import Check
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import CheckResult
     from l2tpgen.model import Fleet
+
+    Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,16 @@ class GuestRun:
 
 
 def run_guest(
-    labs: Sequence[GuestLab], *, timeout: float = 300, extras: Extras | None = None
+    labs: Sequence[GuestLab],
+    *,
+    timeout: float = 300,
+    extras: Extras | None = None,
+    progress: Progress | None = None,
 ) -> GuestRun:
     """Boot one VM for ``labs`` (set up side by side, probed one after another)."""
     for guest in labs:
         require_linux(guest.lab)
-    run = run_script(guest_script(labs), timeout=timeout, extras=extras)
+    run = run_script(guest_script(labs), timeout=timeout, extras=extras, progress=progress)
     return GuestRun(parse_console(run.output, labs), run.seconds)
 
 
@@ -111,14 +117,18 @@ def merge_extras(*found: Extras | None) -> Extras | None:
     )
 
 
-def run_vm(lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None) -> LabReport:
+def run_vm(
+    lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None, progress: Progress | None = None
+) -> LabReport:
     """Run a linux-flavor lab and its checks in QEMU and judge it.
 
     The secrets its commands and files name (keyed cookies, the IKE pre-shared key) get
     throwaway values first. A lab whose PEs run IPsec also gets the protection checks
     (``security.py``): the attacks before protection (the control), strongSwan started, the
     usual checks over ESP, the attacks again. With ``fleet``, the model the lab was built from,
-    the frames checks of its Cisco to Linux pairs run too (``framecheck.py``).
+    the frames checks of its Cisco to Linux pairs run too (``framecheck.py``). ``progress`` hears
+    each step (boot, each node's set-up, each probe). A set-up command that fails stops the run:
+    no check is judged, and the report names that command.
     """
     frames: tuple[Check, ...] = ()
     extras = None
@@ -140,6 +150,8 @@ def run_vm(lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None) -> Lab
         lab, probes = plan.lab, (*plan.before, *probes, *plan.after)
         checks = (*checks, *plan.checks)
         extras = merge_extras(extras, protection_extras())
-    run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras)
+    run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras, progress=progress)
     found = run.labs[0]
+    if found.setup_errors:  # stopped there: nothing was probed
+        return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds)
     return LabReport(lab.name, "vm", judge(checks, found.results), found.setup_errors, run.seconds)

@@ -13,14 +13,20 @@ import gzip
 import io
 import os
 import re
+import select
 import shutil
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.guest import STEP
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MODULES = (
     "udp_tunnel",
@@ -311,6 +317,44 @@ def qemu_command(
     ]
 
 
+def _console(command: list[str], timeout: float, progress: Callable[[str], None] | None) -> str:
+    """Run QEMU, read its console as it comes, hand each progress line to ``progress``."""
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    pending = b""
+    with subprocess.Popen(  # noqa: S603 - our own command line
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    ) as qemu:
+        assert qemu.stdout is not None  # noqa: S101 - Popen with stdout=PIPE
+        fd = qemu.stdout.fileno()
+        booted = False
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                qemu.kill()
+                raise L2tpgenError(f"the lab VM did not finish within {timeout:g} s")
+            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            if not ready:
+                continue
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            chunks.append(data)
+            if progress is None:
+                continue
+            pending += data
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                line = raw.decode("utf-8", "replace").strip("\r")
+                if not booted and line == BEGIN:
+                    booted = True
+                    progress("VM booted")
+                elif line.startswith(STEP + " "):
+                    progress(line.removeprefix(STEP + " "))
+        qemu.wait()
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
 def run_script(
     script: str,
     *,
@@ -318,28 +362,25 @@ def run_script(
     memory_mb: int = 768,
     cpus: int = 2,
     extras: Extras | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> VmRun:
-    """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
+    """Boot the kernel with ``script`` as the lab and return what it printed between markers.
+
+    ``progress`` is called with each step as the guest reports it (``guest.STEP`` lines).
+    """
     qemu = _need("qemu-system-x86_64")
     kernel = find_kernel()
     with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:
+        if progress is not None:
+            progress("building the guest")
         initrd = Path(work) / "initrd.gz"
         initrd.write_bytes(build_initramfs(kernel, script, extras))
         command = qemu_command(qemu, kernel, initrd, memory_mb=memory_mb, cpus=cpus)
         started = time.monotonic()
-        try:
-            done = subprocess.run(  # noqa: S603 - our own command line
-                command,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
-                stdin=subprocess.DEVNULL,
-                errors="replace",
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise L2tpgenError(f"the lab VM did not finish within {timeout:g} s") from exc
-    console = done.stdout.replace("\r", "")
+        if progress is not None:
+            progress("booting the VM")
+        output = _console(command, timeout, progress)
+    console = output.replace("\r", "")
     if BEGIN not in console or END not in console:
         tail = "\n".join(console.splitlines()[-15:])
         raise L2tpgenError(
