@@ -123,7 +123,8 @@ def test_a_vyos_pe_runs_its_rendered_set_commands_as_vyos_1x_does(tmp_path: Path
     assert "bridge vlan add dev eth2 vid 200 master" in commands
     assert "bridge vlan add dev l2tpeth200 vid 200 master" in commands
     assert "bridge vlan del dev l2tpeth200 vid 1 master" in commands
-    assert commands[-1] == "ip route add 0.0.0.0/0 via 198.51.100.22"
+    # The route before the tunnels (vyos-1x waits for it: wait_for_add_l2tpv3).
+    assert commands[3] == "ip route add 0.0.0.0/0 via 198.51.100.22"
 
 
 def test_a_native_vlan_member_is_the_vlans_untagged_pvid_port() -> None:

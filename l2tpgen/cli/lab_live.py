@@ -277,18 +277,52 @@ def exec_(
     timeout: Annotated[
         float, typer.Option("--timeout", min=1, help="Kill the command after this many seconds.")
     ] = 60,
+    background: Annotated[
+        bool,
+        typer.Option(
+            "--background", "-b", help="Start it and return its job number (`lab wait JOB`)."
+        ),
+    ] = False,
 ) -> None:
     """Run a command in a node's network namespace in the running lab (netlab's `connect`).
 
     Prints what it printed (stdout and stderr together) and exits with its exit status (137
     when killed at --timeout). Not interactive: its stdin is empty. Example: `l2tpgen lab exec
-    ce-site-a -- ping -c 3 172.27.180.2`.
+    ce-site-a -- ping -c 3 172.27.180.2`. With --background it returns once the command has
+    printed its first line (tcpdump: listening) or after 5 s, printing its job number; other
+    commands run meanwhile, and `l2tpgen lab wait JOB` prints its output and exit status.
     """
-    from l2tpgen.lab.liveops import run_in  # noqa: PLC0415
+    from l2tpgen.lab.liveops import run_in, start_in  # noqa: PLC0415
 
     live = _running(lab)
     try:
+        if background:
+            job = start_in(live, node, command, timeout=timeout)
+            out.print(str(job))
+            err.print(f"job {job} started on {node}; its output: l2tpgen lab wait {job}")
+            return
         code, output = run_in(live, node, command, timeout=timeout)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    sys.stdout.buffer.write(output)
+    sys.stdout.flush()
+    raise typer.Exit(code)
+
+
+@lab_app.command("wait")
+def wait(
+    job: Annotated[int, typer.Argument(help="The job number `lab exec --background` printed.")],
+    lab: LabOption = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1, help="Seconds to wait for it to end.")
+    ] = 60,
+) -> None:
+    """Wait for a background command (`lab exec --background`); its output and exit status."""
+    from l2tpgen.lab.liveops import wait_job  # noqa: PLC0415
+
+    live = _running(lab)
+    try:
+        code, output = wait_job(live, job, timeout=timeout)
     except L2tpgenError as exc:
         fail(str(exc))
     sys.stdout.buffer.write(output)

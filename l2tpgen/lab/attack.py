@@ -50,6 +50,8 @@ class Target:
     wan_address: str
     sublayer: bool = False  # the far session expects the default L2-specific sublayer
     tag: int | None = None  # the far end takes the VLAN's frames 802.1Q-tagged (a Cisco peer)
+    inbound_filter: bool = True  # the far PE blocks L2TPv3 no policy allows (``action block``)
+    sequenced: bool = False  # the near PE numbers its packets (``seq send``/``seq both``)
 
 
 _TUNNEL = re.compile(r"^ip l2tp add tunnel .*\blocal (\S+) remote (\S+)")
@@ -128,7 +130,15 @@ def target(lab: Lab, pair: Pair) -> Target:
         wan_address,
         sublayer,
         tag,
+        inbound_filter=any(" action block " in command for command in far.exec),
+        sequenced=_sequenced(lab.node(pair.near.pe).exec, pair.vlan),
     )
+
+
+def _sequenced(commands: tuple[str, ...], vlan: int) -> bool:
+    """Whether the VLAN's session sends sequence numbers (the far kernel then drops replays)."""
+    pattern = re.compile(rf"^ip l2tp add session name l2tp(?:eth)?{vlan} .*\bseq (send|both)\b")
+    return any(pattern.match(command) for command in commands)
 
 
 def forge(t: Target, source: str, count: int, marker: str) -> str:

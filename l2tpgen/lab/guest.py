@@ -122,7 +122,7 @@ def _batch(
         *body,
         EOF,
         (
-            f"/sbin/{program} -force{netns} -batch {path} >{WORK}/out 2>&1 || "
+            f"/sbin/{program}{netns} -batch {path} >{WORK}/out 2>&1 || "
             f'{{ echo "BATCH-FAIL {tag} {first}"; cat {WORK}/out; echo EXEC-FAIL-END; '
             "return 1; }"
         ),

@@ -2,8 +2,8 @@
 
 VyOS forwards L2TPv3 with the Linux kernel, and its configuration backend (vyos-1x) turns each
 ``set`` into iproute2 commands; the lab runs those for the lines l2tpgen renders, in vyos-1x's
-commit order (Ethernet and loopback addresses, the L2TPv3 interfaces, the bridge, static
-routes). Sources, vyos/vyos-1x (``python/vyos/ifconfig/``):
+commit order (Ethernet and loopback addresses, the static routes, the L2TPv3 interfaces, the
+bridge; see ``vyos_commands`` on the routes). Sources, vyos/vyos-1x (``python/vyos/ifconfig/``):
 
 - ``l2tpv3.py``: ``ip l2tp add tunnel tunnel_id T peer_tunnel_id P ... encap ip local S remote
   R``, then ``ip l2tp add session name IF tunnel_id T session_id S peer_session_id P`` (no
@@ -128,9 +128,11 @@ def vyos_commands(text: str, where: str = "VyOS config") -> list[str]:
         commands.append(f"ip link set dev {interface} up" + (f" mtu {mtu[-1]}" if mtu else ""))
         commands += [f"ip addr add {address} dev {interface}" for address in settings["address"]]
     commands += [f"ip addr add {address} dev lo" for address in config.loopback]
+    # vyos-1x retries `ip l2tp add tunnel` for up to 10 s until the route to the remote exists
+    # (``wait_for_add_l2tpv3``: the static routes come later, from FRR); the lab adds them first.
+    commands += [f"ip route add {network} via {gateway}" for network, gateway in config.routes]
     for name, values in config.sessions.items():
         commands += _session(name, {k: v for k, v in values.items() if k != "description"})
     for name, vlans in config.bridges.items():
         commands += _bridge(name, vlans=vlans, members=config.members.get(name, {}))
-    commands += [f"ip route add {network} via {gateway}" for network, gateway in config.routes]
     return commands
