@@ -40,9 +40,11 @@ def script(rounds: int) -> str:
             f"  {ip} netns exec $n sysctl -qw net.ipv6.conf.lo.disable_ipv6=0",
             f"  {ip} -n $n link set lo up",
             f"  {ip} -n $n addr add 2001:db8:ff::1/128 dev lo{flag}",
-            f"  {ip} -n $n l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip "
-            "local 2001:db8:ff::1 remote 2001:db8:ff::2 2>/tmp/err || "
-            "{ fail=$((fail + 1)); cp /tmp/err /tmp/last; }",
+            (
+                f"  {ip} -n $n l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip "
+                "local 2001:db8:ff::1 remote 2001:db8:ff::2 2>/tmp/err || "
+                "{ fail=$((fail + 1)); cp /tmp/err /tmp/last; }"
+            ),
             f"  {ip} netns del $n",
             "done",
             f'echo "RESULT {tag} $fail/{rounds} $(cat /tmp/last 2>/dev/null)"; rm -f /tmp/last',

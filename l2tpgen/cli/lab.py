@@ -234,7 +234,7 @@ def run(
     step (boot, each node's set-up, each probe) is shown on stderr as it starts; the first
     set-up command that fails stops the run and is named. Exit 1 if any check fails.
     """
-    from l2tpgen.cli.lab_live import lab_and_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
     from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engine import run_vm  # noqa: PLC0415
@@ -252,11 +252,11 @@ def run(
         check_writable(target, "--report")
     except L2tpgenError as exc:
         fail(str(exc))
-    lab, fleet = lab_and_fleet(topology_file, None, (delay, loss, rate))
+    lab = _lab_from(topology_file, None, (delay, loss, rate))
     try:
         if engine is EngineChoice.vm:
             with lab_progress(quiet=fmt is OutputFormat.json) as progress:
-                result = run_vm(lab, fleet=fleet, progress=progress)
+                result = run_vm(lab, progress=progress)
         else:
             result = run_containerlab(topology_file, lab)
     except L2tpgenError as exc:

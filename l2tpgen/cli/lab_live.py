@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.live import LiveLab
     from l2tpgen.lab.liveops import Session
-    from l2tpgen.model import Fleet
 
 LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
@@ -45,15 +44,9 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
     """The lab of a topology file, or built from a sites directory as `lab build` does.
 
     ``shaping``: the WAN options (delay, loss, rate), each of which wins over the topology's
-    labels or the model's link.
+    labels or the model's link. Both are one path: a sites directory gives the topology `lab
+    build` would write (the frames checks in its PEs' labels), read back as a file is.
     """
-    return lab_and_fleet(source, name, shaping)[0]
-
-
-def lab_and_fleet(
-    source: Path, name: str | None, shaping: tuple[float | None, ...] = ()
-) -> tuple[Lab, Fleet | None]:
-    """``_lab_from``'s lab, and the fleet it was built from (None for a topology file)."""
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_lab_name, load_lab, parse_lab  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
@@ -64,7 +57,7 @@ def lab_and_fleet(
         if not source.is_dir():
             lab = load_lab(source)
             lab = lab.with_shaping(_shaping(lab.shaping, *(shaping or (None, None, None))))
-            return (lab if name is None else replace(lab, name=name)), None
+            return lab if name is None else replace(lab, name=name)
         fleet = load(source)
         topology = build_topology(
             fleet,
@@ -72,7 +65,7 @@ def lab_and_fleet(
             shaping=lab_shaping(fleet, *shaping),
             site_workloads=model_workloads(fleet),
         )
-        return parse_lab(topology, str(source), protection_files(fleet)), fleet
+        return parse_lab(topology, str(source), protection_files(fleet))
     except L2tpgenError as exc:
         fail(str(exc))
 
@@ -342,9 +335,9 @@ def check(lab: LabOption = None) -> None:
     from l2tpgen.lab.liveops import check as check_lab  # noqa: PLC0415
 
     live = _running(lab)
-    found, fleet = lab_and_fleet(Path(live.source), live.name)
+    found = _lab_from(Path(live.source), live.name)
     try:
-        report = check_lab(live, found, fleet)
+        report = check_lab(live, found)
     except L2tpgenError as exc:
         fail(str(exc))
     _print(report)

@@ -20,7 +20,6 @@ from l2tpgen.lab.live import LiveLabError
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.live import LiveLab
-    from l2tpgen.model import Fleet
 
 JOBS = "/tmp/l2tpgen-jobs"  # noqa: S108 - in the guest: background commands' output and status
 
@@ -176,19 +175,19 @@ def wait_job(live: LiveLab, job: int, *, timeout: float) -> tuple[int, bytes]:
     return code, output
 
 
-def check(live: LiveLab, lab: Lab, fleet: Fleet | None = None) -> LabReport:
+def check(live: LiveLab, lab: Lab) -> LabReport:
     """The checks ``lab run`` makes (reach, isolation, MTU, multicast), on the running lab.
 
     A protected lab's attacks are not replayed: they need the lab as it was before protection
-    (``lab run`` does them); its usual checks run over ESP. With ``fleet`` (a lab up from a
-    sites directory) the frames checks too, in namespaces of their own, removed afterwards
-    (``lab up`` put tcpdump in the guest when the host has it).
+    (``lab run`` does them); its usual checks run over ESP. The frames checks its PEs' labels
+    carry too, in namespaces of their own, removed afterwards (``lab up`` put tcpdump in the
+    guest when the host has it).
     """
     from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
-    from l2tpgen.lab.framecheck import frames_checks  # noqa: PLC0415
+    from l2tpgen.lab.framecheck import lab_frames  # noqa: PLC0415
     from l2tpgen.lab.probes import ordered  # noqa: PLC0415
 
-    checks = (*plan_checks(lab), *(frames_checks(fleet) if fleet is not None else ()))
+    checks = (*plan_checks(lab), *lab_frames(lab))
     guest = GuestLab(lab, ordered(p for c in checks for p in c.probes))
     began = time.monotonic()
     # The listeners the checks start (socat) are stopped afterwards: the lab stays as it was.

@@ -219,6 +219,9 @@ def build_topology(
     Cisco sites are IOL nodes.
     """
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
+    from l2tpgen.lab.framecheck import frames_labels  # noqa: PLC0415 - renders the Cisco ends
+
+    frames = frames_labels(fleet) if variant == "per-vlan" else {}
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
     links: list[dict[str, Any]] = []
@@ -247,6 +250,7 @@ def build_topology(
                 "exec": commands,
                 "labels": {ROLE: "pe", SITE: site_name},
             }
+            pe["labels"].update(frames.get(site_name, {}))
             if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
                 pe["labels"][PROTECTION] = "ipsec"
                 pe["binds"] = [f"{swanctl_name(site_name)}:{SWANCTL_TARGET}:ro"]
