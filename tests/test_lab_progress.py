@@ -15,9 +15,9 @@ from test_lab import _example
 
 from l2tpgen.cli.lab_progress import lab_progress
 from l2tpgen.lab.checks import plan_checks
+from l2tpgen.lab.console import read_console
 from l2tpgen.lab.guest import STEP, WORK, GuestLab, guest_script, parse_console
 from l2tpgen.lab.probes import ordered
-from l2tpgen.lab.vm import _console
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -88,7 +88,7 @@ def test_the_console_hands_each_progress_line_over_as_it_comes(tmp_path: Path) -
     )
     console.chmod(0o755)
     seen: list[str] = []
-    output = _console([str(console)], 30, seen.append)
+    output = read_console([str(console)], 30, seen.append, begin="L2TPGEN-LAB-BEGIN")
     assert seen == ["VM booted", "set up wan", "reach.2996"]
     assert "L2TPGEN-LAB-END" in output
 

@@ -10,10 +10,10 @@ runs the lab script, whose output comes back on the serial console between marke
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import os
 import re
-import select
 import shutil
 import subprocess
 import tempfile
@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.guest import STEP
+from l2tpgen.lab.cache import cached, digest, stamp
+from l2tpgen.lab.console import read_console
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,6 +51,7 @@ MODULES = (
     "tcp_bbr",
 )
 BEGIN, END = "L2TPGEN-LAB-BEGIN", "L2TPGEN-LAB-END"
+DPKG_STATUS = "/var/lib/dpkg/status"
 APT_PACKAGES = (
     "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat tcpdump"
 )
@@ -219,9 +221,28 @@ BUSYBOX_APPLETS = (
 
 
 def build_initramfs(kernel: Kernel, script: str, extras: Extras | None = None) -> bytes:
-    """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off."""
-    busybox = _need("busybox", "busybox-static")
+    """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off.
+
+    Everything but the script is built once per set of inputs (``cache.py``); the script is a
+    second archive after it (the kernel unpacks concatenated archives one after the other).
+    """
     extras = extras or Extras()
+    parts: list[bytes | str] = [_INIT, *MODULES, *BUSYBOX_APPLETS, stamp(kernel.image)]
+    parts += [stamp(_need("busybox", "busybox-static")), *(stamp(_need(n)) for n, _ in PROGRAMS)]
+    if Path(DPKG_STATUS).exists():  # a library upgraded under the same programs
+        parts.append(stamp(DPKG_STATUS))
+    for path, data, mode in extras.files:
+        parts += [path, str(mode), hashlib.sha256(data).hexdigest()]
+    parts += [f"{path}->{target}" for path, target in extras.symlinks]
+    parts += ["modules:", *extras.modules]
+    base = cached("initramfs", digest(parts), lambda: _base_initramfs(kernel, extras))
+    tail = _Cpio()
+    tail.add("lab.sh", script.encode(), mode=0o100755)
+    return base + gzip.compress(tail.finish(), compresslevel=1)
+
+
+def _base_initramfs(kernel: Kernel, extras: Extras) -> bytes:
+    busybox = _need("busybox", "busybox-static")
     archive = _Cpio()
     for directory in (
         "bin",
@@ -264,7 +285,6 @@ def build_initramfs(kernel: Kernel, script: str, extras: Extras | None = None) -
         archive.add(f"lib/modules/{module}.ko", _module_bytes(kernel, module))
     init = _INIT.format(modules=" ".join(modules), begin=BEGIN, end=END)
     archive.add("init", init.encode(), mode=0o100755)
-    archive.add("lab.sh", script.encode(), mode=0o100755)
     return gzip.compress(archive.finish(), compresslevel=1)
 
 
@@ -320,44 +340,6 @@ def qemu_command(
     ]
 
 
-def _console(command: list[str], timeout: float, progress: Callable[[str], None] | None) -> str:
-    """Run QEMU, read its console as it comes, hand each progress line to ``progress``."""
-    deadline = time.monotonic() + timeout
-    chunks: list[bytes] = []
-    pending = b""
-    with subprocess.Popen(  # noqa: S603 - our own command line
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    ) as qemu:
-        assert qemu.stdout is not None  # noqa: S101 - Popen with stdout=PIPE
-        fd = qemu.stdout.fileno()
-        booted = False
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                qemu.kill()
-                raise L2tpgenError(f"the lab VM did not finish within {timeout:g} s")
-            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
-            if not ready:
-                continue
-            data = os.read(fd, 65536)
-            if not data:
-                break
-            chunks.append(data)
-            if progress is None:
-                continue
-            pending += data
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
-                line = raw.decode("utf-8", "replace").strip("\r")
-                if not booted and line == BEGIN:
-                    booted = True
-                    progress("VM booted")
-                elif line.startswith(STEP + " "):
-                    progress(line.removeprefix(STEP + " "))
-        qemu.wait()
-    return b"".join(chunks).decode("utf-8", "replace")
-
-
 def run_script(
     script: str,
     *,
@@ -382,7 +364,7 @@ def run_script(
         started = time.monotonic()
         if progress is not None:
             progress("booting the VM")
-        output = _console(command, timeout, progress)
+        output = read_console(command, timeout, progress, begin=BEGIN)
     console = output.replace("\r", "")
     if BEGIN not in console or END not in console:
         tail = "\n".join(console.splitlines()[-15:])
