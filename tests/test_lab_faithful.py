@@ -19,8 +19,13 @@ from conftest import ROOT
 from test_vyos import VYOS_EDGE, _fleet
 
 from l2tpgen import load_fleet
+from l2tpgen.lab.attack import Target, target
+from l2tpgen.lab.attack import forge as attack_forge
+from l2tpgen.lab.checks import pairs
 from l2tpgen.lab.faithful import map_names
-from l2tpgen.lab.topology import build_topology
+from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.security import reveal_secrets
+from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.lab.vyosrun import VyosLabError, vyos_commands
 from l2tpgen.render import render_files
 
@@ -149,3 +154,33 @@ def test_interface_names_are_mapped_as_whole_words_and_vlan_subinterfaces() -> N
         "ip addr add 10.0.0.1/24 dev eth1"
     )
     assert map_names("ip link add br7 type bridge", names) == "ip link add br7 type bridge"
+
+
+def _targets(fleet: Fleet) -> dict[tuple[str, int], Target]:
+    lab = parse_lab(build_topology(fleet), "fleet", protection_files(fleet))
+    lab = reveal_secrets(lab)
+    return {(p.far.pe, p.vlan): target(lab, p) for p in pairs(lab)}
+
+
+def test_the_attacker_frames_its_forgeries_as_the_far_session_expects(tmp_path: Path) -> None:
+    # examples/hub: linux-edge bridges a VLAN device on each session towards the Cisco hub.
+    hub = _targets(load_fleet(EXAMPLES / "hub"))
+    edge = hub["pe-linux-edge", 200]
+    assert (edge.tag, edge.sublayer, edge.inbound_filter, edge.sequenced) == (
+        200,
+        False,
+        True,
+        False,
+    )
+    # A VyOS far end: iproute2's default sublayer, the tag from its VLAN-filtering bridge, no
+    # inbound filter (its platform renders none); the hub emulation sends sequence numbers.
+    vyos = _targets(load_fleet(_fleet(tmp_path, *VYOS_EDGE)))["pe-linux-edge", 200]
+    assert (vyos.session, vyos.tag, vyos.sublayer) == (200, 200, True)
+    assert (vyos.inbound_filter, vyos.sequenced) == (False, True)
+    forge = attack_forge(vyos, vyos.wan_address, 5, "M")
+    assert forge.endswith(f"{vyos.session} - 5 M sublayer 200")
+    # Two Cisco ends (sites/), both emulated: the tag travels both ways, no sublayer.
+    sites = _targets(load_fleet(ROOT / "sites")).values()
+    assert sorted((t.vlan, t.tag, t.sublayer) for t in sites) == [
+        (v, v, False) for v in (2996, 2997, 2998, 2999)
+    ]
