@@ -105,7 +105,7 @@ def test_committed_lab_files_validate_and_match_lab_build(path: Path, tmp_path: 
 def test_linux_render_of_site_a_matches_golden(golden: Golden) -> None:
     golden.check(
         TESTS / "golden" / "render" / "site-a.linux.sh",
-        # both PEs on Linux, as the lab runs them: no tag carried, so 1462 with no cookie
+        # both PEs on Linux (a Linux pair): no tag carried, so 1462 with no cookie
         render_site(load_fleet(SITES).on_platform("linux"), "site-a"),
     )
 
