@@ -39,6 +39,8 @@ def script(rounds: int) -> str:
             f"  {ip} netns exec $n sysctl -qw net.ipv6.conf.all.disable_ipv6=0",
             f"  {ip} netns exec $n sysctl -qw net.ipv6.conf.lo.disable_ipv6=0",
             f"  {ip} -n $n link set lo up",
+            # the tunnel's remote, reachable at once (nodad): only the local address races
+            f"  {ip} -n $n addr add 2001:db8:ff::2/128 dev lo nodad",
             f"  {ip} -n $n addr add 2001:db8:ff::1/128 dev lo{flag}",
             (
                 f"  {ip} -n $n l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip "

@@ -60,8 +60,13 @@ def test_an_unwritable_cache_only_means_building_every_time(
     blocker.write_text("not a directory")
     monkeypatch.setenv(CACHE_DIR, str(blocker / "cache"))
     calls: list[int] = []
+
+    def build() -> bytes:
+        calls.append(1)
+        return b"data"
+
     for _ in range(2):
-        assert cached("x", digest(["a"]), lambda: calls.append(1) or b"data") == b"data"
+        assert cached("x", digest(["a"]), build) == b"data"
     assert len(calls) == 2
 
 

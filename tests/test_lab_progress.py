@@ -8,11 +8,14 @@ tests run the real guest script with ``sh`` on this host, its programs (``/sbin/
 
 from __future__ import annotations
 
+import json
 import subprocess
 from typing import TYPE_CHECKING
 
-from test_lab import _example
+from test_lab import LABS, _example
+from typer.testing import CliRunner
 
+from l2tpgen.cli import app
 from l2tpgen.cli.lab_progress import lab_progress
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.console import read_console
@@ -20,9 +23,12 @@ from l2tpgen.lab.guest import STEP, WORK, GuestLab, guest_script, parse_console
 from l2tpgen.lab.probes import ordered
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     import pytest
+
+runner = CliRunner()
 
 _STUB = """#!/bin/sh
 echo "$(basename "$0") $*" >>{log}
@@ -105,3 +111,47 @@ def test_progress_is_one_plain_line_per_step_off_a_terminal(
     assert lines[0].endswith("s] set up wan")
     with lab_progress(quiet=True) as progress:
         assert progress is None  # --format json: nothing on stderr
+
+
+def _fake_run(monkeypatch: pytest.MonkeyPatch, setup_errors: tuple[str, ...] = ()) -> None:
+    from l2tpgen.lab import engine  # noqa: PLC0415
+    from l2tpgen.lab.engine import LabReport  # noqa: PLC0415
+    from l2tpgen.lab.probes import CheckResult  # noqa: PLC0415
+
+    def run_vm(_lab: object, *, progress: Callable[[str], None] | None = None) -> LabReport:
+        for step in ("booting the VM", "set up wan", "reach.2996"):
+            if progress is not None:
+                progress(step)
+        reach = CheckResult("reach", 2996, "a->b", ok=True, detail="ping")
+        results = () if setup_errors else (reach,)
+        return LabReport("example", "vm", results, setup_errors, 1.0)
+
+    monkeypatch.setattr(engine, "run_vm", run_vm)
+
+
+def test_lab_run_shows_progress_on_stderr_and_json_alone_with_format_json(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _fake_run(monkeypatch)
+    report = tmp_path / "r.json"
+    args = ["lab", "run", str(LABS / "example.clab.yml"), "--report", str(report)]
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "s] booting the VM" in text.stderr
+    assert "s] set up wan" in text.stderr
+    quiet = runner.invoke(app, [*args, "--format", "json"])
+    assert quiet.exit_code == 0, quiet.output
+    assert json.loads(quiet.stdout)["ok"] is True
+    assert quiet.stderr == ""
+
+
+def test_lab_run_names_the_set_up_command_it_stopped_at_and_runs_no_check(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    failed = "EXEC-FAIL pe-site-a: ip addr add 10.0.0.1/24 dev enp3s0: Cannot find device"
+    _fake_run(monkeypatch, (failed,))
+    args = ["lab", "run", str(LABS / "example.clab.yml"), "--report", str(tmp_path / "r.json")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert failed in " ".join(result.stderr.split())
+    assert "stopped at this set-up command: no check ran" in result.stderr
