@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.inputs import INBOUND_FILTER
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
 
@@ -50,8 +51,8 @@ class Target:
     wan_address: str
     sublayer: bool = False  # the far session expects the default L2-specific sublayer
     tag: int | None = None  # the far end takes the VLAN's frames 802.1Q-tagged (a Cisco peer)
-    inbound_filter: bool = True  # the far PE blocks L2TPv3 no policy allows (``action block``)
-    sequenced: bool = False  # the near PE numbers its packets (``seq send``/``seq both``)
+    inbound_filter: bool = True  # False: the far PE's platform renders none (label, by design)
+    sequenced: bool = False  # either end numbers its packets (``seq send``/``seq both``)
 
 
 _TUNNEL = re.compile(r"^ip l2tp add tunnel .*\blocal (\S+) remote (\S+)")
@@ -130,13 +131,18 @@ def target(lab: Lab, pair: Pair) -> Target:
         wan_address,
         sublayer,
         tag,
-        inbound_filter=any(" action block " in command for command in far.exec),
-        sequenced=_sequenced(lab.node(pair.near.pe).exec, pair.vlan),
+        inbound_filter=far.label(INBOUND_FILTER) != "none",
+        sequenced=_sequenced((*far.exec, *lab.node(pair.near.pe).exec), pair.vlan),
     )
 
 
 def _sequenced(commands: tuple[str, ...], vlan: int) -> bool:
-    """Whether the VLAN's session sends sequence numbers (the far kernel then drops replays)."""
+    """Whether either end of the VLAN's session sends sequence numbers.
+
+    Then both do once a packet has crossed (``l2tp_recv_common`` in net/l2tp/l2tp_core.c: a
+    session that receives sequence numbers starts sending them), and each kernel drops a
+    sequence number it has seen: a replay in clear.
+    """
     pattern = re.compile(rf"^ip l2tp add session name l2tp(?:eth)?{vlan} .*\bseq (send|both)\b")
     return any(pattern.match(command) for command in commands)
 

@@ -49,7 +49,7 @@ def read_console(
             *lines, pending = pending.split(b"\n")
             for raw in lines:
                 line = raw.decode("utf-8", "replace").strip("\r")
-                if not booted and line == begin:
+                if not booted and line.endswith(begin):  # a kernel message may precede it
                     booted = True
                     progress("VM booted")
                 elif line.startswith(STEP + " "):

@@ -161,7 +161,7 @@ class Replay(_AttackCheck):
         control = f"{c.replayed_delivered} delivered"
         if t.sequenced:  # the kernel drops a copy's old sequence number, even in clear
             control += (
-                f" (N/A as a control: {t.near_pe} numbers its packets, and the far kernel drops "
+                " (N/A as a control: the session numbers its packets, and the far kernel drops "
                 "a sequence number it has seen, net/l2tp/l2tp_core.c l2tp_recv_data_seq)"
             )
         else:

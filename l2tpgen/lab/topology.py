@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.faithful import LAB_LAN, LAB_WAN, lab_names, map_names, pe_commands
 from l2tpgen.lab.inputs import (
+    INBOUND_FILTER,
     INDEX,
     MTU,
     MTUS,
@@ -251,6 +252,8 @@ def build_topology(
                 "labels": {ROLE: "pe", SITE: site_name},
             }
             pe["labels"].update(frames.get(site_name, {}))
+            if not site.is_cisco and not site.driver.inbound_filter:
+                pe["labels"][INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
             if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
                 pe["labels"][PROTECTION] = "ipsec"
                 pe["binds"] = [f"{swanctl_name(site_name)}:{SWANCTL_TARGET}:ro"]
