@@ -318,9 +318,9 @@ def _lab_files(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The lab of the pair, VyOS's PE with the swanctl.conf VyOS makes of l2tpgen's commands.
 
-    Both ends revealed with one throwaway key (never a user's). The lab runs the VyOS PE on its
-    Linux data plane, whose commands would add the Linux end's catch-all inbound xfrm policy:
-    l2tpgen renders no inbound filter for VyOS, so it is taken out.
+    Both ends revealed with one throwaway key (never a user's). The lab runs the VyOS PE's own
+    set commands (no inbound xfrm policy: l2tpgen renders no inbound filter for VyOS); any
+    `ip xfrm` line is taken out all the same.
     """
     linux_end = "site-a" if vyos == "site-b" else "site-b"
     fleet = load_fleet(sites)
