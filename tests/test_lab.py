@@ -105,7 +105,7 @@ def test_committed_lab_files_validate_and_match_lab_build(path: Path, tmp_path: 
 def test_linux_render_of_site_a_matches_golden(golden: Golden) -> None:
     golden.check(
         TESTS / "golden" / "render" / "site-a.linux.sh",
-        # both PEs on Linux, as the lab runs them: no tag carried, so 1462 with no cookie
+        # both PEs on Linux (a Linux pair): no tag carried, so 1462 with no cookie
         render_site(load_fleet(SITES).on_platform("linux"), "site-a"),
     )
 
@@ -158,7 +158,7 @@ def _script(lab: Lab) -> str:
 def test_each_nodes_commands_run_as_one_ip_batch_in_order() -> None:
     script = _script(_example())
     assert "ip netns exec" not in script
-    batches = re.findall(r"^/sbin/ip -force -n (\S+) -batch", script, re.MULTILINE)
+    batches = re.findall(r"^/sbin/ip -n (\S+) -batch", script, re.MULTILINE)
     assert batches == ["wan", "wan", "pe-site-a", "ce-site-a", "pe-site-b", "ce-site-b"]
     body = script.split("cat > /tmp/l2tpgen/pe-site-a.0.ip <<'L2TPGEN_BATCH_EOF'\n")[1]
     lines = body.split("\nL2TPGEN_BATCH_EOF\n")[0].splitlines()
@@ -191,7 +191,7 @@ def test_the_wan_is_shaped_only_when_asked() -> None:
     shaped = _script(_example(shaping=Shaping(27.5, 1, 500)))
     assert "qdisc replace dev eth1 root handle 1: netem delay 27.5ms loss 1% limit 2292" in shaped
     assert "qdisc replace dev eth2 parent 1:1 handle 10: tbf rate 500mbit burst 625000" in shaped
-    assert "/sbin/tc -force -n wan -batch" in shaped
+    assert "/sbin/tc -n wan -batch" in shaped
 
 
 def test_a_failed_batch_line_is_reported_with_its_command() -> None:
@@ -256,7 +256,7 @@ def test_example_lab_forwards_every_vlan_isolated_with_the_predicted_mtu_and_mul
         (c, v) for c in ("reach", "isolation", "mtu", "multicast") for v in vlans
     )
     assert [r["detail"][:28] for r in found["results"] if r["check"] == "mtu"] == [
-        "predicted 1462: 1462 crosses"
+        "predicted 1458: 1458 crosses"
     ] * 4
 
 

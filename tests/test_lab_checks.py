@@ -125,11 +125,11 @@ def _mtu(fits: str, over: str, frag_fits: int, frag_over: int) -> dict[str, str]
 @pytest.mark.parametrize(
     ("fits", "over", "frag_fits", "frag_over", "ok", "detail"),
     [
-        ("0", "0", 0, 2, True, "1462 crosses unfragmented, 1463 crosses only fragmented"),
-        ("0", "1", 0, 0, True, "1462 crosses unfragmented, 1463 is dropped"),
-        ("0", "0", 0, 0, False, "1463 crosses unfragmented"),
-        ("0", "0", 2, 2, False, "1462 does NOT cross unfragmented"),
-        ("1", "1", 0, 0, False, "1462 does NOT cross unfragmented"),
+        ("0", "0", 0, 2, True, "1458 crosses unfragmented, 1459 crosses only fragmented"),
+        ("0", "1", 0, 0, True, "1458 crosses unfragmented, 1459 is dropped"),
+        ("0", "0", 0, 0, False, "1459 crosses unfragmented"),
+        ("0", "0", 2, 2, False, "1458 does NOT cross unfragmented"),
+        ("1", "1", 0, 0, False, "1458 does NOT cross unfragmented"),
     ],
     ids=["linux-fragments-over", "cisco-drops-over", "over-fits", "fits-fragments", "nothing"],
 )

@@ -25,9 +25,17 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
-from l2tpgen.cli.lab_live import lab_and_fleet
-from l2tpgen.lab.framecheck import CiscoEnd, Frames, cisco_end, frame_pairs, frames_checks
+from l2tpgen.cli.lab_live import _lab_from
+from l2tpgen.lab.framecheck import (
+    CiscoEnd,
+    Frames,
+    cisco_end,
+    frame_pairs,
+    frames_checks,
+    lab_frames,
+)
 from l2tpgen.lab.frames import tcpdump_extras
+from l2tpgen.lab.inputs import load_lab
 from l2tpgen.lab.vm import run_script
 from l2tpgen.model import Pseudowire
 
@@ -93,13 +101,20 @@ def test_the_frames_check_passes_tagged_frames_and_names_what_it_saw_when_they_a
     assert detail.endswith("linux-edge put no frame from its CE on the WAN")
 
 
-def test_only_a_lab_from_a_sites_directory_has_the_fleet_the_frames_check_needs() -> None:
-    lab, fleet = lab_and_fleet(HUB, None)
-    assert fleet is not None
-    assert sorted(fleet.sites) == ["branch", "hub", "linux-edge"]
-    assert lab.name == "l2tpgen"
-    lab, fleet = lab_and_fleet(LABS / "example.clab.yml", None)
-    assert (lab.name, fleet) == ("example", None)  # a topology file: no model, no frames check
+def test_a_topology_from_lab_build_carries_the_frames_check_as_run_from_sites(
+    tmp_path: Path,
+) -> None:
+    # One path: `lab build` + `lab run FILE` runs the frames check `lab run SITES` runs.
+    topology = tmp_path / "hub.clab.yml"
+    built = runner.invoke(app, ["lab", "build", "--sites", str(HUB), "-o", str(topology)])
+    assert built.exit_code == 0, built.output
+    from_file = lab_frames(load_lab(topology))
+    from_sites = lab_frames(_lab_from(HUB, None))
+    assert [(c.site, c.peer, c.vlan, c.cisco) for c in from_file] == [
+        ("linux-edge", "hub", 200, HUB_200)
+    ]
+    assert [c.script for c in from_file] == [c.script for c in from_sites]
+    assert lab_frames(load_lab(LABS / "example.clab.yml")) == ()  # two Cisco ends: no pair
 
 
 def test_lab_run_of_sites_refuses_the_containerlab_engine_naming_the_way() -> None:

@@ -46,8 +46,8 @@ def test_the_committed_example_parses_into_five_nodes_four_links_two_ces() -> No
     ]
     assert len(lab.links) == 4
     assert [(c.node, c.index, c.mtu, c.vlans) for c in lab.ces] == [
-        ("ce-site-a", 0, 1462, (2996, 2997, 2998, 2999)),
-        ("ce-site-b", 1, 1462, (2996, 2997, 2998, 2999)),
+        ("ce-site-a", 0, 1458, (2996, 2997, 2998, 2999)),  # two Cisco ends: the tag carried
+        ("ce-site-b", 1, 1458, (2996, 2997, 2998, 2999)),
     ]
     assert lab.wan == "wan"
     assert lab.shaping == Shaping()

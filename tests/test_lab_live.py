@@ -244,6 +244,23 @@ def _qemu_alive(pid: int) -> bool:
         return False
 
 
+def _capture_while_pinging() -> None:
+    """docs/lab.md's capture: tcpdump in the background while pings cross, then its output."""
+    capture = ["-c", "4", "-nn", "-i", "eth1", "ip proto 115"]
+    code, stdout, _ = _lab(["exec", "-b", "pe-site-b", "--", "tcpdump", *capture])
+    assert code == 0, stdout
+    job = stdout.strip()
+    code, stdout, _ = _lab(["exec", "ce-site-a", "--", "ping", "-c", "2", "-W", "5", FAR_CE])
+    assert code == 0, stdout
+    code, stdout, _ = _lab(["wait", job, "--timeout", "30"])
+    assert code == 0, stdout
+    assert "4 packets captured" in stdout
+    assert "ip-proto-115" in stdout
+    code, _, stderr = _lab(["wait", "99"])
+    assert code == 1
+    assert "no background job 99" in stderr
+
+
 @pytest.mark.lab
 @requires_vm
 def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
@@ -252,6 +269,9 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
     try:
         assert code == 0, stdout + stderr
         assert "lab example is up" in stdout
+        # progress as it went, one plain line per step off a terminal
+        assert "] booting the VM" in stderr
+        assert "] set up pe-site-a" in stderr
         assert labs_dir(state).joinpath("example").stat().st_mode & 0o777 == 0o700
         code, labs = _status()
         assert code == 0
@@ -277,6 +297,7 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
         )
         assert code == 1, stdout  # nobody there: ping's own exit status comes back
         assert "0 received" in stdout
+        _capture_while_pinging()
 
         code, stdout, _ = _lab(["check"])
         assert code == 0, stdout

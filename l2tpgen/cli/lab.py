@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, SitesOption, err, fail, load, out
+from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
@@ -190,9 +190,12 @@ def _print(result: LabReport) -> None:
     for r in result.results:
         verdict = Text("ok" if r.ok else "FAIL", "green" if r.ok else "red")
         table.add_row(r.check, str(r.vlan), r.sites, verdict, r.detail)
-    out.print(table)
+    if result.results:
+        out.print(table)
     for error in result.setup_errors:
         err.print(error, style="red", markup=False)
+    if result.setup_errors and not result.results:
+        err.print("the lab stopped at this set-up command: no check ran", style="red")
 
 
 class AttackChoice(str, Enum):
@@ -250,6 +253,10 @@ def run(
             "vm engine; a second VM, minutes: see docs/lab.md).",
         ),
     ] = AttackChoice.usual,
+    fmt: Annotated[
+        OutputFormat,
+        typer.Option("--format", help="text: progress on stderr, a table; json: the report only."),
+    ] = OutputFormat.text,
 ) -> None:
     """Deploy the lab, run its checks (reach, isolation, MTU, multicast per VLAN), tear it down.
 
@@ -258,10 +265,12 @@ def run(
     linux-flavor lab in QEMU here; the containerlab engine drives the containerlab CLI (needs
     Docker and containerlab, and root). From a sites directory (vm engine) the lab is the one
     `lab build` writes, and each pair of a Linux (or VyOS) PE with a Cisco peer gets a frames
-    check: that PE as rendered puts on the WAN the frame the Cisco end's config implies. Exit 1
-    if any check fails.
+    check: that PE as rendered puts on the WAN the frame the Cisco end's config implies. Each
+    step (boot, each node's set-up, each probe) is shown on stderr as it starts; the first
+    set-up command that fails stops the run and is named. Exit 1 if any check fails.
     """
-    from l2tpgen.cli.lab_live import lab_and_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
     from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engine import run_vm  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
@@ -278,10 +287,11 @@ def run(
         check_writable(target, "--report")
     except L2tpgenError as exc:
         fail(str(exc))
-    lab, fleet = lab_and_fleet(topology_file, None, (delay, loss, rate))
+    lab = _lab_from(topology_file, None, (delay, loss, rate))
     try:
         if engine is EngineChoice.vm:
-            result = run_vm(lab, fleet=fleet)
+            with lab_progress(quiet=fmt is OutputFormat.json) as progress:
+                result = run_vm(lab, progress=progress)
             if attack is AttackChoice.full:
                 result = _with_attacks(result, lab)
         else:
@@ -292,7 +302,10 @@ def run(
         write_output(target, result.to_json() + "\n")
     except L2tpgenError as exc:
         fail(str(exc))
-    _print(result)
-    err.print(f"report: {target}")
+    if fmt is OutputFormat.json:
+        out.print_json(result.to_json())
+    else:
+        _print(result)
+        err.print(f"report: {target}")
     if not result.ok:
         raise typer.Exit(EXIT_FINDINGS)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.live import LiveLab
     from l2tpgen.lab.liveops import Session
-    from l2tpgen.model import Fleet
 
 LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
@@ -47,15 +46,9 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
     """The lab of a topology file, or built from a sites directory as `lab build` does.
 
     ``shaping``: the WAN options (delay, loss, rate), each of which wins over the topology's
-    labels or the model's link.
+    labels or the model's link. Both are one path: a sites directory gives the topology `lab
+    build` would write (the frames checks in its PEs' labels), read back as a file is.
     """
-    return lab_and_fleet(source, name, shaping)[0]
-
-
-def lab_and_fleet(
-    source: Path, name: str | None, shaping: tuple[float | None, ...] = ()
-) -> tuple[Lab, Fleet | None]:
-    """``_lab_from``'s lab, and the fleet it was built from (None for a topology file)."""
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_lab_name, load_lab, parse_lab  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
@@ -66,7 +59,7 @@ def lab_and_fleet(
         if not source.is_dir():
             lab = load_lab(source)
             lab = lab.with_shaping(_shaping(lab.shaping, *(shaping or (None, None, None))))
-            return (lab if name is None else replace(lab, name=name)), None
+            return lab if name is None else replace(lab, name=name)
         fleet = load(source)
         topology = build_topology(
             fleet,
@@ -74,7 +67,7 @@ def lab_and_fleet(
             shaping=lab_shaping(fleet, *shaping),
             site_workloads=model_workloads(fleet),
         )
-        return parse_lab(topology, str(source), protection_files(fleet)), fleet
+        return parse_lab(topology, str(source), protection_files(fleet))
     except L2tpgenError as exc:
         fail(str(exc))
 
@@ -102,16 +95,19 @@ def up(
     delay: DelayOption = None,
     loss: LossOption = None,
     rate: RateOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
     """Boot the lab in QEMU in the background, set it up, and leave it up to be inspected.
 
     Sets it up as `lab run` does (namespaces, links, the PEs' L2TPv3 sessions and bridges, the
     CEs, the WAN shaping; on a protected lab strongSwan and the xfrm policies), then returns.
     `lab status`, `lab exec`, `lab check` use it; `lab down` stops it. Its state is kept under
-    $L2TPGEN_STATE_DIR/lab/NAME (default ~/.local/state/l2tpgen). Exit 1 if some set-up
-    command failed (the lab stays up, to be inspected).
+    $L2TPGEN_STATE_DIR/lab/NAME (default ~/.local/state/l2tpgen). Each step is shown on
+    stderr as it starts (unless --quiet). Exit 1 if a set-up command failed: the set-up stops
+    there, names it, and the lab stays up, to be inspected.
     """
-    from l2tpgen.lab.live import start  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.live import start  # noqa: PLC0415
 
     lab = _lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
@@ -119,7 +115,10 @@ def up(
     # command a script started in the background inherits SIGINT ignored, and would finish.
     previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        started = start(lab, str(source.resolve()), _state_dir(), timeout=timeout)
+        with lab_progress(quiet=quiet) as progress:
+            started = start(
+                lab, str(source.resolve()), _state_dir(), timeout=timeout, progress=progress
+            )
     except L2tpgenError as exc:
         fail(str(exc))
     except OSError as exc:
@@ -276,18 +275,52 @@ def exec_(
     timeout: Annotated[
         float, typer.Option("--timeout", min=1, help="Kill the command after this many seconds.")
     ] = 60,
+    background: Annotated[
+        bool,
+        typer.Option(
+            "--background", "-b", help="Start it and return its job number (`lab wait JOB`)."
+        ),
+    ] = False,
 ) -> None:
     """Run a command in a node's network namespace in the running lab (netlab's `connect`).
 
     Prints what it printed (stdout and stderr together) and exits with its exit status (137
     when killed at --timeout). Not interactive: its stdin is empty. Example: `l2tpgen lab exec
-    ce-site-a -- ping -c 3 172.27.180.2`.
+    ce-site-a -- ping -c 3 172.27.180.2`. With --background it returns once the command has
+    printed its first line (tcpdump: listening) or after 5 s, printing its job number; other
+    commands run meanwhile, and `l2tpgen lab wait JOB` prints its output and exit status.
     """
-    from l2tpgen.lab.liveops import run_in  # noqa: PLC0415
+    from l2tpgen.lab.liveops import run_in, start_in  # noqa: PLC0415
 
     live = _running(lab)
     try:
+        if background:
+            job = start_in(live, node, command, timeout=timeout)
+            out.print(str(job))
+            err.print(f"job {job} started on {node}; its output: l2tpgen lab wait {job}")
+            return
         code, output = run_in(live, node, command, timeout=timeout)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    sys.stdout.buffer.write(output)
+    sys.stdout.flush()
+    raise typer.Exit(code)
+
+
+@lab_app.command("wait")
+def wait(
+    job: Annotated[int, typer.Argument(help="The job number `lab exec --background` printed.")],
+    lab: LabOption = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1, help="Seconds to wait for it to end.")
+    ] = 60,
+) -> None:
+    """Wait for a background command (`lab exec --background`); its output and exit status."""
+    from l2tpgen.lab.liveops import wait_job  # noqa: PLC0415
+
+    live = _running(lab)
+    try:
+        code, output = wait_job(live, job, timeout=timeout)
     except L2tpgenError as exc:
         fail(str(exc))
     sys.stdout.buffer.write(output)
@@ -307,9 +340,9 @@ def check(lab: LabOption = None) -> None:
     from l2tpgen.lab.liveops import check as check_lab  # noqa: PLC0415
 
     live = _running(lab)
-    found, fleet = lab_and_fleet(Path(live.source), live.name)
+    found = _lab_from(Path(live.source), live.name)
     try:
-        report = check_lab(live, found, fleet)
+        report = check_lab(live, found)
     except L2tpgenError as exc:
         fail(str(exc))
     _print(report)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.inputs import INBOUND_FILTER
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
 
@@ -48,19 +49,36 @@ class Target:
     wan: str
     wan_interface: str
     wan_address: str
+    sublayer: bool = False  # the far session expects the default L2-specific sublayer
+    tag: int | None = None  # the far end takes the VLAN's frames 802.1Q-tagged (a Cisco peer)
+    inbound_filter: bool = True  # False: the far PE's platform renders none (label, by design)
+    sequenced: bool = False  # either end numbers its packets (``seq send``/``seq both``)
 
 
 _TUNNEL = re.compile(r"^ip l2tp add tunnel .*\blocal (\S+) remote (\S+)")
 _ADDR = re.compile(r"^ip addr add ([\d.]+)/\d+ dev (\S+)$")
 
 
-def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str]:
-    pattern = re.compile(rf"^ip l2tp add session name l2tp{vlan} .*\bsession_id (\d+)\b")
+def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str, bool, int | None]:
+    """(session ID, peer cookie, sublayer, tag) of the VLAN's session among a PE's commands.
+
+    Linux names it ``l2tpVLAN``, VyOS ``l2tpethVLAN``. No ``l2spec_type`` is iproute2's default
+    sublayer (VyOS); the tag is carried when a VLAN device sits on the session (Linux towards a
+    Cisco end) or a VLAN-filtering bridge takes the VLAN tagged on it (VyOS towards Cisco).
+    """
+    pattern = re.compile(rf"^ip l2tp add session name (l2tp(?:eth)?{vlan}) .*\bsession_id (\d+)\b")
     for command in commands:
         found = pattern.match(command)
         if found:
+            name = found.group(1)
             cookie = re.search(r"\bpeer_cookie ([0-9a-fA-F]+)\b", command)
-            return int(found.group(1)), cookie.group(1) if cookie else "-"
+            sublayer = "l2spec_type none" not in command
+            tagged = {
+                f"ip link add link {name} name {name}.{vlan} type vlan id {vlan}",
+                f"bridge vlan add dev {name} vid {vlan} master",
+            }
+            tag = vlan if tagged & set(commands) else None
+            return int(found.group(2)), cookie.group(1) if cookie else "-", sublayer, tag
     raise L2tpgenError(f"no session for VLAN {vlan} (l2tp{vlan}) among the PE's commands")
 
 
@@ -83,7 +101,7 @@ def target(lab: Lab, pair: Pair) -> Target:
             "an inbound filter cannot run yet; lab an unprotected copy of the fleet "
             "(`wan.trusted: true` at both ends) for its data plane and MTU"
         )
-    session, cookie = _session(far.exec, pair.vlan)
+    session, cookie, sublayer, tag = _session(far.exec, pair.vlan)
     link = next(
         (
             (link.b.interface if link.a.node == far.name else link.a.interface)
@@ -111,12 +129,31 @@ def target(lab: Lab, pair: Pair) -> Target:
         lab.wan,
         link,
         wan_address,
+        sublayer,
+        tag,
+        inbound_filter=far.label(INBOUND_FILTER) != "none",
+        sequenced=_sequenced((*far.exec, *lab.node(pair.near.pe).exec), pair.vlan),
     )
+
+
+def _sequenced(commands: tuple[str, ...], vlan: int) -> bool:
+    """Whether either end of the VLAN's session sends sequence numbers.
+
+    Then both do once a packet has crossed (``l2tp_recv_common`` in net/l2tp/l2tp_core.c: a
+    session that receives sequence numbers starts sending them), and each kernel drops a
+    sequence number it has seen: a replay in clear.
+    """
+    pattern = re.compile(rf"^ip l2tp add session name l2tp(?:eth)?{vlan} .*\bseq (send|both)\b")
+    return any(pattern.match(command) for command in commands)
 
 
 def forge(t: Target, source: str, count: int, marker: str) -> str:
     """Send ``count`` forged L2TPv3 packets from ``source`` to the far PE, carrying ``marker``."""
-    return f"{PWPROBE} forge {source} {t.far_address} {t.session} {t.cookie} {count} {marker}"
+    framing = f"{'sublayer' if t.sublayer else '-'} {t.tag or '-'}"
+    return (
+        f"{PWPROBE} forge {source} {t.far_address} {t.session} {t.cookie} {count} {marker} "
+        f"{framing}"
+    )
 
 
 def watch_start(name: str, interface: str, markers: str, save: str = "") -> str:

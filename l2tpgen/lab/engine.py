@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.checks import plan_checks
+from l2tpgen.lab.framecheck import lab_frames
 from l2tpgen.lab.guest import GuestLab, GuestResults, guest_script, parse_console
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import ordered
@@ -23,12 +24,13 @@ from l2tpgen.lab.vm import Extras, run_script
 XFRM_MODULES = ("xfrm_algo", "xfrm_user")
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from l2tpgen.lab.checks import Check
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import CheckResult
-    from l2tpgen.model import Fleet
+
+    Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,16 @@ class GuestRun:
 
 
 def run_guest(
-    labs: Sequence[GuestLab], *, timeout: float = 300, extras: Extras | None = None
+    labs: Sequence[GuestLab],
+    *,
+    timeout: float = 300,
+    extras: Extras | None = None,
+    progress: Progress | None = None,
 ) -> GuestRun:
     """Boot one VM for ``labs`` (set up side by side, probed one after another)."""
     for guest in labs:
         require_linux(guest.lab)
-    run = run_script(guest_script(labs), timeout=timeout, extras=extras)
+    run = run_script(guest_script(labs), timeout=timeout, extras=extras, progress=progress)
     return GuestRun(parse_console(run.output, labs), run.seconds)
 
 
@@ -111,25 +117,26 @@ def merge_extras(*found: Extras | None) -> Extras | None:
     )
 
 
-def run_vm(lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None) -> LabReport:
+def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) -> LabReport:
     """Run a linux-flavor lab and its checks in QEMU and judge it.
 
     The secrets its commands and files name (keyed cookies, the IKE pre-shared key) get
     throwaway values first. A lab whose PEs run IPsec also gets the protection checks
     (``security.py``): the attacks before protection (the control), strongSwan started, the
-    usual checks over ESP, the attacks again. With ``fleet``, the model the lab was built from,
-    the frames checks of its Cisco to Linux pairs run too (``framecheck.py``).
+    usual checks over ESP, the attacks again. The frames checks its PEs' labels carry (``lab
+    build`` writes one per Linux or VyOS PE and Cisco peer) run too (``framecheck.py``), from a
+    topology file as from a sites directory. ``progress`` hears
+    each step (boot, each node's set-up, each probe). A set-up command that fails stops the run:
+    no check is judged, and the report names that command.
     """
-    frames: tuple[Check, ...] = ()
     extras = None
     if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
         extras = Extras(modules=XFRM_MODULES)  # an inbound filter without IPsec
-    if fleet is not None:
-        from l2tpgen.lab.framecheck import frames_checks  # noqa: PLC0415 - sites directories only
-        from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
+    frames: tuple[Check, ...] = lab_frames(lab)
+    if frames:
+        from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415 - labs with such a pair
 
-        frames = frames_checks(fleet)
-        extras = merge_extras(extras, tcpdump_extras() if frames else None)
+        extras = merge_extras(extras, tcpdump_extras())
     checks: tuple[Check, ...] = (*plan_checks(lab), *frames)
     probes = ordered(p for c in checks for p in c.probes)
     lab = reveal_secrets(lab)
@@ -140,6 +147,8 @@ def run_vm(lab: Lab, *, timeout: float = 300, fleet: Fleet | None = None) -> Lab
         lab, probes = plan.lab, (*plan.before, *probes, *plan.after)
         checks = (*checks, *plan.checks)
         extras = merge_extras(extras, protection_extras())
-    run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras)
+    run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras, progress=progress)
     found = run.labs[0]
+    if found.setup_errors:  # stopped there: nothing was probed
+        return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds)
     return LabReport(lab.name, "vm", judge(checks, found.results), found.setup_errors, run.seconds)

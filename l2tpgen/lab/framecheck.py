@@ -17,8 +17,9 @@ subinterface's VLAN ID; ``interworking ethernet`` means plain Ethernet, no tag [
 
 from __future__ import annotations
 
+import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.frames import DOT1Q, frame_script, inner_frames
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.lab.frames import InnerFrame
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet, Pseudowire
 
 _IP = "/sbin/ip"
@@ -169,7 +171,36 @@ class Frames:
         return CheckResult("frames", self.vlan, f"{self.site}->{self.peer}", ok, detail)
 
 
-def frames_checks(fleet: Fleet) -> tuple[Frames, ...]:
+FRAMES = "l2tpgen.frames."  # a PE's label per Cisco peer: its frames check, as JSON
+
+
+def frames_labels(fleet: Fleet) -> dict[str, dict[str, str]]:
+    """Each Linux or VyOS PE's frames checks as labels (``lab build`` writes them), by site.
+
+    Keyed cookies stay placeholders in the label's script; ``lab_frames`` fills in throwaway
+    values when the lab runs.
+    """
+    found: dict[str, dict[str, str]] = {}
+    for check in frames_checks(fleet, reveal=False):
+        document = asdict(check)
+        found.setdefault(check.site, {})[FRAMES + check.peer] = json.dumps(document)
+    return found
+
+
+def lab_frames(lab: Lab) -> tuple[Frames, ...]:
+    """The frames checks the lab's PE labels carry, keyed cookies given throwaway values."""
+    checks = []
+    for node in lab.nodes:
+        for key, value in node.labels:
+            if key.startswith(FRAMES):
+                document = json.loads(value)
+                document["cisco"] = CiscoEnd(**document["cisco"])
+                document["script"] = _revealed(document["script"])
+                checks.append(Frames(**document))
+    return tuple(checks)
+
+
+def frames_checks(fleet: Fleet, *, reveal: bool = True) -> tuple[Frames, ...]:
     """A frames check per (Linux-data-plane site, Cisco peer) pair of the fleet as modelled."""
     checks = []
     for index, pw in enumerate(frame_pairs(fleet)):
@@ -187,7 +218,7 @@ def frames_checks(fleet: Fleet) -> tuple[Frames, ...]:
                 stand_in.cookie_size,
                 stand_in.budget.sublayer,
                 cisco_end(fleet, pw),
-                _revealed(script),
+                _revealed(script) if reveal else script,
                 prefix,
             )
         )

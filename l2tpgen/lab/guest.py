@@ -6,6 +6,11 @@ node's commands. Consecutive ``ip``, ``tc`` or ``bridge`` commands of a node run
 ``ip -n NODE -batch FILE`` (one process instead of one per command); others run through
 ``nsenter`` and busybox ``sh``. The WAN shaping follows the wan node's commands. Then the probes,
 phase by phase. Results come back on the console between markers.
+
+Progress: a ``L2TPGEN-STEP`` line on the console before each node's set-up and each probe
+(``progress.py`` reads them as they come). The set-up of each lab is a shell function that
+returns at its first failed command: nothing after it is set up, no probe runs, and the failed
+command is the one reported.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ BATCHABLE = ("ip", "tc", "bridge")
 # busybox sh runs its own ip, tc and ping applets before /sbin's; shell functions come first.
 PRELUDE = "".join(f'{p}() {{ /sbin/{p} "$@"; }}; ' for p in ("ip", "tc", "bridge", "ping"))
 EOF = "L2TPGEN_BATCH_EOF"
+STEP = "L2TPGEN-STEP"  # a progress line on the console: ``L2TPGEN-STEP what is starting``
 
 
 @dataclass(frozen=True)
@@ -81,13 +87,14 @@ def _root_commands(guest: GuestLab) -> list[str]:
 
 
 def _setup(number: int, guest: GuestLab) -> list[str]:
+    """The lab's set-up as the shell function ``l2tpgen_setup_NUMBER`` (1 at the first failure)."""
     lab, prefix = guest.lab, guest.prefix
-    lines = [f"mkdir -p {WORK}/{prefix}host"]
+    lines = [f"l2tpgen_setup_{number}() {{", f"mkdir -p {WORK}/{prefix}host"]
     root = list(enumerate(_root_commands(guest)))
     lines += _batch(f"{number} -", "ip", "", f"{prefix}root", root)
     for node in lab.nodes:
         ns = f"{prefix}{node.name}"
-        lines.append(f"mkdir -p {WORK}/{ns}")
+        lines += [f'echo "{STEP} set up {node.name}"', f"mkdir -p {WORK}/{ns}"]
         for batch, (program, commands) in enumerate(_groups(_node_commands(lab, node.name))):
             tag = f"{number} {node.name}"
             if program is not None:
@@ -97,9 +104,10 @@ def _setup(number: int, guest: GuestLab) -> list[str]:
             lines.append(
                 f"nsenter --net=/run/netns/{ns} sh -c {shlex.quote(PRELUDE + command)} "
                 f">{WORK}/out 2>&1 || "
-                f'{{ echo "EXEC-FAIL {tag} {index}"; cat {WORK}/out; echo EXEC-FAIL-END; }}'
+                f'{{ echo "EXEC-FAIL {tag} {index}"; cat {WORK}/out; echo EXEC-FAIL-END; '
+                "return 1; }"
             )
-    return lines
+    return [*lines, "}"]
 
 
 def _batch(
@@ -114,8 +122,9 @@ def _batch(
         *body,
         EOF,
         (
-            f"/sbin/{program} -force{netns} -batch {path} >{WORK}/out 2>&1 || "
-            f'{{ echo "BATCH-FAIL {tag} {first}"; cat {WORK}/out; echo EXEC-FAIL-END; }}'
+            f"/sbin/{program}{netns} -batch {path} >{WORK}/out 2>&1 || "
+            f'{{ echo "BATCH-FAIL {tag} {first}"; cat {WORK}/out; echo EXEC-FAIL-END; '
+            "return 1; }"
         ),
     ]
 
@@ -129,7 +138,7 @@ def _run(guest: GuestLab, probe: Probe) -> str:
 
 def _parallel(number: int, guest: GuestLab, probes: Sequence[Probe]) -> list[str]:
     """Start or collect probes: all at once, then wait, then their results in order."""
-    lines: list[str] = []
+    lines: list[str] = [f'echo "{STEP} {" ".join(p.key for p in probes)}"']
     for index, probe in enumerate(probes):
         out = f"{WORK}/{guest.prefix}probe.{index}"
         lines.append(f"{{ {_run(guest, probe)} >{out} 2>&1; echo $? >{out}.rc; }} &")
@@ -155,6 +164,7 @@ def _probes(number: int, guest: GuestLab) -> list[str]:
             lines += _parallel(number, guest, waiting)
             waiting = []
         key, run = f"{number}:{probe.key}", _run(guest, probe)
+        lines.append(f'echo "{STEP} {probe.key}"')
         if probe.capture == "rc":
             lines.append(f'{run} >/dev/null 2>&1; echo "PROBE {key} $?"')
         else:
@@ -169,6 +179,9 @@ def guest_script(labs: Sequence[GuestLab]) -> str:
     lines = ["export PATH=/sbin:/bin", f"mkdir -p {WORK}"]
     for number, guest in enumerate(labs):
         lines += _setup(number, guest)
+    # A set-up command that failed stops here: no probe runs against a lab half set up.
+    setups = " && ".join(f"l2tpgen_setup_{number}" for number in range(len(labs)))
+    lines.append(f"{setups} || exit 0")
     for number, guest in enumerate(labs):
         lines += _probes(number, guest)
     return "\n".join(lines) + "\n"
@@ -226,7 +239,8 @@ def parse_console(text: str, labs: Sequence[GuestLab]) -> tuple[GuestResults, ..
 
 def setup_script(guest: GuestLab) -> str:
     """Only the set-up of one lab (``lab up``: its probes come later, on request)."""
-    return "\n".join(["export PATH=/sbin:/bin", f"mkdir -p {WORK}", *_setup(0, guest)]) + "\n"
+    lines = ["export PATH=/sbin:/bin", f"mkdir -p {WORK}", *_setup(0, guest), "l2tpgen_setup_0"]
+    return "\n".join(lines) + "\n"
 
 
 def probe_script(guest: GuestLab) -> str:

@@ -49,6 +49,9 @@ ROLE, SITE, INDEX, PE, VLANS, MTU = (
 WORKLOADS_LABEL = "l2tpgen.workloads"
 MTUS = "l2tpgen.mtus"  # ce, optional: VLAN=MTU where a VLAN's differs from l2tpgen.mtu
 PROTECTION = "l2tpgen.protection"  # pe, optional: ipsec (the protection checks, security.py)
+# pe, optional: none when its platform renders no inbound filter (VyOS): injection's own-address
+# half is then N/A by design, not a failure (secchecks.py).
+INBOUND_FILTER = "l2tpgen.inbound-filter"
 SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"  # where a PE binds its swanctl.conf
 # Names that end up in shell commands, file names and container names: no room for surprises.
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")

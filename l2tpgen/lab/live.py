@@ -32,14 +32,18 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.agent import READY, agent_script, request
-from l2tpgen.lab.guest import GuestLab, parse_console, probe_script, setup_script
+from l2tpgen.lab.guest import STEP, GuestLab, parse_console, probe_script, setup_script
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
 from l2tpgen.sim.lifecycle import alive  # the same liveness test as `sim status`
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import Probe
+
+    Progress = Callable[[str], None]
 
 STATE_FILE = "lab.json"
 CONSOLE = "console.log"
@@ -296,10 +300,25 @@ def _launch(command: list[str], directory: Path, pidfile: Path) -> int:
     return int(pidfile.read_text(encoding="ascii").strip())
 
 
-def _wait_ready(live: LiveLab, console: Path, timeout: float) -> str:
+def _steps(text: str, seen: int, progress: Progress | None) -> int:
+    """Report the console's progress lines after the first ``seen``; how many there are now."""
+    steps = [line.strip("\r") for line in text.splitlines() if line.startswith(STEP + " ")]
+    if not text.endswith("\n"):  # the last line may still be arriving
+        steps = steps[:-1]
+    if progress is not None:
+        for step in steps[seen:]:
+            progress(step.removeprefix(STEP + " "))
+    return max(seen, len(steps))
+
+
+def _wait_ready(
+    live: LiveLab, console: Path, timeout: float, progress: Progress | None = None
+) -> str:
     deadline = time.monotonic() + timeout
+    seen = 0
     while True:
         text = console.read_text(encoding="utf-8", errors="replace") if console.exists() else ""
+        seen = _steps(text, seen, progress)
         if READY in text:
             return text.replace("\r", "")
         if not live.running:
@@ -320,7 +339,14 @@ def _protect(lab: Lab, protect: tuple[Probe, ...], control: Path) -> list[str]:
     return [f"protection: {p.key} failed on {p.node}" for p in protect if results.get(p.key) != "0"]
 
 
-def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> Started:
+def start(
+    lab: Lab,
+    source: str,
+    state_dir: Path,
+    *,
+    timeout: float = 300,
+    progress: Progress | None = None,
+) -> Started:
     """Boot the lab's VM detached, set the lab up, and return once it answers requests.
 
     Whatever interrupts it (an error, Ctrl-C) stops the VM and removes its directory.
@@ -348,10 +374,12 @@ def start(lab: Lab, source: str, state_dir: Path, *, timeout: float = 300) -> St
     # Held while starting (released if this process dies): status leaves the lab alone.
     with (directory / STARTING).open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _start(lab, source, directory, timeout)
+        return _start(lab, source, directory, timeout, progress)
 
 
-def _start(lab: Lab, source: str, directory: Path, timeout: float) -> Started:
+def _start(
+    lab: Lab, source: str, directory: Path, timeout: float, progress: Progress | None
+) -> Started:
     try:
         console, control, pidfile = _paths(directory)
         setup, protect, extras = _prepare(lab)
@@ -374,10 +402,14 @@ def _start(lab: Lab, source: str, directory: Path, timeout: float) -> Started:
         pes = tuple(n.name for n in lab.nodes if n.role == "pe")
         live = LiveLab(lab.name, pid, time.time(), source, str(directory), nodes, pes)
         live.write()  # recorded at once: a crash of this command leaves a lab status can find
-        text = _wait_ready(live, console, timeout)
+        if progress is not None:
+            progress("booting the VM")
+        text = _wait_ready(live, console, timeout, progress)
         body = text.split(BEGIN, 1)[-1].split(READY, 1)[0]
         errors = list(parse_console(body, [guest])[0].setup_errors)
-        if protect:
+        if protect and not errors:
+            if progress is not None:
+                progress("starting strongSwan, IKEv2, the xfrm policies")
             errors += _protect(setup, protect, control)
         live = LiveLab(**{**asdict(live), "ready": True})
         live.write()

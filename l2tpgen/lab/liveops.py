@@ -20,7 +20,8 @@ from l2tpgen.lab.live import LiveLabError
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.live import LiveLab
-    from l2tpgen.model import Fleet
+
+JOBS = "/tmp/l2tpgen-jobs"  # noqa: S108 - in the guest: background commands' output and status
 
 
 @dataclass(frozen=True)
@@ -85,10 +86,8 @@ def sessions(live: LiveLab, *, timeout: float = 60) -> tuple[Session, ...]:
     return tuple(found)
 
 
-def run_in(live: LiveLab, node: str, argv: list[str], *, timeout: float) -> tuple[int, bytes]:
-    """Run ``argv`` in ``node``'s network namespace; its exit status and output.
-
-    Killed after ``timeout`` seconds (exit status 137).
+def _command(live: LiveLab, node: str, argv: list[str], timeout: float) -> tuple[str, str]:
+    """The set-up line and the command line that run ``argv`` in ``node``'s namespace.
 
     Raises:
         LiveLabError: the lab has no such node, or the command is empty.
@@ -109,27 +108,86 @@ def run_in(live: LiveLab, node: str, argv: list[str], *, timeout: float) -> tupl
     )
     tmp = f"{GUEST_WORK}/{node}"
     inner = f"L2TPGEN_TMP={tmp}; export L2TPGEN_TMP; {PRELUDE}{helpers}{shlex.join(argv)}"
-    script = (
-        f"export PATH=/sbin:/bin:/usr/sbin:/usr/bin; mkdir -p {tmp}\n"
-        f"exec timeout -s KILL {max(1, round(timeout))} nsenter --net=/run/netns/{node} "
-        f"sh -c {shlex.quote(inner)}\n"
+    return (
+        f"export PATH=/sbin:/bin:/usr/sbin:/usr/bin; mkdir -p {tmp} {JOBS}\n",
+        (
+            f"timeout -s KILL {max(1, round(timeout))} nsenter --net=/run/netns/{node} "
+            f"sh -c {shlex.quote(inner)}"
+        ),
     )
-    return request(live.control, script, timeout=timeout + 30)
 
 
-def check(live: LiveLab, lab: Lab, fleet: Fleet | None = None) -> LabReport:
+def run_in(live: LiveLab, node: str, argv: list[str], *, timeout: float) -> tuple[int, bytes]:
+    """Run ``argv`` in ``node``'s network namespace; its exit status and output.
+
+    Killed after ``timeout`` seconds (exit status 137).
+
+    Raises:
+        LiveLabError: the lab has no such node, or the command is empty.
+    """
+    head, command = _command(live, node, argv, timeout)
+    return request(live.control, f"{head}exec {command}\n", timeout=timeout + 30)
+
+
+def start_in(live: LiveLab, node: str, argv: list[str], *, timeout: float) -> int:
+    """Start ``argv`` in ``node``'s namespace in the background; its job number.
+
+    Returns once the command has printed something (tcpdump's ``listening on``: it captures
+    from then on) or after 5 s. It is killed after ``timeout`` seconds; ``wait_job`` collects
+    its output and exit status. Meanwhile other requests run (the point: send while capturing).
+
+    Raises:
+        LiveLabError: the lab has no such node, or the command is empty.
+    """
+    head, command = _command(live, node, argv, timeout)
+    script = (
+        f"{head}n=$(($(ls {JOBS} | grep -c '[.]job$') + 1)); : >{JOBS}/$n.job\n"
+        f"( {command} >{JOBS}/$n.out 2>&1; echo $? >{JOBS}/$n.rc ) </dev/null >/dev/null 2>&1 &\n"
+        f"i=0; while [ ! -s {JOBS}/$n.out ] && [ ! -f {JOBS}/$n.rc ] && [ $i -lt 50 ]; do "
+        "sleep 0.1; i=$((i + 1)); done\n"
+        "echo $n\n"
+    )
+    code, output = request(live.control, script, timeout=60)
+    text = output.decode("utf-8", "replace").strip()
+    if code != 0 or not text.isdigit():
+        raise LiveLabError(f"lab {live.name}: the background command did not start: {text}")
+    return int(text)
+
+
+def wait_job(live: LiveLab, job: int, *, timeout: float) -> tuple[int, bytes]:
+    """Wait up to ``timeout`` s for background job ``job``; its exit status and output.
+
+    Raises:
+        LiveLabError: no such job, or it is still running after ``timeout`` (it keeps running).
+    """
+    script = (
+        f"[ -f {JOBS}/{job}.job ] || exit 200\n"
+        f"i=0; while [ ! -f {JOBS}/{job}.rc ] && [ $i -lt {max(1, round(timeout * 10))} ]; do "
+        "sleep 0.1; i=$((i + 1)); done\n"
+        f"[ -f {JOBS}/{job}.rc ] || exit 201\n"
+        f"cat {JOBS}/{job}.out; exit $(cat {JOBS}/{job}.rc)\n"
+    )
+    code, output = request(live.control, script, timeout=timeout + 30)
+    if code == 200:  # noqa: PLR2004 - the script's own code
+        raise LiveLabError(f"lab {live.name} has no background job {job}")
+    if code == 201:  # noqa: PLR2004
+        raise LiveLabError(f"background job {job} is still running after {timeout:g} s")
+    return code, output
+
+
+def check(live: LiveLab, lab: Lab) -> LabReport:
     """The checks ``lab run`` makes (reach, isolation, MTU, multicast), on the running lab.
 
     A protected lab's attacks are not replayed: they need the lab as it was before protection
-    (``lab run`` does them); its usual checks run over ESP. With ``fleet`` (a lab up from a
-    sites directory) the frames checks too, in namespaces of their own, removed afterwards
-    (``lab up`` put tcpdump in the guest when the host has it).
+    (``lab run`` does them); its usual checks run over ESP. The frames checks its PEs' labels
+    carry too, in namespaces of their own, removed afterwards (``lab up`` put tcpdump in the
+    guest when the host has it).
     """
     from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
-    from l2tpgen.lab.framecheck import frames_checks  # noqa: PLC0415
+    from l2tpgen.lab.framecheck import lab_frames  # noqa: PLC0415
     from l2tpgen.lab.probes import ordered  # noqa: PLC0415
 
-    checks = (*plan_checks(lab), *(frames_checks(fleet) if fleet is not None else ()))
+    checks = (*plan_checks(lab), *lab_frames(lab))
     guest = GuestLab(lab, ordered(p for c in checks for p in c.probes))
     began = time.monotonic()
     # The listeners the checks start (socat) are stopped afterwards: the lab stays as it was.

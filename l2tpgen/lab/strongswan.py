@@ -26,6 +26,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from l2tpgen.lab.cache import cached, digest, stamp
 from l2tpgen.lab.vm import Extras, LabEnvironmentError
 
 DEBS_ENV = "L2TPGEN_LAB_DEBS"
@@ -145,7 +146,16 @@ def strongswan_files(
 
 
 def build_pwprobe() -> bytes:
-    """``pwprobe`` compiled statically from the source shipped with l2tpgen."""
+    """``pwprobe`` compiled statically from the source shipped with l2tpgen (once: cached)."""
+    source = resources.files("l2tpgen.lab").joinpath("tools/pwprobe.c").read_text()
+    gcc = shutil.which("gcc")
+    key = digest([source, stamp(gcc)]) if gcc is not None else None
+    if key is None:
+        return _compile_pwprobe()
+    return cached("pwprobe", key, _compile_pwprobe)
+
+
+def _compile_pwprobe() -> bytes:
     gcc = shutil.which("gcc")
     if gcc is None:
         raise LabEnvironmentError(

@@ -1,9 +1,11 @@
 """containerlab topologies built from the fleet: PEs, a WAN router, a CE per site.
 
 Linux flavor: every node is a Linux container configured with ``exec``: the WAN router holds each
-site's gateway address (WAN MTU from the models) and routes loopbacks; each PE runs the site's
-rendered Linux commands (its data plane: static sessions); each CE has one VLAN subinterface with a
-test address per stretched VLAN. The checks ``lab run`` makes are read from the CE nodes' labels,
+site's gateway address (WAN MTU from the models) and routes loopbacks; each Linux or VyOS PE runs
+exactly what ``render`` writes for it, for the fleet as modelled, only its interface names mapped
+to the lab's, and each Cisco PE is emulated on Linux framing as Cisco documents (the tag carried,
+the rendered MTU: ``faithful.py``); each CE has one VLAN subinterface with a test address per
+stretched VLAN. The checks ``lab run`` makes are read from the CE nodes' labels,
 so the topology file is all it needs.
 
 cisco_iol flavor: each PE is a Cisco IOL node with its rendered IOS config as a partial startup
@@ -32,7 +34,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.faithful import LAB_LAN, LAB_WAN, lab_names, map_names, pe_commands
 from l2tpgen.lab.inputs import (
+    INBOUND_FILTER,
     INDEX,
     MTU,
     MTUS,
@@ -48,8 +52,7 @@ from l2tpgen.lab.inputs import (
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
 from l2tpgen.lab.shaping import Shaping
-from l2tpgen.platforms import lab_platform
-from l2tpgen.render.linux import base_commands, linux_commands
+from l2tpgen.render.linux import base_commands
 from l2tpgen.render.swanctl import render_swanctl
 
 if TYPE_CHECKING:
@@ -76,9 +79,9 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
     if len(peers) != 1:
         raise L2tpgenError(f"{name}: the single-trunk variant needs exactly one peer")
     first = min(pseudowires, key=lambda pw: pw.vc_id)
-    lan = site.data_plane.lan
+    lan = LAB_LAN
     return [
-        *base_commands(site),
+        *(map_names(command, lab_names(site)) for command in base_commands(site)),
         (
             f"ip l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip local {site.tunnel_address} "
             f"remote {first.peer_address}"
@@ -183,27 +186,16 @@ def swanctl_file(fleet: Fleet, name: str) -> str | None:
     return render_swanctl(fleet.site(name), fleet.pseudowires(name))
 
 
-def on_data_planes(fleet: Fleet, flavor: Flavor) -> Fleet:
-    """The fleet as the lab runs it: each PE on the platform whose data plane stands in for it.
-
-    The linux flavor runs every PE on the Linux data plane (their pairs are then Linux to Linux);
-    the cisco_iol flavor keeps the platforms that run on IOL nodes and moves the others to their
-    drivers' data plane (``Driver.lab_platform``: a VyOS PE runs as a Linux one).
-    """
-    if flavor == LINUX_KIND:
-        return fleet.on_platform(lab_platform(LINUX_KIND))
-    for name, site in sorted(fleet.sites.items()):
-        if site.driver.lab_kind != flavor:
-            fleet = fleet.on_platform(site.driver.lab_platform, (name,))
-    return fleet
-
-
 def protection_files(fleet: Fleet, flavor: Flavor = LINUX_KIND) -> dict[str, str]:
-    """The swanctl.conf of every Linux PE with IPsec, by file name (written beside the topology)."""
-    fleet = on_data_planes(fleet, flavor)
+    """The swanctl.conf of every Linux-run PE with IPsec, by file name (beside the topology).
+
+    Every PE the lab runs on Linux (Linux, VyOS, an emulated Cisco one; in the cisco_iol flavor
+    not the IOL nodes) gets the swanctl.conf l2tpgen renders for its site.
+    """
     found = {}
     for name, site in sorted(fleet.sites.items()):
-        text = None if site.is_cisco else swanctl_file(fleet, name)
+        iol = flavor == IOL_KIND and site.driver.lab_kind == IOL_KIND
+        text = None if iol else swanctl_file(fleet, name)
         if text is not None:
             found[swanctl_name(name)] = text
     return found
@@ -228,7 +220,9 @@ def build_topology(
     Cisco sites are IOL nodes.
     """
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
-    fleet = on_data_planes(fleet, flavor)  # linux: every PE is Linux, their pairs Linux to Linux
+    from l2tpgen.lab.framecheck import frames_labels  # noqa: PLC0415 - renders the Cisco ends
+
+    frames = frames_labels(fleet) if variant == "per-vlan" else {}
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
     links: list[dict[str, Any]] = []
@@ -247,16 +241,19 @@ def build_topology(
             commands = (
                 _trunk_commands(fleet, site_name)
                 if variant == "single-trunk"
-                else linux_commands(fleet, site_name)
+                else pe_commands(fleet, site_name)
             )
             if site.wan.ipv6:
-                commands = [*ipv6_commands(("lo", site.data_plane.wan)), *commands]
+                commands = [*ipv6_commands(("lo", LAB_WAN)), *commands]
             pe = {
                 "kind": LINUX_KIND,
                 "image": LINUX_IMAGE,
                 "exec": commands,
                 "labels": {ROLE: "pe", SITE: site_name},
             }
+            pe["labels"].update(frames.get(site_name, {}))
+            if not site.is_cisco and not site.driver.inbound_filter:
+                pe["labels"][INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
             if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
                 pe["labels"][PROTECTION] = "ipsec"
                 pe["binds"] = [f"{swanctl_name(site_name)}:{SWANCTL_TARGET}:ro"]

@@ -10,6 +10,7 @@ runs the lab script, whose output comes back on the serial console between marke
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import os
 import re
@@ -19,8 +20,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.cache import cached, digest, stamp
+from l2tpgen.lab.console import read_console
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MODULES = (
     "udp_tunnel",
@@ -44,6 +51,7 @@ MODULES = (
     "tcp_bbr",
 )
 BEGIN, END = "L2TPGEN-LAB-BEGIN", "L2TPGEN-LAB-END"
+DPKG_STATUS = "/var/lib/dpkg/status"
 APT_PACKAGES = (
     "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat tcpdump"
 )
@@ -213,9 +221,28 @@ BUSYBOX_APPLETS = (
 
 
 def build_initramfs(kernel: Kernel, script: str, extras: Extras | None = None) -> bytes:
-    """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off."""
-    busybox = _need("busybox", "busybox-static")
+    """A gzipped initramfs that runs ``script`` (a busybox sh script) and powers off.
+
+    Everything but the script is built once per set of inputs (``cache.py``); the script is a
+    second archive after it (the kernel unpacks concatenated archives one after the other).
+    """
     extras = extras or Extras()
+    parts: list[bytes | str] = [_INIT, *MODULES, *BUSYBOX_APPLETS, stamp(kernel.image)]
+    parts += [stamp(_need("busybox", "busybox-static")), *(stamp(_need(n)) for n, _ in PROGRAMS)]
+    if Path(DPKG_STATUS).exists():  # a library upgraded under the same programs
+        parts.append(stamp(DPKG_STATUS))
+    for path, data, mode in extras.files:
+        parts += [path, str(mode), hashlib.sha256(data).hexdigest()]
+    parts += [f"{path}->{target}" for path, target in extras.symlinks]
+    parts += ["modules:", *extras.modules]
+    base = cached("initramfs", digest(parts), lambda: _base_initramfs(kernel, extras))
+    tail = _Cpio()
+    tail.add("lab.sh", script.encode(), mode=0o100755)
+    return base + gzip.compress(tail.finish(), compresslevel=1)
+
+
+def _base_initramfs(kernel: Kernel, extras: Extras) -> bytes:
+    busybox = _need("busybox", "busybox-static")
     archive = _Cpio()
     for directory in (
         "bin",
@@ -258,7 +285,6 @@ def build_initramfs(kernel: Kernel, script: str, extras: Extras | None = None) -
         archive.add(f"lib/modules/{module}.ko", _module_bytes(kernel, module))
     init = _INIT.format(modules=" ".join(modules), begin=BEGIN, end=END)
     archive.add("init", init.encode(), mode=0o100755)
-    archive.add("lab.sh", script.encode(), mode=0o100755)
     return gzip.compress(archive.finish(), compresslevel=1)
 
 
@@ -307,7 +333,10 @@ def qemu_command(
         "-append",
         # IPv6 off on every interface (no DAD, ND or MLD in the namespaces) but the stack loaded:
         # a lab with an IPv6 underlay turns it on where it needs it (``topology.py``).
-        "console=ttyS0 quiet panic=-1 ipv6.disable_ipv6=1",
+        # no_timer_check: on a starved host (TCG under load) the kernel's IO-APIC timer check can
+        # fail and panic at boot ("IO-APIC + timer doesn't work!", seen here at load 14); the
+        # kernel's own parameter skips that check (Documentation/admin-guide/kernel-parameters).
+        "console=ttyS0 quiet panic=-1 ipv6.disable_ipv6=1 no_timer_check",
     ]
 
 
@@ -318,28 +347,25 @@ def run_script(
     memory_mb: int = 768,
     cpus: int = 2,
     extras: Extras | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> VmRun:
-    """Boot the kernel with ``script`` as the lab and return what it printed between markers."""
+    """Boot the kernel with ``script`` as the lab and return what it printed between markers.
+
+    ``progress`` is called with each step as the guest reports it (``guest.STEP`` lines).
+    """
     qemu = _need("qemu-system-x86_64")
     kernel = find_kernel()
     with tempfile.TemporaryDirectory(prefix="l2tpgen-vm-") as work:
+        if progress is not None:
+            progress("building the guest")
         initrd = Path(work) / "initrd.gz"
         initrd.write_bytes(build_initramfs(kernel, script, extras))
         command = qemu_command(qemu, kernel, initrd, memory_mb=memory_mb, cpus=cpus)
         started = time.monotonic()
-        try:
-            done = subprocess.run(  # noqa: S603 - our own command line
-                command,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
-                stdin=subprocess.DEVNULL,
-                errors="replace",
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise L2tpgenError(f"the lab VM did not finish within {timeout:g} s") from exc
-    console = done.stdout.replace("\r", "")
+        if progress is not None:
+            progress("booting the VM")
+        output = read_console(command, timeout, progress, begin=BEGIN)
+    console = output.replace("\r", "")
     if BEGIN not in console or END not in console:
         tail = "\n".join(console.splitlines()[-15:])
         raise L2tpgenError(

@@ -4,11 +4,13 @@
  * The guest has no Python and no packet crafting tool: this is built with `gcc -static -O2` when
  * the lab's initramfs is built, and only ever runs inside that throwaway VM.
  *
- *   pwprobe forge SRC DST SESSION COOKIEHEX COUNT MARKER
+ *   pwprobe forge SRC DST SESSION COOKIEHEX COUNT MARKER [SUBLAYER [VLAN]]
  *       COUNT L2TPv3-over-IP packets (IP protocol 115, RFC 3931 section 4.1.1.2) from SRC to DST:
- *       session ID SESSION, the cookie COOKIEHEX ("-" for none), no sublayer, carrying an
- *       Ethernet broadcast frame whose payload repeats MARKER. SRC may be any address (IP_HDRINCL):
- *       the sender's own or a spoofed one.
+ *       session ID SESSION, the cookie COOKIEHEX ("-" for none), the 4-byte default L2-specific
+ *       sublayer when SUBLAYER is "sublayer" (RFC 4719 section 4.6: S bit and sequence number
+ *       0; "-" for none), carrying an Ethernet broadcast frame whose payload repeats MARKER,
+ *       802.1Q-tagged with VLAN when given ("-" or absent: untagged), as the far end frames the
+ *       pseudowire. SRC may be any address (IP_HDRINCL): the sender's own or a spoofed one.
  *   pwprobe watch IFACE MARKERS [PROTO SRC DST MINLEN SAVEFILE]
  *       Count, on IFACE, until SIGTERM, then print one line per figure:
  *         frames N; ipv4 N; l2tp N (IP protocol 115); esp N (50); ike N (UDP 500/4500);
@@ -86,7 +88,9 @@ static int send_raw(const uint8_t *packet, size_t len, int count) {
     return sent == count ? 0 : 1;
 }
 
-static int forge(char **argv) {
+static int forge(int argc, char **argv) {
+    int sublayer = argc > 6 && strcmp(argv[6], "sublayer") == 0;
+    int vlan = argc > 7 && strcmp(argv[7], "-") != 0 ? atoi(argv[7]) : 0;
     struct in_addr src, dst;
     if (!inet_aton(argv[0], &src) || !inet_aton(argv[1], &dst)) {
         fprintf(stderr, "pwprobe: bad address\n");
@@ -113,12 +117,21 @@ static int forge(char **argv) {
             packet[n++] = (uint8_t)byte;
         }
     }
+    if (sublayer) n += 4; /* the default L2-specific sublayer: all zero, no sequence number */
     /* The inner Ethernet frame: broadcast, a locally administered source, the IEEE local
      * experimental EtherType 0x88b5, then the marker repeated (at least 46 bytes of payload). */
-    static const uint8_t eth[14] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0x00,
-                                    0x00, 0x00, 0x00, 0x66, 0x88, 0xb5};
+    static const uint8_t eth[12] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                    0x02, 0x00, 0x00, 0x00, 0x00, 0x66};
     memcpy(packet + n, eth, sizeof eth);
     n += sizeof eth;
+    if (vlan > 0) { /* 802.1Q: TPID 0x8100, then the VLAN ID (priority 0) */
+        packet[n++] = 0x81;
+        packet[n++] = 0x00;
+        packet[n++] = (uint8_t)(vlan >> 8 & 0x0f);
+        packet[n++] = (uint8_t)(vlan & 0xff);
+    }
+    packet[n++] = 0x88;
+    packet[n++] = 0xb5;
     size_t mlen = strlen(marker);
     for (int i = 0; i < 6 && mlen > 0 && n + mlen < sizeof packet; i++) {
         memcpy(packet + n, marker, mlen);
@@ -342,12 +355,12 @@ static int watch(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    if (argc >= 8 && strcmp(argv[1], "forge") == 0) return forge(argv + 2);
+    if (argc >= 8 && strcmp(argv[1], "forge") == 0) return forge(argc - 2, argv + 2);
     if (argc >= 4 && strcmp(argv[1], "watch") == 0) return watch(argc - 2, argv + 2);
     if (argc >= 4 && strcmp(argv[1], "replay") == 0) return replay(argv + 2);
     if (argc >= 10 && strcmp(argv[1], "inject") == 0) return inject(argv + 2);
     fprintf(stderr,
-            "usage: pwprobe forge SRC DST SESSION COOKIEHEX|- COUNT MARKER\n"
+            "usage: pwprobe forge SRC DST SESSION COOKIEHEX|- COUNT MARKER [sublayer|- [VLAN|-]]\n"
             "       pwprobe watch IFACE MARKER[,MARKER...] [PROTO SRC DST MINLEN SAVEFILE]\n"
             "       pwprobe replay FILE COUNT\n"
             "       pwprobe inject IFACE|- SRC|- DST SESSION COOKIEHEX|- SUBLAYER(seq|-) COUNT MARKER\n");

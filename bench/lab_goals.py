@@ -1,0 +1,94 @@
+"""The lab's speed goals, side by side with a baseline: where a `lab run` spends its time.
+
+Usage: python bench/lab_goals.py [--repeat N] [--cold]
+
+For each lab (``labs/example.clab.yml``: goal 13 s; ``examples/hub`` with all its security
+checks: goal 30 s) it runs ``lab run``'s engine (``run_vm``) and splits its wall time by the
+progress it reports: Python before the guest (loading, rendering), building the guest (the
+initramfs: cached after the first run, ``lab/cache.py``), the VM's boot, the set-up, the probes.
+The baseline, run alternately in the same conditions, is a VM that boots the same kernel and
+powers off at once (the floor no lab run goes under). ``--cold`` empties the cache first (a
+fresh directory). The load average is printed with each run: on a shared machine the figures
+are that machine's, not a quiet one's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from l2tpgen.lab.engine import run_vm
+from l2tpgen.lab.vm import run_script
+
+if TYPE_CHECKING:
+    from l2tpgen.lab.inputs import Lab
+
+LABS = (("labs/example.clab.yml", 13.0), ("examples/hub", 30.0))
+
+
+def _lab(source: str) -> Lab:
+    from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - the CLI's own path
+
+    return _lab_from(Path(source), None)
+
+
+def one(source: str) -> dict[str, float]:
+    """One lab run, its phases in seconds."""
+    began = time.monotonic()
+    marks: dict[str, float] = {}
+
+    def progress(step: str) -> None:
+        now = time.monotonic() - began
+        if step in ("building the guest", "booting the VM", "VM booted"):
+            marks[step] = now
+        elif step.startswith("set up ") and "set-up" not in marks:
+            marks["set-up"] = now
+        elif not step.startswith("set up ") and "probes" not in marks:
+            marks["probes"] = now
+
+    report = run_vm(_lab(source), progress=progress)
+    end = time.monotonic() - began
+    if not report.ok:
+        print(
+            f"  {source}: NOT ok: {report.setup_errors or [r for r in report.results if not r.ok]}"
+        )
+    order = ["building the guest", "booting the VM", "VM booted", "set-up", "probes"]
+    points = [0.0, *(marks.get(k, end) for k in order), end]
+    # python: loading, rendering; build: the initramfs; boot: QEMU to the guest's first line;
+    # modules: the guest's insmod before the set-up; set-up; probes (every check).
+    names = ["python", "build", "boot", "modules", "set-up", "probes"]
+    found = {name: points[i + 1] - points[i] for i, name in enumerate(names)}
+    found["total"] = end
+    return found
+
+
+def baseline() -> float:
+    """A VM that boots and powers off at once: wall seconds."""
+    began = time.monotonic()
+    run_script("true\n")
+    return time.monotonic() - began
+
+
+def main() -> None:
+    """Run each lab and the baseline ``--repeat`` times, alternately; print the phases."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--cold", action="store_true", help="start with an empty cache")
+    args = parser.parse_args()
+    if args.cold:
+        os.environ["L2TPGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="l2tpgen-cache-")
+    for number in range(args.repeat):
+        load = os.getloadavg()[0]
+        print(f"run {number + 1} (load average {load:.1f}): baseline VM {baseline():.1f} s")
+        for source, goal in LABS:
+            phases = one(source)
+            split = ", ".join(f"{k} {v:.1f}" for k, v in phases.items() if k != "total")
+            print(f"  {source}: {phases['total']:.1f} s (goal {goal:g} s): {split}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""`lab run` and `lab up` say what they are doing, and stop at the first failed set-up command.
+
+The guest script prints a progress line before each node's set-up and each probe, and each lab's
+set-up is a shell function that returns at its first failure (``l2tpgen/lab/guest.py``). These
+tests run the real guest script with ``sh`` on this host, its programs (``/sbin/ip``, ``tc``,
+``nsenter``) replaced by stubs that log what they are asked and fail where told.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import TYPE_CHECKING
+
+from test_lab import LABS, _example
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+from l2tpgen.cli.lab_progress import lab_progress
+from l2tpgen.lab.checks import plan_checks
+from l2tpgen.lab.console import read_console
+from l2tpgen.lab.guest import STEP, WORK, GuestLab, guest_script, parse_console
+from l2tpgen.lab.probes import ordered
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    import pytest
+
+runner = CliRunner()
+
+_STUB = """#!/bin/sh
+echo "$(basename "$0") $*" >>{log}
+eval batch=\\${{$#}}
+case "$*" in *-batch*) line=$(grep -n '{fail}' "$batch" | head -n 1 | cut -d: -f1)
+  if [ -n "$line" ]; then
+    echo "RTNETLINK answers: File exists" >&2; echo "Command failed $batch:$line" >&2; exit 1
+  fi;; esac
+exit 0
+"""
+
+
+def _run_guest(tmp_path: Path, fail: str) -> tuple[str, str]:
+    """The guest script of the example lab run by ``sh`` here: (its output, the stubs' log)."""
+    lab = _example()
+    script = guest_script([GuestLab(lab, ordered(p for c in plan_checks(lab) for p in c.probes))])
+    stubs, log = tmp_path / "sbin", tmp_path / "log"
+    stubs.mkdir()
+    for name in ("ip", "tc", "bridge", "nsenter", "sysctl"):
+        (stubs / name).write_text(_STUB.format(log=log, fail=fail))
+        (stubs / name).chmod(0o755)
+    script = script.replace("/sbin/", f"{stubs}/").replace(WORK, str(tmp_path / "work"))
+    script = script.replace("export PATH=/sbin:/bin", f"export PATH={stubs}:/usr/bin:/bin")
+    done = subprocess.run(
+        ["/bin/sh", "-c", script], capture_output=True, text=True, check=False, timeout=60
+    )
+    return done.stdout, log.read_text() if log.exists() else ""
+
+
+def test_the_guest_stops_at_the_first_failed_set_up_command_and_names_it(tmp_path: Path) -> None:
+    # pe-site-a's third line (after `link set dev lo up` and its WAN up): its WAN address.
+    output, log = _run_guest(tmp_path, "addr add 10.197.251.215/28 dev eth1")
+    steps = [line.removeprefix(STEP + " ") for line in output.splitlines() if STEP in line]
+    assert steps == ["set up wan", "set up pe-site-a"]  # nothing after the failure
+    assert "ce-site-a" not in log
+    assert "pe-site-b" not in log
+    assert "PROBE" not in output  # no check ran
+    assert "OUT-BEGIN" not in output
+    (found,) = parse_console(output, [GuestLab(_example(), ())])
+    assert found.setup_errors == (
+        (
+            "EXEC-FAIL pe-site-a: ip addr add 10.197.251.215/28 dev eth1: "
+            "RTNETLINK answers: File exists"
+        ),
+    )
+
+
+def test_a_clean_set_up_reports_each_node_then_each_probe(tmp_path: Path) -> None:
+    output, _ = _run_guest(tmp_path, "never matches anything")
+    steps = [line.removeprefix(STEP + " ") for line in output.splitlines() if STEP in line]
+    nodes = [f"set up {n.name}" for n in _example().nodes]
+    assert steps[: len(nodes)] == nodes
+    assert any(step.startswith("reach.") for step in steps[len(nodes) :])
+    assert "PROBE 0:" in output
+
+
+def test_the_console_hands_each_progress_line_over_as_it_comes(tmp_path: Path) -> None:
+    console = tmp_path / "qemu"
+    console.write_text(
+        "#!/bin/sh\necho booting\necho L2TPGEN-LAB-BEGIN\n"
+        f'echo "{STEP} set up wan"\nsleep 0.3\necho "{STEP} reach.2996"\n'
+        "echo L2TPGEN-LAB-END\n"
+    )
+    console.chmod(0o755)
+    seen: list[str] = []
+    output = read_console([str(console)], 30, seen.append, begin="L2TPGEN-LAB-BEGIN")
+    assert seen == ["VM booted", "set up wan", "reach.2996"]
+    assert "L2TPGEN-LAB-END" in output
+
+
+def test_progress_is_one_plain_line_per_step_off_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with lab_progress() as progress:
+        assert progress is not None
+        progress("set up wan")
+        progress("reach.2996.site-a.site-b")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert lines[0].endswith("s] set up wan")
+    with lab_progress(quiet=True) as progress:
+        assert progress is None  # --format json: nothing on stderr
+
+
+def _fake_run(monkeypatch: pytest.MonkeyPatch, setup_errors: tuple[str, ...] = ()) -> None:
+    from l2tpgen.lab import engine  # noqa: PLC0415
+    from l2tpgen.lab.engine import LabReport  # noqa: PLC0415
+    from l2tpgen.lab.probes import CheckResult  # noqa: PLC0415
+
+    def run_vm(_lab: object, *, progress: Callable[[str], None] | None = None) -> LabReport:
+        for step in ("booting the VM", "set up wan", "reach.2996"):
+            if progress is not None:
+                progress(step)
+        reach = CheckResult("reach", 2996, "a->b", ok=True, detail="ping")
+        results = () if setup_errors else (reach,)
+        return LabReport("example", "vm", results, setup_errors, 1.0)
+
+    monkeypatch.setattr(engine, "run_vm", run_vm)
+
+
+def test_lab_run_shows_progress_on_stderr_and_json_alone_with_format_json(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _fake_run(monkeypatch)
+    report = tmp_path / "r.json"
+    args = ["lab", "run", str(LABS / "example.clab.yml"), "--report", str(report)]
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "s] booting the VM" in text.stderr
+    assert "s] set up wan" in text.stderr
+    quiet = runner.invoke(app, [*args, "--format", "json"])
+    assert quiet.exit_code == 0, quiet.output
+    assert json.loads(quiet.stdout)["ok"] is True
+    assert quiet.stderr == ""
+
+
+def test_lab_run_names_the_set_up_command_it_stopped_at_and_runs_no_check(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    failed = "EXEC-FAIL pe-site-a: ip addr add 10.0.0.1/24 dev enp3s0: Cannot find device"
+    _fake_run(monkeypatch, (failed,))
+    args = ["lab", "run", str(LABS / "example.clab.yml"), "--report", str(tmp_path / "r.json")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert failed in " ".join(result.stderr.split())
+    assert "stopped at this set-up command: no check ran" in result.stderr
