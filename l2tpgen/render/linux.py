@@ -42,19 +42,19 @@ static IP-encapsulated tunnel sends nothing by itself (no control channel) and a
 session that does not exist yet is dropped (``l2tp_ip_recv``: no session, discard), so nothing
 crosses in clear before the blocks are in.
 
-IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6
-addresses (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's
-``l2tp_ip6`` module carries IP protocol 115 over IPv6). The xfrm selectors are host prefixes of
-the family (``/128``; the blocks cover both families whatever the underlay's). The WAN address
-is added ``nodad``: the kernel binds the tunnel's local address at once, and a tentative
-address (duplicate address detection still running) cannot be bound. The loopback's IPv6 address too: ``ipv6_add_addr`` flags every
-address without ``nodad`` ``IFA_F_TENTATIVE``, and ``addrconf_dad_begin`` clears it for ``lo``
-(``IFF_LOOPBACK``: no DAD) only when the address's DAD work item runs, later, on a workqueue;
-until then ``l2tp_ip6``'s bind fails its ``ipv6_chk_addr`` (tentative addresses excluded):
-``RTNETLINK answers: Cannot assign requested address`` (torvalds/linux ``net/ipv6/addrconf.c``,
-``net/l2tp/l2tp_ip6.c``). A loaded machine's boot hits it (the lab under CPU load did); vyos-1x
-works around the same race by retrying ``ip l2tp add tunnel`` for up to 10 s
-(``python/vyos/ifconfig/l2tpv3.py``, ``wait_for_add_l2tpv3``).
+IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6 addresses
+(ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's ``l2tp_ip6``
+module carries IP protocol 115 over IPv6). The xfrm selectors are host prefixes of the family
+(``/128``; the blocks cover both families whatever the underlay's). The WAN address is added
+``nodad``: the kernel binds the tunnel's local address at once, and a tentative address (duplicate
+address detection still running) cannot be bound. The loopback's IPv6 address too:
+``ipv6_add_addr`` flags every address without ``nodad`` ``IFA_F_TENTATIVE``, and
+``addrconf_dad_begin`` clears it for ``lo`` (``IFF_LOOPBACK``: no DAD) only when the address's DAD
+work item runs, later, on a workqueue; until then ``l2tp_ip6``'s bind fails its ``ipv6_chk_addr``
+(tentative addresses excluded): ``RTNETLINK answers: Cannot assign requested address``
+(torvalds/linux ``net/ipv6/addrconf.c``, ``net/l2tp/l2tp_ip6.c``). A loaded machine's boot hits it
+(the lab under CPU load did); vyos-1x works around the same race by retrying ``ip l2tp add tunnel``
+for up to 10 s (``python/vyos/ifconfig/l2tpv3.py``, ``wait_for_add_l2tpv3``).
 """
 
 from __future__ import annotations
