@@ -37,7 +37,7 @@ for line in sys.stdin:
     name, _, status = line.strip().rpartition(": ")
     if name:
         counts[name.rsplit(".", 1)[0]][status] += 1
-print(f"{'module':32} {'killed':>7} {'survived':>9} {'other':>6} {'score':>6}")
+print("%-32s %7s %9s %6s %6s" % ("module", "killed", "survived", "other", "score"))
 for module, c in sorted(counts.items()):
     killed = c["killed"] + c["timeout"] + c["caught by type check"]
     checked = sum(n for s, n in c.items() if s not in ("not checked", "skipped"))
