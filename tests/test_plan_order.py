@@ -132,3 +132,36 @@ def test_access_list_entries_in_another_order_are_a_change() -> None:
 
 def _ike_env() -> dict[str, str]:
     return {"L2TPGEN_IKE_PSK": "an-ike-key-of-some-length-1234"}
+
+
+def test_a_class_version_name_leaves_the_secret_out() -> None:
+    """No hash of a secret ever reaches a router's class names (classes.py)."""
+    one = [" authentication", " password 7 0822455D0A16"]
+    other = [" authentication", " password 7 094F471A1A0A"]
+    assert version_name("class1", one) == version_name("class1", other)
+    assert version_name("class1", one) != version_name("class1", [" authentication"])
+
+
+def test_a_secret_is_taken_in_the_routers_spelling_only_when_the_rest_of_the_line_matches() -> None:
+    from l2tpgen.device.classes import _align  # noqa: PLC0415 - the unit under test
+    from l2tpgen.ios.type7 import encode  # noqa: PLC0415
+
+    router = [f" digest secret 7 {encode('abc', 5)}"]
+    assert _align([" digest secret 0 abc hash sha"], router) == [" digest secret 0 abc hash sha"]
+    assert _align([" digest secret 0 abc"], router) == router
+
+
+def test_canonical_keeps_each_childs_own_children_and_an_access_lists_order() -> None:
+    from l2tpgen.device.classes import canonical  # noqa: PLC0415
+
+    keyring = [" peer a", "  address 192.0.2.1", " peer b", "  address 192.0.2.2"]
+    swapped = [" peer a", "  address 192.0.2.2", " peer b", "  address 192.0.2.1"]
+    assert canonical(keyring) != canonical(swapped)
+    assert canonical(keyring) == canonical(keyring[2:] + keyring[:2])
+    entries = [" permit ip host 192.0.2.1 any", " deny ip any any"]
+    assert canonical(entries, ordered=True) != canonical(entries[::-1], ordered=True)
+    assert canonical(entries) == canonical(entries[::-1])
+    assert canonical([" a", "  b", "   c", "  d", " e"]) == (
+        ("a", (("b", (("c", ()),)), ("d", ()))),
+        ("e", ()),
+    )
