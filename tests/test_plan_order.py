@@ -127,6 +127,7 @@ def test_access_list_entries_in_another_order_are_a_change() -> None:
     running = _reorder(extra, header, [1, 0])
     plan = plan_change(fleet.site("site-a"), running, extra)
     assert f"no {header}" in plan.send
+    assert f"@@ {header} @@\n" in plan.diff("site-a")
     assert not plan_change(fleet.site("site-a"), extra, extra).send
 
 
