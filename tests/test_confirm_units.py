@@ -34,3 +34,7 @@ def test_a_timed_push_in_manual_exclusive_mode_is_refused() -> None:
 def test_an_ordinary_push_is_never_refused_here() -> None:
     assert lacking("hostname r1\n", None) is None
     assert lacking("configuration mode exclusive manual\n", None) is None
+
+
+def test_the_archive_is_found_in_a_config_with_windows_line_ends() -> None:
+    assert lacking(("hostname r1\n" + ARCHIVE).replace("\n", "\r\n"), 5) is None
