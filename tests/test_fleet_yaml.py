@@ -151,3 +151,43 @@ def test_a_huge_quoted_number_gets_the_fields_range_message(tmp_path: Path) -> N
         "vlans[0].vc_id: a VC ID is a whole number from 1 to 4294967295" in m for m in messages
     )
     assert all(big not in m for m in messages)
+
+
+@pytest.mark.parametrize(
+    "value", ['"on"', '"yes"', "yes", "1", '"true"'], ids=["on", "quoted-yes", "yes", "one", "text"]
+)
+def test_a_true_or_false_key_takes_only_true_or_false(tmp_path: Path, value: str) -> None:
+    """Issue 26: `wan.trusted: "on"` (or yes, or 1) was read as true, dropping the default IPsec.
+
+    Site files are YAML 1.2 (docs/site-files.md): `yes` and `on` are text and 1 is a number, so
+    a true/false key refuses them where they are, with the fix.
+    """
+    sites = tmp_path / "sites"
+    sites.mkdir()
+    wan = "wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}"
+    trusted = wan.replace("}", f", trusted: {value}}}")
+    (sites / "site-a.yaml").write_text(VALID_A.replace(wan, trusted))
+    (sites / "site-b.yaml").write_text(
+        VALID_A.replace("site-a", "site-b").replace("site-b]", "site-a]")
+    )
+    with pytest.raises(FleetValidationError) as caught:
+        load_fleet(sites)
+    (problem,) = caught.value.problems
+    assert problem.location is not None
+    # the value itself, 1-based
+    assert (problem.location.line, problem.location.column) == (4, trusted.rindex(value) + 1)
+    assert str(problem).startswith(f"{sites / 'site-a.yaml'}:4:")
+    assert "wan.trusted: Input should be a valid boolean" in str(problem)
+    assert "write true or false" in problem.hint
+
+
+def test_true_and_false_are_still_taken(tmp_path: Path) -> None:
+    sites = tmp_path / "sites"
+    sites.mkdir()
+    wan = "wan: {interface: GigabitEthernet0/1, address: 198.51.100.1/29, gateway: 198.51.100.6}"
+    (sites / "site-a.yaml").write_text(VALID_A.replace(wan, wan.replace("}", ", trusted: true}")))
+    site_b = VALID_A.replace("site-a", "site-b").replace("rtr-a", "rtr-b").replace(".1/29", ".2/29")
+    (sites / "site-b.yaml").write_text(
+        site_b.replace("site-b]", "site-a]").replace("peer: site-b", "peer: site-a")
+    )
+    assert load_fleet(sites).site("site-a").wan.trusted is True

@@ -288,3 +288,22 @@ def test_interfaces_and_xconnects_made_without_init_equal_those_init_makes(
         assert list(vars(fact)) == [f.name for f in fields(fact)]  # every field, no other name
         assert MISSING not in vars(fact).values()
         assert type(fact)(**vars(fact)) == fact
+
+
+@pytest.mark.parametrize(("name", "text"), _rendered_and_real_configs(), ids=lambda v: str(v)[:40])
+def test_ciscoconfparse_in_small_batches_builds_the_same_tree_as_in_one(
+    name: str, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: a large config is parsed a batch of sections at a time (memory, and time)."""
+    cleaned = clean(text)
+    whole = _shape(build(cleaned, name).roots)
+    monkeypatch.setattr("l2tpgen.ios.tree.BATCH_LINES", 3)
+    assert _shape(build(cleaned, name).roots) == whole
+
+
+def test_a_batch_is_cut_only_before_a_top_level_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from l2tpgen.ios import tree  # noqa: PLC0415
+
+    monkeypatch.setattr(tree, "BATCH_LINES", 2)
+    kept = ["a", " b", " c", "d", "e", " f", "  g"]
+    assert list(tree._batches(kept)) == [(0, 3), (3, 7)]  # noqa: SLF001

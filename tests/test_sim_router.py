@@ -170,9 +170,10 @@ def test_no_and_default_forms_edit_single_settings(router: Router) -> None:
         "default interface Gi0/0.2996",
     )
     body = router.running.body()
+    # `no cdp enable` typed again stays where IOS prints it, before the hold-queue (issue 26)
     assert (
         "interface GigabitEthernet0/0\n no ip address\n duplex full\n speed auto\n"
-        " hold-queue 2048 out\n" in body
+        " no cdp enable\n hold-queue 2048 out\n" in body
     )
     assert "interface GigabitEthernet0/0.2996\n!" in body
 

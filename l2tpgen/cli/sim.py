@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -20,6 +21,8 @@ from l2tpgen.cli.sim_scope import NameOption, checked_name, configs_of, others, 
 from l2tpgen.platforms import DEFAULT, driver, simulated
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from l2tpgen.model import Fleet
     from l2tpgen.sim import SimFleet
     from l2tpgen.sim.lifecycle import SimStatus
@@ -44,6 +47,26 @@ def _check_faults(words: list[str]) -> list[str]:
     except FaultError as exc:
         raise typer.BadParameter(str(exc), param_hint="--fault") from None
     return words
+
+
+MAX_LATENCY_MS = 60_000.0  # a minute per response: longer only makes every client time out
+MAX_REVERT_MINUTE = 3_600.0  # an hour per minute: the 120-minute timer then lasts five days
+
+
+def _bounded(option: str, low: float, high: float) -> Callable[[float], float]:
+    """A check for a number option: finite and in [low, high], else a usage error (exit 2).
+
+    Click's own range lets ``inf`` above no maximum and ``nan`` through every comparison.
+    """
+
+    def check(value: float) -> float:
+        if not math.isfinite(value) or not low <= value <= high:
+            raise typer.BadParameter(
+                f"{value} is not a number from {low:g} to {high:g}", param_hint=option
+            )
+        return value
+
+    return check
 
 
 def _fault_sites(fleet: Fleet, names: list[str], faults: list[str]) -> set[str]:
@@ -97,7 +120,12 @@ def up(
         Path | None, typer.Option("--status-file", hidden=True, help="Internal: -d's child.")
     ] = None,
     latency_ms: Annotated[
-        float, typer.Option("--latency-ms", min=0, help="Delay every response by this much.")
+        float,
+        typer.Option(
+            "--latency-ms",
+            callback=_bounded("--latency-ms", 0.0, MAX_LATENCY_MS),
+            help="Delay every response by this much (0 to 60000).",
+        ),
     ] = 0.0,
     flavor: Annotated[
         SimFlavor,
@@ -118,8 +146,11 @@ def up(
         typer.Option(
             "--revert-minute",
             metavar="SECONDS",
-            min=0.1,
-            help="How long a minute of the revert timer lasts, to rehearse a timed push quickly.",
+            callback=_bounded("--revert-minute", 0.1, MAX_REVERT_MINUTE),
+            help=(
+                "How long a minute of the revert timer lasts, to rehearse a timed push quickly "
+                "(0.1 to 3600)."
+            ),
         ),
     ] = 60.0,
     fault: Annotated[

@@ -66,22 +66,56 @@ def _without_secrets(body: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _comparable(body: list[str]) -> tuple[str, ...]:
-    """The body as compared with the router's: secrets left out, whatever their type.
+Canonical = tuple[tuple[str, "Canonical"], ...]
+
+
+def canonical(body: list[str], *, ordered: bool = False) -> Canonical:
+    """A section's body (indented lines) as IOS compares it: each level's lines as a set.
+
+    A class's, an interface's or a crypto section's lines are settings: IOS prints them in an
+    order of its own whatever order they were typed in, so two bodies with the same lines (each
+    with the same children) are the same. ``ordered``: the top level keeps its order (an access
+    list's entries, whose order is what the list does).
+    """
+    return _level(body, 0, len(body), ordered=ordered)
+
+
+def _level(body: list[str], start: int, end: int, *, ordered: bool) -> Canonical:
+    """The lines of ``body[start:end]`` at its shallowest depth, each with its children."""
+    out: list[tuple[str, Canonical]] = []
+    at = start
+    while at < end:
+        depth = len(body[at]) - len(body[at].lstrip(" "))
+        below = at + 1
+        while below < end and len(body[below]) - len(body[below].lstrip(" ")) > depth:
+            below += 1
+        out.append((body[at].strip(), _level(body, at + 1, below, ordered=False)))
+        at = below
+    return tuple(out) if ordered else tuple(sorted(out))
+
+
+def _comparable(body: list[str]) -> Canonical:
+    """The body as compared with the router's: secrets left out, whatever their type, order too.
 
     ``password 0 X``, ``password X`` and ``password 7 <X encoded>`` set the same secret; which
-    secret it is, is compared by value (``_align``), never by text.
+    secret it is, is compared by value (``_align``), never by text. IOS prints a class's lines in
+    its own order (``sequencing`` right after ``encapsulation``, which l2tpgen renders last), so
+    the order is not compared either (``canonical``).
     """
     out = []
     for line in body:
         found = _SECRET.match(line.strip())
-        out.append(f" {found.group('keyword')} <secret>{found.group('tail')}" if found else line)
-    return tuple(out)
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.append(
+            f"{indent}{found.group('keyword')} <secret>{found.group('tail')}" if found else line
+        )
+    return canonical(out)
 
 
 def version_name(base: str, body: list[str]) -> str:
-    """``base-xxxxxx``: six hex digits of the class's content, secrets left out."""
-    digest = hashlib.sha256("\n".join(_without_secrets(body)).encode()).hexdigest()[:6]
+    """``base-xxxxxx``: six hex digits of the class's content, secrets and line order left out."""
+    lines = sorted(_without_secrets(body))
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:6]
     return f"{base}-{digest}"
 
 

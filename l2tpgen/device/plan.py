@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device.classes import adopt
+from l2tpgen.device.classes import adopt, canonical
 from l2tpgen.device.foreign_vpn import admit_foreign_peers
 from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
@@ -91,7 +91,7 @@ class Plan:
         hunks: list[str] = []
         for header in [*have, *(h for h in want if h not in have)]:
             old, new = have.get(header, []), want.get(header, [])
-            if old == new:
+            if _same(header, old, new):
                 continue
             hunks.append(f"@@ {mask_secrets(header)} @@\n")
             hunks += [f"-{mask_secrets(line)}\n" for line in old if line not in new]
@@ -114,6 +114,14 @@ def _sections(text: str) -> dict[str, list[str]]:
             current = sections.setdefault(line, [])
         current.append(line)
     return sections
+
+
+def _same(header: str, old: list[str], new: list[str]) -> bool:
+    """Whether a section is unchanged, as IOS compares it (``classes.canonical``)."""
+    if not old or not new:
+        return old == new
+    ordered = header.startswith("ip access-list ")
+    return canonical(old[1:], ordered=ordered) == canonical(new[1:], ordered=ordered)
 
 
 def _masked(line: str, *, changed: bool) -> str:

@@ -327,6 +327,8 @@ def _circuit_xconnects(iface: Interface, node: Node) -> list[tuple[Interface, Xc
     """
     found: dict[str, Xconnect] = {}
     for child in node.children:
+        if not child.children:  # most lines: no circuit section, so no xconnect under it
+            continue
         words = child.text.lower().split()
         if words[:1] != ["pvc"] and words[:2] != ["frame-relay", "interface-dlci"]:
             continue

@@ -198,18 +198,45 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
     joined = "\n".join(kept)  # one scan of the text instead of three tests per line
     if "{" in joined or "}" in joined or "banner " in joined or "macro name " in joined:
         kept = [_mask(line) for line in kept]
+    # Node texts are l2tpgen's own lines; ciscoconfparse tells each line's parent.
+    nodes = [Node(lines[i].strip(), i + 1, columns[i], []) for i in content]
+    roots: list[Node] = []
+    for start, end in _batches(kept):
+        roots += _nest_batch(parser, kept[start:end], nodes[start:end], name)
+    return Config(tuple(_merge_repeated(roots)), text)
+
+
+BATCH_LINES = 20_000  # lines per ciscoconfparse call (its objects take ~1 kB per line)
+
+
+def _batches(kept: list[str]) -> Iterator[tuple[int, int]]:
+    """Ranges of ``kept`` of about ``BATCH_LINES`` lines, each cut before a top-level line.
+
+    A top-level line starts a section whatever came before it, so parsing each range alone nests
+    every line as parsing the whole would; only one range's parser objects are alive at a time
+    (a 600,000-line config held 600,000 of them at once).
+    """
+    start = 0
+    while start < len(kept):
+        end = min(start + BATCH_LINES, len(kept))
+        while end < len(kept) and kept[end].startswith(" "):
+            end += 1
+        yield start, end
+        start = end
+
+
+def _nest_batch(parser: Any, batch: list[str], nodes: list[Node], name: str) -> list[Node]:  # noqa: ANN401 - ciscoconfparse ships no types
+    """Parse one batch of lines and hang its ``nodes`` on their parents; its top-level nodes."""
     try:
         # No line is blank (clean-up turned blank lines into fillers), so ciscoconfparse's
         # blank-line filter, a second pass over its objects, has nothing to do; without it, an
-        # object's linenum is its index in ``kept``.
-        parsed = parser(kept, syntax="ios", ignore_blank_lines=False)
+        # object's linenum is its index in the batch.
+        parsed = parser(batch, syntax="ios", ignore_blank_lines=False)
         objects = list(parsed.ConfigObjs)
     except Exception as exc:  # noqa: BLE001 - it raises bare ValueError, AssertionError, ...
         raise ConfigTextError(
             f"{name}: ciscoconfparse cannot parse this config ({type(exc).__name__})"
         ) from None
-    # Node texts are l2tpgen's own lines; ciscoconfparse tells each line's parent.
-    nodes = [Node(lines[i].strip(), i + 1, columns[i], []) for i in content]
     roots: list[Node] = []
     for node, obj in zip(nodes, objects, strict=True):
         parent = obj.parent
@@ -218,7 +245,7 @@ def build(text: CleanText, name: str = "config", *, rendered: bool = False) -> C
         else:
             nodes[parent.linenum].children.append(node)
     _release(parsed, objects)
-    return Config(tuple(_merge_repeated(roots)), text)
+    return roots
 
 
 def nest(text: CleanText) -> list[Node]:

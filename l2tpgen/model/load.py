@@ -307,6 +307,10 @@ _PROTECTION_SECRET_IN_FILE = (
 )
 _HINTS = {
     "extra_forbidden": "check the spelling against the site-file reference",
+    "bool_type": (
+        "write true or false: site files are YAML 1.2, where yes, no, on, off and quoted "
+        "words are text, and 1 is a number"
+    ),
     UNSAFE_NAME: (
         "it reaches router configs, file names, shell commands and lab scripts, where a space or "
         "a character such as `$`, `;`, `|` or a quote would be interpreted"

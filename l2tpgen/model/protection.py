@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv6Address, ip_network
 from typing import TYPE_CHECKING, Literal
 
-from l2tpgen.model.base import StrictModel
+from l2tpgen.model.base import Flag, StrictModel
 from l2tpgen.model.secret_names import SecretVar as EnvVar  # noqa: TC001 - pydantic reads it
 from l2tpgen.mtu import Esp
 
@@ -84,10 +84,10 @@ class Protection(StrictModel):
     mode: Mode | None = None
     transform: Transform = "aes-gcm-128"
     ipsec_mode: IpsecMode = "transport"
-    nat_t: bool = False
+    nat_t: Flag = False
     psk_env: EnvVar = DEFAULT_PSK_ENV
     cookie_key_env: EnvVar = DEFAULT_COOKIE_KEY_ENV
-    inbound_filter: bool | None = None
+    inbound_filter: Flag | None = None
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ class PeerProtection(StrictModel):
     mode: Mode | None = None
     transform: Transform | None = None
     ipsec_mode: IpsecMode | None = None
-    nat_t: bool | None = None
+    nat_t: Flag | None = None
     psk_env: EnvVar | None = None
     cookie_key_env: EnvVar | None = None
 

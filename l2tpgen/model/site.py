@@ -23,7 +23,7 @@ from l2tpgen.model.addresses import (  # pydantic reads them at run time
     AnyNetwork,
     PrefixedIP,
 )
-from l2tpgen.model.base import StrictModel
+from l2tpgen.model.base import Flag, StrictModel
 from l2tpgen.model.interfaces import Ports, data_plane_ports, ports, written_out
 from l2tpgen.model.link import Link  # noqa: TC001 - pydantic reads it at run time
 from l2tpgen.model.protection import (
@@ -142,7 +142,7 @@ class Wan(StrictModel):
     speed: Speed | None = None
     # Whether the path from this WAN to the peers is trusted (a private MPLS VPN, a leased line);
     # unset: trusted when neither the WAN address nor the tunnel address is public.
-    trusted: bool | None = None
+    trusted: Flag | None = None
     # What the network behind the gateway routes: `internet` (public addresses only) or `private`
     # (it carries your private addresses too: an MPLS VPN, a leased line, a campus). Unset: private
     # when wan.trusted is true or the WAN address is not public, else internet (model/underlay.py).
@@ -222,13 +222,13 @@ class PseudowireClass(StrictModel):
     signaling: Signaling = "dynamic"
     dialect: Literal["l2tpv3", "l2tpv3ietf"] = "l2tpv3"
     cookie: Literal[0, 4, 8] | None = None
-    pmtu: bool | None = None
-    df_bit: bool = True
-    tos_reflect: bool = False
+    pmtu: Flag | None = None
+    df_bit: Flag = True
+    tos_reflect: Flag = False
     sequencing: Sequencing = "none"
     # Static sessions between two Cisco routers run `l2tp hello <l2tp-class>`: an UP session then
     # means the peer answers. Never towards Linux, whose unmanaged tunnels cannot answer hellos.
-    static_hello: bool = True
+    static_hello: Flag = True
 
     @property
     def effective_pmtu(self) -> bool:
@@ -252,10 +252,10 @@ class PeerPseudowire(StrictModel):
     signaling: Signaling | None = None
     cookie: Literal[0, 4, 8] | None = None
     sequencing: Sequencing | None = None
-    pmtu: bool | None = None
-    df_bit: bool | None = None
-    tos_reflect: bool | None = None
-    static_hello: bool | None = None
+    pmtu: Flag | None = None
+    df_bit: Flag | None = None
+    tos_reflect: Flag | None = None
+    static_hello: Flag | None = None
 
 
 def _peer_entry(value: object) -> object:
@@ -342,7 +342,7 @@ class Site(StrictModel):
     lan: Lan
     l2tp_class: L2tpClass = L2tpClass()
     pseudowire_class: PseudowireClass = PseudowireClass()
-    cdp: bool = False
+    cdp: Flag = False
     linux: LinuxInterfaces = LinuxInterfaces()
     protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()

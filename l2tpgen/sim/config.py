@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from l2tpgen.sim.names import sort_key
+from l2tpgen.sim.order import rank
 
 SortKey = tuple[int, object]
 
@@ -84,10 +85,25 @@ class Line:
     text: str
     key: tuple[str, ...] | None = None
     children: list[Line] = field(default_factory=list)
+    seq: int | None = None  # an access list entry's sequence number (not printed)
 
     def copy(self) -> Line:
         """A deep copy."""
-        return Line(self.text, self.key, [c.copy() for c in self.children])
+        return Line(self.text, self.key, [c.copy() for c in self.children], self.seq)
+
+
+def place(container: list[Line], line: Line, mode: str) -> None:
+    """Put a new line among its siblings where IOS shows it (``l2tpgen.sim.order``).
+
+    An access list entry goes by its sequence number; in a mode without an order of its own the
+    line goes last, as typed.
+    """
+    if line.seq is not None:
+        at = next((i for i, x in enumerate(container) if (x.seq or 0) > line.seq), None)
+    else:
+        mine = rank(mode, line.text)
+        at = next((i for i, x in enumerate(container) if rank(mode, x.text) > mine), None)
+    container.insert(len(container) if at is None else at, line)
 
 
 def _rank(line: Line) -> SortKey:

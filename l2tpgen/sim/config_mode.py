@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.sim import type7
 from l2tpgen.sim.commands import MODES, Command
-from l2tpgen.sim.config import Line
+from l2tpgen.sim.config import Line, place
 from l2tpgen.sim.defaults import as_stored
 from l2tpgen.sim.grammar import Match, match
 
@@ -132,9 +132,12 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
             return INVALID_SECRET
         words = secret.split()
     key = None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
-    words = as_stored(t.stack[-1].mode, words)
-    text = " ".join(words)
+    mode = t.stack[-1].mode
+    words = as_stored(mode, words)
     container = _container(t)
+    if mode == "acl":
+        return _acl_entry(container, words)
+    text = " ".join(words)
     if not words:  # a default: the setting goes back to it and shows nothing
         container[:] = [x for x in container if not (key is not None and x.key == key)]
         return ""
@@ -148,7 +151,30 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
     ]
     if command.negation_stored and key is not None:
         container[:] = [x for x in container if x.text != "no " + " ".join(key)]
-    container.append(Line(text, key))
+    place(container, Line(text, key), mode)
+    return ""
+
+
+DUPLICATE_SEQUENCE = "% Duplicate sequence number"
+
+
+def _acl_entry(container: list[Line], words: list[str]) -> str:
+    """An access list entry: at its sequence number, or the last one plus 10 (``order``).
+
+    The number is not printed by ``show running-config``. A number already taken is refused
+    ([U]: the wording is not confirmed); an entry typed again is not added twice.
+    """
+    seq = None
+    if words[0].isdigit():
+        seq, words = int(words[0]), words[1:]
+        if any(x.seq == seq for x in container):
+            return DUPLICATE_SEQUENCE
+    text = " ".join(words)
+    if any(x.text == text for x in container):
+        return ""
+    if seq is None:
+        seq = max((x.seq or 0 for x in container), default=0) + 10
+    place(container, Line(text, None, seq=seq), "acl")
     return ""
 
 
@@ -195,7 +221,7 @@ def _enter(
             return duplicate_xconnect(words[1], words[2], other)
     if existing is None:
         existing = Line(text, key)
-        container.append(existing)
+        place(container, existing, t.stack[-1].mode)
     name = text.split(" ", 1)[1] if " " in text else ""
     t.stack.append(Frame(command.enters or "", existing, subinterface="." in name))
     return ""
@@ -222,7 +248,7 @@ def _remove(t: Terminal, command: Command, found: Match) -> str:
     if command.default_on:
         key = None if command.key is None else tuple(found.words[i] for i in command.key)
         container[:] = [x for x in container if x.text != f"no {spelled}"]
-        container.append(Line(f"no {spelled}", key))
+        place(container, Line(f"no {spelled}", key), t.stack[-1].mode)
         return ""
     notice = ""
     if command.enters == "interface":
@@ -231,6 +257,10 @@ def _remove(t: Terminal, command: Command, found: Match) -> str:
             return PHYSICAL_REMOVAL
         if "." in name and any(x.text == spelled for x in container):
             notice = SUBINTERFACE_NOTICE
+    if t.stack[-1].mode == "acl" and found.words[:1] and found.words[0].isdigit():
+        number = int(found.words[0])  # `no 20`: the entry numbered 20
+        container[:] = [x for x in container if x.seq != number]
+        return ""
     key = None
     if found.complete and command.key is not None:
         key = tuple(found.words[i] for i in command.key if i < len(found.words))
@@ -242,7 +272,7 @@ def _remove(t: Terminal, command: Command, found: Match) -> str:
     container[:] = kept
     if command.negation_stored and command.key is not None:
         stored_key = tuple(found.words[i] for i in command.key if i < len(found.words))
-        container.append(Line("no " + " ".join(stored_key), stored_key))
+        place(container, Line("no " + " ".join(stored_key), stored_key), t.stack[-1].mode)
     return notice
 
 

@@ -71,6 +71,14 @@ def _show_l2tun(t: Terminal, _words: list[str]) -> str:
     return show(t.router, "l2tun") if show else ""
 
 
+def _show_l2tp(t: Terminal, words: list[str]) -> str:
+    """IOS-XE's ``show l2tp`` (``pseudowires.show_l2tp``); classic IOS refuses it here [U]."""
+    show = t.router.show_pseudowires
+    if t.router.flavor.name != "iosxe":
+        return t.error(" ".join(words), 1, incomplete=False)
+    return show(t.router, "l2tp") if show else ""
+
+
 def _show_ip_brief(t: Terminal, _words: list[str]) -> str:
     rows = ["Interface              IP-Address      OK? Method Status                Protocol"]
     for line in t.router.running.lines:
@@ -110,6 +118,7 @@ EXEC_COMMANDS: tuple[tuple[str, Handler], ...] = (
     ("show xconnect all", _show_xconnect),
     ("show l2tun session all", _show_l2tun),
     ("show l2tun", _show_l2tun),
+    ("show l2tp", _show_l2tp),
     ("show ip interface brief", _show_ip_brief),
     ("show clock", _show_clock),
     ("configure terminal revert timer <1-120>", revert.start),

@@ -187,6 +187,51 @@ def show_l2tun(router: Router, rows: list[tuple[Xc, State]]) -> str:
     return "\n".join(out)
 
 
+def show_l2tp(router: Router, rows: list[tuple[Xc, State]]) -> str:
+    """IOS-XE's ``show l2tp``: a tunnel table, then a session table.
+
+    The layout is genieparser's IOS-XE fixture (``CiscoTestAutomation/genieparser``
+    ``src/genie/libs/parser/iosxe/tests/ShowL2tp/cli/equal/golden_output_output.txt``, commit
+    84a79d7feb1bc58b5e8e253d4603db97b32b50fe; ``tests/realworld/show/genieparser-show-l2tp.txt``):
+    one tunnel row per peer with a session up (``est``), one session row per xconnect whose
+    fourth column is ``VCID, CIRCUIT``. [U]: a session that is down shows ``wt-sss`` and tunnel
+    ID 0, a manual session tunnel ID 0, the class column ``l2tp_default_class``; no capture has
+    them.
+    """
+    rows = [(xc, state) for xc, state in rows if xc.encapsulation != "mpls"]
+    tunnels: dict[str, int] = {}
+    for xc, state in rows:
+        if state.up and not xc.static:
+            tunnels.setdefault(xc.peer, _session_id(router, xc) * 7 + 11)
+    out = [
+        "",
+        f"L2TP Tunnel and Session Information Total tunnels {len(tunnels)} sessions {len(rows)}",
+        "",
+        "LocTunID   RemTunID   Remote Name   State  Remote Address  Sessn L2TP Class/",
+        "                                                           Count VPDN Group",
+    ]
+    for peer, tunnel in tunnels.items():
+        count = sum(1 for xc, state in rows if xc.peer == peer and state.up and not xc.static)
+        out.append(
+            f"{tunnel:<10} {tunnel + 5:<10} {'peer':<13} {'est':<6} {peer:<15} {count:<5} "
+            "l2tp_default_class"
+        )
+    out += [
+        "",
+        "LocID      RemID      TunID      Username, Intf/      State  Last Chg Uniq ID",
+        "                                 Vcid, Circuit",
+    ]
+    for xc, state in rows:
+        session = _session_id(router, xc)
+        tunnel = tunnels.get(xc.peer, 0) if state.up and not xc.static else 0
+        circuit = f"{xc.vc_id}, {names.short(xc.interface)}"
+        out.append(
+            f"{session:<10} {session + 17:<10} {tunnel:<10} {circuit:<20} "
+            f"{'est' if state.up else 'wt-sss':<6} 00:01:00 0"
+        )
+    return "\n".join(out)
+
+
 def show_factory(routers: Callable[[], Sequence[Router]]) -> Callable[[Router, str], str]:
     """The ``show_pseudowires`` hook for routers of one fleet."""
 
@@ -195,6 +240,8 @@ def show_factory(routers: Callable[[], Sequence[Router]]) -> Callable[[Router, s
         rows = [(xc, state_of(router, xc, others)) for xc in xconnects(router)]
         if what == "xconnect":
             return show_xconnect(router.flavor, rows)
+        if what == "l2tp":
+            return show_l2tp(router, rows)
         return show_l2tun(router, rows)
 
     return show
