@@ -31,9 +31,22 @@ def test_validate_format_github_annotates_each_problem_at_its_file_line_and_colu
 
 
 def test_validate_format_github_prints_nothing_for_a_clean_fleet() -> None:
-    result = runner.invoke(app, ["validate", "--sites", str(SITES), "--format", "github"])
+    result = runner.invoke(
+        app,
+        ["validate", "--sites", str(SITES), "--format", "github"],
+        env={"L2TPGEN_L2TP_SECRET": "not-a-real-secret-0123"},
+    )
     assert result.exit_code == 0
     assert result.stdout == ""
+    unset = runner.invoke(
+        app,
+        ["validate", "--sites", str(SITES), "--format", "github"],
+        env={"L2TPGEN_L2TP_SECRET": ""},
+    )
+    assert unset.stdout == (
+        "::warning title=l2tpgen validate::environment variable L2TPGEN_L2TP_SECRET is not set "
+        "(needed by site-a, site-b)\n"
+    )
 
 
 def test_validate_json_keeps_every_documented_key_when_the_fleet_has_errors() -> None:

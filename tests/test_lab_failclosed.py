@@ -118,8 +118,8 @@ def test_a_mixed_pe_validates_with_keyed_8_byte_cookies_on_its_ipsec_pseudowires
 ) -> None:
     output = _validate(mixed_fleet(tmp_path))
     assert "ok: 3 sites" in output, output
-    assert "branch <-> hub: 1 pseudowires, IPsec" in output
-    assert "edge <-> hub: 1 pseudowires, cookies only" in output
+    assert "branch <-> hub: 1 pseudowire, IPsec" in output
+    assert "edge <-> hub: 1 pseudowire, cookies only" in output
 
 
 @pytest.mark.parametrize(("cookie", "has"), [(0, "no cookies"), (4, "4-byte cookies")])

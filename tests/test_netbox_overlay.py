@@ -169,7 +169,9 @@ def _linux_inventory(wan: str, lan: str) -> Inventory:
 
 
 def test_a_linux_device_is_pulled_with_its_interface_names_as_netbox_holds_them() -> None:
-    result = build_sites(_linux_inventory("enp3s0", "enp4s0"), Overlay(), NB)
+    # Linux speaks static sessions only: the overlay says so, or the pulled pair would not validate
+    static = Overlay(defaults={"pseudowire_class": {"signaling": "static"}})
+    result = build_sites(_linux_inventory("enp3s0", "enp4s0"), static, NB)
     assert result.unmapped == ()
     r1 = yaml.safe_load(result.sites[0].text)
     assert (r1["wan"]["interface"], r1["lan"]["interface"]) == ("enp3s0", "enp4s0")

@@ -48,6 +48,19 @@ def render_files(
             )
         )
     site = fleet.site(name)
+    own = DRIVERS[site.effective_platform]
+    if own.interface_names.system and not driver.interface_names.system:
+        from l2tpgen.model.interfaces import is_ios_style  # noqa: PLC0415 - with the cycle above
+
+        written = [site.wan.interface, site.lan.interface]
+        system = [n for n in written if not is_ios_style(own.interface_names, n)]
+        if system:
+            raise RenderError(
+                f"{name} names its interfaces as {own.short_title or own.title} does "
+                f"({', '.join(system)}), which {driver.title} cannot use: render it for its own "
+                f"platform, or give a copy of its site file {driver.title}'s names "
+                f"(e.g. {driver.interface_names.examples[0]})"
+            )
     if site.wan.ipv6 and not driver.ipv6_underlay:  # validate refuses the site's own platform
         raise RenderError(
             f"{name}'s underlay is IPv6 ({site.wan.address}), and {driver.title} cannot carry "
