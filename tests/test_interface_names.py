@@ -315,3 +315,17 @@ def test_the_commands_rendered_for_enp3s0_carry_frames_on_the_kernel(tmp_path: P
     assert " addr add 198.51.100.17/29 dev enp3s0" in script
     run = run_script(script, extras=tcpdump_extras())
     assert "t reached: yes" in run.output
+
+
+def test_a_linux_site_named_as_linux_is_not_rendered_for_ios_with_those_names() -> None:
+    # `interface eth2.200` is no IOS interface (the YANG check of IOS-XE lines caught it).
+    hub = ROOT / "examples" / "hub"
+    result = CliRunner().invoke(
+        app, ["render", "linux-edge", "--sites", str(hub), "--platform", "iosxe"]
+    )
+    assert result.exit_code == 1
+    assert (
+        "linux-edge names its interfaces as Linux does (eth1, eth2), which Cisco IOS-XE cannot use"
+        in " ".join(result.stderr.split())
+    )
+    assert "interface eth" not in result.stdout

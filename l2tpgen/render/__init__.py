@@ -48,6 +48,12 @@ def render_files(
             )
         )
     site = fleet.site(name)
+    if site.wan.ipv6 and not driver.ipv6_underlay:  # validate refuses the site's own platform
+        raise RenderError(
+            f"{name}'s underlay is IPv6 ({site.wan.address}), and {driver.title} cannot carry "
+            f"its pseudowires over IPv6: {driver.ipv6_note}; render it for a platform that can "
+            "(linux)"
+        )
     own = DRIVERS[site.effective_platform]
     if own.interface_names.system and not driver.interface_names.system:
         from l2tpgen.model.interfaces import is_ios_style  # noqa: PLC0415 - with the cycle above
@@ -61,12 +67,6 @@ def render_files(
                 f"platform, or give a copy of its site file {driver.title}'s names "
                 f"(e.g. {driver.interface_names.examples[0]})"
             )
-    if site.wan.ipv6 and not driver.ipv6_underlay:  # validate refuses the site's own platform
-        raise RenderError(
-            f"{name}'s underlay is IPv6 ({site.wan.address}), and {driver.title} cannot carry "
-            f"its pseudowires over IPv6: {driver.ipv6_note}; render it for a platform that can "
-            "(linux)"
-        )
     return driver.render(fleet, name, fmt, reveal_secrets=reveal_secrets, environ=environ)
 
 
