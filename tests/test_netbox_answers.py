@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 pytest.importorskip("pynetbox")
 
 from l2tpgen.netbox import Client, NetBoxError, Pusher, Selection
-from l2tpgen.netbox import client as client_module
+from l2tpgen.netbox import http as http_module
 
 runner = CliRunner()
 TOKEN = "nbt_abcdef123456.s3cr3tT0kenValue987654321"  # noqa: S105 - made up for the test
@@ -120,7 +120,7 @@ def test_an_error_body_that_echoes_the_authorization_header_never_shows_the_toke
     for part in (TOKEN, "abcdef123456", "s3cr3tT0kenValue987654321"):
         assert part not in message
     # and through the CLI, where CI logs would keep it
-    from l2tpgen.netbox import client as module  # noqa: PLC0415
+    from l2tpgen.netbox import http as module  # noqa: PLC0415
 
     made = module._session  # noqa: SLF001
 
@@ -221,7 +221,7 @@ def endless_netbox() -> Iterator[tuple[str, list[str]]]:
 def test_an_endless_answer_is_refused_at_the_size_cap_not_read_into_memory(
     endless_netbox: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(client_module, "MAX_BODY", 4 * 1024 * 1024)
+    monkeypatch.setattr(http_module, "MAX_BODY", 4 * 1024 * 1024)
     url, _ = endless_netbox
     with pytest.raises(NetBoxError) as caught:
         Client(url, TOKEN, timeout=5).devices(Selection())

@@ -268,7 +268,7 @@ def test_a_replayed_second_push_changes_nothing() -> None:
 
 def _replay_cli(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make every Client the CLI builds answer from recording ``name``, at BASE."""
-    from l2tpgen.netbox import client as module  # noqa: PLC0415
+    from l2tpgen.netbox import http as module  # noqa: PLC0415
 
     made = module._session  # noqa: SLF001
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli.netbox import DEFAULT_TIMEOUT as CLI_DEFAULT
-from l2tpgen.netbox.client import DEFAULT_TIMEOUT
+from l2tpgen.netbox.http import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

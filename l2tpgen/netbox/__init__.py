@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.netbox.client import DEFAULT_TIMEOUT, Client, NetBoxError, Selection
+from l2tpgen.netbox.client import Client, Selection
 from l2tpgen.netbox.drift import Drift, find_drift
+from l2tpgen.netbox.http import DEFAULT_TIMEOUT, NetBoxError
 from l2tpgen.netbox.mapping import Unmapped
 from l2tpgen.netbox.overlay import Overlay, OverlayError, load_overlay
 from l2tpgen.netbox.pull import PulledSite, PullResult, build_sites

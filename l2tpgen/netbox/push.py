@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.netbox.client import (
     CARRIES_FIELD,
-    DEFAULT_TIMEOUT,
     GATEWAY_FIELD,
     LOOPBACK_TAG,
     SITE_FIELD,
     SSH_PORT_FIELD,
     WAN_TAG,
-    _explain,
 )
+from l2tpgen.netbox.http import DEFAULT_TIMEOUT, _explain
 from l2tpgen.netbox.tunnels import push_tunnels
 
 if TYPE_CHECKING:
