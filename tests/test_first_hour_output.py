@@ -133,3 +133,14 @@ def test_mtu_text_table_lists_vlans_as_ranges() -> None:
     assert result.exit_code == 0
     assert "2996-2999" in result.stdout
     assert "1458" in result.stdout
+
+
+def test_lab_build_says_every_file_it_writes_beside_the_topology(tmp_path: Path) -> None:
+    out = tmp_path / "lab.yml"
+    protected = ROOT / "examples" / "protected"
+    result = runner.invoke(app, ["lab", "build", "--sites", str(protected), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["lab.yml", "pe-site-a.swanctl.conf", "pe-site-b.swanctl.conf"]
+    for name in written[1:]:
+        assert f"wrote {tmp_path / name} (the topology binds it)" in result.stderr
