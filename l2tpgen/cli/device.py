@@ -54,7 +54,7 @@ def verify(
 
         view = Table(title="pseudowires", title_justify="left")
         for column in ("site", "VLAN", "interface", "peer", "VC ID", "state", "session"):
-            view.add_column(column)
+            view.add_column(column, overflow="fold")
         for s in states:
             view.add_row(
                 s.site,

@@ -189,7 +189,7 @@ def _print(result: LabReport) -> None:
         title=f"lab {result.lab} ({result.engine}, {result.seconds:.0f} s)", title_justify="left"
     )
     for column in ("check", "VLAN", "sites", "result", "detail"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for r in result.results:
         verdict = Text("ok" if r.ok else "FAIL", "green" if r.ok else "red")
         table.add_row(r.check, str(r.vlan), r.sites, verdict, r.detail)

@@ -224,7 +224,7 @@ def _table(labs: list[dict[str, object]]) -> None:
         return
     table = Table(title="labs", title_justify="left")
     for column in ("lab", "state", "pid", "up for", "nodes", "pseudowires", "source"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for lab in running:
         wires = lab.get("pseudowires")
         if isinstance(wires, dict):

@@ -53,8 +53,8 @@ def _budget_table(budget: OverheadBudget) -> Table:
         title=f"L2TPv3 overhead on a {budget.wan_mtu}-byte{family} WAN{over}",
         title_justify="left",
     )
-    table.add_column("part")
-    table.add_column("bytes", justify="right")
+    table.add_column("part", overflow="fold")
+    table.add_column("bytes", overflow="fold", justify="right")
     for name, size in budget.items:
         table.add_row(name, str(size))
     table.add_section()
@@ -77,7 +77,9 @@ def _matrix_table(wan_mtu: int, *, ipv6: bool = False) -> Table:
         title=f"Largest inner IP MTU on a {wan_mtu}-byte{family} WAN", title_justify="left"
     )
     for column in ("encapsulation", "cookie", "sublayer", "untagged", "dot1Q carried"):
-        table.add_column(column, justify="right" if column != "encapsulation" else "left")
+        table.add_column(
+            column, overflow="fold", justify="right" if column != "encapsulation" else "left"
+        )
     rows = budget_matrix(wan_mtu, ipv6=ipv6)
     for untagged, tagged in zip(rows[::2], rows[1::2], strict=True):
         table.add_row(
@@ -235,9 +237,9 @@ def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
         return
     table = Table(title=f"L2TPv3 budget of {name}'s pseudowires", title_justify="left")
     for column in ("peer", "VLANs", "WAN MTU", "cookie", "sublayer", "dot1Q", "ESP"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for column in ("overhead", "CE MTU", "TCP MSS"):
-        table.add_column(column, justify="right")
+        table.add_column(column, overflow="fold", justify="right")
     for peer, (vlans, budget) in rows.items():
         table.add_row(
             peer,

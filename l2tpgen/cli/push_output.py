@@ -147,7 +147,9 @@ def summary(report: FleetReport) -> None:
 
     table = Table(title="push summary", title_justify="left")
     for column in ("site", "result", "lines sent", "time", "detail"):
-        table.add_column(column, justify="right" if column in {"lines sent", "time"} else "left")
+        table.add_column(
+            column, overflow="fold", justify="right" if column in {"lines sent", "time"} else "left"
+        )
     for r in report.results:
         status = Text(r.status.value, STATUS_STYLE[r.status.value])
         table.add_row(

@@ -352,7 +352,7 @@ def _show(status: SimStatus, note: str = "") -> None:
     title = f"simulated routers ({note or f'pid {status.pid}'})"
     table = Table(title=title, title_justify="left")
     for column in ("site", "hostname", "address", "flavor", "faults"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for name, router in status.routers.items():
         address = f"127.0.0.1:{router.port}"
         table.add_row(name, router.hostname, address, router.flavor, " ".join(router.faults) or "-")
