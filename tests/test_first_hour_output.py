@@ -120,3 +120,15 @@ def test_mtu_text_table_lists_vlans_as_ranges() -> None:
     assert result.exit_code == 0
     assert "2996-2999" in result.stdout
     assert "1458" in result.stdout
+
+
+def test_import_echoes_a_vlan_list_as_written_not_as_one_range(tmp_path: Path) -> None:
+    config = ROOT / "tests" / "lint" / "reference" / "before.conf"
+    result = runner.invoke(app, ["import", str(config), "--vlans", "10,20", "-o", str(tmp_path)])
+    flat = " ".join(result.output.split())
+    assert "one subinterface and pseudowire per VLAN (2: 10, 20)" in flat
+    assert "10-20" not in flat
+    ranged = runner.invoke(
+        app, ["import", str(config), "--vlans", "2996-2999", "-o", str(tmp_path / "b")]
+    )
+    assert "(4: 2996-2999)" in " ".join(ranged.output.split())

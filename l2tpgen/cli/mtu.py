@@ -215,6 +215,7 @@ def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
     """``mtu SITE``: one row per peer, from the pseudowires the fleet builds."""
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
+    from l2tpgen.importer.vlans import vlan_ranges  # noqa: PLC0415
     from l2tpgen.model.load import resolve_site  # noqa: PLC0415
 
     try:
@@ -241,7 +242,7 @@ def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
     for peer, (vlans, budget) in rows.items():
         table.add_row(
             peer,
-            _ranges(vlans),
+            vlan_ranges(vlans),
             f"{budget.wan_mtu}{' IPv6' if budget.ipv6 else ''}",
             str(budget.cookie),
             "yes" if budget.sublayer else "no",
@@ -252,18 +253,3 @@ def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
             str(budget.tcp_mss),
         )
     out.print(table)
-
-
-def _ranges(ids: list[int]) -> str:
-    """``[200, 201, 202, 300]`` as ``200-202, 300``."""
-    ids = sorted(set(ids))
-    parts: list[str] = []
-    start = prev = ids[0]
-    for vid in [*ids[1:], None]:
-        if vid is not None and vid == prev + 1:
-            prev = vid
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if vid is not None:
-            start = prev = vid
-    return ", ".join(parts)
