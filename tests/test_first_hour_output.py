@@ -128,11 +128,14 @@ def test_mtu_of_a_site_agrees_with_what_render_puts_on_a_linux_end() -> None:
     assert f"mtu {budget}" in rendered
 
 
-def test_mtu_text_table_lists_vlans_as_ranges() -> None:
-    result = runner.invoke(app, ["mtu", "site-a", "--sites", str(SITES)], env={"COLUMNS": "120"})
+def test_mtu_text_lists_vlans_as_ranges_and_never_cuts_a_site_name() -> None:
+    result = runner.invoke(app, ["mtu", "site-a", "--sites", str(SITES)], env={"COLUMNS": "80"})
     assert result.exit_code == 0
-    assert "2996-2999" in result.stdout
-    assert "1458" in result.stdout
+    assert result.stdout.splitlines() == [
+        "site-a -> site-b: VLANs 2996-2999",
+        "  WAN MTU 1500, cookie 0, sublayer no, dot1Q carried, no ESP",
+        "  overhead 24 bytes: largest CE MTU 1458, TCP MSS 1418",
+    ]
 
 
 def test_lab_build_says_every_file_it_writes_beside_the_topology(tmp_path: Path) -> None:
@@ -144,3 +147,15 @@ def test_lab_build_says_every_file_it_writes_beside_the_topology(tmp_path: Path)
     assert written == ["lab.yml", "pe-site-a.swanctl.conf", "pe-site-b.swanctl.conf"]
     for name in written[1:]:
         assert f"wrote {tmp_path / name} (the topology binds it)" in result.stderr
+
+
+def test_import_echoes_a_vlan_list_as_written_not_as_one_range(tmp_path: Path) -> None:
+    config = ROOT / "tests" / "lint" / "reference" / "before.conf"
+    result = runner.invoke(app, ["import", str(config), "--vlans", "10,20", "-o", str(tmp_path)])
+    flat = " ".join(result.output.split())
+    assert "one subinterface and pseudowire per VLAN (2: 10, 20)" in flat
+    assert "10-20" not in flat
+    ranged = runner.invoke(
+        app, ["import", str(config), "--vlans", "2996-2999", "-o", str(tmp_path / "b")]
+    )
+    assert "(4: 2996-2999)" in " ".join(ranged.output.split())

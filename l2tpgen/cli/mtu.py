@@ -215,8 +215,7 @@ def mtu(
 
 def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
     """``mtu SITE``: one row per peer, from the pseudowires the fleet builds."""
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
+    from l2tpgen.importer.vlans import vlan_ranges  # noqa: PLC0415
     from l2tpgen.model.load import resolve_site  # noqa: PLC0415
 
     try:
@@ -235,37 +234,19 @@ def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
         ]
         out.print_json(json.dumps(report))
         return
-    table = Table(title=f"L2TPv3 budget of {name}'s pseudowires", title_justify="left")
-    for column in ("peer", "VLANs", "WAN MTU", "cookie", "sublayer", "dot1Q", "ESP"):
-        table.add_column(column, overflow="fold")
-    for column in ("overhead", "CE MTU", "TCP MSS"):
-        table.add_column(column, overflow="fold", justify="right")
+    # One block per peer, not a wide table: a long site name is never cut at 80 columns.
     for peer, (vlans, budget) in rows.items():
-        table.add_row(
-            peer,
-            _ranges(vlans),
-            f"{budget.wan_mtu}{' IPv6' if budget.ipv6 else ''}",
-            str(budget.cookie),
-            "yes" if budget.sublayer else "no",
-            "carried" if budget.dot1q else "removed",
-            budget.esp.describe() if budget.esp else "none",
-            str(budget.encap_overhead),
-            str(budget.max_inner_mtu),
-            str(budget.tcp_mss),
+        esp = budget.esp.describe() if budget.esp else "no ESP"
+        family = " (IPv6)" if budget.ipv6 else ""
+        out.print(f"{name} -> {peer}: VLANs {vlan_ranges(vlans)}", markup=False)
+        out.print(
+            f"  WAN MTU {budget.wan_mtu}{family}, cookie {budget.cookie}, "
+            f"sublayer {'yes' if budget.sublayer else 'no'}, dot1Q "
+            f"{'carried' if budget.dot1q else 'removed'}, {esp}",
+            markup=False,
         )
-    out.print(table)
-
-
-def _ranges(ids: list[int]) -> str:
-    """``[200, 201, 202, 300]`` as ``200-202, 300``."""
-    ids = sorted(set(ids))
-    parts: list[str] = []
-    start = prev = ids[0]
-    for vid in [*ids[1:], None]:
-        if vid is not None and vid == prev + 1:
-            prev = vid
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if vid is not None:
-            start = prev = vid
-    return ", ".join(parts)
+        out.print(
+            f"  overhead {budget.encap_overhead} bytes: largest CE MTU {budget.max_inner_mtu}, "
+            f"TCP MSS {budget.tcp_mss}",
+            markup=False,
+        )

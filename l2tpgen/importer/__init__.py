@@ -30,7 +30,7 @@ from l2tpgen.importer.sites import (
     unused_classes,
     vlan_name,
 )
-from l2tpgen.importer.vlans import VlanChoice, parse_vlans
+from l2tpgen.importer.vlans import VlanChoice, parse_vlans, vlan_ranges
 from l2tpgen.model.site import NAME_PATTERN
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def _migration(peering: Peering, vlans: list[int]) -> Note:
         circuit.xconnect.at,
         "unexpressed",
         f"the single-trunk xconnect on {circuit.interface.name} (VC ID {circuit.vc_id}) becomes "
-        f"one subinterface and pseudowire per VLAN ({len(vlans)}: {vlans[0]}-{vlans[-1]}), VC ID "
+        f"one subinterface and pseudowire per VLAN ({len(vlans)}: {vlan_ranges(vlans)}), VC ID "
         "= VLAN ID: push migrates the router",
     )
 

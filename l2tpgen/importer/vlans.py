@@ -64,3 +64,17 @@ def parse_vlans(values: Iterable[str]) -> VlanChoice:
         else:
             every = (*every, *(v for v in _ids(value, value) if v not in every))
     return VlanChoice(every, per_site)
+
+
+def vlan_ranges(ids: Iterable[int]) -> str:
+    """VLAN IDs as a person writes them: ``2996-2999``, ``10, 20``, ``100-102, 200``."""
+    ordered = sorted(set(ids))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ", ".join(parts)
