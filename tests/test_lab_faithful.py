@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 EXAMPLES = ROOT / "examples"
 LINUX_NAMES = (
-    ("linux-edge", "linux: {wan: eth1, lan: eth2}", "linux: {wan: enp3s0, lan: enp4s0}"),
+    ("linux-edge", "  interface: eth1\n", "  interface: enp3s0\n"),
+    ("linux-edge", "lan: {interface: eth2}", "lan: {interface: enp4s0}"),
 )
 
 

@@ -31,7 +31,8 @@ LAB_WAN, LAB_LAN = "eth1", "eth2"
 
 def lab_names(site: Site) -> dict[str, str]:
     """The site's rendered interface names -> the lab's (its WAN eth1, its LAN trunk eth2)."""
-    return {site.linux.wan: LAB_WAN, site.linux.lan: LAB_LAN}
+    ports = site.data_plane  # the names the rendered commands use (the site's own, or linux:)
+    return {ports.wan: LAB_WAN, ports.lan: LAB_LAN}
 
 
 def map_names(command: str, names: dict[str, str]) -> str:

@@ -74,7 +74,7 @@ def _show_l2tun(t: Terminal, _words: list[str]) -> str:
 def _show_l2tp(t: Terminal, words: list[str]) -> str:
     """IOS-XE's ``show l2tp`` (``pseudowires.show_l2tp``); classic IOS refuses it here [U]."""
     show = t.router.show_pseudowires
-    if t.router.flavor.name != "iosxe":
+    if not t.router.flavor.show_l2tp:
         return t.error(" ".join(words), 1, incomplete=False)
     return show(t.router, "l2tp") if show else ""
 

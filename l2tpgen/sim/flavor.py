@@ -23,6 +23,7 @@ class Flavor:
     version: str  # ``show version``; {hostname} is filled in
     legend: tuple[str, ...]
     type_align: str  # how the segment type sits in its 4 columns: "<" or ">"
+    show_l2tp: bool = False  # answers `show l2tp` (IOS-XE, genieparser's layout); classic IOS [U]
 
 
 IOS = Flavor(
@@ -81,6 +82,7 @@ IOS_XE = Flavor(
         "",
     ),
     type_align=">",
+    show_l2tp=True,
 )
 
 FLAVORS: dict[str, Flavor] = {flavor.name: flavor for flavor in (IOS, IOS_XE)}
