@@ -218,3 +218,87 @@ def test_speed_duplex_mtu_and_the_site_field_come_from_netbox() -> None:
     assert ams["wan"]["mtu"] == 1600
     r2 = yaml.safe_load(next(s.text for s in result.sites if s.name == "r2"))
     assert r2["vlans"][0]["peer"] == "ams"
+
+
+def _second_l2vpn(inv: Inventory, r1_parent: int) -> Inventory:
+    """A second VPWS L2VPN, VLAN 200, on r1's interface ``r1_parent`` and r2's LAN trunk."""
+    r1_sub = replace(
+        inv.interfaces[4],
+        id=90,
+        name="GigabitEthernet0/2.200",
+        parent_id=r1_parent,
+        url=f"{BASE}/dcim/interfaces/90/",
+    )
+    r2_sub = replace(
+        inv.interfaces[8], id=91, name="GigabitEthernet0/0.200", url=f"{BASE}/dcim/interfaces/91/"
+    )
+    other = replace(
+        inv.l2vpns[1], id=2, name="storage", identifier=501, url=f"{BASE}/vpn/l2vpns/2/"
+    )
+    ends = (
+        replace(
+            inv.terminations[0], l2vpn_id=2, object_id=90, url=f"{BASE}/vpn/l2vpn-terminations/3/"
+        ),
+        replace(
+            inv.terminations[1], l2vpn_id=2, object_id=91, url=f"{BASE}/vpn/l2vpn-terminations/4/"
+        ),
+    )
+    inv = _add(_add(inv, r1_sub), r2_sub)
+    return replace(inv, l2vpns={**inv.l2vpns, 2: other}, terminations=(*inv.terminations, *ends))
+
+
+def test_subinterfaces_of_one_device_on_two_parents_are_refused_naming_both() -> None:
+    inv = _pair()
+    trunk2 = replace(
+        inv.interfaces[3], id=89, name="GigabitEthernet0/2", url=f"{BASE}/dcim/interfaces/89/"
+    )
+    result = build_sites(_second_l2vpn(_add(inv, trunk2), 89), SECRET, BASE)
+    said = [(u.url, u.message) for u in result.unmapped]
+    assert (
+        f"{BASE}/dcim/interfaces/90/",
+        (
+            "r1: subinterfaces on GigabitEthernet0/0 and GigabitEthernet0/2; l2tpgen builds one "
+            "LAN trunk per site"
+        ),
+    ) in said
+
+
+def test_two_l2vpns_on_one_trunk_give_two_vlans_in_vlan_order() -> None:
+    result = build_sites(_second_l2vpn(_pair(), 3), SECRET, BASE)
+    assert result.unmapped == ()
+    r1 = yaml.safe_load(next(s.text for s in result.sites if s.name == "r1"))
+    assert [(v["id"], v["name"], v["vc_id"]) for v in r1["vlans"]] == [
+        (100, "backup", 500),
+        (200, "storage", 501),
+    ]
+
+
+def test_what_a_vlan_carries_stays_at_the_end_that_states_it() -> None:
+    inv = _pair()
+    inv = _ends(inv, inv.terminations[0], replace(inv.terminations[1], carries="cluster-heartbeat"))
+    result = build_sites(inv, SECRET, BASE)
+    assert result.unmapped == ()
+    by_site = {s.name: yaml.safe_load(s.text)["vlans"][0] for s in result.sites}
+    assert by_site["r2"]["carries"] == "cluster-heartbeat"
+    assert "carries" not in by_site["r1"]
+
+
+def test_an_ipv6_address_beside_the_wans_ipv4_one_is_not_counted() -> None:
+    inv = _pair()
+    wan = next(a for a in inv.addresses if a.interface_id == 1)
+    inv = replace(inv, addresses=(*inv.addresses, replace(wan, address="2001:db8::1/64")))
+    result = build_sites(inv, SECRET, BASE)
+    assert result.unmapped == ()
+    r1 = yaml.safe_load(next(s.text for s in result.sites if s.name == "r1"))
+    assert r1["wan"]["address"] == "203.0.113.1/30"
+
+
+def test_a_pulled_file_lists_its_keys_in_the_site_models_order() -> None:
+    inv = _interface(_pair(), 1, mtu=1600, duplex="full")
+    result = build_sites(inv, SECRET, BASE)
+    r1 = next(s.text for s in result.sites if s.name == "r1")
+    keys = [line.split(":")[0] for line in r1.splitlines() if line and line[0].isalpha()]
+    assert keys == ["name", "hostname", "management", "wan", "lan", "l2tp_class", "peers", "vlans"]
+    wan = r1[r1.index("wan:") :].split("\nlan:")[0]
+    order = [k for k in ("interface", "address", "gateway", "mtu", "duplex") if k in wan]
+    assert sorted(order, key=wan.index) == ["interface", "address", "gateway", "mtu", "duplex"]
