@@ -23,6 +23,10 @@ if [ "${1:-}" = "--scores" ]; then
 elif [ "$#" -eq 0 ]; then
     set -- mtu model.checks lint.rules device.plan device.push
 fi
+# The NetBox tests of the selection replay recorded answers; their live halves must not reach a
+# NetBox that is up here (CI's, or a developer's): mutants would reset its database mid-run.
+export L2TPGEN_NETBOX_ENV=/nonexistent/netbox.env
+unset L2TPGEN_NETBOX_URL L2TPGEN_NETBOX_TOKEN
 for module in "$@"; do
     echo "== mutating l2tpgen.$module"
     # mutmut exits 1 when mutants survive: that is a result, not a failure of the run
