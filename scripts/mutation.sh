@@ -47,8 +47,9 @@ for module, c in sorted(counts.items()):
     checked = sum(n for s, n in c.items() if s not in ("not checked", "skipped"))
     if not checked:
         continue
+    survived = c["survived"]
     print(
-        f"{module:32} {killed:7} {c['survived']:9} {checked - killed - c['survived']:6}"
-        f" {100 * killed / checked:5.1f}%"
+        "%-32s %7d %9d %6d %5.1f%%"
+        % (module, killed, survived, checked - killed - survived, 100 * killed / checked)
     )
 '
