@@ -299,3 +299,24 @@ def add_pair(api: Any, *, wan_address_b: bool = True) -> dict[str, Any]:  # noqa
         sub = add_interface(api, device, "GigabitEthernet0/0.100", type="virtual", parent=lan.id)
         made[name] = {"device": device, "wan": wan, "lan": lan, "sub": sub}
     return made
+
+
+# r1's site file as pulled from add_pair's objects with one VPWS L2VPN `backup` (identifier 500)
+# on the two `.100` subinterfaces and the l2tp-class secret's variable from an overlay, worked out
+# by hand from docs/netbox.md: device name = site name = hostname (no custom field), management =
+# primary IPv4 without its length, VLAN id from the `.100` name, VLAN name = the L2VPN's name (no
+# untagged VLAN), VC ID = the L2VPN's identifier. The live and the replayed pull both expect it.
+PAIR_R1_SITE = {
+    "name": "r1",
+    "hostname": "r1",
+    "management": {"host": "192.0.2.101"},
+    "wan": {
+        "interface": "GigabitEthernet0/1",
+        "address": "203.0.113.1/30",
+        "gateway": "203.0.113.2",
+    },
+    "lan": {"interface": "GigabitEthernet0/0"},
+    "l2tp_class": {"secret_env": "L2TPGEN_L2TP_SECRET"},
+    "peers": ["r2"],
+    "vlans": [{"id": 100, "name": "backup", "peer": "r2", "vc_id": 500}],
+}

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from conftest import ROOT, SITES
 from conftest_netbox import (
+    PAIR_R1_SITE,
     NetBoxServer,
     add_interface,
     add_pair,
@@ -51,20 +52,7 @@ def test_a_vpws_l2vpn_on_two_subinterfaces_becomes_a_vlan_at_each_site(
     # Worked out by hand from docs/netbox.md: device name = site name = hostname (no custom
     # field), management = primary IPv4 without its length, VLAN id from the `.100` name,
     # VLAN name = the L2VPN's name (no untagged VLAN), VC ID = the L2VPN's identifier.
-    assert yaml.safe_load((out / "r1.yaml").read_text()) == {
-        "name": "r1",
-        "hostname": "r1",
-        "management": {"host": "192.0.2.101"},
-        "wan": {
-            "interface": "GigabitEthernet0/1",
-            "address": "203.0.113.1/30",
-            "gateway": "203.0.113.2",
-        },
-        "lan": {"interface": "GigabitEthernet0/0"},
-        "l2tp_class": {"secret_env": "L2TPGEN_L2TP_SECRET"},
-        "peers": ["r2"],
-        "vlans": [{"id": 100, "name": "backup", "peer": "r2", "vc_id": 500}],
-    }
+    assert yaml.safe_load((out / "r1.yaml").read_text()) == PAIR_R1_SITE
     r2 = yaml.safe_load((out / "r2.yaml").read_text())
     assert r2["wan"]["address"] == "203.0.113.5/30"
     assert r2["vlans"] == [{"id": 100, "name": "backup", "peer": "r1", "vc_id": 500}]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import yaml
 from conftest import ROOT, SITES
-from conftest_netbox import add_interface, add_pair, add_pseudowire, create_fleet
+from conftest_netbox import PAIR_R1_SITE, add_interface, add_pair, add_pseudowire, create_fleet
 from netbox_recording import BASE, Recording, recording, replaying
 from typer.testing import CliRunner
 
@@ -173,20 +173,7 @@ def test_a_replayed_vpws_l2vpn_on_two_subinterfaces_becomes_a_vlan_at_each_site(
     assert result.unmapped == ()
     # Worked out by hand from docs/netbox.md (as the live test of the same objects).
     sites = {s.name: yaml.safe_load(s.text) for s in result.sites}
-    assert sites["r1"] == {
-        "name": "r1",
-        "hostname": "r1",
-        "management": {"host": "192.0.2.101"},
-        "wan": {
-            "interface": "GigabitEthernet0/1",
-            "address": "203.0.113.1/30",
-            "gateway": "203.0.113.2",
-        },
-        "lan": {"interface": "GigabitEthernet0/0"},
-        "l2tp_class": {"secret_env": "L2TPGEN_L2TP_SECRET"},
-        "peers": ["r2"],
-        "vlans": [{"id": 100, "name": "backup", "peer": "r2", "vc_id": 500}],
-    }
+    assert sites["r1"] == PAIR_R1_SITE
     assert sites["r2"]["wan"]["address"] == "203.0.113.5/30"
     assert sites["r2"]["management"] == {"host": "192.0.2.102"}
     assert sites["r2"]["vlans"] == [{"id": 100, "name": "backup", "peer": "r1", "vc_id": 500}]
