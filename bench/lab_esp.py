@@ -17,8 +17,8 @@ import argparse
 from pathlib import Path
 
 from l2tpgen import load_fleet
-from l2tpgen.lab.engine import run_guest
-from l2tpgen.lab.guest import GuestLab
+from l2tpgen.lab.engines.guest import GuestLab
+from l2tpgen.lab.engines.vm import run_guest
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.measure import Measurement, TcpTransfer
 from l2tpgen.lab.security import protect_probes, reveal_secrets, without_protection

@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 
 from l2tpgen import load_fleet
-from l2tpgen.lab.fieldreports import FIELD_PATH, FIELD_WAN, Options, run_field_reports
+from l2tpgen.lab.engines.fieldreports import FIELD_PATH, FIELD_WAN, Options, run_field_reports
 
 WORKLOADS = {2997: "cluster-heartbeat", 2998: "live-migration"}
 

@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from l2tpgen import load_fleet
-from l2tpgen.lab.engine import run_vm
-from l2tpgen.lab.framecheck import FRAMES, frames_checks
+from l2tpgen.lab.checks.frames import FRAMES, frames_checks
+from l2tpgen.lab.engines.qemu import run_script
+from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.frames import tcpdump_extras
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.topology import build_topology, protection_files
-from l2tpgen.lab.vm import run_script
 
 CLOCK = "cut -d' ' -f1 /proc/uptime"
 

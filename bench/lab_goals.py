@@ -5,7 +5,8 @@ Usage: python bench/lab_goals.py [--repeat N] [--cold]
 For each lab (``labs/example.clab.yml``: goal 13 s; ``examples/hub`` with all its security
 checks: goal 30 s) it runs ``lab run``'s engine (``run_vm``) and splits its wall time by the
 progress it reports: Python before the guest (loading, rendering), building the guest (the
-initramfs: cached after the first run, ``lab/cache.py``), the VM's boot, the set-up, the probes.
+initramfs: cached after the first run, ``lab/engines/cache.py``), the VM's boot, the set-up, the
+probes.
 The baseline, run alternately in the same conditions, is a VM that boots the same kernel and
 powers off at once (the floor no lab run goes under). ``--cold`` empties the cache first (a
 fresh directory). The load average is printed with each run: on a shared machine the figures
@@ -21,8 +22,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from l2tpgen.lab.engine import run_vm
-from l2tpgen.lab.vm import run_script
+from l2tpgen.lab.engines.qemu import run_script
+from l2tpgen.lab.engines.vm import run_vm
 
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab

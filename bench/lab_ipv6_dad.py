@@ -1,6 +1,7 @@
 """The IPv6 race of issue 27, reproduced: a tunnel bound to a loopback address just added.
 
-In one VM boot (``l2tpgen.lab.vm.run_script``), ROUNDS times each: a fresh network namespace with
+In one VM boot (``l2tpgen.lab.engines.qemu.run_script``), ROUNDS times each: a fresh network
+namespace with
 IPv6 on, ``lo`` up, then one ``ip -batch`` that adds ``2001:db8:ff::1/128`` to ``lo`` and at once
 ``l2tp add tunnel ... encap ip local 2001:db8:ff::1``, as the rendered Linux script does; once
 without ``nodad`` and once with it. (Separate ``ip`` processes leave the kernel's DAD work item
@@ -18,7 +19,7 @@ import multiprocessing
 import re
 import time
 
-from l2tpgen.lab.vm import run_script
+from l2tpgen.lab.engines.qemu import run_script
 
 ROUNDS = 100
 

@@ -14,10 +14,10 @@ import re
 import time
 from pathlib import Path
 
-from l2tpgen.lab.engine import run_vm
-from l2tpgen.lab.guest import GuestLab, guest_script
+from l2tpgen.lab.engines.guest import GuestLab, guest_script
+from l2tpgen.lab.engines.qemu import run_script
+from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import Lab, load_lab
-from l2tpgen.lab.vm import run_script
 
 CLOCK = "cut -d' ' -f1 /proc/uptime"
 

@@ -26,13 +26,13 @@ from test_lab_failclosed import mixed_fleet
 from test_lab_security import requires_protection
 from typer.testing import CliRunner
 
-import l2tpgen.lab.advchecks
-import l2tpgen.lab.engine
+import l2tpgen.lab.engines.attacker
+import l2tpgen.lab.engines.vm
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
-from l2tpgen.lab.advchecks import AttackReport, judge, run_attacks, without_blocks
 from l2tpgen.lab.adversary import SENT, VARIANTS, Aim, aim, forge_probes, markers
-from l2tpgen.lab.engine import LabReport
+from l2tpgen.lab.engines.attacker import AttackReport, judge, run_attacks, without_blocks
+from l2tpgen.lab.engines.vm import LabReport
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.probes import CheckResult
 from l2tpgen.lab.security import reveal_secrets
@@ -253,7 +253,9 @@ def test_lab_run_attack_full_appends_the_attackers_checks_to_the_report(
     usual = CheckResult("reach", 100, "branch->hub", ok=True, detail="3/3")
     attacked = CheckResult("attack-restart", 100, "wan->pe-hub", ok=False, detail="37 clear")
     monkeypatch.setattr(
-        l2tpgen.lab.engine, "run_vm", lambda lab, **_: LabReport(lab.name, "vm", (usual,), (), 9)
+        l2tpgen.lab.engines.vm,
+        "run_vm",
+        lambda lab, **_: LabReport(lab.name, "vm", (usual,), (), 9),
     )
     calls: list[str] = []
 
@@ -261,7 +263,7 @@ def test_lab_run_attack_full_appends_the_attackers_checks_to_the_report(
         calls.append(lab.name)
         return AttackReport((attacked,), (), 140)
 
-    monkeypatch.setattr(l2tpgen.lab.advchecks, "run_attacks", attacks)
+    monkeypatch.setattr(l2tpgen.lab.engines.attacker, "run_attacks", attacks)
     (tmp_path / "sites").mkdir()
     sites = mixed_fleet(tmp_path / "sites")
     report = tmp_path / "report.json"

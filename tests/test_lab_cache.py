@@ -1,4 +1,4 @@
-"""The lab builds its initramfs and its packet tool once per set of inputs (``lab/cache.py``).
+"""The lab builds its initramfs and its packet tool once per set of inputs (``engines/cache.py``).
 
 Under load here building them took 5-10 s (the initramfs: programs, libraries and kernel modules
 decompressed and gzipped) and 3 s (gcc -static) on every run; a cached entry is read instead.
@@ -9,9 +9,9 @@ from __future__ import annotations
 import gzip
 from typing import TYPE_CHECKING
 
-from l2tpgen.lab import vm
-from l2tpgen.lab.cache import CACHE_DIR, cached, digest
-from l2tpgen.lab.vm import Extras, Kernel, build_initramfs
+from l2tpgen.lab.engines import qemu as vm
+from l2tpgen.lab.engines.cache import CACHE_DIR, cached, digest
+from l2tpgen.lab.engines.qemu import Extras, Kernel, build_initramfs
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -11,14 +11,14 @@ import pytest
 from conftest import SITES
 
 from l2tpgen import load_fleet
-from l2tpgen.lab.checks import Isolation, Mtu, Multicast, Reach, pairs, plan_checks
-from l2tpgen.lab.clab import clab_commands, run_containerlab
+from l2tpgen.lab.engines.clab import clab_commands, run_containerlab
+from l2tpgen.lab.engines.qemu import LabEnvironmentError
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.iol import startup_configs
+from l2tpgen.lab.pairs import Isolation, Mtu, Multicast, Reach, pairs, plan_checks
 from l2tpgen.lab.probes import Probe, counters, ordered
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
-from l2tpgen.lab.vm import LabEnvironmentError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -29,21 +29,21 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.lab.attack import Target, target, watch_counts, watch_start, watch_stop
-from l2tpgen.lab.checks import pairs
-from l2tpgen.lab.engine import XFRM_MODULES, run_guest
-from l2tpgen.lab.guest import GuestLab
+from l2tpgen.lab.engines.guest import GuestLab
+from l2tpgen.lab.engines.qemu import Extras
+from l2tpgen.lab.engines.vm import XFRM_MODULES, run_guest
 from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.security import reveal_secrets
 from l2tpgen.lab.strongswan import PWPROBE, build_pwprobe
 from l2tpgen.lab.topology import build_topology, protection_files
-from l2tpgen.lab.vm import Extras
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from l2tpgen.lab.checks import Pair
     from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.pairs import Pair
 
 runner = CliRunner()
 

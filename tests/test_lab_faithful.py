@@ -21,9 +21,9 @@ from test_vyos import VYOS_EDGE, _fleet
 from l2tpgen import load_fleet
 from l2tpgen.lab.attack import Target, target
 from l2tpgen.lab.attack import forge as attack_forge
-from l2tpgen.lab.checks import pairs
 from l2tpgen.lab.faithful import map_names
 from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.lab.vyosrun import VyosLabError, vyos_commands

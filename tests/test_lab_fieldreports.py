@@ -1,6 +1,6 @@
 """The field reports, reproduced on the real data plane (marked ``lab``): the direction only.
 
-One VM boot runs every experiment (``l2tpgen.lab.fieldreports``); the tests assert counters,
+One VM boot runs every experiment (``l2tpgen.lab.engines.fieldreports``); the tests assert counters,
 never timings. The one throughput comparison (Cubic against BBR) is asserted with a margin it
 cannot lose to a slow machine: Cubic is held by the Mathis bound, MSS / RTT x 1.22 / sqrt(loss)
 = about 2.5 Mb/s at 55 ms and 1 % loss, whatever the CPU; BBR is held by how fast the emulated
@@ -16,7 +16,7 @@ from conftest import SITES
 from test_lab import requires_vm
 
 from l2tpgen import load_fleet
-from l2tpgen.lab.fieldreports import FIELD_WAN, FieldReports, Options, run_field_reports
+from l2tpgen.lab.engines.fieldreports import FIELD_WAN, FieldReports, Options, run_field_reports
 
 pytestmark = [pytest.mark.lab, requires_vm]
 WORKLOADS = {2997: "cluster-heartbeat", 2998: "live-migration"}

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.cli.lab_live import _lab_from
-from l2tpgen.lab.framecheck import (
+from l2tpgen.lab.checks.frames import (
     CiscoEnd,
     Frames,
     cisco_end,
@@ -34,9 +34,9 @@ from l2tpgen.lab.framecheck import (
     frames_checks,
     lab_frames,
 )
+from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.frames import tcpdump_extras
 from l2tpgen.lab.inputs import load_lab
-from l2tpgen.lab.vm import run_script
 from l2tpgen.model import Pseudowire
 
 if TYPE_CHECKING:

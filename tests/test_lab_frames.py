@@ -14,6 +14,7 @@ from conftest import ROOT
 from test_lab import requires_vm
 
 from l2tpgen import load_fleet
+from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.frames import (
     CE_MAC,
     DOT1Q,
@@ -23,7 +24,6 @@ from l2tpgen.lab.frames import (
     inner_frames,
     tcpdump_extras,
 )
-from l2tpgen.lab.vm import run_script
 
 HUB = ROOT / "examples" / "hub"
 ARP = 0x0806

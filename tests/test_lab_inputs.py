@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
-from l2tpgen.lab import engine
+from l2tpgen.lab.engines import vm as engine
 from l2tpgen.lab.inputs import LabInputError, load_lab, parse_lab
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
@@ -192,7 +192,7 @@ def test_lab_run_checks_the_topology_before_booting_anything(
     def boom(*_: object, **__: object) -> None:
         raise AssertionError("the lab ran")
 
-    monkeypatch.setattr("l2tpgen.lab.engine.run_vm", boom)
+    monkeypatch.setattr("l2tpgen.lab.engines.vm.run_vm", boom)
     data = _topology()
     data["topology"]["links"][0]["endpoints"][0] = "nocolon"
     path = tmp_path / "bad.clab.yml"
@@ -209,7 +209,7 @@ def test_lab_run_checks_the_topology_before_booting_anything(
 def test_lab_run_checks_the_report_path_before_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    monkeypatch.setattr("l2tpgen.lab.engine.run_vm", lambda *_: pytest.fail("the lab ran"))
+    monkeypatch.setattr("l2tpgen.lab.engines.vm.run_vm", lambda *_: pytest.fail("the lab ran"))
     result = runner.invoke(app, ["lab", "run", str(EXAMPLE), "--report", str(tmp_path / where)])
     assert result.exit_code == 1
     assert "--report" in result.output
@@ -229,7 +229,7 @@ def test_lab_run_wan_options_override_the_labels(monkeypatch: pytest.MonkeyPatch
         seen.append(lab.shaping)
         return engine.LabReport(lab.name, "vm", (), (), 0.0)
 
-    monkeypatch.setattr("l2tpgen.lab.engine.run_vm", fake)
+    monkeypatch.setattr("l2tpgen.lab.engines.vm.run_vm", fake)
     args = ["lab", "run", str(EXAMPLE), "--report", "/dev/null", "--wan-delay-ms", "27.5"]
     runner.invoke(app, [*args, "--wan-loss-pct", "1"])
     assert seen == [Shaping(27.5, 1.0, None)]

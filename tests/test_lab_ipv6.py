@@ -26,10 +26,10 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import target
-from l2tpgen.lab.checks import fragments_created, pairs
-from l2tpgen.lab.engine import run_vm
-from l2tpgen.lab.guest import GuestLab, parse_console
+from l2tpgen.lab.engines.guest import GuestLab, parse_console
+from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.pairs import fragments_created, pairs
 from l2tpgen.lab.topology import build_topology, protection_files
 
 if TYPE_CHECKING:

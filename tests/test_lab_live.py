@@ -29,8 +29,8 @@ from test_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.lab.agent import AgentError, request
-from l2tpgen.lab.live import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
+from l2tpgen.lab.engines.agent import AgentError, request
+from l2tpgen.lab.engines.live import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Iterator
@@ -374,7 +374,7 @@ LINKS
 
 
 def test_sessions_are_read_from_ip_l2tp_and_up_when_their_device_is() -> None:
-    from l2tpgen.lab.liveops import Session, parse_sessions  # noqa: PLC0415
+    from l2tpgen.lab.engines.liveops import Session, parse_sessions  # noqa: PLC0415
 
     assert parse_sessions("pe-site-b", KERNEL_SESSIONS) == [
         Session("pe-site-b", 1, 126, 126, "l2tp2996", up=True),

@@ -1,7 +1,7 @@
 """`lab run` and `lab up` say what they are doing, and stop at the first failed set-up command.
 
 The guest script prints a progress line before each node's set-up and each probe, and each lab's
-set-up is a shell function that returns at its first failure (``l2tpgen/lab/guest.py``). These
+set-up is a shell function that returns at its first failure (``lab/engines/guest.py``). These
 tests run the real guest script with ``sh`` on this host, its programs (``/sbin/ip``, ``tc``,
 ``nsenter``) replaced by stubs that log what they are asked and fail where told.
 """
@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli.lab_progress import lab_progress
-from l2tpgen.lab.checks import plan_checks
-from l2tpgen.lab.console import read_console
-from l2tpgen.lab.guest import STEP, WORK, GuestLab, guest_script, parse_console
+from l2tpgen.lab.engines.console import read_console
+from l2tpgen.lab.engines.guest import STEP, WORK, GuestLab, guest_script, parse_console
+from l2tpgen.lab.pairs import plan_checks
 from l2tpgen.lab.probes import ordered
 
 if TYPE_CHECKING:
@@ -114,8 +114,8 @@ def test_progress_is_one_plain_line_per_step_off_a_terminal(
 
 
 def _fake_run(monkeypatch: pytest.MonkeyPatch, setup_errors: tuple[str, ...] = ()) -> None:
-    from l2tpgen.lab import engine  # noqa: PLC0415
-    from l2tpgen.lab.engine import LabReport  # noqa: PLC0415
+    from l2tpgen.lab.engines import vm as engine  # noqa: PLC0415
+    from l2tpgen.lab.engines.vm import LabReport  # noqa: PLC0415
     from l2tpgen.lab.probes import CheckResult  # noqa: PLC0415
 
     def run_vm(_lab: object, *, progress: Callable[[str], None] | None = None) -> LabReport:

@@ -27,10 +27,10 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import FORGED, PINGS, REPLAYED, Attacked, target
-from l2tpgen.lab.checks import pairs
-from l2tpgen.lab.engine import run_vm
-from l2tpgen.lab.guest import GuestLab, guest_script
+from l2tpgen.lab.engines.guest import GuestLab, guest_script
+from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import LabInputError, load_lab, parse_lab
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
 from l2tpgen.lab.strongswan import missing_prerequisites
@@ -325,7 +325,7 @@ def test_without_the_catch_all_policy_forgeries_from_the_attackers_own_address_g
 
 
 def test_the_containerlab_engine_refuses_a_protected_lab_and_names_the_vm_engine() -> None:
-    from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415 - beside its one test
+    from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415 - beside its one test
 
     calls: list[object] = []
 

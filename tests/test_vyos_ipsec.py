@@ -40,7 +40,7 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import RenderError, SecretError
-from l2tpgen.lab.engine import run_vm
+from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.model.keys import pair_psk

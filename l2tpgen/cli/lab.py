@@ -20,7 +20,7 @@ from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 
 if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
-    from l2tpgen.lab.engine import LabReport
+    from l2tpgen.lab.engines.vm import LabReport
     from l2tpgen.lab.inputs import Lab
 
 lab_app = typer.Typer(
@@ -216,7 +216,7 @@ def _with_attacks(result: LabReport, lab: Lab) -> LabReport:
     """
     from dataclasses import replace  # noqa: PLC0415 - start-up stays cheap
 
-    from l2tpgen.lab.advchecks import run_attacks  # noqa: PLC0415
+    from l2tpgen.lab.engines.attacker import run_attacks  # noqa: PLC0415
 
     attacks = run_attacks(lab)
     return replace(
@@ -274,8 +274,8 @@ def run(
     """
     from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
-    from l2tpgen.lab.clab import run_containerlab  # noqa: PLC0415
-    from l2tpgen.lab.engine import run_vm  # noqa: PLC0415
+    from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415
+    from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415
     from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
 
     sites = topology_file.is_dir()

@@ -18,9 +18,9 @@ from l2tpgen.cli.routers import STATE_DIR
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
+    from l2tpgen.lab.engines.live import LiveLab
+    from l2tpgen.lab.engines.liveops import Session
     from l2tpgen.lab.inputs import Lab
-    from l2tpgen.lab.live import LiveLab
-    from l2tpgen.lab.liveops import Session
 
 LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
@@ -32,7 +32,7 @@ def _state_dir() -> Path:
 
 
 def _records() -> list[tuple[Path, LiveLab | None]]:
-    from l2tpgen.lab.live import recorded  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.engines.live import recorded  # noqa: PLC0415 - start-up stays cheap
 
     try:
         return recorded(_state_dir())
@@ -107,7 +107,7 @@ def up(
     there, names it, and the lab stays up, to be inspected.
     """
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.lab.live import start  # noqa: PLC0415
+    from l2tpgen.lab.engines.live import start  # noqa: PLC0415
 
     lab = _lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
@@ -155,8 +155,8 @@ def _duration(seconds: float) -> str:
 
 def _describe(directory: Path, live: LiveLab | None) -> dict[str, object]:
     """One lab as status reports it; a stale one is removed."""
-    from l2tpgen.lab.live import remove, starting  # noqa: PLC0415
-    from l2tpgen.lab.liveops import sessions  # noqa: PLC0415
+    from l2tpgen.lab.engines.live import remove, starting  # noqa: PLC0415
+    from l2tpgen.lab.engines.liveops import sessions  # noqa: PLC0415
 
     if (live is None or not live.running) and starting(directory):
         return {"name": live.name if live else directory.name, "state": "starting"}
@@ -290,7 +290,7 @@ def exec_(
     printed its first line (tcpdump: listening) or after 5 s, printing its job number; other
     commands run meanwhile, and `l2tpgen lab wait JOB` prints its output and exit status.
     """
-    from l2tpgen.lab.liveops import run_in, start_in  # noqa: PLC0415
+    from l2tpgen.lab.engines.liveops import run_in, start_in  # noqa: PLC0415
 
     live = _running(lab)
     try:
@@ -316,7 +316,7 @@ def wait(
     ] = 60,
 ) -> None:
     """Wait for a background command (`lab exec --background`); its output and exit status."""
-    from l2tpgen.lab.liveops import wait_job  # noqa: PLC0415
+    from l2tpgen.lab.engines.liveops import wait_job  # noqa: PLC0415
 
     live = _running(lab)
     try:
@@ -337,7 +337,7 @@ def check(lab: LabOption = None) -> None:
     ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Exit 1 if a check
     fails.
     """
-    from l2tpgen.lab.liveops import check as check_lab  # noqa: PLC0415
+    from l2tpgen.lab.engines.liveops import check as check_lab  # noqa: PLC0415
 
     live = _running(lab)
     found = _lab_from(Path(live.source), live.name)
@@ -356,7 +356,7 @@ def down(
     every: Annotated[bool, typer.Option("--all", help="Every lab that is up.")] = False,
 ) -> None:
     """Stop a lab started with `lab up` and remove its state (nothing up: says so, exit 0)."""
-    from l2tpgen.lab.live import remove, starting, stop  # noqa: PLC0415
+    from l2tpgen.lab.engines.live import remove, starting, stop  # noqa: PLC0415
 
     records = _records()
     if name is not None:

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import watch_start, watch_stop
-from l2tpgen.lab.checks import Pair, pairs
-from l2tpgen.lab.guest import WORK
+from l2tpgen.lab.engines.guest import WORK
+from l2tpgen.lab.pairs import Pair, pairs
 from l2tpgen.lab.probes import Probe, pattern_hex, retry
 from l2tpgen.lab.security import protection
 from l2tpgen.lab.strongswan import PWPROBE

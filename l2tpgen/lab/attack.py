@@ -24,8 +24,8 @@ from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.checks import Pair
     from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.pairs import Pair
 
 L2TP_IP = 115  # IP protocol number of L2TPv3 over IP (RFC 3931)
 ESP = 50

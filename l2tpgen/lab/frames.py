@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from l2tpgen.lab.vm import Extras, _libraries, _need
+from l2tpgen.lab.engines.qemu import Extras, _libraries, _need
 from l2tpgen.render.linux import base_commands, pseudowire_commands
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from l2tpgen.hosts import render_sysctl
-from l2tpgen.lab.checks import heartbeat_group
+from l2tpgen.lab.pairs import heartbeat_group
 from l2tpgen.lab.probes import READY, Probe, counters
 from l2tpgen.lab.topology import ce_address
 

@@ -17,7 +17,7 @@ from l2tpgen.lab.probes import CheckResult, Probe
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.lab.checks import Pair
+    from l2tpgen.lab.pairs import Pair
 
 PHASES = ("control", "protected")
 

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import Attacked, target
-from l2tpgen.lab.checks import pairs
 from l2tpgen.lab.inputs import PROTECTION, SWANCTL_TARGET
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe
 from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.strongswan import CHARON, PLUGINS, SWANCTL

@@ -26,8 +26,8 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from l2tpgen.lab.cache import cached, digest, stamp
-from l2tpgen.lab.vm import Extras, LabEnvironmentError
+from l2tpgen.lab.engines.cache import cached, digest, stamp
+from l2tpgen.lab.engines.qemu import Extras, LabEnvironmentError
 
 DEBS_ENV = "L2TPGEN_LAB_DEBS"
 DEFAULT_DEBS = Path("/var/cache/l2tpgen-lab/debs")

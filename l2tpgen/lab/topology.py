@@ -220,7 +220,7 @@ def build_topology(
     Cisco sites are IOL nodes.
     """
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
-    from l2tpgen.lab.framecheck import frames_labels  # noqa: PLC0415 - renders the Cisco ends
+    from l2tpgen.lab.checks.frames import frames_labels  # noqa: PLC0415 - renders the Cisco ends
 
     frames = frames_labels(fleet) if variant == "per-vlan" else {}
     names = sorted(fleet.sites)

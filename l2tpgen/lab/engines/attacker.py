@@ -28,9 +28,10 @@ from l2tpgen.lab.adversary import (
     watched,
 )
 from l2tpgen.lab.attack import watch_counts, xfrm_stats
-from l2tpgen.lab.checks import pairs
-from l2tpgen.lab.engine import XFRM_MODULES, merge_extras, run_guest
-from l2tpgen.lab.guest import GuestLab
+from l2tpgen.lab.engines.guest import GuestLab
+from l2tpgen.lab.engines.qemu import Extras
+from l2tpgen.lab.engines.vm import XFRM_MODULES, merge_extras, run_guest
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import CheckResult, Probe
 from l2tpgen.lab.security import (
     _CHILDREN,
@@ -40,7 +41,6 @@ from l2tpgen.lab.security import (
     start_charon,
     swanctl_text,
 )
-from l2tpgen.lab.vm import Extras
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

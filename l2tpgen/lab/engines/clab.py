@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import read_limited
-from l2tpgen.lab.checks import plan_checks
-from l2tpgen.lab.engine import LabReport, judge
+from l2tpgen.lab.engines.qemu import LabEnvironmentError
+from l2tpgen.lab.engines.vm import LabReport, judge
+from l2tpgen.lab.pairs import plan_checks
 from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected
 from l2tpgen.lab.shaping import clab_netem_commands
-from l2tpgen.lab.vm import LabEnvironmentError
 from l2tpgen.model.protection import COOKIE_PLACEHOLDER
 
 if TYPE_CHECKING:

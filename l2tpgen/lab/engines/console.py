@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.guest import STEP
+from l2tpgen.lab.engines.guest import STEP
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.hosts import NetworkPath, recommend
 from l2tpgen.hosts.heartbeat import SOCKET_REQUEST
-from l2tpgen.lab.engine import run_guest
-from l2tpgen.lab.guest import GuestLab
+from l2tpgen.lab.engines.guest import GuestLab
+from l2tpgen.lab.engines.vm import run_guest
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.measure import Measurement, TcpTransfer, UdpBurst
 from l2tpgen.lab.probes import Probe

@@ -31,10 +31,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.agent import READY, agent_script, request
-from l2tpgen.lab.guest import STEP, GuestLab, parse_console, probe_script, setup_script
+from l2tpgen.lab.engines.agent import READY, agent_script, request
+from l2tpgen.lab.engines.guest import STEP, GuestLab, parse_console, probe_script, setup_script
+from l2tpgen.lab.engines.qemu import (
+    BEGIN,
+    Extras,
+    _need,
+    build_initramfs,
+    find_kernel,
+    qemu_command,
+)
 from l2tpgen.lab.kinds import LINUX_KIND
-from l2tpgen.lab.vm import BEGIN, Extras, _need, build_initramfs, find_kernel, qemu_command
 from l2tpgen.sim.lifecycle import alive  # the same liveness test as `sim status`
 
 if TYPE_CHECKING:

@@ -11,15 +11,15 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.lab.agent import request
-from l2tpgen.lab.engine import LabReport, judge
-from l2tpgen.lab.guest import PRELUDE, GuestLab, parse_console, probe_script
-from l2tpgen.lab.guest import WORK as GUEST_WORK
-from l2tpgen.lab.live import LiveLabError
+from l2tpgen.lab.engines.agent import request
+from l2tpgen.lab.engines.guest import PRELUDE, GuestLab, parse_console, probe_script
+from l2tpgen.lab.engines.guest import WORK as GUEST_WORK
+from l2tpgen.lab.engines.live import LiveLabError
+from l2tpgen.lab.engines.vm import LabReport, judge
 
 if TYPE_CHECKING:
+    from l2tpgen.lab.engines.live import LiveLab
     from l2tpgen.lab.inputs import Lab
-    from l2tpgen.lab.live import LiveLab
 
 JOBS = "/tmp/l2tpgen-jobs"  # noqa: S108 - in the guest: background commands' output and status
 
@@ -183,8 +183,8 @@ def check(live: LiveLab, lab: Lab) -> LabReport:
     carry too, in namespaces of their own, removed afterwards (``lab up`` put tcpdump in the
     guest when the host has it).
     """
-    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
-    from l2tpgen.lab.framecheck import lab_frames  # noqa: PLC0415
+    from l2tpgen.lab.checks.frames import lab_frames  # noqa: PLC0415
+    from l2tpgen.lab.pairs import plan_checks  # noqa: PLC0415
     from l2tpgen.lab.probes import ordered  # noqa: PLC0415
 
     checks = (*plan_checks(lab), *lab_frames(lab))

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.cache import cached, digest, stamp
-from l2tpgen.lab.console import read_console
+from l2tpgen.lab.engines.cache import cached, digest, stamp
+from l2tpgen.lab.engines.console import read_console
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -11,13 +11,13 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.checks import plan_checks
-from l2tpgen.lab.framecheck import lab_frames
-from l2tpgen.lab.guest import GuestLab, GuestResults, guest_script, parse_console
+from l2tpgen.lab.checks.frames import lab_frames
+from l2tpgen.lab.engines.guest import GuestLab, GuestResults, guest_script, parse_console
+from l2tpgen.lab.engines.qemu import Extras, run_script
 from l2tpgen.lab.kinds import LINUX_KIND
+from l2tpgen.lab.pairs import plan_checks
 from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
-from l2tpgen.lab.vm import Extras, run_script
 
 # `ip xfrm` talks to the kernel through xfrm_user (a module on Debian's kernel): without it the
 # inbound filter's policies fail to install. Protected labs load it with the ESP modules.
@@ -26,8 +26,8 @@ XFRM_MODULES = ("xfrm_algo", "xfrm_user")
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from l2tpgen.lab.checks import Check
     from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.pairs import Check
     from l2tpgen.lab.probes import CheckResult
 
     Progress = Callable[[str], None]

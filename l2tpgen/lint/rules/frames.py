@@ -43,7 +43,7 @@ def frame_mode(end: End) -> str | None:
     """What the end sends inside the session: ``ethernet``, ``vlan`` or ``ip``.
 
     ``ethernet`` is untagged, ``vlan`` 802.1Q-tagged; ``None`` when the config cannot tell (a
-    port). The lab's frames check reads it too (``l2tpgen.lab.framecheck``).
+    port). The lab's frames check reads it too (``l2tpgen.lab.checks.frames``).
     """
     interworking = _interworking(end)
     if interworking is not None:

@@ -1,0 +1,1 @@
+"""The lab's checks, one module each, found by module (the registry)."""
