@@ -29,7 +29,6 @@ from l2tpgen.lab.engines.qemu import (
 )
 from l2tpgen.lab.engines.vm import LabReport, run_vm
 from l2tpgen.lab.inputs import parse_lab
-from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.lint import ConfigText, lint_configs
@@ -149,10 +148,9 @@ def test_a_static_pair_with_swapped_cookies_is_caught_by_l2t105(tmp_path: Path) 
 
 
 def _script(lab: Lab) -> str:
-    from l2tpgen.lab.pairs import plan_checks  # noqa: PLC0415 - keeps the imports above short
+    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415 - keeps the imports above short
 
-    checks = plan_checks(lab)
-    return guest_script([GuestLab(lab, ordered(p for c in checks for p in c.probes))])
+    return guest_script([GuestLab(lab, plan_checks(lab, "vm").probes("usual"))])
 
 
 def test_each_nodes_commands_run_as_one_ip_batch_in_order() -> None:

@@ -11,11 +11,16 @@ import pytest
 from conftest import SITES
 
 from l2tpgen import load_fleet
+from l2tpgen.lab.checks import PairCheck, plan_checks
+from l2tpgen.lab.checks.isolation import Isolation
+from l2tpgen.lab.checks.mtu import Mtu
+from l2tpgen.lab.checks.multicast import Multicast
+from l2tpgen.lab.checks.reach import Reach
 from l2tpgen.lab.engines.clab import clab_commands, run_containerlab
 from l2tpgen.lab.engines.qemu import LabEnvironmentError
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.iol import startup_configs
-from l2tpgen.lab.pairs import Isolation, Mtu, Multicast, Reach, pairs, plan_checks
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe, counters, ordered
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
@@ -33,12 +38,16 @@ def _lab(**kwargs: object) -> Lab:
     return parse_lab(build_topology(load_fleet(SITES), name="example", **kwargs))  # type: ignore[arg-type]
 
 
+def _pair_checks(lab: Lab) -> list[PairCheck]:
+    return [c for c in plan_checks(lab, "vm").checks if isinstance(c, PairCheck)]
+
+
 def _check(kind: type, vlan: int = 2996) -> object:
-    return next(c for c in plan_checks(_lab()) if isinstance(c, kind) and c.pair.vlan == vlan)
+    return next(c for c in _pair_checks(_lab()) if isinstance(c, kind) and c.pair.vlan == vlan)
 
 
 def test_every_vlan_gets_reach_isolation_mtu_and_multicast_checks() -> None:
-    checks = plan_checks(_lab())
+    checks = _pair_checks(_lab())
     assert [(type(c).__name__, c.pair.vlan) for c in checks[:4]] == [
         ("Reach", 2996),
         ("Isolation", 2996),
@@ -49,7 +58,7 @@ def test_every_vlan_gets_reach_isolation_mtu_and_multicast_checks() -> None:
 
 
 def test_listeners_start_first_and_are_collected_last_each_once() -> None:
-    probes = ordered(p for c in plan_checks(_lab()) for p in c.probes)
+    probes = ordered(p for c in plan_checks(_lab(), "vm").checks for p in c.probes)
     phases = [p.phase for p in probes]
     assert phases == sorted(phases, key=("start", "main", "collect").index)
     starts = [p.key for p in probes if p.phase == "start"]
@@ -260,9 +269,8 @@ def test_containerlab_engine_deploys_shapes_probes_and_destroys_in_order(tmp_pat
     )  # fmt: skip
     probes = [c for c in cli.ran if c[0] == "docker" and c[1] == "exec"]
     assert probes[0][2] == "clab-example-ce-site-b"
-    assert len(probes) == len(clab_commands(path, lab, ordered(
-        p for c in plan_checks(lab) for p in c.probes
-    )).probes)  # fmt: skip
+    usual = plan_checks(lab, "containerlab").probes("usual")
+    assert len(probes) == len(clab_commands(path, lab, usual).probes)
 
 
 def test_iol_startup_configs_keep_the_secret_in_the_environment(

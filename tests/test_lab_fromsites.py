@@ -16,11 +16,10 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
+from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.guest import GuestLab, guest_script
 from l2tpgen.lab.fromsites import lab_shaping, link_shaping, model_shaping, model_workloads
 from l2tpgen.lab.inputs import LabInputError, parse_lab
-from l2tpgen.lab.pairs import plan_checks
-from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.model.link import Link
 
@@ -79,7 +78,7 @@ def test_lab_build_shapes_the_wan_as_the_field_examples_link_says() -> None:
 def test_the_shaped_wan_reaches_the_guest_as_netem_and_tbf() -> None:
     lab = parse_lab(_build("--sites", str(FIELD)))
     assert lab.shaping == Shaping(27.5, 1, 10_000)
-    script = guest_script([GuestLab(lab, ordered(p for c in plan_checks(lab) for p in c.probes))])
+    script = guest_script([GuestLab(lab, plan_checks(lab, "vm").probes("usual"))])
     assert "netem delay 27.5ms loss 1%" in script
     assert "tbf rate 10000mbit" in script
 

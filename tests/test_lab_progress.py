@@ -17,10 +17,9 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli.lab_progress import lab_progress
+from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.console import read_console
 from l2tpgen.lab.engines.guest import STEP, WORK, GuestLab, guest_script, parse_console
-from l2tpgen.lab.pairs import plan_checks
-from l2tpgen.lab.probes import ordered
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -44,7 +43,7 @@ exit 0
 def _run_guest(tmp_path: Path, fail: str) -> tuple[str, str]:
     """The guest script of the example lab run by ``sh`` here: (its output, the stubs' log)."""
     lab = _example()
-    script = guest_script([GuestLab(lab, ordered(p for c in plan_checks(lab) for p in c.probes))])
+    script = guest_script([GuestLab(lab, plan_checks(lab, "vm").probes("usual"))])
     stubs, log = tmp_path / "sbin", tmp_path / "log"
     stubs.mkdir()
     for name in ("ip", "tc", "bridge", "nsenter", "sysctl"):

@@ -27,11 +27,15 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import FORGED, PINGS, REPLAYED, Attacked, target
+from l2tpgen.lab.checks import plan_checks
+from l2tpgen.lab.checks.capture import Capture
+from l2tpgen.lab.checks.ike import Ike
+from l2tpgen.lab.checks.injection import Injection
+from l2tpgen.lab.checks.replay import Replay
 from l2tpgen.lab.engines.guest import GuestLab, guest_script
 from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import LabInputError, load_lab, parse_lab
 from l2tpgen.lab.pairs import pairs
-from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
 from l2tpgen.lab.strongswan import missing_prerequisites
 from l2tpgen.lab.topology import build_topology, protection_files
@@ -116,15 +120,15 @@ def test_the_lab_fills_in_throwaway_secrets_never_the_users(
 
 
 def test_the_inbound_policy_waits_until_the_ike_daemons_run() -> None:
-    plan = security_plan(reveal_secrets(_lab()))
+    lab = reveal_secrets(_lab())
+    plan = security_plan(lab)
     script = guest_script([GuestLab(plan.lab, ())])
     assert "xfrm" not in script  # not in the setup: the control attacks run unprotected
-    keys = [p.key for p in plan.before]
+    before = (*plan_checks(lab, "vm").probes("before"), *plan.protect)
+    keys = [p.key for p in before]
     assert keys.index("control.2996.far") < keys.index("protect.pe-site-a")
     assert keys[-1] == "protect.xfrm.pe-site-b"
-    assert (
-        "ip xfrm policy add src 0.0.0.0/0 dst 0.0.0.0/0 proto 115 dir in" in plan.before[-1].command
-    )
+    assert "ip xfrm policy add src 0.0.0.0/0 dst 0.0.0.0/0 proto 115 dir in" in before[-1].command
     assert without_protection(_lab()).node("pe-site-b").exec == plan.lab.node("pe-site-b").exec
 
 
@@ -137,7 +141,7 @@ def test_a_hub_tries_each_of_its_ike_children_even_when_its_peer_initiated_first
     fleet = load_fleet(ROOT / "examples" / "hub")
     lab = parse_lab(build_topology(fleet, name="hub"), "hub", protection_files(fleet))
     plan = security_plan(reveal_secrets(lab))
-    (hub,) = [p.command for p in plan.before if p.key == "protect.initiate.pe-hub"]
+    (hub,) = [p.command for p in plan.protect if p.key == "protect.initiate.pe-hub"]
     assert re.findall(r"--initiate --child (\S+)", hub) == ["l2tpgen-branch", "l2tpgen-linux-edge"]
     for child in ("l2tpgen-branch", "l2tpgen-linux-edge"):
         assert f"| grep -Eq '^  {child}: #[0-9]+, reqid [0-9]+, INSTALLED'; }}" in hub

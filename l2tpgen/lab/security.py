@@ -38,7 +38,6 @@ from l2tpgen.lab.attack import Attacked, target
 from l2tpgen.lab.inputs import PROTECTION, SWANCTL_TARGET
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe
-from l2tpgen.lab.secchecks import Capture, Ike, Injection, Replay
 from l2tpgen.lab.strongswan import CHARON, PLUGINS, SWANCTL
 from l2tpgen.model.keys import PSK_PLACEHOLDER, reveal_psks
 from l2tpgen.render.swanctl import psk_text
@@ -182,28 +181,14 @@ def start_charon(conf: str) -> str:
 
 @dataclass(frozen=True)
 class SecurityPlan:
-    """The lab as set up, the probes of each step, and the checks that judge them."""
+    """The lab as the guest sets it up (its ``ip xfrm`` commands held back), what protects it."""
 
     lab: Lab
-    control: tuple[Probe, ...]
     protect: tuple[Probe, ...]
-    protected: tuple[Probe, ...]
-    status: tuple[Probe, ...]
-    checks: tuple[Injection | Capture | Replay | Ike, ...]
-
-    @property
-    def before(self) -> tuple[Probe, ...]:
-        """Before the usual checks: the control attacks, then protection."""
-        return self.control + self.protect
-
-    @property
-    def after(self) -> tuple[Probe, ...]:
-        """After the usual checks: the attacks again, then the IKE state."""
-        return self.protected + self.status
 
 
-def _attacked(lab: Lab) -> tuple[Attacked, ...]:
-    """The first VLAN of each pair of PEs that both run IPsec."""
+def attacked_pairs(lab: Lab) -> tuple[Attacked, ...]:
+    """The first VLAN of each pair of PEs that both run IPsec: what the attacker aims at."""
     ipsec = {n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec"}
     found: dict[tuple[str, str], Attacked] = {}
     for pair in pairs(lab):
@@ -233,15 +218,10 @@ def protect_probes(lab: Lab) -> tuple[Probe, ...]:
     return tuple(protect)
 
 
-def security_plan(lab: Lab) -> SecurityPlan:
-    """Attacks (control), protection, then (after the usual checks) attacks again and IKE state.
-
-    ``lab`` has its secrets revealed already. The plan's ``lab`` is what the guest sets up: the
-    IPsec PEs' ``ip xfrm`` commands held back until their IKE daemons run.
-    """
-    attacked = _attacked(lab)
+def status_probes(lab: Lab) -> tuple[Probe, ...]:
+    """Every IPsec PE's IKE and CHILD SAs and strongSwan's version (the ``ike`` check's)."""
     ipsec = sorted(n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec")
-    status = tuple(
+    return tuple(
         Probe(
             f"ike.{pe}",
             pe,
@@ -251,14 +231,15 @@ def security_plan(lab: Lab) -> SecurityPlan:
         )
         for pe in ipsec
     )
-    return SecurityPlan(
-        without_protection(lab),
-        tuple(p for a in attacked for p in a.probes("control")),
-        protect_probes(lab),
-        tuple(p for a in attacked for p in a.probes("protected")),
-        status,
-        tuple(c for a in attacked for c in (Injection(a), Capture(a), Replay(a), Ike(a))),
-    )
+
+
+def security_plan(lab: Lab) -> SecurityPlan:
+    """The lab as set up (the IPsec PEs' ``ip xfrm`` commands held back), and its protection.
+
+    ``lab`` has its secrets revealed already. The protection checks' control attacks run on
+    that lab (``before``); then ``protect`` starts each IKE daemon and installs the policies.
+    """
+    return SecurityPlan(without_protection(lab), protect_probes(lab))
 
 
 def _hex(words: tuple[int, ...]) -> str:

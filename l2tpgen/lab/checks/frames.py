@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from l2tpgen.lab.frames import DOT1Q, frame_script, inner_frames
+from l2tpgen.lab.checks.base import LabCheck
+from l2tpgen.lab.frames import DOT1Q, frame_script, inner_frames, tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import CheckResult, Probe
 from l2tpgen.platforms import lab_platform
@@ -30,6 +31,7 @@ from l2tpgen.platforms import lab_platform
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from l2tpgen.lab.checks.base import Runner
     from l2tpgen.lab.frames import InnerFrame
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet, Pseudowire
@@ -119,8 +121,25 @@ def _kind(frame: InnerFrame) -> str:
 
 
 @dataclass(frozen=True)
-class Frames:
-    """The Linux end of a Cisco pair puts on the WAN the frame the Cisco end's config implies."""
+class Frames(LabCheck):
+    """The Linux end of a Cisco pair puts on the WAN the frame the Cisco end's config implies.
+
+    One per pair of a PE on the Linux data plane (Linux; VyOS, which forwards with the kernel's
+    L2TPv3 too) with a Cisco peer, on the pair's lowest VLAN: that PE, rendered for the fleet as
+    modelled (its peer still Cisco), is built in namespaces of the lab's VM with a CE behind its
+    LAN trunk and a next hop on its WAN; the CE sends and tcpdump captures the L2TPv3 packets on
+    the WAN. Every frame from the CE must be what the Cisco end's rendered configuration implies
+    (a dot1Q subinterface without ``interworking``: the 802.1Q tag carried). ``lab build`` writes
+    each check into its PE's labels (``l2tpgen.frames.PEER``), so a run from the topology file
+    makes the same checks as one from the sites directory.
+    """
+
+    name = "frames"
+    order = 10
+    extras = (tcpdump_extras,)
+    never: ClassVar[Mapping[Runner, str]] = {
+        "containerlab": "its probe builds namespaces on the VM itself"
+    }
 
     site: str
     peer: str
@@ -130,6 +149,21 @@ class Frames:
     cisco: CiscoEnd
     script: str
     prefix: str
+
+    @classmethod
+    def applies(cls, lab: Lab, runner: Runner) -> str | None:
+        """Where a PE's labels carry a frames check (a Linux or VyOS PE with a Cisco peer)."""
+        never = super().applies(lab, runner)
+        if never is not None:
+            return never
+        if not any(key.startswith(FRAMES) for node in lab.nodes for key, _ in node.labels):
+            return "no Linux or VyOS PE with a Cisco peer (no l2tpgen.frames label)"
+        return None
+
+    @classmethod
+    def plan(cls, lab: Lab) -> tuple[Frames, ...]:
+        """The frames checks the lab's PE labels carry."""
+        return lab_frames(lab)
 
     @property
     def key(self) -> str:
@@ -223,3 +257,6 @@ def frames_checks(fleet: Fleet, *, reveal: bool = True) -> tuple[Frames, ...]:
             )
         )
     return tuple(checks)
+
+
+CHECKS = (Frames,)

@@ -29,8 +29,7 @@ from l2tpgen.lab.adversary import (
 )
 from l2tpgen.lab.attack import watch_counts, xfrm_stats
 from l2tpgen.lab.engines.guest import GuestLab
-from l2tpgen.lab.engines.qemu import Extras
-from l2tpgen.lab.engines.vm import XFRM_MODULES, merge_extras, run_guest
+from l2tpgen.lab.engines.vm import guest_extras, run_guest, xfrm_extras
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import CheckResult, Probe
 from l2tpgen.lab.security import (
@@ -41,6 +40,7 @@ from l2tpgen.lab.security import (
     start_charon,
     swanctl_text,
 )
+from l2tpgen.lab.strongswan import protection_extras
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -238,8 +238,6 @@ class AttackReport:
 
 def run_attacks(lab: Lab, *, timeout: float = 600) -> AttackReport:
     """Both copies of ``lab`` (secrets throwaway) in one VM, attacked; their verdicts."""
-    from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415 - needs the debs
-
     lab = reveal_secrets(lab)
     control = without_blocks(lab)
     a = aim(lab)
@@ -247,7 +245,7 @@ def run_attacks(lab: Lab, *, timeout: float = 600) -> AttackReport:
         GuestLab(lab, attack_probes(lab, a, "p-"), "p-"),
         GuestLab(control, attack_probes(control, a, "c-"), "c-"),
     ]
-    extras = merge_extras(Extras(modules=XFRM_MODULES), protection_extras())
+    extras = guest_extras(xfrm_extras, protection_extras)
     run = run_guest(guests, timeout=timeout, extras=extras)
     protected, unprotected = run.labs
     errors = tuple(f"{CONTROL}: {e}" for e in unprotected.setup_errors)

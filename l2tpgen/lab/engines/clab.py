@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import read_limited
+from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.qemu import LabEnvironmentError
-from l2tpgen.lab.engines.vm import LabReport, judge
-from l2tpgen.lab.pairs import plan_checks
-from l2tpgen.lab.probes import ordered
+from l2tpgen.lab.engines.vm import LabReport
 from l2tpgen.lab.security import is_protected
 from l2tpgen.lab.shaping import clab_netem_commands
 from l2tpgen.model.protection import COOKIE_PLACEHOLDER
@@ -146,8 +145,8 @@ def run_containerlab(
             "throwaway values: run it with --engine vm"
         )
     check_prerequisites(path, lab, runner, environ, which)
-    checks = plan_checks(lab)
-    commands = clab_commands(path, lab, ordered(p for c in checks for p in c.probes))
+    plan = plan_checks(lab, "containerlab")
+    commands = clab_commands(path, lab, plan.probes("usual"))
     started = time.monotonic()
     code, output = runner(commands.deploy)
     if code:
@@ -165,5 +164,5 @@ def run_containerlab(
     finally:
         runner(commands.destroy)
     return LabReport(
-        lab.name, "containerlab", judge(checks, results), tuple(errors), time.monotonic() - started
+        lab.name, "containerlab", plan.judge(results), tuple(errors), time.monotonic() - started
     )

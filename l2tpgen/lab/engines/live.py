@@ -240,29 +240,25 @@ class Started:
     seconds: float
 
 
-def _prepare(lab: Lab) -> tuple[Lab, tuple[Probe, ...], Extras]:
-    """The lab as the guest sets it up, the protection's probes (if any), the guest's extras."""
+def _prepare(lab: Lab) -> tuple[Lab, tuple[Probe, ...], Extras | None]:
+    """The lab as the guest sets it up, the protection's probes (if any), the guest's extras.
+
+    The extras: tcpdump when the host has it (``lab exec`` captures with it), what the set-up
+    needs, and what the checks ``lab check`` runs need (the registry's, for ``live``).
+    """
+    from l2tpgen.lab.checks import check_extras  # noqa: PLC0415
+    from l2tpgen.lab.engines.vm import guest_extras, setup_extras  # noqa: PLC0415
+    from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
     from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan  # noqa: PLC0415
 
     lab = reveal_secrets(lab)  # throwaway secrets, never the user's
-    files: list[tuple[str, bytes, int]] = []
-    symlinks: list[tuple[str, str]] = []
-    modules: tuple[str, ...] = ()
+    tools = (tcpdump_extras,) if shutil.which("tcpdump") else ()
+    extras = guest_extras(*tools, *setup_extras(lab), *check_extras(lab, "live"))
     protect: tuple[Probe, ...] = ()
-    if shutil.which("tcpdump"):
-        from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
-
-        files += tcpdump_extras().files
     if is_protected(lab):
-        from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415
-
         plan = security_plan(lab)
         lab, protect = plan.lab, plan.protect
-        extras = protection_extras()
-        files += extras.files
-        symlinks += extras.symlinks
-        modules = extras.modules
-    return lab, protect, Extras(tuple(files), tuple(symlinks), modules)
+    return lab, protect, extras
 
 
 def _paths(directory: Path) -> tuple[Path, Path, Path]:

@@ -15,7 +15,7 @@ from l2tpgen.lab.engines.agent import request
 from l2tpgen.lab.engines.guest import PRELUDE, GuestLab, parse_console, probe_script
 from l2tpgen.lab.engines.guest import WORK as GUEST_WORK
 from l2tpgen.lab.engines.live import LiveLabError
-from l2tpgen.lab.engines.vm import LabReport, judge
+from l2tpgen.lab.engines.vm import LabReport
 
 if TYPE_CHECKING:
     from l2tpgen.lab.engines.live import LiveLab
@@ -178,20 +178,18 @@ def wait_job(live: LiveLab, job: int, *, timeout: float) -> tuple[int, bytes]:
 def check(live: LiveLab, lab: Lab) -> LabReport:
     """The checks ``lab run`` makes (reach, isolation, MTU, multicast), on the running lab.
 
-    A protected lab's attacks are not replayed: they need the lab as it was before protection
-    (``lab run`` does them); its usual checks run over ESP. The frames checks its PEs' labels
-    carry too, in namespaces of their own, removed afterwards (``lab up`` put tcpdump in the
-    guest when the host has it).
+    Every check the registry plans for ``live``: a protected lab's attacks are not replayed
+    (they need the lab as it was before protection; ``lab run`` does them); its usual checks run
+    over ESP. The frames checks its PEs' labels carry too, in namespaces of their own, removed
+    afterwards (``lab up`` put tcpdump in the guest).
     """
-    from l2tpgen.lab.checks.frames import lab_frames  # noqa: PLC0415
-    from l2tpgen.lab.pairs import plan_checks  # noqa: PLC0415
-    from l2tpgen.lab.probes import ordered  # noqa: PLC0415
+    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
 
-    checks = (*plan_checks(lab), *lab_frames(lab))
-    guest = GuestLab(lab, ordered(p for c in checks for p in c.probes))
+    plan = plan_checks(lab, "live")
+    guest = GuestLab(lab, plan.probes("usual"))
     began = time.monotonic()
     # The listeners the checks start (socat) are stopped afterwards: the lab stays as it was.
     script = probe_script(guest) + "killall socat >/dev/null 2>&1; true\n"
     _, output = request(live.control, script, timeout=600)
     found = parse_console(output.decode("utf-8", "replace"), [guest])[0]
-    return LabReport(lab.name, "vm", judge(checks, found.results), (), time.monotonic() - began)
+    return LabReport(lab.name, "vm", plan.judge(found.results), (), time.monotonic() - began)

@@ -1,7 +1,8 @@
 """Running a lab: the ``vm`` engine (QEMU, for CI); ``clab.py`` has the containerlab engine.
 
-Both take a validated ``Lab`` and run the same checks (``checks.py``). The vm engine boots one
-QEMU guest for one or several labs side by side (``guest.py`` writes the script).
+Both take a validated ``Lab`` and run the checks the registry plans for them (``lab/checks/``).
+The vm engine boots one QEMU guest for one or several labs side by side (``guest.py`` writes the
+script).
 """
 
 from __future__ import annotations
@@ -11,24 +12,22 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.checks.frames import lab_frames
+from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.guest import GuestLab, GuestResults, guest_script, parse_console
 from l2tpgen.lab.engines.qemu import Extras, run_script
 from l2tpgen.lab.kinds import LINUX_KIND
-from l2tpgen.lab.pairs import plan_checks
-from l2tpgen.lab.probes import ordered
 from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
+from l2tpgen.lab.strongswan import protection_extras
 
 # `ip xfrm` talks to the kernel through xfrm_user (a module on Debian's kernel): without it the
 # inbound filter's policies fail to install. Protected labs load it with the ESP modules.
 XFRM_MODULES = ("xfrm_algo", "xfrm_user")
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
 
     from l2tpgen.lab.inputs import Lab
-    from l2tpgen.lab.pairs import Check
-    from l2tpgen.lab.probes import CheckResult
+    from l2tpgen.lab.probes import CheckResult, Probe
 
     Progress = Callable[[str], None]
 
@@ -59,11 +58,6 @@ class LabReport:
             "results": [asdict(r) for r in self.results],
         }
         return json.dumps(document, indent=2)
-
-
-def judge(checks: Sequence[Check], results: Mapping[str, str]) -> tuple[CheckResult, ...]:
-    """Every check's verdict."""
-    return tuple(check.judge(results) for check in checks)
 
 
 def require_linux(lab: Lab) -> None:
@@ -102,6 +96,29 @@ def run_guest(
     return GuestRun(parse_console(run.output, labs), run.seconds)
 
 
+def guest_extras(*builders: Callable[[], Extras]) -> Extras | None:
+    """What the guest needs beyond its base: each builder called once, merged (None: nothing)."""
+    return merge_extras(*(build() for build in dict.fromkeys(builders)))
+
+
+def xfrm_extras() -> Extras:
+    """The modules ``ip xfrm`` needs (a lab with an inbound filter but no IPsec)."""
+    return Extras(modules=XFRM_MODULES)
+
+
+def setup_extras(lab: Lab) -> tuple[Callable[[], Extras], ...]:
+    """What setting ``lab`` up needs in the guest: ``ip xfrm``'s modules, strongSwan to protect.
+
+    The checks name what they need themselves (``Check.extras``).
+    """
+    builders: list[Callable[[], Extras]] = []
+    if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
+        builders.append(xfrm_extras)  # an inbound filter, with or without IPsec
+    if is_protected(lab):
+        builders.append(protection_extras)  # charon, started once the lab is set up
+    return tuple(builders)
+
+
 def merge_extras(*found: Extras | None) -> Extras | None:
     """Everything several checks need in the guest, as one ``Extras`` (None: nothing).
 
@@ -124,31 +141,24 @@ def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) 
     throwaway values first. A lab whose PEs run IPsec also gets the protection checks
     (``security.py``): the attacks before protection (the control), strongSwan started, the
     usual checks over ESP, the attacks again. The frames checks its PEs' labels carry (``lab
-    build`` writes one per Linux or VyOS PE and Cisco peer) run too (``framecheck.py``), from a
-    topology file as from a sites directory. ``progress`` hears
+    build`` writes one per Linux or VyOS PE and Cisco peer) run too (``checks/frames.py``), from
+    a topology file as from a sites directory: every check the registry plans for ``vm``.
+    ``progress`` hears
     each step (boot, each node's set-up, each probe). A set-up command that fails stops the run:
     no check is judged, and the report names that command.
     """
-    extras = None
-    if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
-        extras = Extras(modules=XFRM_MODULES)  # an inbound filter without IPsec
-    frames: tuple[Check, ...] = lab_frames(lab)
-    if frames:
-        from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415 - labs with such a pair
-
-        extras = merge_extras(extras, tcpdump_extras())
-    checks: tuple[Check, ...] = (*plan_checks(lab), *frames)
-    probes = ordered(p for c in checks for p in c.probes)
+    builders = setup_extras(lab)
     lab = reveal_secrets(lab)
-    if is_protected(lab):
-        from l2tpgen.lab.strongswan import protection_extras  # noqa: PLC0415 - protected labs only
-
-        plan = security_plan(lab)
-        lab, probes = plan.lab, (*plan.before, *probes, *plan.after)
-        checks = (*checks, *plan.checks)
-        extras = merge_extras(extras, protection_extras())
+    plan = plan_checks(lab, "vm")
+    protect: tuple[Probe, ...] = ()
+    if is_protected(lab):  # set up without its policies; protected after the control attacks
+        setup = security_plan(lab)
+        lab, protect = setup.lab, setup.protect
+    probes = (*plan.probes("before"), *protect, *plan.probes("usual"))
+    probes += (*plan.probes("after"), *plan.probes("last"))
+    extras = guest_extras(*builders, *plan.extras)
     run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras, progress=progress)
     found = run.labs[0]
     if found.setup_errors:  # stopped there: nothing was probed
         return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds)
-    return LabReport(lab.name, "vm", judge(checks, found.results), found.setup_errors, run.seconds)
+    return LabReport(lab.name, "vm", plan.judge(found.results), found.setup_errors, run.seconds)
