@@ -48,7 +48,8 @@ def registered() -> tuple[type[Check], ...]:
     """Every check of every module, by scope (pair, lab, protection), then by ``order``."""
     found: list[type[Check]] = []
     for module in check_modules():
-        found += importlib.import_module(f"{__name__}.{module}").CHECKS
+        # A module without CHECKS registers nothing: tests/test_lab_registry.py names it.
+        found += getattr(importlib.import_module(f"{__name__}.{module}"), "CHECKS", ())
     return tuple(sorted(found, key=lambda c: (SCOPES.index(c.scope), c.order, c.name)))
 
 
@@ -111,7 +112,7 @@ def plan_checks(lab: Lab, runner: Runner) -> Plan:
 
 
 def checks_markdown() -> str:
-    """docs/lab.md's table of checks, generated from the registry (between its markers)."""
+    """docs/lab.md's list of checks: a table, then each one's docstring (between its markers)."""
     head = " | ".join(RUNNER_COMMANDS[runner] for runner in RUNNERS)
     lines = [
         f"| check | scope | what it proves | {head} | module |",
@@ -123,6 +124,8 @@ def checks_markdown() -> str:
         lines.append(
             f"| `{check.name}` | {check.scope} | {check.summary()} | {runs} | `{module}` |"
         )
+    for check in registered():  # each check's documentation: its docstring
+        lines += ["", f"### `{check.name}`", "", check.doc()]
     return "\n".join(lines) + "\n"
 
 
