@@ -18,8 +18,9 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.guest import GuestLab, guest_script
+from l2tpgen.lab.fields import LabInputError
 from l2tpgen.lab.fromsites import lab_shaping, link_shaping, model_shaping, model_workloads
-from l2tpgen.lab.inputs import LabInputError, parse_lab
+from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.model.link import Link
 

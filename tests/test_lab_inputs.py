@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.lab.engines import vm as engine
-from l2tpgen.lab.inputs import LabInputError, load_lab, parse_lab
+from l2tpgen.lab.fields import LabInputError
+from l2tpgen.lab.inputs import load_lab, parse_lab
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology
 

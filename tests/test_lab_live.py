@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.lab.engines.agent import AgentError, request
-from l2tpgen.lab.engines.live import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
+from l2tpgen.lab.engines.livestate import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Iterator

@@ -34,7 +34,8 @@ from l2tpgen.lab.checks.injection import Injection
 from l2tpgen.lab.checks.replay import Replay
 from l2tpgen.lab.engines.guest import GuestLab, guest_script
 from l2tpgen.lab.engines.vm import run_vm
-from l2tpgen.lab.inputs import LabInputError, load_lab, parse_lab
+from l2tpgen.lab.fields import LabInputError
+from l2tpgen.lab.inputs import load_lab, parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
 from l2tpgen.lab.strongswan import missing_prerequisites

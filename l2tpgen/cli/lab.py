@@ -84,7 +84,7 @@ def _shaping(base: Shaping, delay: float | None, loss: float | None, rate: float
 def _workloads(items: list[str]) -> dict[int, Workload]:
     problems: list[str] = []
     vlans = tuple(int(i.split("=", 1)[0]) for i in items if i.split("=", 1)[0].isdigit())
-    from l2tpgen.lab.inputs import parse_workloads  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.fields import parse_workloads  # noqa: PLC0415 - start-up stays cheap
 
     found = parse_workloads(",".join(items), vlans, "--workload", problems)
     if problems:
@@ -132,8 +132,8 @@ def build(
     """
     from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
 
+    from l2tpgen.lab.fields import check_lab_name, check_writable  # noqa: PLC0415
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
-    from l2tpgen.lab.inputs import check_lab_name, check_writable  # noqa: PLC0415
     from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
 
@@ -209,7 +209,7 @@ class AttackChoice(str, Enum):
 
 
 def _with_attacks(result: LabReport, lab: Lab) -> LabReport:
-    """``result`` with the independent attacker's checks (``advchecks.py``) appended.
+    """``result`` with the independent attacker's checks (``engines/attacker.py``) appended.
 
     Raises:
         L2tpgenError: the lab has no pair of IPsec PEs to attack, or the run failed.
@@ -276,7 +276,7 @@ def run(
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
     from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415
-    from l2tpgen.lab.inputs import check_writable  # noqa: PLC0415
+    from l2tpgen.lab.fields import check_writable  # noqa: PLC0415
 
     sites = topology_file.is_dir()
     if sites and engine is not EngineChoice.vm:

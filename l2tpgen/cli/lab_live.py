@@ -18,8 +18,8 @@ from l2tpgen.cli.routers import STATE_DIR
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.engines.live import LiveLab
     from l2tpgen.lab.engines.liveops import Session
+    from l2tpgen.lab.engines.livestate import LiveLab
     from l2tpgen.lab.inputs import Lab
 
 LabOption = Annotated[
@@ -32,7 +32,7 @@ def _state_dir() -> Path:
 
 
 def _records() -> list[tuple[Path, LiveLab | None]]:
-    from l2tpgen.lab.engines.live import recorded  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.engines.livestate import recorded  # noqa: PLC0415 - start-up stays cheap
 
     try:
         return recorded(_state_dir())
@@ -49,8 +49,9 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
     labels or the model's link. Both are one path: a sites directory gives the topology `lab
     build` would write (the frames checks in its PEs' labels), read back as a file is.
     """
+    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415
     from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
-    from l2tpgen.lab.inputs import check_lab_name, load_lab, parse_lab  # noqa: PLC0415
+    from l2tpgen.lab.inputs import load_lab, parse_lab  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
 
     try:
@@ -155,8 +156,8 @@ def _duration(seconds: float) -> str:
 
 def _describe(directory: Path, live: LiveLab | None) -> dict[str, object]:
     """One lab as status reports it; a stale one is removed."""
-    from l2tpgen.lab.engines.live import remove, starting  # noqa: PLC0415
     from l2tpgen.lab.engines.liveops import sessions  # noqa: PLC0415
+    from l2tpgen.lab.engines.livestate import remove, starting  # noqa: PLC0415
 
     if (live is None or not live.running) and starting(directory):
         return {"name": live.name if live else directory.name, "state": "starting"}
@@ -356,7 +357,7 @@ def down(
     every: Annotated[bool, typer.Option("--all", help="Every lab that is up.")] = False,
 ) -> None:
     """Stop a lab started with `lab up` and remove its state (nothing up: says so, exit 0)."""
-    from l2tpgen.lab.engines.live import remove, starting, stop  # noqa: PLC0415
+    from l2tpgen.lab.engines.livestate import remove, starting, stop  # noqa: PLC0415
 
     records = _records()
     if name is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.lab.inputs import LabInputError
+from l2tpgen.lab.fields import LabInputError
 from l2tpgen.lab.shaping import Shaping
 
 if TYPE_CHECKING:

@@ -18,7 +18,6 @@ Labels l2tpgen reads (``lab build`` writes them, from the model or its options: 
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -26,48 +25,45 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import UserFileError, not_text, read_limited
-from l2tpgen.hosts import WORKLOADS, Workload
 from l2tpgen.lab.binds import bound_files, parse_binds
+from l2tpgen.lab.fields import (
+    LAB_NAME_RULE,
+    NAME,
+    VLANS,
+    LabInputError,
+    parse_int,
+    parse_shaping,
+    parse_workloads,
+)
 from l2tpgen.lab.kinds import LINUX_KIND
-from l2tpgen.lab.shaping import WAN_DELAY, WAN_LOSS, WAN_RATE, Shaping
+from l2tpgen.lab.shaping import Shaping
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from pathlib import Path
 
+    from l2tpgen.hosts import Workload
+
 Role = Literal["wan", "pe", "ce"]
-ROLE, SITE, INDEX, PE, VLANS, MTU = (
+ROLE, SITE, INDEX, PE, MTU = (
     "l2tpgen.role",
     "l2tpgen.site",
     "l2tpgen.index",
     "l2tpgen.pe",
-    "l2tpgen.vlans",
     "l2tpgen.mtu",
 )
 WORKLOADS_LABEL = "l2tpgen.workloads"
 MTUS = "l2tpgen.mtus"  # ce, optional: VLAN=MTU where a VLAN's differs from l2tpgen.mtu
 PROTECTION = "l2tpgen.protection"  # pe, optional: ipsec (the protection checks, security.py)
 # pe, optional: none when its platform renders no inbound filter (VyOS): injection's own-address
-# half is then N/A by design, not a failure (secchecks.py).
+# half is then N/A by design, not a failure (checks/injection.py).
 INBOUND_FILTER = "l2tpgen.inbound-filter"
 SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"  # where a PE binds its swanctl.conf
-# Names that end up in shell commands, file names and container names: no room for surprises.
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 LINUX_INTERFACE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 OTHER_INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:-]{0,39}$")
 MAX_INDEX = 98  # CE addresses end in index + 1; markers carry two digits
 MAX_EXEC = 4096
-
-
-class LabInputError(L2tpgenError):
-    """The topology or another lab input is unusable; ``problems`` lists every reason."""
-
-    def __init__(self, source: str, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
-        lines = "\n".join(f"  {p}" for p in self.problems)
-        super().__init__(f"{source}: {len(self.problems)} problem(s):\n{lines}")
 
 
 @dataclass(frozen=True)
@@ -152,60 +148,6 @@ class Lab:
         return replace(self, shaping=shaping)
 
 
-def _number(
-    text: str | None, what: str, problems: list[str], low: float, high: float
-) -> float | None:
-    if text is None:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        problems.append(f"{what} must be a number, not {text!r}")
-        return None
-    if not low <= value <= high:
-        problems.append(f"{what} must be between {low:g} and {high:g}, not {text}")
-        return None
-    return value
-
-
-def _int(text: str | None, what: str, problems: list[str], low: int, high: int) -> int | None:
-    if text is None or not re.fullmatch(r"\d+", text):
-        problems.append(f"{what} must be a whole number, not {text!r}")
-        return None
-    value = int(text)
-    if not low <= value <= high:
-        problems.append(f"{what} must be between {low} and {high}, not {value}")
-        return None
-    return value
-
-
-def parse_shaping(labels: Mapping[str, str], where: str, problems: list[str]) -> Shaping:
-    """The WAN shaping labels of a node."""
-    delay = _number(labels.get(WAN_DELAY), f"{where} label {WAN_DELAY}", problems, 0, 10_000)
-    loss = _number(labels.get(WAN_LOSS), f"{where} label {WAN_LOSS}", problems, 0, 100)
-    rate = _number(labels.get(WAN_RATE), f"{where} label {WAN_RATE}", problems, 0.001, 1e6)
-    return Shaping(delay or 0.0, loss or 0.0, rate)
-
-
-def parse_workloads(
-    text: str, vlans: tuple[int, ...], where: str, problems: list[str]
-) -> tuple[tuple[int, Workload], ...]:
-    """``2997=cluster-heartbeat,2998=live-migration``."""
-    found: list[tuple[int, Workload]] = []
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        vlan_text, _, workload = item.partition("=")
-        vlan = _int(vlan_text.strip(), f"{where}: VLAN in {item!r}", problems, 1, 4094)
-        if workload.strip() not in WORKLOADS:
-            problems.append(
-                f"{where}: workload {workload.strip()!r} is none of: {', '.join(WORKLOADS)}"
-            )
-        elif vlan is not None and vlan not in vlans:
-            problems.append(f"{where}: VLAN {vlan} has a workload but is not in {VLANS}")
-        elif vlan is not None:
-            found.append((vlan, cast("Workload", workload.strip())))
-    return tuple(found)
-
-
 def _labels(raw: object, where: str, problems: list[str]) -> dict[str, str]:
     if raw is None:
         return {}
@@ -281,12 +223,12 @@ def _ce(node: Node, problems: list[str]) -> Ce | None:
     where = f"node {node.name!r}"
     labels = dict(node.labels)
     count = len(problems)
-    index = _int(labels[INDEX], f"{where} label {INDEX}", problems, 0, MAX_INDEX)
-    mtu = _int(labels[MTU], f"{where} label {MTU}", problems, 68, 65535)
+    index = parse_int(labels[INDEX], f"{where} label {INDEX}", problems, 0, MAX_INDEX)
+    mtu = parse_int(labels[MTU], f"{where} label {MTU}", problems, 68, 65535)
     vlans = tuple(
         v
         for v in (
-            _int(t.strip(), f"{where} label {VLANS}", problems, 1, 4094)
+            parse_int(t.strip(), f"{where} label {VLANS}", problems, 1, 4094)
             for t in labels[VLANS].split(",")
         )
         if v is not None
@@ -297,8 +239,8 @@ def _ce(node: Node, problems: list[str]) -> Ce | None:
     mtus: list[tuple[int, int]] = []
     for item in filter(None, labels.get(MTUS, "").split(",")):
         vlan_text, _, mtu_text = item.partition("=")
-        vlan = _int(vlan_text.strip(), f"{where} label {MTUS}: VLAN", problems, 1, 4094)
-        value = _int(mtu_text.strip(), f"{where} label {MTUS}: MTU", problems, 68, 65535)
+        vlan = parse_int(vlan_text.strip(), f"{where} label {MTUS}: VLAN", problems, 1, 4094)
+        value = parse_int(mtu_text.strip(), f"{where} label {MTUS}: MTU", problems, 68, 65535)
         if vlan is not None and value is not None:
             mtus.append((vlan, value))
     if len(problems) > count or index is None or mtu is None:
@@ -380,7 +322,7 @@ def parse_lab(
         raise LabInputError(source, ["not a containerlab topology (no `topology:` mapping)"])
     name = data.get("name")
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        problems.append(_LAB_NAME_RULE)
+        problems.append(LAB_NAME_RULE)
     topology: dict[str, Any] = data["topology"]
     raw_nodes = topology.get("nodes")
     if not isinstance(raw_nodes, dict) or not raw_nodes:
@@ -415,34 +357,3 @@ def load_lab(path: Path) -> Lab:
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path), bound_files(data, path.parent))
-
-
-_LAB_NAME_RULE = (
-    "name: 1-40 letters, digits, '-' or '_', starting with a letter or digit (it names the "
-    "containers)"
-)
-
-
-def check_lab_name(name: str) -> None:
-    """Refuse a lab name ``lab run`` would refuse (the rule of ``parse_lab``), at build time.
-
-    Raises:
-        LabInputError: the name breaks the rule; the message shows it escaped.
-    """
-    if not NAME.fullmatch(name):
-        raise LabInputError(f"--name {name!r}", [_LAB_NAME_RULE])
-
-
-def check_writable(path: Path, what: str) -> None:
-    """Refuse, before any work, an output path that cannot be written.
-
-    Raises:
-        LabInputError: the directory is missing or read-only, or the path is a directory.
-    """
-    parent = path.parent
-    if path.is_dir():
-        raise LabInputError(str(path), [f"{what} is a directory, not a file"])
-    if not parent.is_dir():
-        raise LabInputError(str(path), [f"{what}: directory {parent} does not exist"])
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise LabInputError(str(path), [f"{what}: cannot write there (permissions)"])

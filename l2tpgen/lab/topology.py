@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.faithful import LAB_LAN, LAB_WAN, lab_names, map_names, pe_commands
+from l2tpgen.lab.fields import VLANS, check_lab_name
 from l2tpgen.lab.inputs import (
     INBOUND_FILTER,
     INDEX,
@@ -45,9 +46,7 @@ from l2tpgen.lab.inputs import (
     ROLE,
     SITE,
     SWANCTL_TARGET,
-    VLANS,
     WORKLOADS_LABEL,
-    check_lab_name,
 )
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 from l2tpgen.lab.engines.agent import request
 from l2tpgen.lab.engines.guest import PRELUDE, GuestLab, parse_console, probe_script
 from l2tpgen.lab.engines.guest import WORK as GUEST_WORK
-from l2tpgen.lab.engines.live import LiveLabError
+from l2tpgen.lab.engines.livestate import LiveLabError
 from l2tpgen.lab.engines.vm import LabReport
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.engines.live import LiveLab
+    from l2tpgen.lab.engines.livestate import LiveLab
     from l2tpgen.lab.inputs import Lab
 
 JOBS = "/tmp/l2tpgen-jobs"  # noqa: S108 - in the guest: background commands' output and status
