@@ -143,9 +143,8 @@ def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) 
     usual checks over ESP, the attacks again. The frames checks its PEs' labels carry (``lab
     build`` writes one per Linux or VyOS PE and Cisco peer) run too (``checks/frames.py``), from
     a topology file as from a sites directory: every check the registry plans for ``vm``.
-    ``progress`` hears
-    each step (boot, each node's set-up, each probe). A set-up command that fails stops the run:
-    no check is judged, and the report names that command.
+    ``progress`` hears each step (boot, each node's set-up, each probe). A set-up command that
+    fails stops the run: no check is judged, and the report names that command.
     """
     builders = setup_extras(lab)
     lab = reveal_secrets(lab)
