@@ -138,6 +138,14 @@ def test_each_runner_plans_what_it_can_run_and_gathers_guest_extras_once() -> No
     assert "frames" not in dict(live.skipped)
     assert {"frames", "injection"} <= set(dict(clab.skipped))
 
+    counts = [
+        {n: [c.name for c in plan.checks].count(n) for n in SHIPPED} for plan in (vm, live, clab)
+    ]
+    pair = {"reach": 9, "isolation": 9, "mtu": 9, "multicast": 9}  # 9 stretched VLANs
+    attacks = {"injection": 2, "capture": 2, "replay": 2, "ike": 2}  # 2 pairs of IPsec PEs
+    assert counts[0] == {**pair, "frames": 1, **attacks}  # linux-edge and the Cisco hub
+    assert counts[1] == {**pair, "frames": 1, **dict.fromkeys(attacks, 0)}
+    assert counts[2] == {**pair, "frames": 0, **dict.fromkeys(attacks, 0)}
     assert vm.extras == (tcpdump_extras, protection_extras)  # four protection checks, once
     assert live.extras == (tcpdump_extras,)
     assert clab.extras == ()
