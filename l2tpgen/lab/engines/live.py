@@ -73,13 +73,14 @@ def _prepare(lab: Lab) -> tuple[Lab, tuple[Probe, ...], Extras | None]:
     needs, and what the checks ``lab check`` runs need (the registry's, for ``live``).
     """
     from l2tpgen.lab.checks import check_extras  # noqa: PLC0415
-    from l2tpgen.lab.engines.vm import guest_extras, setup_extras  # noqa: PLC0415
+    from l2tpgen.lab.engines.vm import guest_extras, protect_extras, setup_extras  # noqa: PLC0415
     from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
     from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan  # noqa: PLC0415
 
     lab = reveal_secrets(lab)  # throwaway secrets, never the user's
     tools = (tcpdump_extras,) if shutil.which("tcpdump") else ()
-    extras = guest_extras(*tools, *setup_extras(lab), *check_extras(lab, "live"))
+    checks = check_extras(lab, "live")
+    extras = guest_extras(*tools, *setup_extras(lab), *checks, *protect_extras(lab))
     protect: tuple[Probe, ...] = ()
     if is_protected(lab):
         plan = security_plan(lab)

@@ -107,16 +107,18 @@ def xfrm_extras() -> Extras:
 
 
 def setup_extras(lab: Lab) -> tuple[Callable[[], Extras], ...]:
-    """What setting ``lab`` up needs in the guest: ``ip xfrm``'s modules, strongSwan to protect.
+    """What setting ``lab`` up needs in the guest: ``ip xfrm``'s modules (an inbound filter).
 
-    The checks name what they need themselves (``Check.extras``).
+    The checks name what they need themselves (``Check.extras``); protecting a lab needs
+    ``protect_extras``.
     """
-    builders: list[Callable[[], Extras]] = []
-    if any(command.startswith("ip xfrm ") for node in lab.nodes for command in node.exec):
-        builders.append(xfrm_extras)  # an inbound filter, with or without IPsec
-    if is_protected(lab):
-        builders.append(protection_extras)  # charon, started once the lab is set up
-    return tuple(builders)
+    commands = (command for node in lab.nodes for command in node.exec)
+    return (xfrm_extras,) if any(c.startswith("ip xfrm ") for c in commands) else ()
+
+
+def protect_extras(lab: Lab) -> tuple[Callable[[], Extras], ...]:
+    """What protecting ``lab`` once it is set up needs: strongSwan (a lab with IPsec PEs)."""
+    return (protection_extras,) if is_protected(lab) else ()
 
 
 def merge_extras(*found: Extras | None) -> Extras | None:
@@ -146,16 +148,16 @@ def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) 
     ``progress`` hears each step (boot, each node's set-up, each probe). A set-up command that
     fails stops the run: no check is judged, and the report names that command.
     """
-    builders = setup_extras(lab)
+    setup = setup_extras(lab)
     lab = reveal_secrets(lab)
     plan = plan_checks(lab, "vm")
     protect: tuple[Probe, ...] = ()
+    extras = guest_extras(*setup, *plan.extras, *protect_extras(lab))
     if is_protected(lab):  # set up without its policies; protected after the control attacks
-        setup = security_plan(lab)
-        lab, protect = setup.lab, setup.protect
+        protection = security_plan(lab)
+        lab, protect = protection.lab, protection.protect
     probes = (*plan.probes("before"), *protect, *plan.probes("usual"))
     probes += (*plan.probes("after"), *plan.probes("last"))
-    extras = guest_extras(*builders, *plan.extras)
     run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras, progress=progress)
     found = run.labs[0]
     if found.setup_errors:  # stopped there: nothing was probed
