@@ -8,6 +8,8 @@ shows the same examples.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from conftest import TESTS, Golden
 from lint_cases import Case, check, param
@@ -15,7 +17,10 @@ from lint_cases import Case, check, param
 from l2tpgen.errors import LintConfigError
 from l2tpgen.lint import ALL_RULES, ConfigText, Finding, Selection, Severity, lint_configs
 from l2tpgen.lint.examples import EXAMPLES, examples_file
-from l2tpgen.lint.formats import rules_markdown
+from l2tpgen.lint.formats import rule_help, rules_markdown
+
+if TYPE_CHECKING:
+    from l2tpgen.lint.rules import Rule
 
 LINT = TESTS / "lint"
 CODES = sorted(rule.code for rule in ALL_RULES)
@@ -64,11 +69,13 @@ def test_cross_device_rules_stay_quiet_on_each_config_alone(case: Case) -> None:
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
-def test_rule_docs_say_what_why_example_and_fix(rule: object) -> None:
-    doc = rule.doc()  # type: ignore[attr-defined]
+def test_rule_help_says_what_why_an_example_of_its_own_and_the_fix(rule: Rule) -> None:
+    text = rule_help(rule)
     for heading in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
-        assert heading in doc
-    assert rule.summary()  # type: ignore[attr-defined]
+        assert heading in text
+    assert "**fails**" in text.split("## Use instead")[0]
+    assert "## Example" not in rule.doc()  # the examples are data, run as tests: not prose
+    assert rule.summary()
 
 
 def test_rule_reference_in_docs_is_generated_from_the_docstrings(golden: Golden) -> None:
