@@ -93,6 +93,7 @@ class HeartbeatMtuBelowCorosync(ModelRule):
                 f"corosync node by node (`l2tpgen hosts {site}`), or move the cluster to knet, or "
                 f"raise wan.mtu at both ends to {COROSYNC_NETMTU + budget.total_overhead} if the "
                 "path carries it",
+                code=self.code,
             )
 
 
@@ -149,4 +150,5 @@ class LiveMigrationOnLossyPath(ModelRule):
                 f"1.22 / sqrt(loss) = {rate(bound)} there, below {rate(needed)}",
                 f"remove the loss; until then BBR, fq and several migration streams on the "
                 f"hypervisors (`l2tpgen hosts {site}`)",
+                code=self.code,
             )
