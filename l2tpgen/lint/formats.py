@@ -201,7 +201,8 @@ def rules_markdown() -> str:
             "Generated from the rules' docstrings and examples (`pytest --update-golden` rewrites "
             "this file). `l2tpgen rule CODE` prints one. Each example is a test case: "
             "`tests/test_lint_rules.py` runs it and expects the rule at exactly the line and "
-            "column given (`l2tpgen/lint/rules/examples/CODE.yaml`).\n"
+            "column given (`l2tpgen/lint/rules/examples/CODE.yaml`). `scripts/new-rule.py` "
+            "scaffolds a new rule ([new-rule.md](new-rule.md)).\n"
         ),
         "| code | name | severity | scope | examples |",
         "|---|---|---|---|---|",
