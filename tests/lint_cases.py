@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from l2tpgen.lint import ConfigText, Finding, Severity, lint_configs, lint_models
-from l2tpgen.lint.examples import Example, FilePosition, Kind, Position
+from l2tpgen.lint.examples import Example, Kind, Position
 from l2tpgen.lint.rules import BY_CODE
 from l2tpgen.model import load_fleet
 
@@ -69,34 +69,6 @@ def device(
         platform,
         disagreement,
     )
-
-
-def fleet(
-    code: str,
-    kind: Kind,
-    name: str,
-    configs: dict[str, str],
-    *expected: FilePosition,
-    severity: Severity | None = None,
-    absent: tuple[str, ...] = (),
-    disagreement: str = "",
-) -> Case:
-    """A case over several configs linted together (file names as given)."""
-    texts = tuple((file, snippet(text)) for file, text in configs.items())
-    return Case(code, kind, name, texts, expected, severity, absent, None, disagreement)
-
-
-def sites(
-    code: str,
-    kind: Kind,
-    name: str,
-    files: dict[str, str],
-    *expected: FilePosition,
-    absent: tuple[str, ...] = (),
-) -> Case:
-    """A case over site files (YAML, named as the sites), loaded as a fleet and linted as sites."""
-    texts = tuple((file, snippet(text)) for file, text in files.items())
-    return Case(code, kind, name, texts, expected, None, absent, None, "", model=True)
 
 
 def params(cases: list[Case]) -> list[object]:
