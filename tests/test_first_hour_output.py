@@ -23,7 +23,7 @@ def test_validate_format_github_annotates_each_problem_at_its_file_line_and_colu
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith(
-        f"::error file={BROKEN}/site-a.yaml,line=26,col=5,title=l2tpgen validate::"
+        f"::error file={BROKEN}/site-a.yaml,line=26,col=5,title=l2tpgen validate V027::"
         "VLAN 2998 is stretched to site-b"
     )
     assert "%0Ahint: add `- {id: 2998" in lines[0]

@@ -130,17 +130,17 @@ def test_an_old_style_linux_site_renders_the_same_and_is_told_what_to_write(
         (
             f"{path}:12:25: warning: wan.loopback.interface: Loopback0 is an IOS name; a Linux "
             "site names its interfaces as the system does, and this one is read as lo (where the "
-            "tunnel source goes)"
+            "tunnel source goes) [V037]"
         ),
         (
             f"{path}:13:18: warning: lan.interface: GigabitEthernet0/0 is an IOS name; a Linux "
             "site names its interfaces as the system does, and this one is read as eth2 (from its "
-            "`linux:` block)"
+            "`linux:` block) [V037]"
         ),
         (
             f"{path}:8:14: warning: wan.interface: GigabitEthernet0/1 is an IOS name; a Linux site "
             "names its interfaces as the system does, and this one is read as eth1 (from its "
-            "`linux:` block)"
+            "`linux:` block) [V037]"
         ),
     ]
     assert (
@@ -227,7 +227,7 @@ def test_a_bad_linux_name_is_an_error_at_its_line_even_beside_another_error(
     assert result.exit_code == 1
     assert (
         f"{sites}/{EDGE}.yaml:8:14: error: wan.interface: 'enp3s0:1' is not a Linux interface "
-        "name: the kernel takes 1-15 bytes, no '/', ':' or whitespace, not '.' or '..'\n"
+        "name: the kernel takes 1-15 bytes, no '/', ':' or whitespace, not '.' or '..' [V031]\n"
         "  hint: a Linux site names its interfaces as the system does (e.g. `enp1s0`, "
         "`enp2s0`); IOS names are for Cisco platforms"
     ) in result.stderr
@@ -247,7 +247,7 @@ def test_a_linux_loopback_is_lo(tmp_path: Path) -> None:
     sites = _fleet(tmp_path, "hub", EDGE, ("{interface: lo,", "{interface: dummy0,"))
     result = runner.invoke(app, ["validate", "--sites", str(sites)])
     assert result.exit_code == 1
-    assert "dummy0 is not a loopback interface\n  hint: name `lo`" in result.stderr
+    assert "dummy0 is not a loopback interface [V032]\n  hint: name `lo`" in result.stderr
 
 
 def test_a_vyos_site_renders_its_own_names_and_a_vlan_wan_as_a_vif(tmp_path: Path) -> None:
@@ -293,8 +293,9 @@ def test_a_linux_name_on_a_cisco_site_is_told_where_such_names_belong(tmp_path: 
     assert result.exit_code == 1
     assert (
         "error: wan.interface: 'enp3s0' is not an interface name; write it as IOS does, e.g. "
-        "GigabitEthernet0/0\n  hint: a Cisco IOS site names its interfaces as IOS does; for a "
-        "Linux or VyOS PE, set `platform: linux` or `platform: vyos` and write the system's names"
+        "GigabitEthernet0/0 [V031]\n  hint: a Cisco IOS site names its interfaces as IOS does; "
+        "for a Linux or VyOS PE, set `platform: linux` or `platform: vyos` and write the system's "
+        "names"
     ) in result.stderr
 
 

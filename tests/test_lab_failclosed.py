@@ -133,7 +133,7 @@ def test_a_mixed_pe_without_8_byte_cookies_on_its_ipsec_pseudowires_is_refused_a
     assert error == (
         f"{tmp_path}/hub.yaml:12:63: error: this PE mixes clear peers (edge) with IPsec peers, "
         "and the kernel admits a clear peer's L2TPv3 into any session by its ID alone: the IPsec "
-        f"pseudowires to branch need keyed 8-byte cookies (they have {has})"
+        f"pseudowires to branch need keyed 8-byte cookies (they have {has}) [V063]"
     )
     assert hint == (
         "  hint: set `cookie: 8` for branch here and at branch (the cookies are then keyed and "
@@ -164,7 +164,7 @@ def test_a_vyos_pe_cannot_mix_clear_and_ipsec_peers_and_says_why(tmp_path: Path)
     assert (
         f"{tmp_path}/hub.yaml:14:5: error: this PE mixes clear peers (edge) with IPsec peers, and "
         "the kernel admits a clear peer's L2TPv3 into any session by its ID alone; VyOS has no "
-        "L2TPv3 cookies to keep them out of the IPsec pseudowires to branch\n"
+        "L2TPv3 cookies to keep them out of the IPsec pseudowires to branch [V062]\n"
         "  hint: protect the pseudowires to edge with IPsec too, or move them to another PE\n"
     ) in output
 

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES, TESTS
-from test_lint_rules_definitions import L2T006
-from test_lint_rules_pair_ids import L2T102
+from lint_cases import example
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -24,10 +23,8 @@ runner = CliRunner()
 LINT = TESTS / "lint"
 BEFORE = str(LINT / "reference" / "before.conf")
 AFTER = str(LINT / "reference" / "after.conf")
-(MISSPELLED_PW_CLASS,) = [case for case in L2T006 if case.name == "misspelled-pw-class"]
-(L2T102_VC_128_HERE_129_THERE,) = [
-    case for case in L2T102 if case.name == "vc-id-128-here-129-there"
-]
+MISSPELLED_PW_CLASS = example("L2T006", "misspelled-pw-class")
+L2T102_VC_128_HERE_129_THERE = example("L2T102", "vc-id-128-here-129-there")
 
 
 def test_lint_config_prints_file_line_column_code_severity_message() -> None:

@@ -1,18 +1,15 @@
 """What the cross-device rules say: message and fix of each finding, not only where it is.
 
-The inline cases (``tests/test_lint_rules_pair*.py``) pin where each finding is and its severity;
-mutation testing showed that nothing pinned what the findings say, although the message is what
-a user acts on (which VC ID, which value here and there, which file). Each expectation below is
-written by hand from the case's two configs and the rule's documentation.
+The rules' examples (``l2tpgen/lint/rules/examples/L2T1*.yaml``) pin where each finding is and
+its severity; mutation testing showed that nothing pinned what the findings say, although the
+message is what a user acts on (which VC ID, which value here and there, which file). Each
+expectation below is written by hand from the case's two configs and the rule's documentation.
 """
 
 from __future__ import annotations
 
 import pytest
-import test_lint_rules_pair_ids as ids
-import test_lint_rules_pair_settings as settings
-import test_lint_rules_pairing as pairing
-from lint_cases import Case, lint_case
+from lint_cases import Case, example, lint_case
 
 from l2tpgen.lint import ConfigText, lint_configs
 
@@ -22,13 +19,9 @@ SAME_VC = "use the same VC ID at both ends of the pseudowire"
 CROSSED = "each end's local cookie is the other end's remote cookie, size included"
 
 
-def _case(cases: list[Case], name: str) -> Case:
-    return next(case for case in cases if case.name == name)
-
-
 EXPECTED: list[tuple[Case, list[Said]]] = [
     (
-        _case(pairing.L2T101, "points-at-the-far-wan-address-not-its-loopback"),
+        example("L2T101", "points-at-the-far-wan-address-not-its-loopback"),
         [
             (
                 "a.conf",
@@ -43,7 +36,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(pairing.L2T106, "peer-address-in-no-given-config"),
+        example("L2T106", "peer-address-in-no-given-config"),
         [
             (
                 "a.conf",
@@ -58,7 +51,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(ids.L2T102, "vc-id-128-here-129-there"),
+        example("L2T102", "vc-id-128-here-129-there"),
         [
             (
                 "a.conf",
@@ -83,7 +76,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(ids.L2T105, "same-l2tp-id-at-both-ends"),
+        example("L2T105", "same-l2tp-id-at-both-ends"),
         [
             (
                 "a.conf",
@@ -95,7 +88,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(ids.L2T105, "cookies-not-crossed"),
+        example("L2T105", "cookies-not-crossed"),
         [
             (
                 "a.conf",
@@ -120,7 +113,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(settings.L2T103, "ip-pmtu-at-one-end-only-reported-once-for-two-vcs"),
+        example("L2T103", "ip-pmtu-at-one-end-only-reported-once-for-two-vcs"),
         [
             (
                 "a.conf",
@@ -132,7 +125,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(settings.L2T103, "two-settings-differ-two-findings-at-the-class"),
+        example("L2T103", "two-settings-differ-two-findings-at-the-class"),
         [
             (
                 "a.conf",
@@ -151,7 +144,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(settings.L2T103, "encapsulation-difference-is-an-error"),
+        example("L2T103", "encapsulation-difference-is-an-error"),
         [
             (
                 "a.conf",
@@ -163,7 +156,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(settings.L2T104, "vlan-2996-here-2997-there"),
+        example("L2T104", "vlan-2996-here-2997-there"),
         [
             (
                 "a.conf",
@@ -175,7 +168,7 @@ EXPECTED: list[tuple[Case, list[Said]]] = [
         ],
     ),
     (
-        _case(settings.L2T104, "vlan-here-whole-port-there"),
+        example("L2T104", "vlan-here-whole-port-there"),
         [
             (
                 "a.conf",

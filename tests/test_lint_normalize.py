@@ -6,12 +6,11 @@ import pytest
 from conftest import GOLDEN, TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_lint_rules import RULE_CASES
 
 from l2tpgen.ios.text import clean as normalize
-from l2tpgen.lint import ConfigText, Finding, lint_configs
+from l2tpgen.lint import ALL_RULES, ConfigText, Finding, lint_configs
 
-# Every config the rule tests write inline (each config of a pair on its own), the reference
+# Every config of the rules' examples (each config of a pair on its own), the reference
 # designs and the rendered golden configs.
 _FILES = sorted(
     [*(TESTS / "lint" / "reference").glob("*.conf"), *(GOLDEN / "render").glob("*.conf")], key=str
@@ -19,9 +18,10 @@ _FILES = sorted(
 TEXTS: dict[str, str] = {
     **{str(p.relative_to(TESTS)): p.read_text() for p in _FILES},
     **{
-        f"{code}-{case.id}-{file}": text
-        for code, cases in RULE_CASES.items()
-        for case in cases
+        f"{case.code}-{case.id}-{file}": text
+        for rule in ALL_RULES
+        for case in rule.examples()
+        if not case.model
         for file, text in case.configs
     },
 }

@@ -457,76 +457,6 @@ def test_a_connect_sections_xconnect_pairs_with_its_other_end() -> None:
     assert ends["b", 8].other.file == "a"
 
 
-SPELLING = [
-    device(
-        "L2T030",
-        "fails",
-        "l2tp-class-typed-with-a-one",
-        """
-        12tp-class secure
-         hello 30
-        !
-        pseudowire-class pw
-         encapsulation l2tpv3
-         protocol l2tpv3 secure
-        """,
-        (1, 1),
-    ),
-    device(
-        "L2T030",
-        "fails",
-        "pseudowire-class-with-a-letter-missing-in-flat-text",
-        """
-        pseudowire-clss pw
-        encapsulation l2tpv3
-        interface GigabitEthernet0/0.10
-        encapsulation dot1Q 10
-        xconnect 192.0.2.2 10 pw-class pw
-        """,
-        (1, 1),
-    ),
-    device(
-        "L2T030",
-        "fails",
-        "interface-misspelt",
-        """
-        interfce GigabitEthernet0/0
-         xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
-        """,
-        (1, 1),
-    ),
-    # `pseudowire-clas` is a prefix IOS accepts for `pseudowire-class`: the class is read, and its
-    # missing `ip pmtu` is reported where it is.
-    device(
-        "L2T030",
-        "passes",
-        "abbreviated-header-is-no-misspelling",
-        """
-        pseudowire-clas pw
-         encapsulation l2tpv3
-        l2tp-cl secure
-         hello 30
-        int gi0/0
-        """,
-    ),
-    # Real commands close to a header are not misspellings.
-    device(
-        "L2T030",
-        "boundary",
-        "pseudowire-and-l2tp-commands-are-real",
-        """
-        pseudowire 192.0.2.2 10 pw-class pw
-        l2tp hidden
-        """,
-    ),
-]
-
-
-@pytest.mark.parametrize("case", params(SPELLING))
-def test_a_misspelt_section_header_is_reported(case: Case) -> None:
-    check(case)
-
-
 ABBREVIATED = [
     device(
         "L2T002",
@@ -548,9 +478,6 @@ ABBREVIATED = [
 @pytest.mark.parametrize("case", params(ABBREVIATED))
 def test_an_abbreviated_section_header_is_read_as_ios_reads_it(case: Case) -> None:
     check(case)
-
-
-CASES = {"L2T030": SPELLING}  # the rule this module owns (the other cases are about reading text)
 
 
 # Every third-party config of tests/realworld, typed back as a session: each configuration line

@@ -1,9 +1,9 @@
-"""The rule set as a whole: every rule has cases and documentation; selection; the reference case.
+"""The rule set as a whole: every rule's examples run; every rule has documentation; selection.
 
-Each rule's own cases (a config snippet and the exact line and column of each finding, in
-yamllint's style) are in ``tests/test_lint_rules_*.py``; ``RULE_CASES`` gathers the config rules'
-cases, here for the checks below and for the whitespace property tests in
-``test_lint_normalize.py``; ``MODEL_CASES`` are the model rules' (site files, not configs).
+Each rule's cases are its documented examples, in yamllint's style: a config snippet (or site
+files) and the exact line and column of each finding, in ``l2tpgen/lint/rules/examples/
+<CODE>.yaml``. They are found from the rules (``Rule.examples``), never listed here; docs/rules.md
+shows the same examples.
 """
 
 from __future__ import annotations
@@ -12,46 +12,19 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import TESTS, Golden
-from test_lint_paste import CASES as PASTE_CASES
-from test_lint_rules_classes import CASES as CLASS_CASES
-from test_lint_rules_definitions import CASES as DEFINITION_CASES
-from test_lint_rules_frames import CASES as FRAME_CASES
-from test_lint_rules_model import CASES as MODEL_CASES
-from test_lint_rules_mtu import CASES as MTU_CASES
-from test_lint_rules_pair_ids import CASES as PAIR_ID_CASES
-from test_lint_rules_pair_settings import CASES as PAIR_SETTING_CASES
-from test_lint_rules_pairing import CASES as PAIRING_CASES
-from test_lint_rules_paths import CASES as PATH_CASES
-from test_lint_rules_security import CASES as SECURITY_CASES
-from test_lint_rules_sessions import CASES as SESSION_CASES
-from test_lint_rules_underlay import CASES as UNDERLAY_CASES
-from test_lint_rules_xconnect import CASES as XCONNECT_CASES
+from lint_cases import Case, check, param
 
 from l2tpgen.errors import LintConfigError
 from l2tpgen.lint import ALL_RULES, ConfigText, Finding, Selection, Severity, lint_configs
-from l2tpgen.lint.formats import rules_markdown
+from l2tpgen.lint.examples import EXAMPLES, examples_file
+from l2tpgen.lint.formats import rule_help, rules_markdown
 
 if TYPE_CHECKING:
-    from lint_cases import Case
+    from l2tpgen.lint.rules import Rule
 
 LINT = TESTS / "lint"
-RULE_CASES: dict[str, list[Case]] = {
-    **XCONNECT_CASES,
-    **FRAME_CASES,
-    **CLASS_CASES,
-    **DEFINITION_CASES,
-    **PATH_CASES,
-    **MTU_CASES,
-    **SESSION_CASES,
-    **PAIRING_CASES,
-    **PAIR_ID_CASES,
-    **PAIR_SETTING_CASES,
-    **SECURITY_CASES,
-    **PASTE_CASES,
-    **UNDERLAY_CASES,
-}
-ALL_CASES: dict[str, list[Case]] = {**RULE_CASES, **MODEL_CASES}
 CODES = sorted(rule.code for rule in ALL_RULES)
+ALL_CASES: list[Case] = [case for rule in ALL_RULES for case in rule.examples()]
 
 
 def _lint(*names: str, selection: Selection | None = None) -> list[Finding]:
@@ -63,25 +36,29 @@ def _codes(findings: list[Finding]) -> set[str]:
     return {f.code for f in findings}
 
 
-def test_every_rule_has_inline_cases_and_every_case_is_a_rule() -> None:
-    assert sorted(ALL_CASES) == CODES
+@pytest.mark.parametrize("case", [param(case) for case in ALL_CASES])
+def test_rule_reports_its_example_exactly_where_documented(case: Case) -> None:
+    check(case)
+
+
+def test_every_examples_file_belongs_to_a_rule() -> None:
+    assert sorted(path.stem for path in EXAMPLES.glob("*.yaml")) == CODES
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_every_rule_has_a_failing_a_passing_and_a_boundary_case(code: str) -> None:
-    cases = ALL_CASES.get(code, [])
+def test_every_rule_has_a_failing_a_passing_and_a_boundary_example(code: str) -> None:
+    cases = [case for case in ALL_CASES if case.code == code]
+    assert examples_file(code).exists()
     assert {case.kind for case in cases} == {"fails", "passes", "boundary"}
-    assert all(case.code == code for case in cases)
     assert all(case.expected for case in cases if case.kind == "fails")
     assert not any(case.expected for case in cases if case.kind == "passes")
     assert len({case.id for case in cases}) == len(cases)
 
 
 FAILING_FLEETS = [
-    pytest.param(case, id=f"{code}-{case.id}")
-    for code, cases in RULE_CASES.items()
-    for case in cases
-    if code.startswith("L2T1") and case.kind == "fails"
+    param(case)
+    for case in ALL_CASES
+    if case.code.startswith("L2T1") and case.kind == "fails" and not case.model
 ]
 
 
@@ -92,11 +69,13 @@ def test_cross_device_rules_stay_quiet_on_each_config_alone(case: Case) -> None:
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
-def test_rule_docs_say_what_why_example_and_fix(rule: object) -> None:
-    doc = rule.doc()  # type: ignore[attr-defined]
+def test_rule_help_says_what_why_an_example_of_its_own_and_the_fix(rule: Rule) -> None:
+    text = rule_help(rule)
     for heading in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
-        assert heading in doc
-    assert rule.summary()  # type: ignore[attr-defined]
+        assert heading in text
+    assert "**fails**" in text.split("## Use instead")[0]
+    assert "## Example" not in rule.doc()  # the examples are data, run as tests: not prose
+    assert rule.summary()
 
 
 def test_rule_reference_in_docs_is_generated_from_the_docstrings(golden: Golden) -> None:

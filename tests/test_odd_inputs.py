@@ -74,7 +74,7 @@ def test_a_site_file_linked_to_a_device_is_an_error_at_that_file(tmp_path: Path)
     assert result.stderr.splitlines() == [
         (
             f"{sites / 'site-z.yaml'}:1:1: error: site-z.yaml is a symbolic link to a character "
-            "device, not a site file"
+            "device, not a site file [V008]"
         ),
         NOT_A_SITE_FILE,
         "1 problem in the site files",
@@ -91,12 +91,12 @@ def test_a_link_loop_in_the_sites_directory_is_an_error_at_each_link(tmp_path: P
     assert result.stderr.splitlines() == [
         (
             f"{sites / 'loop-a.yaml'}:1:1: error: loop-a.yaml is a symbolic link that leads "
-            f"nowhere ({loop}), not a site file"
+            f"nowhere ({loop}), not a site file [V008]"
         ),
         NOT_A_SITE_FILE,
         (
             f"{sites / 'loop-b.yaml'}:1:1: error: loop-b.yaml is a symbolic link that leads "
-            f"nowhere ({loop}), not a site file"
+            f"nowhere ({loop}), not a site file [V008]"
         ),
         NOT_A_SITE_FILE,
         "2 problems in the site files",
@@ -109,7 +109,7 @@ def test_rendering_a_site_whose_file_is_a_fifo_says_so_instead_of_waiting(tmp_pa
     result = runner.invoke(app, ["render", "site-f", "--sites", str(sites)])
     assert result.exit_code == 1
     assert result.stderr.startswith(
-        f"{sites / 'site-f.yaml'}:1:1: error: site-f.yaml is a FIFO, not a site file\n"
+        f"{sites / 'site-f.yaml'}:1:1: error: site-f.yaml is a FIFO, not a site file [V008]\n"
     )
 
 
@@ -120,7 +120,7 @@ def test_a_binary_site_file_names_the_first_bad_byte(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert (
         f"{sites / 'site-a.yaml'}:1:1: error: cannot read file: not UTF-8 text (byte 0xff at "
-        "offset 4): a site file is text; check that the path names the right file"
+        "offset 4): a site file is text; check that the path names the right file [V004]"
     ) in result.stderr.splitlines()
 
 

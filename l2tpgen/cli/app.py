@@ -240,12 +240,18 @@ def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
                 ("error:", "red"),
                 " ",
                 safe(problem.message),
+                *coded(problem),
             )
         )
         if problem.hint:
             err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(problem.hint)))
     err.print(str(exc))
     raise typer.Exit(EXIT_FINDINGS)
+
+
+def coded(problem: Problem) -> tuple[tuple[str, str], ...]:
+    """`` [V013]`` after a problem's message (mypy's place for an error code), if it has a code."""
+    return ((f" [{problem.code}]", "dim"),) if problem.code else ()
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:
@@ -259,6 +265,7 @@ def problem_dict(problem: Problem) -> dict[str, object]:
         "path": list(problem.path),
         "message": problem.message,
         "hint": problem.hint,
+        "code": problem.code,
     }
 
 

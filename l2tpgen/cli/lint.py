@@ -224,4 +224,6 @@ def rule_command(
     if rule is None:
         raise typer.BadParameter(f"no rule {code}; `l2tpgen rules` lists them", param_hint="CODE")
     out.print(f"{rule.code} {rule.name} ({rule.severity})", style="bold", markup=False)
-    out.print(rule.doc(), markup=False)
+    from l2tpgen.lint.formats import rule_help  # noqa: PLC0415 - start-up stays cheap
+
+    out.print(rule_help(rule), markup=False)

@@ -14,6 +14,7 @@ from l2tpgen.cli.app import (
     OutputFormat,
     SitesOption,
     app,
+    coded,
     err,
     fail,
     load,
@@ -177,7 +178,8 @@ def _annotations(problems: Sequence[Problem], level: str) -> str:
         else:
             where = " "
         text = problem.message + (f"\nhint: {problem.hint}" if problem.hint else "")
-        lines.append(f"::{level}{where}title=l2tpgen validate::{escape_annotation(text)}")
+        title = escape_annotation(f"l2tpgen validate {problem.code}".strip(), property_value=True)
+        lines.append(f"::{level}{where}title={title}::{escape_annotation(text)}")
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -193,6 +195,7 @@ def _print_warnings(warnings: list[Problem]) -> None:
                 ("warning:", "yellow"),
                 " ",
                 safe(warning.message),
+                *coded(warning),
             )
         )
         if warning.hint:

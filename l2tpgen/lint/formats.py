@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from l2tpgen.lint.examples import example_markdown
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules import ALL_RULES
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from l2tpgen.lint.finding import Finding
+    from l2tpgen.lint.rules.base import Rule
 
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -108,7 +110,7 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
             "name": rule.name,
             "shortDescription": {"text": rule.summary()},
             "fullDescription": {"text": rule.summary()},
-            "help": {"text": rule.doc(), "markdown": rule.doc()},
+            "help": {"text": rule_help(rule), "markdown": rule_help(rule)},
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
             "properties": {"tags": ["l2tpv3", rule.scope]},
         }
@@ -171,23 +173,48 @@ def to_github(findings: Sequence[Finding]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def _with_examples(rule: type[Rule] | Rule, heading: str, examples: str) -> str:
+    """The rule's docstring with ``examples`` under ``heading``, before its "Use instead"."""
+    doc = rule.doc()
+    head, tail = doc.split("## Use instead", 1) if "## Use instead" in doc else (doc + "\n\n", "")
+    return f"{head}{heading}\n\n{examples}\n" + (f"## Use instead{tail}" if tail else "")
+
+
+def rule_help(rule: type[Rule] | Rule) -> str:
+    """The rule's docs with one failing and one passing example (docs/rules.md shows them all).
+
+    What `l2tpgen rule CODE` prints and SARIF's help for the rule holds.
+    """
+    shown = [
+        next(e for e in rule.examples() if e.kind == kind)
+        for kind in ("fails", "passes")
+        if any(e.kind == kind for e in rule.examples())
+    ]
+    return _with_examples(rule, "## Example", "\n".join(example_markdown(e) for e in shown))
+
+
 def rules_markdown() -> str:
-    """The rule reference (docs/rules.md), generated from the rules' docstrings."""
+    """The rule reference (docs/rules.md), generated from the rules' docstrings and examples."""
     parts = [
         "# Lint rules\n",
         (
-            "Generated from the rules' docstrings (`pytest --update-golden` rewrites this file). "
-            "`l2tpgen rule CODE` prints one.\n"
+            "Generated from the rules' docstrings and examples (`pytest --update-golden` rewrites "
+            "this file). `l2tpgen rule CODE` prints one. Each example is a test case: "
+            "`tests/test_lint_rules.py` runs it and expects the rule at exactly the line and "
+            "column given (`l2tpgen/lint/rules/examples/CODE.yaml`). `scripts/new-rule.py` "
+            "scaffolds a new rule ([new-rule.md](new-rule.md)).\n"
         ),
-        "| code | name | severity | scope |",
-        "|---|---|---|---|",
+        "| code | name | severity | scope | examples |",
+        "|---|---|---|---|---|",
     ]
     parts += [
-        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | {r.scope} |"
+        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | {r.scope} | "
+        f"{len(r.examples())} |"
         for r in ALL_RULES
     ]
     for rule in ALL_RULES:
-        body = rule.doc().replace("\n## ", "\n### ")
+        examples = "\n".join(example_markdown(e) for e in rule.examples())
+        body = _with_examples(rule, "## Examples", examples).replace("\n## ", "\n### ")
         heading = f"\n## {rule.code} {rule.name}\n\nDefault severity: {rule.severity}.\n\n"
-        parts.append(heading + body)
-    return "\n".join(parts) + "\n"
+        parts.append(heading + body.rstrip("\n") + "\n")
+    return "\n".join(parts)

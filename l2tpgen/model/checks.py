@@ -48,6 +48,7 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             f"WAN prefix /{network.prefixlen} is shorter than /{MIN_WAN_PREFIX}: the router would "
             "take every address of it as directly connected",
             "write the prefix length of the WAN subnet (e.g. /30, /29 or /24)",
+            code="V012",
         )
         return  # the gateway and host checks below mean nothing on such a subnet
     if wan.gateway.version != network.version:
@@ -58,6 +59,7 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             ("wan", "gateway"),
             f"gateway {wan.gateway} is outside the WAN subnet {network}",
             f"use a gateway inside {network}, or correct the prefix length of wan.address",
+            code="V013",
         )
     elif wan.gateway == wan.address.ip:
         yield Problem(
@@ -65,6 +67,7 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             ("wan", "gateway"),
             f"gateway {wan.gateway} is the router's own WAN address",
             "the gateway is the next-hop router on the WAN subnet",
+            code="V014",
         )
     ends = (network.network_address, network.broadcast_address)
     if not wan.ipv6 and network.prefixlen < MIN_HOST_PREFIX and wan.address.ip in ends:
@@ -73,6 +76,7 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             ("wan", "address"),
             f"{wan.address.ip} is the network or broadcast address of {network}",
             "choose a host address of the subnet",
+            code="V015",
         )
     loopback = wan.loopback
     if loopback is not None and loopback.address.ip in network:
@@ -81,6 +85,7 @@ def _check_wan(site: Site) -> Iterator[Problem]:
             ("wan", "loopback", "address"),
             f"loopback address {loopback.address.ip} is inside the WAN subnet {network}",
             "give the loopback an address of its own, routed to the peers",
+            code="V016",
         )
 
 
@@ -94,6 +99,7 @@ def _check_platform(site: Site) -> Iterator[Problem]:
                 ("management", "device_type"),
                 f"device_type {device_type} is not the platform {site.platform}'s ({expected})",
                 f"set `device_type: {expected}`, or leave it out (it follows the platform)",
+                code="V017",
             )
 
 
@@ -106,6 +112,7 @@ def _check_peers(site: Site) -> Iterator[Problem]:
                 ("peers", index),
                 f"site {site.name} lists itself as a peer",
                 "a pseudowire joins two different sites; remove this entry",
+                code="V018",
             )
         elif peer in seen:
             yield Problem(
@@ -113,6 +120,7 @@ def _check_peers(site: Site) -> Iterator[Problem]:
                 ("peers", index),
                 f"peer {peer} is listed twice",
                 "remove the duplicate entry",
+                code="V019",
             )
         seen.add(peer)
 
@@ -129,6 +137,7 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                 ("vlans", index),
                 f"VLAN {vlan.id} is declared twice (first as vlans[{first_vlan[vlan.id]}])",
                 "a VLAN has one subinterface and one peer; remove one of the entries",
+                code="V020",
             )
         else:
             first_vlan[vlan.id] = index
@@ -138,6 +147,7 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                 ("vlans", index, "peer"),
                 f"VLAN {vlan.id} names peer {vlan.peer}, which is not in this site's peers",
                 f"add {vlan.peer} to peers, or correct the peer name",
+                code="V021",
             )
         key = (vlan.peer, vlan.effective_vc_id)
         if static.get(vlan.peer, site.pseudowire_class.signaling == "static"):
@@ -156,6 +166,7 @@ def _check_vlans(site: Site) -> Iterator[Problem]:
                     else "each (peer, VC ID) pair must be unique on a router; "
                 )
                 + "give one VLAN another vc_id (left out, vc_id is the VLAN ID)",
+                code="V022",
             )
         else:
             first_vc[key] = index
@@ -182,6 +193,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                         ("peers", index),
                         f"peer {peer} is not a site of this fleet (sites: {listed(files)})",
                         f"create {peer}.yaml in the sites directory, or correct the name",
+                        code="V023",
                     )
                 continue
             if name not in sites[peer].peer_names:
@@ -190,6 +202,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
                     ("peers", index),
                     f"peer {peer} ({files[peer]}) does not list {name} in its peers",
                     f"add {name} to the peers of {peer}, or remove {peer} here",
+                    code="V024",
                 )
             yield from check_peer_family(site, sites[peer], files, index)
         yield from _check_vlan_pairs(site, sites, files, index_of)
@@ -218,6 +231,7 @@ def _check_unique_across_fleet(
                 path,
                 f"tunnel source address {address} is also used by {names[0]} ({files[names[0]]})",
                 "every router needs its own tunnel source address",
+                code="V025",
             )
     for names in by_hostname.values():
         for name in names[1:]:
@@ -226,6 +240,7 @@ def _check_unique_across_fleet(
                 ("hostname",),
                 f"hostname {sites[name].hostname} is also used by {names[0]} ({files[names[0]]})",
                 "give every router its own hostname",
+                code="V026",
             )
 
 
@@ -272,6 +287,7 @@ def _check_vlan_pairs(
                 f"add `- {{id: {vlan.id}, name: {vlan.name}, peer: {site.name}, "
                 f"vc_id: {vlan.effective_vc_id}}}` to the vlans of {files[vlan.peer]}, or remove "
                 f"VLAN {vlan.id} here",
+                code="V027",
             )
         elif site.name < vlan.peer:  # each pair is compared once
             if mirror.effective_vc_id != vlan.effective_vc_id:
@@ -281,6 +297,7 @@ def _check_vlan_pairs(
                     f"VLAN {vlan.id} has VC ID {vlan.effective_vc_id} here but "
                     f"{mirror.effective_vc_id} in {files[vlan.peer]}",
                     "both ends of a pseudowire must use the same VC ID",
+                    code="V028",
                 )
             if None not in (vlan.carries, mirror.carries) and vlan.carries != mirror.carries:
                 yield Problem(
@@ -289,6 +306,7 @@ def _check_vlan_pairs(
                     f"VLAN {vlan.id} carries {vlan.carries} here but {mirror.carries} in "
                     f"{files[vlan.peer]}",
                     "one VLAN carries one kind of traffic: say it at one end, or the same at both",
+                    code="V029",
                 )
 
 
@@ -308,4 +326,5 @@ def _check_links(
                 f"the link to {entry.name} is {entry.link.describe()} here but "
                 f"{theirs.describe()} in {files[entry.name]}",
                 "the two sites share one path: state the link at one end, or the same at both",
+                code="V030",
             )

@@ -59,6 +59,7 @@ def check_classes(site: Site) -> Iterator[Problem]:
                 _l2tp_path(site, peer, "name"),
                 f"two different l2tp-classes are named {l2tp.name}",
                 "give this peer's l2tp_class a name of its own",
+                code="V039",
             )
         if peer is not None and pw is site.pseudowire_class:
             continue  # the site's own class, checked once as such
@@ -68,6 +69,7 @@ def check_classes(site: Site) -> Iterator[Problem]:
                 ("pseudowire_class", "name"),
                 f"two different pseudowire-classes would be named {pw.name}",
                 "rename the site's pseudowire_class or the peer's l2tp_class",
+                code="V040",
             )
         yield from _check_pw(site, peer, pw)
 
@@ -80,6 +82,7 @@ def _check_l2tp(site: Site, peer: str | None, l2tp: L2tpClass) -> Iterator[Probl
             f"authentication {l2tp.authentication} needs a secret, and no secret_env is set",
             "add `secret_env: L2TPGEN_L2TP_SECRET` to l2tp_class and export that variable when "
             "rendering with --reveal-secrets or pushing",
+            code="V041",
         )
     if l2tp.hash is not None and l2tp.authentication != "digest":
         yield Problem(
@@ -87,6 +90,7 @@ def _check_l2tp(site: Site, peer: str | None, l2tp: L2tpClass) -> Iterator[Probl
             _l2tp_path(site, peer, "hash"),
             f"hash applies only to digest authentication, not {l2tp.authentication}",
             "remove hash, or set `authentication: digest`",
+            code="V042",
         )
 
 
@@ -99,6 +103,7 @@ def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Pro
             f"a {site.driver.short_title or site.driver.title} PE speaks only "
             f"{' or '.join(site.driver.signaling)} L2TPv3 sessions, not {pw.signaling}{towards}",
             "set `pseudowire_class: {signaling: static}` here and at its peers",
+            code="V043",
         )
     if pw.signaling == "dynamic" and pw.cookie:
         yield Problem(
@@ -106,6 +111,7 @@ def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Pro
             _pw_path(site, peer, "cookie"),
             f"cookies are configured for static sessions only{towards}",
             "remove cookie, or use `signaling: static`",
+            code="V044",
         )
     if pw.signaling == "static" and pw.pmtu:
         yield Problem(
@@ -114,6 +120,7 @@ def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Pro
             f"ip pmtu is not supported with static signaling (protocol none){towards}",
             "remove `pmtu: true`; with static sessions lower the CE MTU to what `l2tpgen mtu` "
             "prints instead",
+            code="V045",
         )
 
 
@@ -135,6 +142,7 @@ def check_class_pairs(
                 _pw_path(site, peer_name, "static_hello"),
                 f"{peer_name} is a Linux PE: its unmanaged tunnels cannot answer `l2tp hello`",
                 "remove static_hello for this peer (it is off towards Linux by default)",
+                code="V046",
             )
 
 
@@ -152,6 +160,7 @@ def _compare(
                 f"{label} is {getattr(ours, field)} here but {getattr(theirs, field)} in {file} "
                 f"(pseudowires between {site.name} and {peer.name})",
                 f"both ends of a pseudowire must use the same {label}",
+                code="V047",
             )
     signalled = ours.signaling == "dynamic" or (
         ours.static_hello and site.is_cisco and peer.is_cisco
@@ -164,6 +173,7 @@ def _compare(
             f"control-channel authentication is {_auth_label(a)} here but {_auth_label(b)} in "
             f"{file}",
             "the tunnel will not come up unless both ends authenticate the same way",
+            code="V048",
         )
 
 

@@ -33,6 +33,7 @@ def check_family(site: Site) -> Iterator[Problem]:
             f"gateway {wan.gateway} is {_family(wan.gateway.version)}, but the WAN address "
             f"{wan.address} is {family}",
             fix,
+            code="V049",
         )
     if wan.loopback is not None and wan.loopback.address.version != wan.address.version:
         yield Problem(
@@ -41,6 +42,7 @@ def check_family(site: Site) -> Iterator[Problem]:
             f"loopback address {wan.loopback.address} is {_family(wan.loopback.address.version)}"
             f", but the WAN address {wan.address} is {family}: the tunnels leave by the WAN",
             fix,
+            code="V050",
         )
     for index, route in enumerate(wan.routes):
         if route.version != wan.address.version:
@@ -50,6 +52,7 @@ def check_family(site: Site) -> Iterator[Problem]:
                 f"route {route} is {_family(route.version)}, but the WAN address {wan.address} "
                 f"is {family}",
                 fix + (" (the default route is ::/0)" if wan.ipv6 else ""),
+                code="V051",
             )
     yield from _check_ipv6_platform(site)
 
@@ -66,6 +69,7 @@ def _check_ipv6_platform(site: Site) -> Iterator[Problem]:
         f"over an IPv6 underlay: {driver.ipv6_note}",
         "give this site an IPv4 WAN address (and loopback), or run its PE on Linux "
         "(`platform: linux`), which carries L2TPv3 over IPv6",
+        code="V052",
     )
 
 
@@ -84,4 +88,5 @@ def check_peer_family(
         "two addresses of one family",
         f"give {site.name} and {peer.name} underlays of the same family (WAN address and "
         "loopback), or remove this peer",
+        code="V053",
     )

@@ -259,7 +259,13 @@ class Fleet:
         for site in sites:
             if site.name in by_name:
                 problems.append(
-                    Problem(site.name, ("name",), f"two sites are named {site.name}", "rename one")
+                    Problem(
+                        site.name,
+                        ("name",),
+                        f"two sites are named {site.name}",
+                        "rename one",
+                        code="V011",
+                    )
                 )
                 continue
             by_name[site.name] = site

@@ -66,7 +66,7 @@ def name_problem(
                 + " or ".join(f"`platform: {d.name}`" for d in systems)
                 + " and write the system's names"
             )
-        return Problem(site, path, f"{format_path(path)}: {exc}", hint)
+        return Problem(site, path, f"{format_path(path)}: {exc}", hint, code="V031")
     return None  # pragma: no cover - is_valid said no
 
 
@@ -116,6 +116,7 @@ def _roles(site: Site) -> Iterator[Problem]:
             f"{stated} is not a loopback interface",
             ("name `lo`" if names.system else "name a LoopbackN interface")
             + ", or leave wan.loopback out to source tunnels from the WAN",
+            code="V032",
         )
     if lan == wan:
         yield Problem(
@@ -123,6 +124,7 @@ def _roles(site: Site) -> Iterator[Problem]:
             _LAN,
             f"{lan} is both the LAN trunk and the WAN interface",
             "the VLANs are stretched from a separate trunk port towards the local switch",
+            code="V033",
         )
     refusal = names.trunk(lan, [vlan.id for vlan in site.vlans])
     if refusal is not None:
@@ -132,6 +134,7 @@ def _roles(site: Site) -> Iterator[Problem]:
             refusal,
             f"name the physical Ethernet trunk port (e.g. {names.examples[1]}); l2tpgen adds one "
             "subinterface per VLAN",
+            code="V034",
         )
     if wan.startswith(f"{lan}."):
         yield Problem(
@@ -140,6 +143,7 @@ def _roles(site: Site) -> Iterator[Problem]:
             f"WAN interface {wan} is a subinterface of the LAN trunk {lan}",
             "l2tpgen owns every subinterface of the LAN trunk (push reconfigures or removes "
             "them, which would cut the router's own uplink); put the WAN on another port",
+            code="V035",
         )
 
 
@@ -159,6 +163,7 @@ def _linux_block(site: Site) -> Iterator[Problem]:
                 f"linux.{side} {block} differs from {format_path(path)} {stated}",
                 f"a {_title(site)} site names its interfaces in {format_path(path)}; drop "
                 "the `linux:` block",
+                code="V036",
             )
 
 
@@ -187,6 +192,7 @@ def interface_hints(sites: Iterable[Site]) -> Iterator[Problem]:
                 + (" and drop the `linux:` block" if block and path != _LOOPBACK else "")
                 + f" (IOS names on a {title} site are deprecated)",
                 level="warning",
+                code="V037",
             )
         if block and not any(is_ios_style(names, n) for p, n in _stated(site) if p != _LOOPBACK):
             yield Problem(
@@ -197,4 +203,5 @@ def interface_hints(sites: Iterable[Site]) -> Iterator[Problem]:
                 "drop the `linux:` block",
                 point_at_key=True,
                 level="warning",
+                code="V038",
             )

@@ -75,6 +75,7 @@ def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem], set[str]]:
                     f"{path.name} is a second file for site {path.stem}, besides {first.name}",
                     f"keep one of the two: l2tpgen will not guess which holds {path.stem}",
                     location=Location(str(path), 1, 1),
+                    code="V007",
                 )
             )
         elif (unusable := _not_a_file(entry)) is not None:
@@ -86,6 +87,7 @@ def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem], set[str]]:
                     f"{path.name} is {unusable}, not a site file",
                     "a site file is a regular YAML file: put the site's YAML there, or remove it",
                     location=Location(str(path), 1, 1),
+                    code="V008",
                 )
             )
     return files, problems, unusable_sites
@@ -133,6 +135,7 @@ class _Reader:
                     ("name",),
                     f"site name {site.name} differs from its file name {path.name}",
                     f"rename the file to {site.name}{path.suffix} or set `name: {stem}`",
+                    code="V009",
                 ).located(source.locate(("name",)))
             )
             return
@@ -241,7 +244,7 @@ def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | N
             path = tuple(error["loc"])
             paths.add(path)
             message, hint = explain(error)
-            problem = Problem(stem, path, message, hint)
+            problem = Problem(stem, path, message, hint, code="V010")
             key = error["type"] == "extra_forbidden"
             problems.append(problem.located(source.locate(path, key=key)))
         # Interface names are checked once the platform is known; report them in this run too.

@@ -38,6 +38,7 @@ def check_platform_paths(site: Site, sites: Mapping[str, Site]) -> Iterator[Prob
                 + (" (protection mode cookie)" if pw.protection.mode == "cookie" else ""),
                 f"set `pseudowire_class: {{cookie: 0}}` here and at {peer_name}, and protect the "
                 "path with IPsec (or state it trusted)",
+                code="V054",
             )
         if pw.protection.ipsec and not driver.ipsec:
             yield Problem(
@@ -47,6 +48,7 @@ def check_platform_paths(site: Site, sites: Mapping[str, Site]) -> Iterator[Prob
                 "protected by IPsec",
                 "state the path trusted (`wan: {trusted: true}` at both ends) if it is private, "
                 "or run this PE on a platform l2tpgen renders IPsec for",
+                code="V055",
             )
         elif pw.protection.inbound_filter and not driver.inbound_filter:
             closed = (
@@ -60,6 +62,7 @@ def check_platform_paths(site: Site, sites: Mapping[str, Site]) -> Iterator[Prob
                 f"l2tpgen renders no inbound WAN filter for {title}{closed}, but the protection "
                 f"of the pseudowires to {peer_name} asks for one",
                 "set `protection: {inbound_filter: false}` here and filter the WAN yourself",
+                code="V056",
             )
         if driver.sublayer and not pw.budget.sublayer:
             yield Problem(
@@ -69,4 +72,5 @@ def check_platform_paths(site: Site, sites: Mapping[str, Site]) -> Iterator[Prob
                 f"pseudowires to {peer_name} have sequencing none, so the peer expects none",
                 "set `pseudowire_class: {sequencing: transmit}` at both ends: the peer then sends "
                 "and expects the sublayer too (unconfirmed [U])",
+                code="V057",
             )

@@ -50,7 +50,8 @@ class Problem:
     ``location`` is filled in by the loader from the YAML source. ``message`` says what is wrong,
     ``hint`` how to fix it. Neither ever contains a secret. ``level``: an ``error`` (the default)
     makes the fleet invalid; a ``warning`` is something l2tpgen cannot tell from the site files
-    (``validate`` prints it and still succeeds).
+    (``validate`` prints it and still succeeds). ``code`` names the kind of problem, stable across
+    releases (``docs/problems.md``).
     """
 
     site: str
@@ -60,6 +61,8 @@ class Problem:
     location: Location | None = field(default=None, compare=False)
     point_at_key: bool = field(default=False, compare=False)
     level: Level = "error"
+    # The problem's stable code (``V001``...; l2tpgen/model/problem_codes.py says what each means).
+    code: str = field(default="", compare=False)
 
     def located(self, location: Location) -> Problem:
         """The same problem, placed in its file."""

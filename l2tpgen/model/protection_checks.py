@@ -58,6 +58,7 @@ def check_protection(
                 "remove `mode: none` (IPsec is the default on such a path), or, if the path is "
                 "private (an MPLS VPN, a leased line), say so with `wan: {trusted: true}` at both "
                 "ends",
+                code="V058",
             )
         pw = site.pseudowire_for(peer_name)
         if ours.mode == "cookie" and pw.signaling == "dynamic" and not _dynamic_cookie(site, peer):
@@ -69,6 +70,7 @@ def check_protection(
                 "length per platform",
                 "use `mode: ipsec`, static signaling (keyed cookies), or `l2tp_class: "
                 "{cookie_size: 8}` at both ends (IOS `cookie size 8`, unconfirmed)",
+                code="V059",
             )
         if ours.mode == "cookie" and pw.cookie == 0:
             where = next(
@@ -84,6 +86,7 @@ def check_protection(
                 where,
                 f"protection mode cookie, but the pseudowires to {peer_name} have `cookie: 0`",
                 "remove `cookie: 0` (a protecting cookie is 8 bytes), or choose another mode",
+                code="V060",
             )
         if peer_name > site.name:  # each pair is compared once, from the site that sorts first
             theirs = peer.protection_for(site)
@@ -96,6 +99,7 @@ def check_protection(
                     f"(pseudowires between {site.name} and {peer_name})",
                     "both ends of a pseudowire must be protected the same way: state the same "
                     "protection at both ends (or the same wan.trusted, when the mode is derived)",
+                    code="V061",
                 )
 
 
@@ -163,6 +167,7 @@ def check_mixed_peers(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem
                 f"pseudowires to {peer_name}",
                 f"protect the pseudowires to {', '.join(clear)} with IPsec too, or move them to "
                 "another PE",
+                code="V062",
             )
             return
         yield Problem(
@@ -172,4 +177,5 @@ def check_mixed_peers(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem
             f"{pw.cookie_size or 'no'}{'-byte' if pw.cookie_size else ''} cookies)",
             f"set `cookie: 8` for {peer_name} here and at {peer_name} (the cookies are then keyed "
             f"and travel only inside ESP), or protect {', '.join(clear)} with IPsec too",
+            code="V063",
         )

@@ -58,7 +58,7 @@ class SourceDoc:
 def _syntax_problem(stem: str, display: str, exc: yaml.YAMLError) -> Problem:
     """What the parser found wrong, where (in the Python parser's words: see ``yamlparse``)."""
     if not isinstance(exc, yaml.MarkedYAMLError):
-        return Problem(stem, (), "not valid YAML", location=Location(display, 1, 1))
+        return Problem(stem, (), "not valid YAML", location=Location(display, 1, 1), code="V001")
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     what = " ".join(part for part in (exc.context, exc.problem) if part)
@@ -68,6 +68,7 @@ def _syntax_problem(stem: str, display: str, exc: yaml.YAMLError) -> Problem:
         f"not valid YAML: {what}",
         "check the indentation and quoting near this line",
         location=Location(display, line, column),
+        code="V002",
     )
 
 
@@ -78,17 +79,23 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
         text = read_limited(path).decode("utf-8")
     except UserFileError as exc:
         return Problem(
-            stem, (), f"cannot read file: {exc.reason}", location=Location(display, 1, 1)
+            stem,
+            (),
+            f"cannot read file: {exc.reason}",
+            location=Location(display, 1, 1),
+            code="V003",
         )
     except UnicodeDecodeError as exc:
         why = not_text(exc, "a site file")
-        return Problem(stem, (), f"cannot read file: {why}", location=Location(display, 1, 1))
+        return Problem(
+            stem, (), f"cannot read file: {why}", location=Location(display, 1, 1), code="V004"
+        )
     try:
         parsed = parse(text)
     except YamlProblem as exc:
         line, column = exc.position
         where = Location(display, line + 1, column + 1)
-        return Problem(stem, (), str(exc), exc.hint, location=where)
+        return Problem(stem, (), str(exc), exc.hint, location=where, code="V005")
     except yaml.YAMLError as exc:
         return _syntax_problem(stem, display, exc)
     if parsed is None or not isinstance(parsed[0], dict):
@@ -98,5 +105,6 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
             "a site file must be a YAML mapping (name:, hostname:, wan:, ...)",
             "see the site-file reference in the README",
             location=Location(display, 1, 1),
+            code="V006",
         )
     return SourceDoc(display, parsed[0], parsed[1])

@@ -43,6 +43,7 @@ def check_corosync_transports(
                 f"{carries or 'general'}{said}",
                 "corosync_transport goes with `carries: cluster-heartbeat` (at either end): add "
                 "that, or remove corosync_transport",
+                code="V064",
             )
         elif (
             mirror is not None
@@ -55,4 +56,5 @@ def check_corosync_transports(
                 f"VLAN {vlan.id}'s cluster runs corosync's {transport} transport here but "
                 f"{mirror.corosync_transport} in {files[vlan.peer]}",
                 "one cluster runs one transport: say it at one end, or the same at both",
+                code="V065",
             )

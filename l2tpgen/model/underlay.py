@@ -140,6 +140,7 @@ def _warn(site: Site, other: Site, path: tuple[str | int, ...]) -> Iterator[Prob
             f"{address}/{address.max_prefixlen}), or state "
             "`wan.peer_routes: igp` if your routing protocol carries it",
             level="warning",
+            code="V066",
         )
         return
     underlay, why = underlay_of(site)
@@ -156,4 +157,5 @@ def _warn(site: Site, other: Site, path: tuple[str | int, ...]) -> Iterator[Prob
         f"`wan.peer_routes: igp`; else give {peer} a public tunnel source (a public loopback, "
         "or no wan.loopback: its WAN address)",
         level="warning",
+        code="V067",
     )

@@ -1,4 +1,4 @@
-"""What a rule is: a code, a name, a default severity, documentation, and a ``check`` generator.
+"""What a rule is: a code, a name, a default severity, documentation, examples, a ``check``.
 
 Three scopes: a ``device`` rule reads one config, a ``cross-device`` rule several configs paired
 together, a ``model`` rule the site models (only ``lint`` on sites runs those: a raw config has no
@@ -10,12 +10,14 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from l2tpgen.lint.examples import load_examples
 from l2tpgen.lint.finding import Finding, Severity
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from l2tpgen.ios.facts import At, DeviceFacts
+    from l2tpgen.lint.examples import Example
     from l2tpgen.lint.pairing import Pairing
     from l2tpgen.model import Fleet, Problem
 
@@ -40,6 +42,11 @@ class Rule:
     def summary(cls) -> str:
         """The first line of the documentation."""
         return cls.doc().splitlines()[0] if cls.__doc__ else ""
+
+    @classmethod
+    def examples(cls) -> tuple[Example, ...]:
+        """The rule's examples (``rules/examples/CODE.yaml``): what tests run and docs show."""
+        return load_examples(cls.code)
 
     def finding(
         self, file: str, at: At, message: str, fix: str = "", severity: Severity | None = None

@@ -27,14 +27,6 @@ class MissingIpPmtu(DeviceRule):
     the reference case's 20-30 Mb/s at 100 % CPU. With `ip pmtu` the PE learns the path MTU, tells
     the CE with ICMP and copies DF to the outer header.
 
-    ## Example
-    ```
-    pseudowire-class ethernet
-     encapsulation l2tpv3
-     protocol l2tpv3 class1
-     ip local interface Loopback0
-    ```
-
     ## Use instead
     ```
     pseudowire-class ethernet
@@ -73,13 +65,6 @@ class MissingDfBit(DeviceRule):
     PE, which costs it CPU (Cisco's own reason for the command is performance). With DF set, the
     path reports "fragmentation needed" and `ip pmtu` adapts.
 
-    ## Example
-    ```
-    pseudowire-class ethernet
-     encapsulation l2tpv3
-     ip pmtu
-    ```
-
     ## Use instead
     ```
     pseudowire-class ethernet
@@ -116,13 +101,6 @@ class CleartextSecret(DeviceRule):
     is only reversible obfuscation, but it keeps the secret out of casual view; keeping the secret
     out of stored configs altogether (l2tpgen reads it from an environment variable) is better.
 
-    ## Example
-    ```
-    l2tp-class class1
-     authentication
-     password 0 123456789
-    ```
-
     ## Use instead
     ```
     l2tp-class class1
@@ -156,12 +134,6 @@ class UndefinedPwClass(DeviceRule):
     ## Why is this bad?
     The pseudowire gets no tunnel source, signaling or MTU settings and does not come up.
 
-    ## Example
-    ```
-    interface Gi0/0.10
-     xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class ethernt
-    ```
-
     ## Use instead
     Define the class, or correct the name.
     """
@@ -191,12 +163,6 @@ class UndefinedL2tpClass(DeviceRule):
     ## Why is this bad?
     The control channel does not get the intended authentication and timers; depending on the
     release the sessions use defaults or do not come up.
-
-    ## Example
-    ```
-    pseudowire-class ethernet
-     protocol l2tpv3 clas1
-    ```
 
     ## Use instead
     Define `l2tp-class clas1`, or correct the name.
@@ -229,13 +195,6 @@ class LocalInterfaceWithoutIp(DeviceRule):
     ## Why is this bad?
     Without a source address the router picks "the best local address", which may not be the one
     the peer's `xconnect` points at, and the control channel does not form.
-
-    ## Example
-    ```
-    pseudowire-class ethernet
-     ip local interface Loopback0
-    ! (no interface Loopback0)
-    ```
 
     ## Use instead
     ```
@@ -286,14 +245,6 @@ class PmtuOnStatic(DeviceRule):
     IOS does not support path MTU discovery on manual sessions, so the configuration does not do
     what it says and fragmentation cannot be relied on.
 
-    ## Example
-    ```
-    pseudowire-class static
-     encapsulation l2tpv3
-     protocol none
-     ip pmtu
-    ```
-
     ## Use instead
     Remove `ip pmtu` and lower the CE MTU to what `l2tpgen mtu` prints.
     """
@@ -322,12 +273,6 @@ class LocalInterfaceNotLoopback(DeviceRule):
     ## Why is this bad?
     The tunnel source goes down with that one link, and with it every session, even when another
     path to the peer exists. Cisco recommends a loopback. Fine for a site with a single uplink.
-
-    ## Example
-    ```
-    pseudowire-class ethernet
-     ip local interface GigabitEthernet0/1
-    ```
 
     ## Use instead
     ```
@@ -360,11 +305,6 @@ class NoCef(DeviceRule):
 
     ## Why is this bad?
     IOS blocks xconnect configuration until CEF is on; L2TPv3 switching relies on it.
-
-    ## Example
-    ```
-    no ip cef
-    ```
 
     ## Use instead
     ```

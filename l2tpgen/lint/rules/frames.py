@@ -73,12 +73,6 @@ class FrameFormatMismatch(FleetRule):
     Ethernet is expected (or the other way round), and no traffic crosses although both sessions
     are up.
 
-    ## Example
-    ```
-    ! a.conf: pseudowire-class pw / interworking ethernet ; Gi0/0.200 dot1Q 200 xconnect ...
-    ! b.conf: pseudowire-class pw (no interworking)      ; Gi0/0.200 dot1Q 200 xconnect ...
-    ```
-
     ## Use instead
     The same `interworking` at both ends (or none at either: the tag is then carried, which is
     what l2tpgen's Linux PE sends towards a Cisco dot1Q subinterface).

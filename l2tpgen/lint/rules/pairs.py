@@ -48,12 +48,6 @@ class PeerAddressMismatch(FleetRule):
     The control channel (or, for static sessions, the data) goes to an address that does not
     terminate the tunnel, so the pseudowire never comes up.
 
-    ## Example
-    ```
-    ! a.conf                                  ! b.conf: ip local interface Loopback0 = 10.255.0.2
-    xconnect 10.0.12.2 100 encapsulation ...  ! 10.0.12.2 is b's WAN address, not its loopback
-    ```
-
     ## Use instead
     Point the xconnect at the other end's `ip local interface` address (l2tpgen takes it from the
     peer's own site file).
@@ -101,12 +95,6 @@ class VcIdMismatch(FleetRule):
     Static sessions do not put the VC ID on the wire, but differing VC IDs make the pair hard to
     follow and usually mean something else differs too.
 
-    ## Example
-    ```
-    ! a.conf                                   ! b.conf
-    xconnect 10.0.0.2 128 pw-class pw          xconnect 10.0.0.1 129 pw-class pw
-    ```
-
     ## Use instead
     The same VC ID at both ends (l2tpgen derives both from one model).
     """
@@ -144,11 +132,6 @@ class UnpairedXconnect(FleetRule):
     ## Why is this bad?
     It may be fine (the other end's config was not given), or it may be the pseudowire that never
     comes up: a typo in the peer address, or an end never configured.
-
-    ## Example
-    ```
-    ! a.conf: xconnect 10.0.0.9 100 pw-class pw   (no given config has 10.0.0.9)
-    ```
 
     ## Use instead
     Lint both ends together (`--config a.cfg --config b.cfg`), or check the peer address.
@@ -203,12 +186,6 @@ class PwClassAsymmetry(FleetRule):
     Asymmetric settings give asymmetric behaviour: fragmentation in one direction only, sequencing
     expected but never sent, or no session at all.
 
-    ## Example
-    ```
-    ! a.conf: pseudowire-class pw / ip pmtu / ip dfbit set
-    ! b.conf: pseudowire-class pw / (no ip pmtu, no ip dfbit set)
-    ```
-
     ## Use instead
     The same pseudowire-class settings at both ends.
     """
@@ -260,12 +237,6 @@ class VlanMismatch(FleetRule):
     Usually a copy-paste slip that bridges two unrelated VLANs; when VLAN translation is intended
     it should be explicit and documented.
 
-    ## Example
-    ```
-    ! a.conf: interface Gi0/0.2996 / encapsulation dot1Q 2996 / xconnect 10.0.0.2 126 ...
-    ! b.conf: interface Gi0/0.2997 / encapsulation dot1Q 2997 / xconnect 10.0.0.1 126 ...
-    ```
-
     ## Use instead
     The same VLAN at both ends of the VC.
     """
@@ -306,11 +277,6 @@ class StaticSessionNotMirrored(FleetRule):
     ## Why is this bad?
     Each end drops packets whose session ID or cookie it does not expect: traffic is silently lost
     with both sessions looking up.
-
-    ## Example
-    ```
-    ! a.conf: l2tp id 100 200          ! b.conf: l2tp id 100 200
-    ```
 
     ## Use instead
     ```

@@ -46,12 +46,6 @@ class DefaultHoldQueue(DeviceRule):
     The reference case measured its ~800 Mb/s with 2048/2048. IOS-XE's forwarding plane does not use
     these queues, and Cisco advises keeping them near 100 without a reason: hence info, not warning.
 
-    ## Example
-    ```
-    interface GigabitEthernet0/0
-     no ip address
-    ```
-
     ## Use instead
     ```
     interface GigabitEthernet0/0
@@ -95,13 +89,6 @@ class ProcessSwitched(DeviceRule):
     Every packet through that interface is process-switched: the router's CPU forwards it, at a
     small fraction of the CEF rate. This was the reference case's symptom: 20-30 Mb/s with the CPU
     at 100 %.
-
-    ## Example
-    ```
-    interface GigabitEthernet0/1
-     ip address 198.51.100.1 255.255.255.252
-     no ip route-cache cef
-    ```
 
     ## Use instead
     ```
@@ -221,13 +208,6 @@ class MtuBudget(DeviceRule):
     ## Why is this bad?
     Without `ip pmtu`, full-size frames are fragmented after encapsulation (slow reassembly on the
     far PE) or, with `ip dfbit set`, silently dropped: TCP sessions hang on large transfers.
-
-    ## Example
-    ```
-    pseudowire-class ethernet
-     encapsulation l2tpv3
-     ip dfbit set
-    ```
 
     ## Use instead
     Add `ip pmtu` (dynamic sessions), or lower the CE MTU (or clamp TCP MSS) to the size

@@ -155,15 +155,6 @@ class UnencryptedPublicPseudowire(DeviceRule):
     storage, live migration). Cookies stop blind injection only; they travel in clear, so whoever
     reads the path can inject and replay frames.
 
-    ## Example
-    ```
-    interface GigabitEthernet0/1
-     ip address 198.51.100.1 255.255.255.252
-    interface GigabitEthernet0/0.10
-     encapsulation dot1Q 10
-     xconnect 203.0.113.2 10 pw-class pw
-    ```
-
     ## Use instead
     ```
     crypto ipsec transform-set PW esp-gcm 256
@@ -216,12 +207,6 @@ class CryptoAclMissesPseudowire(DeviceRule):
     The configuration says "encrypted" and the wire says otherwise: the stretched LAN crosses the
     WAN in clear, readable and open to injection, while the IPsec SA may even come up for other
     traffic.
-
-    ## Example
-    ```
-    ip access-list extended PW-TRAFFIC
-     permit udp host 198.51.100.1 host 203.0.113.2 eq 1701
-    ```
 
     ## Use instead
     ```
@@ -289,12 +274,6 @@ class L2tpOpenToAnySource(DeviceRule):
     injects frames into the stretched LAN from their own address (measured on the Linux data
     plane; whether IOS checks the source is not confirmed). IPsec with per-peer selectors does not
     stop packets from an address it does not know, so the filter is needed with IPsec too.
-
-    ## Example
-    ```
-    interface GigabitEthernet0/1
-     ip address 198.51.100.1 255.255.255.252
-    ```
 
     ## Use instead
     ```

@@ -108,21 +108,6 @@ class WanFilterCutsVpn(DeviceRule):
     ends in `deny esp any any`: a copy edited by hand, or a filter merged into another, must keep
     the other VPNs' peers above that line.
 
-    ## Example
-    ```
-    interface Tunnel10
-     tunnel source GigabitEthernet0/1
-     tunnel destination 203.0.113.80
-     tunnel protection ipsec profile CORP
-    interface GigabitEthernet0/1
-     ip address 198.51.100.1 255.255.255.252
-     ip access-group WAN-IN in
-    ip access-list extended WAN-IN
-     permit 115 host 203.0.113.2 host 198.51.100.1
-     deny esp any any
-     permit ip any any
-    ```
-
     ## Use instead
     ```
     ip access-list extended WAN-IN

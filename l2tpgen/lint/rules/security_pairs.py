@@ -38,12 +38,6 @@ class IpsecAtOneEndOnly(FleetRule):
     packets that match a crypto ACL but arrive unprotected are discarded: Cisco Press, "31 Days
     Before Your CCNA Security Exam", crypto ACLs).
 
-    ## Example
-    ```
-    ! a.conf: crypto map WAN on the uplink, `permit 115 host A host B`
-    ! b.conf: no crypto map on its uplink
-    ```
-
     ## Use instead
     The same protection at both ends: a crypto map at each end whose access lists mirror each other
     (`permit 115 host A host B` here, `permit 115 host B host A` there).

@@ -26,15 +26,6 @@ class StaticClassOnSignalledXconnect(DeviceRule):
     Without a control channel nothing negotiates the session: only the session IDs configured by
     hand (`l2tp id`) can bring it up, and only in manual mode. The session never comes up.
 
-    ## Example
-    ```
-    pseudowire-class static
-     encapsulation l2tpv3
-     protocol none
-    interface Gi0/0.10
-     xconnect 192.0.2.2 10 pw-class static
-    ```
-
     ## Use instead
     ```
     interface Gi0/0.10
@@ -78,15 +69,6 @@ class ManualXconnectWithSignalledClass(DeviceRule):
     The two halves contradict each other: a manual session has no control channel, the class asks
     for one. IOS refuses or ignores part of it, and the session does not come up as intended.
 
-    ## Example
-    ```
-    pseudowire-class dynamic
-     encapsulation l2tpv3
-     protocol l2tpv3 class1
-    interface Gi0/0.10
-     xconnect 192.0.2.2 10 encapsulation l2tpv3 manual pw-class dynamic
-    ```
-
     ## Use instead
     A class with `protocol none` for manual sessions, or drop `manual` and the `l2tp id` lines.
     """
@@ -117,14 +99,6 @@ class XconnectToSelf(DeviceRule):
     ## Why is this bad?
     A pseudowire joins two routers; one to itself never comes up. Usually a copy-paste slip: the
     other end's config pasted here, or the local address typed for the remote one.
-
-    ## Example
-    ```
-    interface Loopback0
-     ip address 10.255.0.1 255.255.255.255
-    interface Gi0/0.10
-     xconnect 10.255.0.1 10 pw-class pw
-    ```
 
     ## Use instead
     The other end's `ip local interface` address.
@@ -157,12 +131,6 @@ class BadPwEncapsulation(DeviceRule):
     ## Why is this bad?
     IOS refuses the line, so the class has no data-plane encapsulation and its pseudowires are not
     built. In a config pasted into a ticket the typo goes unnoticed until the change window.
-
-    ## Example
-    ```
-    pseudowire-class ethernet
-     encapsulation 12tpv3
-    ```
 
     ## Use instead
     ```

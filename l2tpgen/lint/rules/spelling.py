@@ -28,12 +28,6 @@ class MisspeltSectionHeader(DeviceRule):
     cannot read it either, so the rules about that class or interface say nothing, and an xconnect
     naming the class is reported as using an undefined one (L2T006, L2T007).
 
-    ## Example
-    ```
-    12tp-class secure
-     digest secret 0 example
-    ```
-
     ## Use instead
     ```
     l2tp-class secure

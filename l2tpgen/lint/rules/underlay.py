@@ -75,16 +75,6 @@ class PeerWithoutRoute(DeviceRule):
     https://www.cisco.com/c/en/us/support/docs/ip/ip-routed-protocols/45660-l2tp-v3.html).
     With no route the control channel never forms and the pseudowire stays down.
 
-    ## Example
-    ```
-    interface GigabitEthernet0/1
-     ip address 198.51.100.1 255.255.255.252
-    !
-    interface GigabitEthernet0/0.10
-     encapsulation dot1Q 10
-     xconnect 10.255.0.2 10 encapsulation l2tpv3 pw-class pw
-    ```
-
     ## Use instead
     ```
     ip route 10.255.0.2 255.255.255.255 198.51.100.2

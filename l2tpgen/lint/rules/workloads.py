@@ -60,14 +60,6 @@ class HeartbeatMtuBelowCorosync(ModelRule):
     after encapsulation: the large membership and retransmit messages of a busy cluster are the
     ones lost, which shows as "Retransmit List" messages, lost tokens and nodes fenced for nothing.
 
-    ## Example
-    ```yaml
-    # site-a.yaml; wan.mtu is 1500 at both ends: the inner MTU is 1458
-    vlans:
-      - {id: 310, name: corosync, peer: site-b, carries: cluster-heartbeat,
-         corosync_transport: udpu}
-    ```
-
     ## Use instead
     Set `netmtu: 1458` in the `totem` section of corosync.conf on every node and restart corosync
     node by node (`netmtu` cannot change at run time; `l2tpgen hosts SITE` prints the figure),
@@ -101,6 +93,7 @@ class HeartbeatMtuBelowCorosync(ModelRule):
                 f"corosync node by node (`l2tpgen hosts {site}`), or move the cluster to knet, or "
                 f"raise wan.mtu at both ends to {COROSYNC_NETMTU + budget.total_overhead} if the "
                 "path carries it",
+                code=self.code,
             )
 
 
@@ -121,14 +114,6 @@ class LiveMigrationOnLossyPath(ModelRule):
     control cuts its window on every loss (Reno by half, Cubic by 30 %), so random loss, not the
     link's speed, sets the rate: 55 ms and 1 % loss hold one stream to about 2.5 Mb/s on a
     10 Gb/s link (the lab measured about 3 Mb/s).
-
-    ## Example
-    ```yaml
-    peers:
-      - {name: site-b, link: {bandwidth: 10Gbit, rtt_ms: 55, loss: 0.01}}
-    vlans:
-      - {id: 320, name: vmotion, peer: site-b, carries: live-migration}
-    ```
 
     ## Use instead
     Find and remove the loss (a clean path states none):
@@ -165,4 +150,5 @@ class LiveMigrationOnLossyPath(ModelRule):
                 f"1.22 / sqrt(loss) = {rate(bound)} there, below {rate(needed)}",
                 f"remove the loss; until then BBR, fq and several migration streams on the "
                 f"hypervisors (`l2tpgen hosts {site}`)",
+                code=self.code,
             )

@@ -27,12 +27,6 @@ class SingleTrunkXconnect(DeviceRule):
     LACP cross the pseudowire; per-VLAN QoS and troubleshooting are lost. In the reference case this
     "single trunk tunnel" gave 20-30 Mb/s at 100 % CPU where per-VLAN subinterfaces gave ~800 Mb/s.
 
-    ## Example
-    ```
-    interface GigabitEthernet0/0
-     xconnect 10.216.44.47 125 encapsulation l2tpv3 pw-class ethernet
-    ```
-
     ## Use instead
     ```
     interface GigabitEthernet0/0.2996
@@ -67,14 +61,6 @@ class DuplicateVcId(DeviceRule):
     ## Why is this bad?
     IOS requires (peer, VC ID) to be unique per router; the second xconnect is refused or never
     comes up.
-
-    ## Example
-    ```
-    interface Gi0/0.10
-     xconnect 192.0.2.2 100 encapsulation l2tpv3 pw-class pw
-    interface Gi0/0.20
-     xconnect 192.0.2.2 100 encapsulation l2tpv3 pw-class pw
-    ```
 
     ## Use instead
     Give each pseudowire to a peer its own VC ID (l2tpgen derives it from the VLAN ID).
@@ -111,13 +97,6 @@ class AttachmentHasIp(DeviceRule):
     An attachment circuit is a transparent layer-2 port: its frames go into the pseudowire, so an
     address on it is either unused or a sign that the wrong interface was chosen. (The exact IOS
     reaction varies by release.)
-
-    ## Example
-    ```
-    interface Gi0/0.10
-     ip address 10.0.0.1 255.255.255.0
-     xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
-    ```
 
     ## Use instead
     Remove the address; route on another interface.
@@ -157,12 +136,6 @@ class CdpOnAttachment(DeviceRule):
     never enters that pseudowire. (Cisco IOS Releases 12.0(29)S and 12.2(25)S, Layer 2 Tunnel
     Protocol Version 3, cisco.com/c/en/us/td/docs/ios/12_0s/feature/guide/l2tpv325.html.)
 
-    ## Example
-    ```
-    interface GigabitEthernet0/0
-     xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class pw
-    ```
-
     ## Use instead
     ```
     interface GigabitEthernet0/0
@@ -198,14 +171,6 @@ class DuplicateDot1q(DeviceRule):
 
     ## Why is this bad?
     IOS refuses the second one, so that VLAN's pseudowire is never built.
-
-    ## Example
-    ```
-    interface Gi0/0.10
-     encapsulation dot1Q 10
-    interface Gi0/0.11
-     encapsulation dot1Q 10
-    ```
 
     ## Use instead
     One subinterface per VLAN; l2tpgen numbers each after its VLAN.

@@ -1,0 +1,97 @@
+"""scripts/new-rule.py scaffolds a rule that the tests find and run, in a copy of the checkout.
+
+The script writes into the source tree, so it runs on a copy (``tmp_path``); pytest then runs in
+that copy, whose l2tpgen (first on ``PYTHONPATH``) has the new rule: its examples are collected
+from the rule, not from a list, and run. The failing example fails until ``check`` is written
+(the scaffold's ``check`` finds nothing); the passing and the boundary examples pass.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+from conftest import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+COPIED = ("l2tpgen", "scripts", "docs", "pyproject.toml")
+CACHES = shutil.ignore_patterns("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache")
+SCOPES = {"device": r"L2T0\d\d", "model": r"L2T0\d\d", "cross-device": r"L2T1\d\d"}
+
+
+def _checkout(tmp_path: Path) -> Path:
+    """The package, scripts, docs and the test modules (what the scaffold and its tests need)."""
+    copy = tmp_path / "checkout"
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=CACHES)
+        else:
+            shutil.copy2(source, copy / name)
+    shutil.copytree(ROOT / "tests" / "lint", copy / "tests" / "lint")
+    for module in (ROOT / "tests").glob("*.py"):  # conftest and the plugins it names, lint_cases
+        shutil.copy2(module, copy / "tests" / module.name)
+    return copy
+
+
+def _run(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def _pytest(copy: Path, selection: str) -> subprocess.CompletedProcess[str]:
+    return _run(
+        copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", "-k", selection,
+        "tests/test_lint_rules.py",
+    )  # fmt: skip
+
+
+def test_a_scaffolded_rule_of_each_scope_is_found_and_its_examples_run(tmp_path: Path) -> None:
+    copy = _checkout(tmp_path)
+    codes = {}
+    for scope, pattern in SCOPES.items():
+        name = f"trial-{scope}"
+        made = _run(copy, "scripts/new-rule.py", name, "--scope", scope, "--severity", "info")
+        assert made.returncode == 0, made.stderr
+        (code,) = re.findall(r"wrote l2tpgen/lint/rules/examples/(L2T\d{3})\.yaml", made.stdout)
+        assert re.fullmatch(pattern, code)
+        assert f"## {code} {name}\n" in (copy / "docs" / "rules.md").read_text()
+        codes[scope] = code
+    shipped = {path.stem for path in (ROOT / "l2tpgen/lint/rules/examples").glob("*.yaml")}
+    assert shipped.isdisjoint(codes.values())
+    ran = _pytest(copy, " or ".join(codes.values()))
+    results = {
+        test.split("[", 1)[1].rstrip("]"): outcome
+        for outcome, test in re.findall(r"^(PASSED|FAILED) (\S+)", ran.stdout, re.MULTILINE)
+        if "example_exactly_where_documented" in test
+    }
+    assert results == {
+        f"{code}-{kind}": outcome
+        for code in codes.values()
+        for kind, outcome in (
+            ("fails-TODO-what-the-rule-catches", "FAILED"),  # until `check` is written
+            ("passes-TODO-the-fixed-config", "PASSED"),
+            ("boundary-TODO-the-edge-of-the-rule", "PASSED"),
+        )
+    }, ran.stdout[-3000:]
+    # The rules' other checks pass: each has every kind of example and its help; docs are fresh.
+    others = " or ".join(f"({code} and not example_exactly)" for code in codes.values())
+    checks = _pytest(copy, f"{others} or reference_in_docs or examples_file_belongs")
+    assert checks.returncode == 0, checks.stdout[-3000:]
+    assert re.search(r"\b(1[0-9]|[6-9]) passed", checks.stdout), checks.stdout[-3000:]
+
+
+def test_the_scaffold_refuses_a_name_that_is_not_kebab_case(tmp_path: Path) -> None:
+    copy = _checkout(tmp_path)
+    made = _run(copy, "scripts/new-rule.py", "Trial_Rule")
+    assert made.returncode == 2
+    assert "kebab-case" in made.stderr
+    assert not (copy / "l2tpgen/lint/rules/trial_rule.py").exists()
