@@ -161,6 +161,24 @@ class Wan(StrictModel):
         return self.address.version == 6  # noqa: PLR2004 - the IP version
 
 
+class PortXconnect(StrictModel):
+    """A port-mode xconnect on the LAN trunk itself: one pseudowire carrying every VLAN of the port.
+
+    The "single trunk tunnel" of brownfield routers (``import`` writes it). ``action: keep``:
+    rendered, owned, pushed and linted as it stands (L2T001 warns), never migrated; ``migrate``:
+    push replaces it with the site's per-VLAN subinterfaces (``model/port_mode.py``).
+    """
+
+    peer: IosName
+    vc_id: int = Field(ge=1, le=MAX_VC_ID)
+    action: Literal["keep", "migrate"] = "keep"
+
+    @property
+    def kept(self) -> bool:
+        """Whether the port-mode xconnect stays (rendered and owned as it stands)."""
+        return self.action == "keep"
+
+
 class Lan(StrictModel):
     """The trunk port towards the local switch; one dot1Q subinterface per stretched VLAN."""
 
@@ -168,6 +186,7 @@ class Lan(StrictModel):
     hold_queue: HoldQueue | None = None
     duplex: Duplex | None = None
     speed: Speed | None = None
+    port_xconnect: PortXconnect | None = None
 
 
 LinuxName = Annotated[str, Field(pattern=LINUX_NAME_PATTERN)]
@@ -358,6 +377,12 @@ class Site(StrictModel):
         for field, value in written_out(self).items():
             object.__setattr__(self, field, value)
         return self
+
+    @property
+    def kept_port(self) -> PortXconnect | None:
+        """The port-mode xconnect the site keeps (``lan.port_xconnect`` with ``action: keep``)."""
+        port = self.lan.port_xconnect
+        return port if port is not None and port.kept else None
 
     @property
     def interfaces(self) -> Ports:
