@@ -313,6 +313,8 @@ class Vlan(StrictModel):
     vc_id: int | None = Field(None, ge=1, le=MAX_VC_ID)
     carries: Workload | None = None
     corosync_transport: CorosyncTransport | None = None
+    # The trunk's native VLAN: its frames are untagged on the LAN port (model/native_vlan.py).
+    native: Flag = False
 
     @property
     def effective_vc_id(self) -> int:

@@ -48,6 +48,7 @@ class Interface:
     ip_address: str | None = None
     no_ip_address: bool = False
     dot1q: int | None = None
+    native: bool = False  # `encapsulation dot1Q N native` [U] (model/native_vlan.py)
     duplex: str | None = None
     speed: str | None = None
     no_cdp: bool = False
@@ -152,6 +153,7 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
         name=f"{site.lan.interface}.{pw_end.vlan.id}",
         description=f"{MARK} VLAN {pw_end.vlan.id} {pw_end.vlan.name} to {pw_end.peer.name}",
         dot1q=pw_end.vlan.id,
+        native=pw_end.vlan.native,
         no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting
         xconnect=xconnect,
         mtu=mtu,
