@@ -55,6 +55,7 @@ def validate(
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
     from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
     from l2tpgen.model.load import locate_problems  # noqa: PLC0415
@@ -71,6 +72,9 @@ def validate(
             out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
             raise typer.Exit(1) from None
         fail(str(exc))
+    unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
+    if unknown:
+        _invalid(unknown, fmt, sites)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
     hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]

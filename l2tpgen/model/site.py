@@ -322,6 +322,20 @@ class Vlan(StrictModel):
         return self.vc_id if self.vc_id is not None else self.id
 
 
+# A lint rule's code, a prefix of codes or its name (``L2T001``, ``L2T1``, ``default-hold-queue``);
+# which rules exist is the linter's to say (``l2tpgen.lint.site_ignores``).
+RuleRef = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]{0,62}$")]
+
+
+class SiteLint(StrictModel):
+    """How ``l2tpgen lint`` treats this site: rules silenced for it, as ruff's per-file-ignores.
+
+    A silenced finding is counted in lint's summary (``1 silenced``), never dropped unseen.
+    """
+
+    ignore: tuple[RuleRef, ...] = ()
+
+
 def class_suffix(base: PseudowireClass, merged: PseudowireClass, l2tp: str | None) -> str:
     """What ``merged`` changes from ``base``, as a name suffix (empty: nothing).
 
@@ -368,6 +382,7 @@ class Site(StrictModel):
     protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
+    lint: SiteLint = SiteLint()
 
     @model_validator(mode="after")
     def _interface_names_as_the_platform_writes_them(self) -> Site:
