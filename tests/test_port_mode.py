@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from l2tpgen.cli import app
 from l2tpgen.errors import FleetValidationError, L2tpgenError
 from l2tpgen.importer import ImportOptions, import_configs, parse_port_choice, parse_vlans
 from l2tpgen.lint import ConfigText, lint_configs
@@ -134,3 +136,24 @@ def test_a_kept_port_on_a_linux_site_is_an_error() -> None:
     problems = _problems(data)
     assert any("a kept port-mode xconnect is an IOS attachment circuit" in p for p in problems)
     assert any("with dynamic signaling only" in p for p in problems)
+
+
+def test_a_stub_peer_of_a_kept_port_keeps_it_back_and_leaves_its_interface_to_fill() -> None:
+    (config,) = [c for c in CONFIGS if c[0].endswith("lab-a-rtr1.cfg")]
+    result = import_configs([config])
+    stub = next(s for s in result.sites if s.stub)
+    assert stub.data["lan"] == {  # no interface: validate points at it
+        "port_xconnect": {"peer": A, "vc_id": 125, "action": "keep"}
+    }
+
+
+def test_validate_names_a_kept_port_mode_pseudowire(tmp_path: Path) -> None:
+    runner = CliRunner()
+    sites = tmp_path / "sites"
+    paths = [str(p) for p in sorted(SINGLE_TRUNK.glob("*.cfg"))]
+    assert runner.invoke(app, ["import", *paths, "-o", str(sites)]).exit_code == 0
+    result = runner.invoke(app, ["validate", "--sites", str(sites)])
+    assert result.exit_code == 0
+    assert f"{A} <-> {B}: a port-mode pseudowire kept as it stands (VC ID 125, every VLAN of " in (
+        result.stdout
+    )

@@ -118,6 +118,14 @@ def validate(
         out.print(f"{a} <-> {b}: {plural(n, 'pseudowire')}, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
+    for name, site in fleet.sites.items():
+        port = site.kept_port
+        if port is not None and name < port.peer:
+            out.print(
+                f"{name} <-> {port.peer}: a port-mode pseudowire kept as it stands (VC ID "
+                f"{port.vc_id}, every VLAN of {site.lan.interface})",
+                markup=False,
+            )
 
 
 def plural(count: int, noun: str) -> str:
