@@ -118,6 +118,11 @@ def validate(
         out.print(f"{a} <-> {b}: {plural(n, 'pseudowire')}, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
+    _print_kept_ports(fleet)
+
+
+def _print_kept_ports(fleet: Fleet) -> None:
+    """Each pair that keeps a port-mode xconnect (``lan.port_xconnect``), once."""
     for name, site in fleet.sites.items():
         port = site.kept_port
         if port is not None and name < port.peer:
