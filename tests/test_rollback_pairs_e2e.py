@@ -129,3 +129,14 @@ def test_a_router_changed_after_the_diffs_were_approved_is_not_rolled_back(lab: 
     assert [r.status for r in results] == [Status.CHANGED, Status.REFUSED]
     assert "the router changed since its diff was shown" in results[1].message
     assert "Loopback55" in lab.running("site-b")
+
+
+def test_list_of_a_pair_in_json_is_one_document_with_each_sites_copies(lab: Lab) -> None:
+    push(lab, *PAIR)
+
+    result = cli(lab, "rollback", *PAIR, "--list", "--format", "json")
+
+    assert result.exit_code == 0
+    listed = json.loads(result.stdout)["sites"]
+    assert [s["site"] for s in listed] == list(PAIR)
+    assert all(len(s["copies"]) == 1 and s["copies"][0]["on_router"] for s in listed)

@@ -41,18 +41,22 @@ def _state() -> Path:
     return Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
 
 
+def _copies_dict(site: str, found: list[Copy]) -> dict[str, object]:
+    rows = [
+        {
+            "name": c.name,
+            "made": c.made,
+            "on_router": c.on_router,
+            "local": str(c.local) if c.local is not None else None,
+        }
+        for c in found
+    ]
+    return {"site": site, "copies": rows}
+
+
 def _print_copies(site: str, found: list[Copy], fmt: OutputFormat) -> None:
     if fmt is OutputFormat.json:
-        rows = [
-            {
-                "name": c.name,
-                "made": c.made,
-                "on_router": c.on_router,
-                "local": str(c.local) if c.local is not None else None,
-            }
-            for c in found
-        ]
-        sys.stdout.write(json.dumps({"site": site, "copies": rows}, indent=2) + "\n")
+        sys.stdout.write(json.dumps(_copies_dict(site, found), indent=2) + "\n")
         return
     if not found:
         out.print(safe(f"{site}: no rollback copies"), markup=False)
@@ -64,7 +68,7 @@ def _print_copies(site: str, found: list[Copy], fmt: OutputFormat) -> None:
 
 
 @app.command()
-def rollback(  # noqa: C901 - one branch per mode (list, one router, several)
+def rollback(
     sites_args: SitesArg = None,
     every: AllOption = False,
     sites: SitesOption = Path("sites"),
@@ -98,11 +102,7 @@ def rollback(  # noqa: C901 - one branch per mode (list, one router, several)
     nothing was changed (refused, unreachable) or not saved; 4: the router did not take the copy,
     or someone else changed it meanwhile (check it by hand).
     """
-    from l2tpgen.device.rollback_cmd import (  # noqa: PLC0415 - start-up stays cheap
-        list_copies,
-        rollback_site,
-    )
-    from l2tpgen.errors import L2tpgenError  # noqa: PLC0415
+    from l2tpgen.device.rollback_cmd import rollback_site  # noqa: PLC0415 - start-up stays cheap
 
     creds = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
@@ -114,14 +114,7 @@ def rollback(  # noqa: C901 - one branch per mode (list, one router, several)
     quiet_libraries()
     options = {name: _options(fleet, name, to=to, save=not no_save) for name in names}
     if list_only:
-        for name in names:
-            try:
-                found = list_copies(targets[name], creds, name, options[name])
-            except L2tpgenError as exc:
-                error = safe(f"{targets[name]}: {exc}")
-                err.print(Text.assemble(("error:", "bold red"), " ", error))
-                raise typer.Exit(1) from None
-            _print_copies(name, found, fmt)
+        _list(targets, creds, options, fmt)
         return
     if not yes and not sys.stdin.isatty():
         raise typer.BadParameter("rolling back without a terminal needs --yes", param_hint="--yes")
@@ -145,6 +138,31 @@ def rollback(  # noqa: C901 - one branch per mode (list, one router, several)
         print_result(result, str(target), diff=yes)
     if result.status.exit_code:
         raise typer.Exit(result.status.exit_code)
+
+
+def _list(
+    targets: Mapping[str, Target],
+    creds: Credentials,
+    options: Mapping[str, RollbackOptions],
+    fmt: OutputFormat,
+) -> None:
+    """Each site's copies; several sites in JSON: one document, ``{"sites": [...]}``."""
+    from l2tpgen.device.rollback_cmd import list_copies  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.errors import L2tpgenError  # noqa: PLC0415
+
+    listed = []
+    for name, target in targets.items():
+        try:
+            found = list_copies(target, creds, name, options[name])
+        except L2tpgenError as exc:
+            err.print(Text.assemble(("error:", "bold red"), " ", safe(f"{target}: {exc}")))
+            raise typer.Exit(1) from None
+        if fmt is OutputFormat.json and len(targets) > 1:
+            listed.append(_copies_dict(name, found))
+        else:
+            _print_copies(name, found, fmt)
+    if listed:
+        sys.stdout.write(json.dumps({"sites": listed}, indent=2) + "\n")
 
 
 def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> RollbackOptions:
