@@ -15,6 +15,7 @@ import pytest
 from conftest import ROOT
 
 from l2tpgen.errors import FleetValidationError
+from l2tpgen.importer import import_configs
 from l2tpgen.model import load_fleet
 from l2tpgen.model.load import locate_problems
 from l2tpgen.model.native_vlan import native_hints
@@ -125,3 +126,20 @@ def test_a_native_vlan_at_one_end_only_is_an_error_naming_the_other_file(tmp_pat
     assert problem.message.startswith("VLAN 200 is tagged here but native in ")
     assert problem.message.endswith("linux-edge.yaml")
     assert problem.site == "hub"
+
+
+def test_import_reads_a_native_subinterface_back_as_the_native_vlan(tmp_path: Path) -> None:
+    sites = tmp_path / "valid"
+    shutil.copytree(ROOT / "tests" / "fleets" / "valid", sites)
+    for name, peer in (("site-a", "site-b"), ("site-b", "site-a")):
+        path = sites / f"{name}.yaml"
+        old = f"{{id: 10, name: users, peer: {peer}}}"
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, old[:-1] + ", native: true}"))
+    fleet = load_fleet(sites)
+    configs = [(f"{name}.cfg", render_site(fleet, name)) for name in ("site-a", "site-b")]
+    result = import_configs(configs)
+    for site in result.sites:
+        vlans = {v["id"]: v.get("native", False) for v in site.data["vlans"]}  # type: ignore[attr-defined]
+        assert vlans == {10: True, 20: False}
+    assert not [n for n in result.notes if "native" in n.message]

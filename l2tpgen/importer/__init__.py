@@ -250,6 +250,8 @@ def _vlan(peering: Peering, vlan: int, peer: str) -> dict[str, object]:
     }
     if peering.circuit.vlan is not None and peering.circuit.vc_id != vlan:
         entry["vc_id"] = peering.circuit.vc_id
+    if peering.circuit.vlan is not None and peering.circuit.interface.dot1q_native:
+        entry["native"] = True  # `encapsulation dot1Q N native`
     return entry
 
 
