@@ -113,13 +113,18 @@ def test_a_per_site_vlan_list_applies_to_that_site_only() -> None:
     assert all([v["id"] for v in s.data["vlans"]] == [100, 101] for s in result.sites)  # type: ignore[attr-defined]
 
 
-def test_a_single_trunk_without_vlans_stops_and_says_to_give_them(tmp_path: Path) -> None:
-    code, _, stderr = _import(*map(str, SINGLE_TRUNK.glob("*.cfg")), "-o", str(tmp_path / "o"))
+def test_a_single_trunk_to_migrate_without_vlans_stops_and_says_to_give_them(
+    tmp_path: Path,
+) -> None:
+    configs = map(str, SINGLE_TRUNK.glob("*.cfg"))
+    code, _, stderr = _import(*configs, "--port-xconnect", "migrate", "-o", str(tmp_path / "o"))
     assert code == 1
     assert "lab-a-rtr1.cfg:19:2: refused: the xconnect on GigabitEthernet0/0 takes the whole" in (
         stderr
     )
-    assert "does not say which VLANs the trunk carries: give them with --vlans" in stderr
+    assert "does not say which VLANs the trunk carries: to migrate it, give them with --vlans" in (
+        stderr
+    )
     assert "nothing was written" in stderr
     assert not (tmp_path / "o").exists()
 

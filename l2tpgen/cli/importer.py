@@ -106,6 +106,18 @@ def import_command(  # noqa: C901 - one branch per outcome, each printed its way
             show_default=False,
         ),
     ] = None,
+    port_xconnect: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--port-xconnect",
+            metavar="CHOICE",
+            help="What to do with a port-mode (single-trunk) xconnect: keep (as it stands, owned "
+            "and linted) or migrate (one pseudowire per VLAN, needs --vlans), for every router "
+            "or SITE=CHOICE for one (repeatable; default: migrate where --vlans gives the VLANs, "
+            "else keep).",
+            show_default=False,
+        ),
+    ] = None,
     names: Annotated[
         list[str] | None,
         typer.Option(
@@ -128,20 +140,27 @@ def import_command(  # noqa: C901 - one branch per outcome, each printed its way
     Peers are matched by address across the given configs; an xconnect to a router not given
     becomes a stub site with a warning. Secrets become secret_env names, never values. What the
     model cannot express is listed, here and as comments in the files. A single-trunk router
-    (xconnect on the whole LAN port) needs --vlans. Exit 1 (nothing written) if a config cannot
-    be imported.
+    (xconnect on the whole LAN port) keeps it as it stands, or is migrated to one pseudowire per
+    VLAN when --vlans gives them (--port-xconnect decides otherwise). Exit 1 (nothing written) if
+    a config cannot be imported.
     """
     from l2tpgen.importer import (  # noqa: PLC0415 - start-up stays cheap
         ImportOptions,
         ImportRefusedError,
         import_configs,
+        parse_port_choice,
         parse_vlans,
     )
 
     try:
-        options = ImportOptions(_names(names), parse_vlans(vlans or []))
+        chosen = parse_vlans(vlans or [])
     except L2tpgenError as exc:
         raise typer.BadParameter(str(exc), param_hint="--vlans") from None
+    try:
+        port = parse_port_choice(port_xconnect or [])
+    except L2tpgenError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--port-xconnect") from None
+    options = ImportOptions(_names(names), chosen, port)
     try:
         result = import_configs(_read(configs), options)
     except ImportRefusedError as exc:

@@ -55,7 +55,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
+def _print_findings(findings: list[Finding], fmt: LintFormat, silenced: int = 0) -> None:
     from l2tpgen.lint import Severity  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif  # noqa: PLC0415
 
@@ -72,7 +72,8 @@ def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
                 out.print(f"  fix: {safe(finding.fix)}", style="dim")
         counts = {s: sum(f.severity is s for f in findings) for s in Severity}
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), reverse=True) if n)
-        err.print(_plural(len(findings), "finding") + (f" ({summary})" if summary else ""))
+        quiet = f", {silenced} silenced (lint.ignore in site files)" if silenced else ""
+        err.print(_plural(len(findings), "finding") + (f" ({summary})" if summary else "") + quiet)
 
 
 @app.command()
@@ -127,11 +128,12 @@ def lint(
         Selection,
         Severity,
         lint_configs,
-        lint_sites,
         problems_as_findings,
         read_configs,
     )
     from l2tpgen.lint.settings import load_settings  # noqa: PLC0415
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
+    from l2tpgen.lint.sites import lint_sites_counted  # noqa: PLC0415
     from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
 
     try:
@@ -145,6 +147,7 @@ def lint(
         raise typer.BadParameter(f"{exc}{where}", param_hint="--select/--ignore") from None
     if config and sites_args:
         raise typer.BadParameter("give sites or --config files, not both", param_hint="SITE")
+    silenced = 0
     try:
         if config:
             findings = lint_configs(read_configs(config), selection)
@@ -158,10 +161,13 @@ def lint(
             except FleetValidationError as exc:
                 findings = problems_as_findings(exc.problems)
             else:
-                findings = lint_sites(fleet, names, selection, in_site_files=True)
+                unknown = unknown_ignores(fleet, names)
+                counted = lint_sites_counted(fleet, names, selection, in_site_files=True)
+                findings = sorted([*problems_as_findings(unknown), *counted.findings])
+                silenced = counted.silenced
     except L2tpgenError as exc:
         fail(str(exc))
-    _print_findings(findings, fmt)
+    _print_findings(findings, fmt, silenced)
     threshold = Severity.parse(fail_on.value if fail_on else settings.fail_on or "warning")
     if any(f.severity >= threshold for f in findings):
         raise typer.Exit(EXIT_FINDINGS)

@@ -56,9 +56,11 @@ def validate(
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
     from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
     from l2tpgen.model.load import locate_problems  # noqa: PLC0415
+    from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
     from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
 
@@ -71,9 +73,12 @@ def validate(
             out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
             raise typer.Exit(1) from None
         fail(str(exc))
+    unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
+    if unknown:
+        _invalid(unknown, fmt, sites)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
-    hints = interface_hints(fleet.sites.values())
+    hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]
     warnings = locate_problems([*hints, *check_underlay(fleet.sites)], fleet.files)
     unset = unset_secrets(fleet)
     if fmt is ValidateFormat.json:
@@ -114,6 +119,19 @@ def validate(
         out.print(f"{a} <-> {b}: {plural(n, 'pseudowire')}, {protection.describe()}", markup=False)
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
+    _print_kept_ports(fleet)
+
+
+def _print_kept_ports(fleet: Fleet) -> None:
+    """Each pair that keeps a port-mode xconnect (``lan.port_xconnect``), once."""
+    for name, site in fleet.sites.items():
+        port = site.kept_port
+        if port is not None and name < port.peer:
+            out.print(
+                f"{name} <-> {port.peer}: a port-mode pseudowire kept as it stands (VC ID "
+                f"{port.vc_id}, every VLAN of {site.lan.interface})",
+                markup=False,
+            )
 
 
 def plural(count: int, noun: str) -> str:

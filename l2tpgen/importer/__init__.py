@@ -18,6 +18,15 @@ from l2tpgen.importer.classes import name_refusals
 from l2tpgen.importer.interfaces import interface_notes
 from l2tpgen.importer.notes import Note
 from l2tpgen.importer.pairs import peerings
+from l2tpgen.importer.port_mode import (
+    PortChoice,
+    decide,
+    kept_note,
+    migration_note,
+    parse_port_choice,
+    port_entry,
+    refusal,
+)
 from l2tpgen.importer.router import Refused, Router, read_router
 from l2tpgen.importer.sites import (
     Draft,
@@ -30,7 +39,7 @@ from l2tpgen.importer.sites import (
     unused_classes,
     vlan_name,
 )
-from l2tpgen.importer.vlans import VlanChoice, parse_vlans, vlan_ranges
+from l2tpgen.importer.vlans import VlanChoice, parse_vlans
 from l2tpgen.model.site import NAME_PATTERN
 
 if TYPE_CHECKING:
@@ -44,8 +53,10 @@ __all__ = [
     "ImportResult",
     "ImportedSite",
     "Note",
+    "PortChoice",
     "VlanChoice",
     "import_configs",
+    "parse_port_choice",
     "parse_vlans",
 ]
 
@@ -66,11 +77,13 @@ class ImportOptions:
     """What the configs do not say.
 
     ``names``: site names by config file, file stem, hostname or (for stubs) peer address;
-    ``vlans``: the VLANs of single-trunk routers.
+    ``vlans``: the VLANs of single-trunk routers; ``port``: keep their port-mode xconnect or
+    migrate it (``importer/port_mode.py``).
     """
 
     names: Mapping[str, str] = field(default_factory=dict)
     vlans: VlanChoice = field(default_factory=VlanChoice)
+    port: PortChoice = field(default_factory=PortChoice)
 
 
 @dataclass(frozen=True)
@@ -177,9 +190,7 @@ def _drafts(
         for peering in mine:
             peer = names[peering.peer.file] if peering.peer else _stub_name(peering, options)
             by_peer[peer].append(peering)
-            vlans = _vlans(peering, router, name, options, refusals)
-            if peering.circuit.vlan is None and vlans:
-                draft.notes.append(_migration(peering, vlans))
+            vlans = _circuit_vlans(peering, draft, peer, options=options, refusals=refusals)
             draft.vlans += [_vlan(peering, v, peer) for v in vlans]
         for peer, group in by_peer.items():
             draft.classes[peer] = peer_classes(router, [p.circuit for p in group])
@@ -189,22 +200,12 @@ def _drafts(
                 stub = drafts.setdefault(peer, Draft(peer, None, address=str(group[0].stub)))
                 stub.classes[name] = mirror_classes(draft.classes[peer])
                 stub.vlans += [{**v, "peer": name} for v in draft.vlans if v["peer"] == peer]
+                if draft.port is not None and draft.port["peer"] == peer:
+                    stub.port = {**draft.port, "peer": name}
         static_notes(draft, mine, names)
     if refusals:
         raise ImportRefusedError(refusals)
     return drafts
-
-
-def _migration(peering: Peering, vlans: list[int]) -> Note:
-    circuit = peering.circuit
-    return Note.at(
-        peering.router.file,
-        circuit.xconnect.at,
-        "unexpressed",
-        f"the single-trunk xconnect on {circuit.interface.name} (VC ID {circuit.vc_id}) becomes "
-        f"one subinterface and pseudowire per VLAN ({len(vlans)}: {vlan_ranges(vlans)}), VC ID "
-        "= VLAN ID: push migrates the router",
-    )
 
 
 def _stub_name(peering: Peering, options: ImportOptions) -> str:
@@ -212,27 +213,31 @@ def _stub_name(peering: Peering, options: ImportOptions) -> str:
     return _lookup(options.names, address) or f"peer-{address.replace('.', '-')}"
 
 
-def _vlans(
-    peering: Peering, router: Router, name: str, options: ImportOptions, refusals: list[Note]
+def _circuit_vlans(
+    peering: Peering, draft: Draft, peer: str, *, options: ImportOptions, refusals: list[Note]
 ) -> list[int]:
+    """A subinterface's VLAN; a port-mode xconnect's: none kept, or the VLANs it is migrated to.
+
+    Kept or migrated as the options say (``importer/port_mode.py``); the choice goes into
+    ``draft.port``.
+    """
     if peering.circuit.vlan is not None:
         return [peering.circuit.vlan]
-    chosen = options.vlans.for_site(name, router.hostname, router.file, router.stem)
-    if not chosen:
-        refusals.append(
-            Note.at(
-                router.file,
-                peering.circuit.xconnect.at,
-                "refused",
-                f"the xconnect on {peering.circuit.interface.name} takes the whole port (the "
-                "single-trunk design), which does not say which VLANs the trunk carries: give "
-                "them with --vlans (e.g. --vlans 2996-2999, or --vlans SITE=LIST per site); the "
-                "import then writes one subinterface and one pseudowire per VLAN, VC ID = VLAN "
-                "ID, and push migrates the router",
-                name,
-            )
-        )
-    return list(chosen)
+    router = peering.router
+    keys = (draft.name, router.hostname, router.file, router.stem)
+    chosen = options.port.for_site(*keys)
+    vlans = options.vlans.for_site(*keys)
+    own_vlans = any(k in options.vlans.per_site for k in keys)
+    action = decide(chosen, vlans)
+    if (action == "migrate" and not vlans) or (action == "keep" and own_vlans):
+        refusals.append(refusal(peering, draft.name, action))
+        return []
+    draft.port = port_entry(peering, peer, action)
+    if action == "keep":
+        draft.notes.append(kept_note(peering))
+        return []
+    draft.notes.append(migration_note(peering, list(vlans)))
+    return list(vlans)
 
 
 def _vlan(peering: Peering, vlan: int, peer: str) -> dict[str, object]:
@@ -245,6 +250,8 @@ def _vlan(peering: Peering, vlan: int, peer: str) -> dict[str, object]:
     }
     if peering.circuit.vlan is not None and peering.circuit.vc_id != vlan:
         entry["vc_id"] = peering.circuit.vc_id
+    if peering.circuit.vlan is not None and peering.circuit.interface.dot1q_native:
+        entry["native"] = True  # `encapsulation dot1Q N native`
     return entry
 
 

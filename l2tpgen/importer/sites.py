@@ -43,6 +43,7 @@ class Draft:
     vlans: list[dict[str, object]] = field(default_factory=list)
     classes: dict[str, PeerClasses] = field(default_factory=dict)  # by peer name
     default: PeerClasses | None = None  # the classes of a router without pseudowires
+    port: dict[str, object] | None = None  # lan.port_xconnect: a port-mode xconnect, kept or not
     notes: list[Note] = field(default_factory=list)
 
 
@@ -310,6 +311,8 @@ def site_dict(draft: Draft, secrets: Mapping[tuple[str, str], str]) -> dict[str,
     if queues is not None:
         lan["hold_queue"] = queues
     lan.update(port_settings(trunk, router.file, draft.notes))
+    if draft.port is not None:
+        lan["port_xconnect"] = draft.port
     data |= {"wan": wan, "lan": lan}
     l2tp_class, pw_class, peers = classes_and_peers(draft, secrets)
     data |= {"l2tp_class": l2tp_class, "pseudowire_class": pw_class}
@@ -326,10 +329,14 @@ def stub_dict(draft: Draft, secrets: Mapping[tuple[str, str], str]) -> dict[str,
     at them until they are filled in.
     """
     l2tp_class, pw_class, peers = classes_and_peers(draft, secrets)
-    return {
+    data: dict[str, object] = {
         "name": draft.name,
         "hostname": draft.name,
         "management": {"host": draft.address},
+    }
+    if draft.port is not None:  # its interface is left out too, for `validate` to point at
+        data["lan"] = {"port_xconnect": draft.port}
+    return data | {
         "l2tp_class": l2tp_class,
         "pseudowire_class": pw_class,
         "peers": peers,

@@ -172,7 +172,9 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
             if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
                 fields["dot1q"] = _int(words[2])
                 fields["dot1q_at"] = At(child.line, child.column)
-                read = len(words) == 3  # noqa: PLR2004 - `native`, `second-dot1q`: more
+                native = [w.lower() for w in words[3:]] == ["native"]
+                fields["dot1q_native"] = native
+                read = len(words) == 3 or native  # noqa: PLR2004 - `second-dot1q`: more
             else:
                 fields["encapsulation"] = framing
                 read = True

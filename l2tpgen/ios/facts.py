@@ -86,6 +86,7 @@ class Interface:
     address_at: At | None = None
     dot1q: int | None = None
     dot1q_at: At | None = None
+    dot1q_native: bool = False  # `encapsulation dot1Q N native`: the trunk's untagged VLAN
     xconnect: Xconnect | None = None
     hold_queue_in: int | None = None
     hold_queue_out: int | None = None

@@ -9,6 +9,7 @@ from l2tpgen.lint.engine import ConfigText, Selection, lint_configs
 from l2tpgen.lint.finding import Finding, Severity
 from l2tpgen.lint.origins import place_in_site_files, rendered_name
 from l2tpgen.lint.rules import MODEL_RULES
+from l2tpgen.lint.site_ignores import Silenced, ignored_codes, silenced
 from l2tpgen.model.load import locate_problems
 from l2tpgen.render import render_site
 
@@ -45,6 +46,13 @@ def lint_models(
 
     Findings are placed in the site files, read again for positions.
     """
+    return sorted(f for _, f in _model_findings(fleet, names, selection))
+
+
+def _model_findings(
+    fleet: Fleet, names: Sequence[str], selection: Selection | None
+) -> list[tuple[str, Finding]]:
+    """``lint_models``'s findings, each with the site it is about."""
     selection = selection or Selection()
     rules = [rule for rule in MODEL_RULES if selection.wants(rule.code)]
     found = [
@@ -54,7 +62,7 @@ def lint_models(
         for problem in rule.check(fleet, fleet.site(name).name)
     ]
     located = locate_problems((problem for _, problem in found), fleet.files)
-    return sorted(rule.model_finding(p) for (rule, _), p in zip(found, located, strict=True))
+    return [(p.site, rule.model_finding(p)) for (rule, _), p in zip(found, located, strict=True)]
 
 
 def lint_sites(
@@ -83,7 +91,23 @@ def lint_sites(
     A finding in a rendered config names it ``rendered:SITE`` at its line of ``render SITE``; with
     ``in_site_files`` it is placed in the site's file instead, at the key that produced the line,
     its fix said in YAML terms (``origins.place_in_site_files``): what `l2tpgen lint` reports.
+
+    Findings a site's ``lint.ignore`` silences are left out (``lint_sites_counted`` counts them).
     """
+    return lint_sites_counted(
+        fleet, names, selection, rendered, in_site_files=in_site_files
+    ).findings
+
+
+def lint_sites_counted(
+    fleet: Fleet,
+    names: Sequence[str] = (),
+    selection: Selection | None = None,
+    rendered: Mapping[str, str] | None = None,
+    *,
+    in_site_files: bool = False,
+) -> Silenced:
+    """``lint_sites``'s findings, and how many the sites' ``lint.ignore`` silenced."""
     from l2tpgen.platforms import driver  # noqa: PLC0415 - a cycle: drivers import renderers
 
     view = fleet.around(names) if names else fleet
@@ -103,7 +127,12 @@ def lint_sites(
         text = texts[name] = given if given is not None else render_site(view, name)
         configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
     findings = lint_configs(configs, selection, elsewhere)
-    kept = [f for f in findings if f.file in wanted]
+    ignores = ignored_codes(fleet)
+    by_file = {rendered_name(name): name for name in fleet.sites}
+    about = [(by_file[f.file], f) for f in findings if f.file in wanted]
+    about += _model_findings(fleet, names, selection)
+    quiet = [f for site, f in about if silenced(f.code, ignores.get(site, ()))]
+    kept = [f for site, f in about if not silenced(f.code, ignores.get(site, ()))]
     if in_site_files:
         kept = place_in_site_files(kept, fleet, texts)
-    return sorted([*lint_models(fleet, names, selection), *kept])
+    return Silenced(sorted(kept), len(quiet))

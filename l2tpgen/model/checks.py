@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 from l2tpgen.model.classes import check_class_pairs, check_classes
 from l2tpgen.model.family_checks import check_family, check_peer_family
 from l2tpgen.model.interface_checks import check_interfaces
+from l2tpgen.model.native_vlan import check_native, check_native_pairs
 from l2tpgen.model.platform_checks import check_platform_paths
+from l2tpgen.model.port_mode import check_port_mode, check_port_pairs
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.protection_checks import check_mixed_peers, check_protection
 from l2tpgen.model.transport_checks import check_corosync_transports
@@ -36,6 +38,8 @@ def check_site(site: Site) -> Iterator[Problem]:
     yield from check_classes(site)
     yield from _check_peers(site)
     yield from _check_vlans(site)
+    yield from check_port_mode(site)
+    yield from check_native(site)
 
 
 def _check_wan(site: Site) -> Iterator[Problem]:
@@ -212,6 +216,8 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
         yield from check_platform_paths(site, sites)
         yield from _check_links(site, sites, files)
         yield from check_corosync_transports(site, sites, files)
+        yield from check_port_pairs(site, sites, files)
+        yield from check_native_pairs(site, sites, files)
 
 
 def _check_unique_across_fleet(

@@ -354,6 +354,7 @@ class Fleet:
         """
         wanted = {self.site(name).name for name in names}
         view = wanted | {v.peer for name in wanted for v in self.sites[name].vlans}
+        view |= {p.peer for name in wanted if (p := self.sites[name].kept_port) is not None}
         sites = {}
         for name in sorted(view & set(self.sites)):
             site = self.sites[name]

@@ -161,6 +161,24 @@ class Wan(StrictModel):
         return self.address.version == 6  # noqa: PLR2004 - the IP version
 
 
+class PortXconnect(StrictModel):
+    """A port-mode xconnect on the LAN trunk itself: one pseudowire carrying every VLAN of the port.
+
+    The "single trunk tunnel" of brownfield routers (``import`` writes it). ``action: keep``:
+    rendered, owned, pushed and linted as it stands (L2T001 warns), never migrated; ``migrate``:
+    push replaces it with the site's per-VLAN subinterfaces (``model/port_mode.py``).
+    """
+
+    peer: IosName
+    vc_id: int = Field(ge=1, le=MAX_VC_ID)
+    action: Literal["keep", "migrate"] = "keep"
+
+    @property
+    def kept(self) -> bool:
+        """Whether the port-mode xconnect stays (rendered and owned as it stands)."""
+        return self.action == "keep"
+
+
 class Lan(StrictModel):
     """The trunk port towards the local switch; one dot1Q subinterface per stretched VLAN."""
 
@@ -168,6 +186,7 @@ class Lan(StrictModel):
     hold_queue: HoldQueue | None = None
     duplex: Duplex | None = None
     speed: Speed | None = None
+    port_xconnect: PortXconnect | None = None
 
 
 LinuxName = Annotated[str, Field(pattern=LINUX_NAME_PATTERN)]
@@ -294,11 +313,27 @@ class Vlan(StrictModel):
     vc_id: int | None = Field(None, ge=1, le=MAX_VC_ID)
     carries: Workload | None = None
     corosync_transport: CorosyncTransport | None = None
+    # The trunk's native VLAN: its frames are untagged on the LAN port (model/native_vlan.py).
+    native: Flag = False
 
     @property
     def effective_vc_id(self) -> int:
         """The VC ID on the wire: the given one, else the VLAN ID."""
         return self.vc_id if self.vc_id is not None else self.id
+
+
+# A lint rule's code, a prefix of codes or its name (``L2T001``, ``L2T1``, ``default-hold-queue``);
+# which rules exist is the linter's to say (``l2tpgen.lint.site_ignores``).
+RuleRef = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]{0,62}$")]
+
+
+class SiteLint(StrictModel):
+    """How ``l2tpgen lint`` treats this site: rules silenced for it, as ruff's per-file-ignores.
+
+    A silenced finding is counted in lint's summary (``1 silenced``), never dropped unseen.
+    """
+
+    ignore: tuple[RuleRef, ...] = ()
 
 
 def class_suffix(base: PseudowireClass, merged: PseudowireClass, l2tp: str | None) -> str:
@@ -347,6 +382,7 @@ class Site(StrictModel):
     protection: Protection = Protection()
     peers: tuple[PeerEntry, ...] = ()
     vlans: tuple[Vlan, ...] = ()
+    lint: SiteLint = SiteLint()
 
     @model_validator(mode="after")
     def _interface_names_as_the_platform_writes_them(self) -> Site:
@@ -358,6 +394,12 @@ class Site(StrictModel):
         for field, value in written_out(self).items():
             object.__setattr__(self, field, value)
         return self
+
+    @property
+    def kept_port(self) -> PortXconnect | None:
+        """The port-mode xconnect the site keeps (``lan.port_xconnect`` with ``action: keep``)."""
+        port = self.lan.port_xconnect
+        return port if port is not None and port.kept else None
 
     @property
     def interfaces(self) -> Ports:

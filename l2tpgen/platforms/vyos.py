@@ -125,6 +125,8 @@ def _session(pw: Pseudowire) -> dict[str, object]:
         "peer_session": remote,
         "mtu": pw.budget.max_inner_mtu,  # the pair's budget: both ends get the same MTU
         "port": "allowed-vlan" if pw.dot1q_carried else "native-vlan",
+        # The LAN port's membership: the trunk's native VLAN is its untagged one.
+        "lan_port": "native-vlan" if pw.vlan.native else "allowed-vlan",
     }
 
 

@@ -142,13 +142,17 @@ def class_views(
     *,
     reveal: bool,
     environ: Mapping[str, str] | None,
+    port_peer: str | None = None,
 ) -> tuple[tuple[L2tpClassView, ...], tuple[PseudowireClassView, ...]]:
     """Every l2tp-class and pseudowire-class the site's pseudowires use, each once, by name.
 
     An l2tp-class is rendered for the signalled pseudowires and for static sessions that run
-    `l2tp hello`. A site without pseudowires renders its own default classes.
+    `l2tp hello`. A site without pseudowires renders its own default classes. ``port_peer``: the
+    peer of a kept port-mode xconnect (dynamic: its classes are the peer's).
     """
     uses = [(pw.settings, pw.l2tp_class, not pw.static or pw.hello) for pw in pseudowires]
+    if port_peer is not None:
+        uses.append((site.pseudowire_for(port_peer), site.l2tp_for(port_peer), True))
     if not uses:
         default = site.pseudowire_class
         uses = [(default, site.l2tp_class, default.signaling == "dynamic")]

@@ -48,6 +48,7 @@ class Interface:
     ip_address: str | None = None
     no_ip_address: bool = False
     dot1q: int | None = None
+    native: bool = False  # `encapsulation dot1Q N native` [U] (model/native_vlan.py)
     duplex: str | None = None
     speed: str | None = None
     no_cdp: bool = False
@@ -101,7 +102,9 @@ def _cookie(pw_end: Pseudowire, which: int) -> str | None:
     return f"{size} " + " ".join(str(w) for w in words)
 
 
-def _peer_routes(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[Route]:
+def _peer_routes(
+    site: Site, pseudowires: tuple[Pseudowire, ...], port: Site | None = None
+) -> list[Route]:
     """A route to each peer's loopback via the WAN gateway, unless an IGP carries them.
 
     Without it, xconnects to a loopback point at an address nothing routes to. Named
@@ -109,7 +112,8 @@ def _peer_routes(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[Route]
     """
     if site.wan.peer_routes != "static":
         return []
-    peers = {pw.peer.name: pw.peer for pw in pseudowires if pw.peer.wan.loopback is not None}
+    ends = [pw.peer for pw in pseudowires] + ([port] if port is not None else [])
+    peers = {peer.name: peer for peer in ends if peer.wan.loopback is not None}
     return [
         Route(
             str(peer.tunnel_address),
@@ -149,10 +153,29 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
         name=f"{site.lan.interface}.{pw_end.vlan.id}",
         description=f"{MARK} VLAN {pw_end.vlan.id} {pw_end.vlan.name} to {pw_end.peer.name}",
         dot1q=pw_end.vlan.id,
+        native=pw_end.vlan.native,
         no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting
         xconnect=xconnect,
         mtu=mtu,
     )
+
+
+def port_peer(fleet: Fleet, site: Site) -> Site | None:
+    """The peer of the port-mode xconnect the site keeps, if it keeps one."""
+    port = site.kept_port
+    return fleet.site(port.peer) if port is not None else None
+
+
+def _port_xconnect(fleet: Fleet, site: Site) -> Xconnect | None:
+    """The kept port-mode xconnect on the LAN trunk itself (``lan.port_xconnect``), as it stands.
+
+    Cisco's form for an Ethernet port: ``xconnect PEER VCID encapsulation l2tpv3 pw-class NAME``
+    on the main interface (``model/port_mode.py`` cites the guide).
+    """
+    port, peer = site.kept_port, port_peer(fleet, site)
+    if port is None or peer is None:
+        return None
+    return Xconnect(str(peer.tunnel_address), port.vc_id, site.pseudowire_for(port.peer).name)
 
 
 def build_view(
@@ -165,8 +188,13 @@ def build_view(
     """Compute the IOS view of one site of a validated fleet."""
     site = fleet.site(name)
     pseudowires = fleet.pseudowires(name)
+    port = site.kept_port
     l2tp_classes, pw_classes = class_views(
-        site, pseudowires, reveal=reveal_secrets, environ=environ
+        site,
+        pseudowires,
+        reveal=reveal_secrets,
+        environ=environ,
+        port_peer=port.peer if port else None,
     )
 
     def psk(variable: str, peer: str) -> str:
@@ -180,7 +208,8 @@ def build_view(
             no_ip_address=True,
             duplex=site.lan.duplex,
             speed=_optional(site.lan.speed),
-            no_cdp=no_cdp,
+            no_cdp=no_cdp or port is not None,  # CDP must not cross a port-mode pseudowire
+            xconnect=_port_xconnect(fleet, site),
             hold_queue_in=_hold_queue(site.hold_queue("lan").in_, "in"),
             hold_queue_out=_hold_queue(site.hold_queue("lan").out, "out"),
         ),
@@ -216,7 +245,7 @@ def build_view(
                 Route(str(net.network_address), str(net.netmask), str(site.wan.gateway))
                 for net in site.wan.routes
             ),
-            *_peer_routes(site, pseudowires),
+            *_peer_routes(site, pseudowires, port_peer(fleet, site)),
         ),
         cdp_run=site.cdp,
         crypto=crypto if crypto.map_name or crypto.inbound_acl else None,
@@ -229,7 +258,7 @@ def render_base(fleet: Fleet, name: str) -> str:
     What ``l2tpgen sim up`` starts each simulated router with.
     """
     view = build_view(fleet, name)
-    physical = tuple(i for i in view.interfaces if i.xconnect is None)
+    physical = tuple(i for i in view.interfaces if i.dot1q is None)  # no attachment circuits
     bare = tuple(
         Interface(name=i.name, ip_address=i.ip_address, duplex=i.duplex, speed=i.speed)
         for i in physical

@@ -197,13 +197,18 @@ def session_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[st
             # Linux sends `cookie`, expects `peer_cookie`: we send the peer's local cookie.
             sent, expected = _cookies(pw)
             session += f" cookie {sent} peer_cookie {expected}"
+        # The native VLAN's frames are the untagged ones: the port itself joins its bridge.
+        lan_port = lan if pw.vlan.native else f"{lan}.{vlan}"
+        vlan_device = [
+            f"ip link add link {lan} name {lan}.{vlan} type vlan id {vlan}",
+            f"ip link set dev {lan}.{vlan} up",
+        ]
         commands += [
             session,
             f"ip link set dev l2tp{vlan} up mtu {mtu}",
-            f"ip link add link {lan} name {lan}.{vlan} type vlan id {vlan}",
-            f"ip link set dev {lan}.{vlan} up",
+            *([] if pw.vlan.native else vlan_device),
             f"ip link add br{vlan} type bridge",
-            f"ip link set dev {lan}.{vlan} master br{vlan}",
+            f"ip link set dev {lan_port} master br{vlan}",
             *_session_port(pw),
             f"ip link set dev br{vlan} up",
         ]

@@ -119,20 +119,26 @@ def render_networkd(fleet: Fleet, name: str) -> dict[str, str]:
             ),
             *sessions,
         )
-    vlans = [pw.vlan.id for pw in pseudowires]
+    vlans = [pw.vlan.id for pw in pseudowires if not pw.vlan.native]
+    # The native VLAN's frames are the untagged ones: the port itself joins its bridge.
+    native = [("Bridge", f"br{pw.vlan.id}") for pw in pseudowires if pw.vlan.native]
     files[f"30-{lan}.network"] = _ini(
         ("Match", [("Name", lan)]),
-        ("Network", [("LinkLocalAddressing", "no"), *(("VLAN", f"{lan}.{v}") for v in vlans)]),
+        (
+            "Network",
+            [("LinkLocalAddressing", "no"), *native, *(("VLAN", f"{lan}.{v}") for v in vlans)],
+        ),
     )
     for pw in pseudowires:
         vlan = pw.vlan.id
-        files[f"20-{lan}.{vlan}.netdev"] = _ini(
-            ("NetDev", [("Name", f"{lan}.{vlan}"), ("Kind", "vlan")]), ("VLAN", [("Id", vlan)])
-        )
         files[f"20-br{vlan}.netdev"] = _ini(("NetDev", [("Name", f"br{vlan}"), ("Kind", "bridge")]))
-        files[f"30-{lan}.{vlan}.network"] = _ini(
-            ("Match", [("Name", f"{lan}.{vlan}")]), ("Network", [("Bridge", f"br{vlan}")])
-        )
+        if not pw.vlan.native:
+            files[f"20-{lan}.{vlan}.netdev"] = _ini(
+                ("NetDev", [("Name", f"{lan}.{vlan}"), ("Kind", "vlan")]), ("VLAN", [("Id", vlan)])
+            )
+            files[f"30-{lan}.{vlan}.network"] = _ini(
+                ("Match", [("Name", f"{lan}.{vlan}")]), ("Network", [("Bridge", f"br{vlan}")])
+            )
         port = session_port(pw)
         files[f"30-l2tp{vlan}.network"] = _ini(
             ("Match", [("Name", f"l2tp{vlan}")]),

@@ -1,0 +1,112 @@
+"""Rules for a port-mode xconnect on the LAN trunk (``lan.port_xconnect``): keep it, or migrate.
+
+A port-mode xconnect (an ``xconnect`` on the main Ethernet interface) tunnels every frame the port
+receives, tagged or not (Cisco, "Layer 2 Tunnel Protocol Version 3", Cisco IOS Releases 12.0(29)S
+and 12.2(25)S, "Ethernet": "Any Ethernet frame received on an interface is tunneled";
+https://www.cisco.com/en/US/docs/ios/12_0s/feature/guide/l2tpv325.html). Kept, it is the one
+pseudowire of the trunk: no VLAN subinterfaces beside it, the same at both ends. Migrated, the
+site's VLANs replace it and must be there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from l2tpgen.model.problems import Problem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from l2tpgen.model.site import Site
+
+PORT = ("lan", "port_xconnect")
+
+
+def check_port_mode(site: Site) -> Iterator[Problem]:
+    """What one site's ``lan.port_xconnect`` needs of the site itself."""
+    port = site.lan.port_xconnect
+    if port is None:
+        return
+    if port.peer not in site.peer_names:
+        yield Problem(
+            site.name,
+            (*PORT, "peer"),
+            f"the port-mode xconnect names peer {port.peer}, which is not in this site's peers",
+            f"add {port.peer} to peers, or correct the peer name",
+        )
+        return
+    if not port.kept:
+        if not any(v.peer == port.peer for v in site.vlans):
+            yield Problem(
+                site.name,
+                (*PORT, "action"),
+                f"the port-mode xconnect to {port.peer} is to be migrated, but no VLAN of this "
+                f"site goes to {port.peer}: the migration would leave nothing of it",
+                f"list the VLANs the trunk carries in vlans (peer {port.peer}), or set "
+                "`action: keep`",
+            )
+        return
+    if not site.driver.cisco:
+        yield Problem(
+            site.name,
+            (*PORT, "action"),
+            f"a kept port-mode xconnect is an IOS attachment circuit; this site's platform is "
+            f"{site.effective_platform}",
+            "set `action: migrate` and list the VLANs, or remove lan.port_xconnect",
+        )
+    if site.vlans:
+        yield Problem(
+            site.name,
+            ("vlans", 0),
+            f"{site.lan.interface} keeps its port-mode xconnect, which carries every VLAN of the "
+            "port: a VLAN subinterface beside it would never see a frame",
+            "remove vlans, or set `lan.port_xconnect.action: migrate` to move to one "
+            "pseudowire per VLAN",
+        )
+    if site.pseudowire_for(port.peer).signaling == "static":
+        yield Problem(
+            site.name,
+            (*PORT, "action"),
+            f"l2tpgen keeps a port-mode xconnect with dynamic signaling only; the pseudowires to "
+            f"{port.peer} are static",
+            "set `action: migrate` (one static session per VLAN), or dynamic signaling",
+        )
+
+
+def check_port_pairs(
+    site: Site, sites: Mapping[str, Site], files: Mapping[str, str]
+) -> Iterator[Problem]:
+    """Both ends keep the port-mode xconnect, with one VC ID, and no ESP it would not get."""
+    port = site.kept_port
+    if port is None or port.peer not in sites:
+        return
+    peer = sites[port.peer]
+    theirs = peer.kept_port
+    if theirs is None or theirs.peer != site.name:
+        yield Problem(
+            site.name,
+            (*PORT, "action"),
+            f"{site.lan.interface} keeps a port-mode xconnect to {port.peer}, but "
+            f"{files[port.peer]} does not keep one back to {site.name}",
+            f"give {files[port.peer]} `lan.port_xconnect: {{peer: {site.name}, vc_id: "
+            f"{port.vc_id}, action: keep}}`, or migrate at both ends",
+        )
+        return
+    if site.name > peer.name:
+        return  # each pair is compared once
+    if theirs.vc_id != port.vc_id:
+        yield Problem(
+            site.name,
+            (*PORT, "vc_id"),
+            f"the port-mode xconnect has VC ID {port.vc_id} here but {theirs.vc_id} in "
+            f"{files[port.peer]}",
+            "both ends of a pseudowire must use the same VC ID",
+        )
+    if site.protection_for(peer).ipsec:
+        yield Problem(
+            site.name,
+            (*PORT, "action"),
+            f"the path to {port.peer} is to be protected with IPsec, which l2tpgen renders for "
+            "per-VLAN pseudowires only: the kept port-mode xconnect would cross it in clear",
+            "migrate to per-VLAN pseudowires, or state `protection.mode: none` on a trusted path",
+        )
