@@ -51,6 +51,7 @@ def unknown_ignores(fleet: Fleet, names: Collection[str] = ()) -> list[Problem]:
             f"lint.ignore: {given} matches no rule code or name",
             "`l2tpgen rules` lists them (e.g. L2T001, single-trunk-xconnect, or a prefix such as "
             "L2T1)",
+            code="V076",
         )
         for name, site in fleet.sites.items()
         if not names or name in names

@@ -46,6 +46,7 @@ def check_native(site: Site) -> Iterator[Problem]:
                 f"VLAN {vlan.id} and VLAN {first} are both native on {site.lan.interface}: a trunk "
                 "sends one VLAN untagged",
                 "keep `native: true` on one VLAN",
+                code="V077",
             )
             continue
         first = vlan.id
@@ -64,6 +65,7 @@ def native_hints(sites: Iterable[Site]) -> Iterator[Problem]:
                     f"VLAN {vlan.id} is native (untagged) on {site.lan.interface}: {UNCONFIRMED}",
                     "try it on one router first (`push --dry-run`, then a maintenance window)",
                     level="warning",
+                    code="V078",
                 )
                 break
 
@@ -87,4 +89,5 @@ def check_native_pairs(
                 ("vlans", index, "native"),
                 f"VLAN {vlan.id} is {here} here but {there} in {files[vlan.peer]}",
                 "both ends of the pseudowire say the same: `native: true` at both, or at neither",
+                code="V079",
             )

@@ -33,6 +33,7 @@ def check_port_mode(site: Site) -> Iterator[Problem]:
             (*PORT, "peer"),
             f"the port-mode xconnect names peer {port.peer}, which is not in this site's peers",
             f"add {port.peer} to peers, or correct the peer name",
+            code="V068",
         )
         return
     if not port.kept:
@@ -44,6 +45,7 @@ def check_port_mode(site: Site) -> Iterator[Problem]:
                 f"site goes to {port.peer}: the migration would leave nothing of it",
                 f"list the VLANs the trunk carries in vlans (peer {port.peer}), or set "
                 "`action: keep`",
+                code="V069",
             )
         return
     if not site.driver.cisco:
@@ -53,6 +55,7 @@ def check_port_mode(site: Site) -> Iterator[Problem]:
             f"a kept port-mode xconnect is an IOS attachment circuit; this site's platform is "
             f"{site.effective_platform}",
             "set `action: migrate` and list the VLANs, or remove lan.port_xconnect",
+            code="V070",
         )
     if site.vlans:
         yield Problem(
@@ -62,6 +65,7 @@ def check_port_mode(site: Site) -> Iterator[Problem]:
             "port: a VLAN subinterface beside it would never see a frame",
             "remove vlans, or set `lan.port_xconnect.action: migrate` to move to one "
             "pseudowire per VLAN",
+            code="V071",
         )
     if site.pseudowire_for(port.peer).signaling == "static":
         yield Problem(
@@ -70,6 +74,7 @@ def check_port_mode(site: Site) -> Iterator[Problem]:
             f"l2tpgen keeps a port-mode xconnect with dynamic signaling only; the pseudowires to "
             f"{port.peer} are static",
             "set `action: migrate` (one static session per VLAN), or dynamic signaling",
+            code="V072",
         )
 
 
@@ -90,6 +95,7 @@ def check_port_pairs(
             f"{files[port.peer]} does not keep one back to {site.name}",
             f"give {files[port.peer]} `lan.port_xconnect: {{peer: {site.name}, vc_id: "
             f"{port.vc_id}, action: keep}}`, or migrate at both ends",
+            code="V073",
         )
         return
     if site.name > peer.name:
@@ -101,6 +107,7 @@ def check_port_pairs(
             f"the port-mode xconnect has VC ID {port.vc_id} here but {theirs.vc_id} in "
             f"{files[port.peer]}",
             "both ends of a pseudowire must use the same VC ID",
+            code="V074",
         )
     if site.protection_for(peer).ipsec:
         yield Problem(
@@ -109,4 +116,5 @@ def check_port_pairs(
             f"the path to {port.peer} is to be protected with IPsec, which l2tpgen renders for "
             "per-VLAN pseudowires only: the kept port-mode xconnect would cross it in clear",
             "migrate to per-VLAN pseudowires, or state `protection.mode: none` on a trusted path",
+            code="V075",
         )
