@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import pytest
 from conftest import ROOT
-from test_lab import requires_vm
-from test_lab_security import requires_protection
+from conftest_lab import requires_protection, requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet

@@ -1,0 +1,230 @@
+"""Shared test builders: site files and fleets for the tests, made one way in one place.
+
+A test module imports what it builds from here (or from ``conftest*.py``), never from another
+test module: ``tests/test_test_imports.py`` keeps it so. Two kinds of builder:
+
+- a copy of an example (``examples/hub``, ``examples/protected``, ``sites/``) in a test's
+  directory, with each edit a ``(site, old, new)`` replacement that must find ``old``;
+- a small fleet written from a template (two sites on public addresses; the mixed PE of issue 25).
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import TYPE_CHECKING
+
+from conftest import ROOT
+
+from l2tpgen import FleetValidationError, load_fleet
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+EXAMPLES = ROOT / "examples"
+HUB = EXAMPLES / "hub"
+PROTECTED = EXAMPLES / "protected"
+
+Edit = tuple[str, str, str]
+"""``(site, old, new)``: in ``<site>.yaml``, replace ``old`` (which must be there) by ``new``."""
+
+
+# --- copies of the examples, edited ------------------------------------------------------------
+
+
+def edit_file(path: Path, old: str, new: str, *, count: int = -1) -> None:
+    """Replace ``old`` by ``new`` in ``path`` (every one, or the first ``count``); ``old`` must
+    be there, so an edit that no longer applies fails the test instead of testing nothing."""
+    text = path.read_text()
+    assert old in text, (path.name, old)
+    path.write_text(text.replace(old, new, count))
+
+
+def copy_example(source: Path, parent: Path, *edits: Edit) -> Path:
+    """``source`` copied to ``parent/<its name>`` with ``edits`` made; the copy's path."""
+    sites = parent / source.name
+    shutil.copytree(source, sites)
+    for name, old, new in edits:
+        edit_file(sites / f"{name}.yaml", old, new)
+    return sites
+
+
+# The hub example with its Linux edge made a VyOS PE: trusted paths (l2tpgen renders no inbound
+# WAN filter for VyOS), no cookies, and the sublayer on both ends (sequencing transmit).
+VYOS_EDGE: tuple[Edit, ...] = (
+    ("linux-edge", "platform: linux", "platform: vyos"),
+    (
+        "linux-edge",
+        "signaling: static, cookie: 0}",
+        "signaling: static, cookie: 0, sequencing: transmit}",
+    ),
+    ("linux-edge", "gateway: 198.51.100.22\n", "gateway: 198.51.100.22\n  trusted: true\n"),
+    (
+        "hub",
+        "{signaling: static, cookie: 0}",
+        "{signaling: static, cookie: 0, sequencing: transmit}",
+    ),
+    ("hub", "gateway: 198.51.100.6\n", "gateway: 198.51.100.6\n  trusted: true\n"),
+)
+
+
+def hub_fleet(tmp_path: Path, *edits: Edit) -> Path:
+    """``examples/hub`` copied to ``tmp_path/hub`` with ``edits`` made."""
+    return copy_example(HUB, tmp_path, *edits)
+
+
+def cookie_fleet(tmp_path: Path) -> Path:
+    """The hub fleet with linux-edge's pseudowires protected by keyed 8-byte cookies only."""
+    sites = hub_fleet(
+        tmp_path,
+        (
+            "hub",
+            "pseudowire: {signaling: static, cookie: 0}",
+            "pseudowire: {signaling: static}\n    protection: {mode: cookie}",
+        ),
+        ("linux-edge", "signaling: static, cookie: 0}", "signaling: static}"),
+    )
+    with (sites / "linux-edge.yaml").open("a") as handle:
+        handle.write("protection: {mode: cookie}\n")
+    return sites
+
+
+# examples/protected (IPsec IKEv2, ESP transport AES-GCM-128, on a private path) with one end a
+# Linux PE and the other (site-b unless said) a VyOS PE: static sessions, no cookie, the
+# sublayer at both ends.
+VYOS_CLASS = (
+    "{name: ethernet, signaling: dynamic, pmtu: true, df_bit: true}",
+    "{name: ethernet, signaling: static, cookie: 0, sequencing: transmit}",
+)
+
+
+def vyos_protected_fleet(tmp_path: Path, *extra: Edit, vyos: str = "site-b") -> Path:
+    """``examples/protected`` with ``vyos`` a VyOS PE, the other end Linux, then ``extra``."""
+    edits: list[Edit] = [
+        (name, "device_type: cisco_ios", f"device_type: {'vyos' if name == vyos else 'linux'}")
+        for name in ("site-a", "site-b")
+    ]
+    edits += [(name, *VYOS_CLASS) for name in ("site-a", "site-b")]
+    return copy_example(PROTECTED, tmp_path, *edits, *extra)
+
+
+# --- two sites from a template -------------------------------------------------------------------
+
+TWO_SITES = """\
+name: {name}
+hostname: {name}-pe
+management: {{host: 192.0.2.10}}
+wan:
+  interface: GigabitEthernet0/1
+  address: {wan}/29
+  gateway: {gateway}
+lan: {{interface: GigabitEthernet0/0}}
+l2tp_class: {{name: dc{l2tp}}}
+pseudowire_class: {{name: ethernet, signaling: static}}
+{protection}peers:
+  - {peer_entry}
+vlans:
+  - {{id: 100, name: web, peer: {peer}}}
+"""
+
+
+def next_address(address: str) -> str:
+    """The IPv4 address after ``address`` (a site's gateway, next to its WAN address)."""
+    network, last = address.rsplit(".", 1)
+    return f"{network}.{int(last) + 1}"
+
+
+def write_site(
+    directory: Path,
+    name: str,
+    peer: str,
+    wan: str,
+    *,
+    l2tp: str = "",
+    protection: str = "",
+    peer_entry: str | None = None,
+) -> Path:
+    """One site file of a two-site fleet (IPsec by default: the addresses are public)."""
+    path = directory / f"{name}.yaml"
+    text = TWO_SITES.format(
+        name=name,
+        peer=peer,
+        wan=wan,
+        gateway=next_address(wan),
+        l2tp=l2tp or ", authentication: none",
+        protection=protection,
+        peer_entry=peer_entry or peer,
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def fleet_problems(directory: Path) -> list[str]:
+    """Each validation problem of the fleet in ``directory`` as ``location: message | hint``."""
+    try:
+        load_fleet(directory)
+    except FleetValidationError as exc:
+        return [f"{p.location}: {p.message} | {p.hint}" for p in exc.problems]
+    return []
+
+
+# --- a PE mixing clear and IPsec peers (issue 25) -------------------------------------------------
+
+_MIXED_SITE = """\
+name: {name}
+hostname: {name}-1
+platform: linux
+management: {{host: 192.0.2.{host}}}
+wan:
+  interface: GigabitEthernet0/1
+  address: 198.51.100.{wan}/29
+  gateway: 198.51.100.{gateway}
+  loopback: {{interface: Loopback0, address: 10.255.0.{loopback}/32}}
+lan: {{interface: GigabitEthernet0/0}}
+linux: {{wan: eth1, lan: eth2}}
+pseudowire_class: {{name: ethernet, signaling: static, cookie: {cookie}}}
+{extra}"""
+
+_HUB_PEERS = """\
+peers:
+  - branch
+  - name: edge
+    pseudowire: {cookie: 8}
+    protection: {mode: cookie}
+vlans:
+  - {id: 100, name: web, peer: branch}
+  - {id: 200, name: lab, peer: edge}
+"""
+
+
+def mixed_fleet(directory: Path, *, branch_cookie: int = 8) -> Path:
+    """hub (mixed: IPsec to branch, cookies to edge), branch and edge, in ``directory``."""
+    sites = {
+        "hub": {
+            "host": 21,
+            "wan": 1,
+            "gateway": 6,
+            "loopback": 1,
+            "cookie": branch_cookie,
+            "extra": _HUB_PEERS,
+        },
+        "branch": {
+            "host": 22,
+            "wan": 9,
+            "gateway": 14,
+            "loopback": 2,
+            "cookie": branch_cookie,
+            "extra": "peers: [hub]\nvlans:\n  - {id: 100, name: web, peer: hub}\n",
+        },
+        "edge": {
+            "host": 23,
+            "wan": 17,
+            "gateway": 22,
+            "loopback": 3,
+            "cookie": 8,
+            "extra": "protection: {mode: cookie}\npeers: [hub]\n"
+            "vlans:\n  - {id: 200, name: lab, peer: hub}\n",
+        },
+    }
+    for name, values in sites.items():
+        (directory / f"{name}.yaml").write_text(_MIXED_SITE.format(name=name, **values))
+    return directory
