@@ -39,12 +39,13 @@ def edit_file(path: Path, old: str, new: str, *, count: int = -1) -> None:
     path.write_text(text.replace(old, new, count))
 
 
-def copy_example(source: Path, parent: Path, *edits: Edit) -> Path:
-    """``source`` copied to ``parent/<its name>`` with ``edits`` made; the copy's path."""
-    sites = parent / source.name
+def copy_example(source: Path, parent: Path, *edits: Edit, name: str | None = None) -> Path:
+    """``source`` copied to ``parent/<name>`` (its own name unless given) with ``edits`` made;
+    the copy's path."""
+    sites = parent / (name or source.name)
     shutil.copytree(source, sites)
-    for name, old, new in edits:
-        edit_file(sites / f"{name}.yaml", old, new)
+    for site, old, new in edits:
+        edit_file(sites / f"{site}.yaml", old, new)
     return sites
 
 
@@ -97,14 +98,18 @@ VYOS_CLASS = (
 )
 
 
-def vyos_protected_fleet(tmp_path: Path, *extra: Edit, vyos: str = "site-b") -> Path:
-    """``examples/protected`` with ``vyos`` a VyOS PE, the other end Linux, then ``extra``."""
-    edits: list[Edit] = [
+def vyos_protected_edits(vyos: str = "site-b") -> tuple[Edit, ...]:
+    """The edits that make ``examples/protected`` the fleet above, ``vyos`` its VyOS PE."""
+    devices = [
         (name, "device_type: cisco_ios", f"device_type: {'vyos' if name == vyos else 'linux'}")
         for name in ("site-a", "site-b")
     ]
-    edits += [(name, *VYOS_CLASS) for name in ("site-a", "site-b")]
-    return copy_example(PROTECTED, tmp_path, *edits, *extra)
+    return (*devices, *[(name, *VYOS_CLASS) for name in ("site-a", "site-b")])
+
+
+def vyos_ipsec_fleet(tmp_path: Path, *extra: Edit, vyos: str = "site-b") -> Path:
+    """``examples/protected`` with ``vyos`` a VyOS PE, the other end Linux, then ``extra``."""
+    return copy_example(PROTECTED, tmp_path, *vyos_protected_edits(vyos), *extra)
 
 
 # --- two sites from a template -------------------------------------------------------------------
