@@ -122,14 +122,13 @@ wan:
   interface: GigabitEthernet0/1
   address: {wan}/29
   gateway: {gateway}
-lan: {{interface: GigabitEthernet0/0}}
+{wan_extra}lan: {{interface: GigabitEthernet0/0}}
 l2tp_class: {{name: dc{l2tp}}}
-pseudowire_class: {{name: ethernet, signaling: static}}
+pseudowire_class: {{name: ethernet{pw}}}
 {protection}peers:
   - {peer_entry}
 vlans:
-  - {{id: 100, name: web, peer: {peer}}}
-"""
+{vlans}"""
 
 
 def next_address(address: str) -> str:
@@ -144,20 +143,31 @@ def write_site(
     peer: str,
     wan: str,
     *,
-    l2tp: str = "",
+    wan_extra: str = "",
+    l2tp: str = ", authentication: none",
+    pw: str = ", signaling: static",
     protection: str = "",
     peer_entry: str | None = None,
+    vlans: tuple[tuple[int, str], ...] = ((100, "web"),),
 ) -> Path:
-    """One site file of a two-site fleet (IPsec by default: the addresses are public)."""
+    """One site file of a two-site fleet, ``name`` on ``wan`` (a /29, its gateway the next
+    address) with pseudowires to ``peer`` (IPsec by default when an address is public).
+
+    ``wan_extra`` is lines added to ``wan``; ``l2tp`` and ``pw`` are what follows the class names
+    (``dc``, ``ethernet``); ``protection`` is a top-level ``protection:`` line; ``peer_entry`` the
+    entry in ``peers`` (the peer's name unless given); ``vlans`` the ``(id, name)`` carried."""
     path = directory / f"{name}.yaml"
     text = TWO_SITES.format(
         name=name,
         peer=peer,
         wan=wan,
         gateway=next_address(wan),
-        l2tp=l2tp or ", authentication: none",
+        wan_extra=wan_extra,
+        l2tp=l2tp,
+        pw=pw,
         protection=protection,
         peer_entry=peer_entry or peer,
+        vlans="".join(f"  - {{id: {i}, name: {n}, peer: {peer}}}\n" for i, n in vlans),
     )
     path.write_text(text, encoding="utf-8")
     return path
