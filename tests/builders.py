@@ -1,24 +1,27 @@
 """Shared test builders: site files and fleets for the tests, made one way in one place.
 
 A test module imports what it builds from here (or from ``conftest*.py``), never from another
-test module: ``tests/test_test_imports.py`` keeps it so. Two kinds of builder:
+test module: ``tests/test_test_imports.py`` keeps it so. What is here:
 
-- a copy of an example (``examples/hub``, ``examples/protected``, ``sites/``) in a test's
-  directory, with each edit a ``(site, old, new)`` replacement that must find ``old``;
-- a small fleet written from a template (two sites on public addresses; the mixed PE of issue 25).
+- a copy of an example (``examples/hub``, ``examples/protected``) in a test's directory, with each
+  edit a ``(site, old, new)`` replacement that must find ``old``;
+- a small fleet written from a template (two sites on public addresses; the mixed PE of issue 25);
+- stand-ins: a router answering show commands on its channel;
+- the GitHub Action's lint step, run as the runner would.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
-from typing import TYPE_CHECKING
+import subprocess
+import sys
+from pathlib import Path
 
+import yaml
 from conftest import ROOT
 
 from l2tpgen import FleetValidationError, load_fleet
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 EXAMPLES = ROOT / "examples"
 HUB = EXAMPLES / "hub"
@@ -243,3 +246,78 @@ def mixed_fleet(directory: Path, *, branch_cookie: int = 8) -> Path:
     for name, values in sites.items():
         (directory / f"{name}.yaml").write_text(_MIXED_SITE.format(name=name, **values))
     return directory
+
+
+# --- stand-ins ---------------------------------------------------------------------------------
+
+
+class ShowRouter:
+    """A connection stand-in answering each show command as IOS does on the channel: the command
+    echoed, its output (``answers``, or IOS's refusal of an unknown command), then the prompt.
+    ``written`` keeps each write, ``asked`` each command."""
+
+    base_prompt = "lab-a-rtr1"
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        self.answers = answers
+        self.pending = ""
+        self.written: list[str] = []
+        self.asked: list[str] = []
+
+    def write_channel(self, text: str) -> None:
+        self.written.append(text)
+        for command in text.splitlines():
+            self.asked.append(command)
+            answer = self.answers.get(command, "% Invalid input detected at '^' marker.")
+            self.pending += f"{command}\n{answer}\n{self.base_prompt}#"
+
+    def read_channel(self) -> str:
+        text, self.pending = self.pending, ""
+        return text
+
+
+# The header of `show xconnect all` (the layout of the captures in tests/realworld/show).
+XCONNECT_HEADER = (
+    "Legend: XC ST=Xconnect State, S1=Segment1 State, S2=Segment2 State\n"
+    "UP=Up, DN=Down, AD=Admin Down, IA=Inactive, NH=No Hardware\n"
+    "XC ST  Segment 1                         S1 Segment 2                         S2\n"
+    "------+---------------------------------+--+---------------------------------+--\n"
+)
+
+
+# --- the GitHub Action -------------------------------------------------------------------------
+
+ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
+
+
+def action_step(step: str) -> dict[str, object]:
+    """The step of action.yml with this ``id``."""
+    found: dict[str, object] = next(s for s in ACTION["runs"]["steps"] if s.get("id") == step)
+    return found
+
+
+def run_action_lint(tmp_path: Path, sites: str, configs: str) -> tuple[dict[str, str], int]:
+    """The Action's lint step run in ``tmp_path`` as the runner would run it (without the
+    upload): the outputs it wrote to GITHUB_OUTPUT and how many SARIF files it left."""
+    output = tmp_path / "github_output"
+    output.write_text("")
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "SITES": sites,
+        "CONFIGS": configs,
+        "FAIL_ON": "warning",
+        "GITHUB_OUTPUT": str(output),
+    }
+    script = str(action_step("lint")["run"])
+    result = subprocess.run(
+        ["/bin/bash", "-e", "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
+    return outputs, len(list((tmp_path / "l2tpgen-sarif").glob("*.sarif")))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import run_action_lint
 from conftest import ROOT, SITES
 from typer.testing import CliRunner
 
@@ -384,10 +385,8 @@ def test_a_known_rule_on_a_line_its_yaml_fix_does_not_fit_keeps_its_own_fix(
 def test_the_actions_sarif_names_site_files_that_exist_in_the_checkout(tmp_path: Path) -> None:
     # The Action's own lint step (action.yml), run in a checkout holding sites/: every URI of
     # its sites.sarif is a file of that checkout, at a YAML line (sites/ has L2T014 on both sites).
-    from test_action import _run  # noqa: PLC0415 - the Action's runner, shared with its tests
-
     shutil.copytree(SITES, tmp_path / "sites")
-    _run(tmp_path, "sites", "")
+    run_action_lint(tmp_path, "sites", "")
     sarif = (tmp_path / "l2tpgen-sarif" / "sites.sarif").read_text()
     located = _sarif_locations(sarif)
     assert {(uri, line, column) for _, uri, line, column in located} == {
