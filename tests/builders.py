@@ -13,15 +13,22 @@ test module: ``tests/test_test_imports.py`` keeps it so. What is here:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from conftest import ROOT
 
-from l2tpgen import FleetValidationError, load_fleet
+from l2tpgen import FleetValidationError, load_fleet, render_site
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from l2tpgen.model import Site
 
 EXAMPLES = ROOT / "examples"
 HUB = EXAMPLES / "hub"
@@ -246,6 +253,27 @@ def mixed_fleet(directory: Path, *, branch_cookie: int = 8) -> Path:
     for name, values in sites.items():
         (directory / f"{name}.yaml").write_text(_MIXED_SITE.format(name=name, **values))
     return directory
+
+
+# --- rendered configs --------------------------------------------------------------------------
+
+
+def revealed_site(sites: Path, name: str, environ: Mapping[str, str]) -> tuple[Site, str]:
+    """Site ``name`` of the fleet in ``sites`` and its IOS config with the secrets of ``environ``
+    revealed (what push would send)."""
+    fleet = load_fleet(sites)
+    return fleet.site(name), render_site(fleet, name, reveal_secrets=True, environ=environ)
+
+
+def unprotected(config: str) -> str:
+    """An IOS config without its crypto sections, its l2tpgen ACLs and the WAN's two lines (the
+    access group and the crypto map): a running pair from before protection."""
+    config = re.sub(
+        r"^(?:crypto |ip access-list ).*\n(?:[ !].*\n)*", "", config, flags=re.MULTILINE
+    )
+    return config.replace(" ip access-group l2tpgen-wan-in in\n", "").replace(
+        " crypto map l2tpgen\n", ""
+    )
 
 
 # --- stand-ins ---------------------------------------------------------------------------------
