@@ -26,9 +26,10 @@ from conftest import ROOT
 from l2tpgen import FleetValidationError, load_fleet, render_site
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from l2tpgen.model import Site
+    from l2tpgen.sim import Router
 
 EXAMPLES = ROOT / "examples"
 HUB = EXAMPLES / "hub"
@@ -274,6 +275,23 @@ def unprotected(config: str) -> str:
     return config.replace(" ip access-group l2tpgen-wan-in in\n", "").replace(
         " crypto map l2tpgen\n", ""
     )
+
+
+# --- the simulator ----------------------------------------------------------------------------
+
+
+def send_plan(router: Router, lines: Iterable[str]) -> list[tuple[str, str]]:
+    """Send ``lines`` to a simulated router as push does (``configure terminal``, one line at a
+    time, ``end``): the lines it refused (a line of its answer starts with ``%``, as IOS's
+    ``% Invalid input`` does under its caret line), each with the answer."""
+    refused = []
+    router.handle("configure terminal")
+    for line in lines:
+        answer = router.handle(line.strip())
+        if any(said.startswith("%") for said in answer.splitlines()):
+            refused.append((line, answer))
+    router.handle("end")
+    return refused
 
 
 # --- stand-ins ---------------------------------------------------------------------------------
