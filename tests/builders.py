@@ -18,10 +18,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from conftest import ROOT
+from strategies import site_dict
 
 from l2tpgen import FleetValidationError, load_fleet, render_site
 
@@ -191,6 +192,50 @@ def fleet_problems(directory: Path) -> list[str]:
     except FleetValidationError as exc:
         return [f"{p.location}: {p.message} | {p.hint}" for p in exc.problems]
     return []
+
+
+# --- pairs: site-a and site-b with VLAN 10 between them ------------------------------------------
+
+_USERS_SITE = """\
+name: {name}
+hostname: rtr-{name}
+management: {{host: 192.0.2.{host}}}
+wan: {{interface: GigabitEthernet0/1, address: {wan}/29, gateway: {gateway}}}
+lan: {{interface: GigabitEthernet0/0}}
+l2tp_class: {{secret_env: L2TPGEN_L2TP_SECRET}}
+peers: [{peer}]
+vlans:
+  - {{id: 10, name: users, peer: {other}{vlan}}}
+"""
+
+
+def users_pair(
+    directory: Path, a: str = "", b: str = "", *, link_a: str = "", link_b: str = ""
+) -> Path:
+    """``site-a`` and ``site-b`` on public WANs with VLAN 10 ``users`` between them (line 9, its
+    ``{`` at column 5), written in ``directory``. ``a`` and ``b`` are added to each end's VLAN
+    (``", carries: storage"``); ``link_a`` and ``link_b`` are each end's ``link`` to the other."""
+    for name, other, host, wan, gateway, vlan, link in (
+        ("site-a", "site-b", 1, "198.51.100.1", "198.51.100.6", a, link_a),
+        ("site-b", "site-a", 2, "203.0.113.1", "203.0.113.6", b, link_b),
+    ):
+        peer = f"{{name: {other}, link: {link}}}" if link else other
+        text = _USERS_SITE.format(
+            name=name, host=host, wan=wan, gateway=gateway, peer=peer, other=other, vlan=vlan
+        )
+        (directory / f"{name}.yaml").write_text(text)
+    return directory
+
+
+def pair_dicts(**changes: Any) -> list[dict[str, Any]]:  # noqa: ANN401 - site-file values
+    """site-0 and site-1 as site-file dicts (``strategies.site_dict``, no loopback) with VLAN 10
+    ``users`` between them; ``changes`` are set on site-0."""
+    a, b = site_dict(0, loopback=False), site_dict(1, loopback=False)
+    a["peers"], b["peers"] = ["site-1"], ["site-0"]
+    a["vlans"] = [{"id": 10, "name": "users", "peer": "site-1"}]
+    b["vlans"] = [{"id": 10, "name": "users", "peer": "site-0"}]
+    a.update(changes)
+    return [a, b]
 
 
 # --- a PE mixing clear and IPsec peers (issue 25) -------------------------------------------------
