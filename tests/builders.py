@@ -194,6 +194,53 @@ def fleet_problems(directory: Path) -> list[str]:
     return []
 
 
+_WAN_SITE = """\
+name: {name}
+hostname: {name}-pe
+platform: {platform}
+management: {{host: 192.0.2.10}}
+wan:
+  interface: GigabitEthernet0/1
+  address: {wan}
+  gateway: {gateway}
+{wan_extra}lan: {{interface: GigabitEthernet0/0}}
+{l2tp_class}pseudowire_class: {{name: ethernet, signaling: static{pw}}}
+peers: [{peer}]
+vlans:
+  - {{id: 100, name: web, peer: {peer}}}
+"""
+
+
+def write_wan_site(
+    directory: Path,
+    name: str,
+    peer: str,
+    wan: str,
+    gateway: str,
+    *,
+    platform: str,
+    wan_extra: str = "",
+    l2tp_class: str = "",
+    pw: str = "",
+) -> Path:
+    """One site file on ``platform`` with its WAN ``wan`` (address/prefix, either family) and
+    ``gateway`` as given, VLAN 100 to ``peer``, static signaling. ``wan_extra`` is lines added to
+    ``wan``, ``l2tp_class`` a whole ``l2tp_class:`` line, ``pw`` what follows the signaling."""
+    text = _WAN_SITE.format(
+        name=name,
+        peer=peer,
+        wan=wan,
+        gateway=gateway,
+        wan_extra=wan_extra,
+        platform=platform,
+        l2tp_class=l2tp_class,
+        pw=pw,
+    )
+    path = directory / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 # --- pairs: site-a and site-b with VLAN 10 between them ------------------------------------------
 
 _USERS_SITE = """\
