@@ -51,6 +51,11 @@ def edit_file(path: Path, old: str, new: str, *, count: int = -1) -> None:
     path.write_text(text.replace(old, new, count))
 
 
+def both_ends(old: str, new: str) -> tuple[Edit, Edit]:
+    """The same edit in site-a and site-b (the reference pair's two files)."""
+    return ("site-a", old, new), ("site-b", old, new)
+
+
 def copy_example(source: Path, parent: Path, *edits: Edit, name: str | None = None) -> Path:
     """``source`` copied to ``parent/<name>`` (its own name unless given) with ``edits`` made;
     the copy's path."""

@@ -9,10 +9,9 @@ turns signaling off). Each plan is applied to the simulator and planned again.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
-from builders import send_plan
+from builders import both_ends, copy_example, send_plan
 from conftest import SITES
 
 from l2tpgen import load_fleet, render_site
@@ -31,14 +30,9 @@ WANT = render_site(DYNAMIC, "site-a", reveal_secrets=True, environ=ENV)
 
 def _static(tmp_path: Path) -> Fleet:
     """The reference pair with static sessions, their hellos in an l2tp-class named hello1."""
-    out = tmp_path / "static"
-    shutil.copytree(SITES, out)
-    for name in ("site-a.yaml", "site-b.yaml"):
-        path = out / name
-        text = path.read_text()
-        text = text.replace("signaling: dynamic, pmtu: true", "signaling: static, pmtu: false")
-        path.write_text(text.replace("{name: class1,", "{name: hello1,"))
-    return load_fleet(out)
+    static = both_ends("signaling: dynamic, pmtu: true", "signaling: static, pmtu: false")
+    hello1 = both_ends("{name: class1,", "{name: hello1,")
+    return load_fleet(copy_example(SITES, tmp_path, *static, *hello1, name="static"))
 
 
 def test_static_to_dynamic_builds_a_new_class_version_and_never_edits_the_one_in_use(

@@ -9,10 +9,9 @@ exception: their order is what the list does.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
-from builders import send_plan
+from builders import both_ends, copy_example, send_plan
 from conftest import SITES
 from hier_config import Platform, WorkflowRemediation, get_hconfig
 
@@ -31,13 +30,8 @@ ENV = {"L2TPGEN_L2TP_SECRET": "123456789"}
 
 def _sequenced(tmp_path: Path) -> Fleet:
     """The reference pair with ``sequencing: transmit`` (which l2tpgen renders last)."""
-    out = tmp_path / "sequenced"
-    shutil.copytree(SITES, out)
-    for name in ("site-a.yaml", "site-b.yaml"):
-        path = out / name
-        text = path.read_text()
-        path.write_text(text.replace("df_bit: true}", "df_bit: true, sequencing: transmit}"))
-    return load_fleet(out)
+    sequenced = both_ends("df_bit: true}", "df_bit: true, sequencing: transmit}")
+    return load_fleet(copy_example(SITES, tmp_path, *sequenced, name="sequenced"))
 
 
 def _reorder(config: str, header: str, order: list[int]) -> str:

@@ -8,11 +8,10 @@ not read at all. Expectations were read off the captures by eye.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import XCONNECT_HEADER, ShowRouter
+from builders import XCONNECT_HEADER, ShowRouter, copy_example
 from conftest import SITES, TESTS
 
 from l2tpgen import load_fleet
@@ -90,11 +89,8 @@ def test_the_ios_xe_show_l2tp_capture_gives_its_tunnel_and_its_xconnect_session(
 
 
 def _xe_fleet(tmp_path: Path) -> Fleet:
-    out = tmp_path / "sites"
-    shutil.copytree(SITES, out)
-    path = out / "site-a.yaml"
-    path.write_text(path.read_text().replace("device_type: cisco_ios}", "device_type: cisco_xe}"))
-    fleet = load_fleet(out)
+    xe = ("site-a", "device_type: cisco_ios}", "device_type: cisco_xe}")
+    fleet = load_fleet(copy_example(SITES, tmp_path, xe))
     assert fleet.site("site-a").effective_platform == "iosxe"
     return fleet
 
