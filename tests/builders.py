@@ -12,6 +12,7 @@ test module: ``tests/test_test_imports.py`` keeps it so. What is here:
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -389,6 +390,40 @@ def send_plan(router: Router, lines: Iterable[str]) -> list[tuple[str, str]]:
             refused.append((line, answer))
     router.handle("end")
     return refused
+
+
+# --- reading source -----------------------------------------------------------------------------
+
+
+def module_imports(path: Path, package: str = "") -> list[tuple[int, str]]:
+    """(line, module) for every import in the module at ``path``, wherever it stands (inside a
+    function, under ``TYPE_CHECKING``): each module named, each name imported from one (``from a
+    import b`` gives ``a`` and ``a.b``), and each ``importlib.import_module``/``__import__`` call
+    with a literal name. Relative imports are resolved against ``package`` when given."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level and package:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module or ""
+            found.append((node.lineno, module))
+            found += [(node.lineno, f"{module}.{alias.name}".lstrip(".")) for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                or (isinstance(node.func, ast.Name) and node.func.id == "__import__")
+            )
+        ):
+            found.append((node.lineno, node.args[0].value))
+    return found
 
 
 # --- stand-ins ---------------------------------------------------------------------------------

@@ -6,16 +6,16 @@ stand-ins), ``conftest.py`` and its plugins (``conftest_lab.py``, ``conftest_sim
 module code in its own collection, broke when the other renamed a private helper, and copied from
 it by reaching in (38 such imports when issue 29 was filed).
 
-Every module under tests/ is read statically: every import statement, wherever it is (inside a
-function, under ``TYPE_CHECKING``), and every ``importlib.import_module``/``__import__`` call
-with a literal name. A name is a test module's when it is a ``test_*.py`` file of tests/.
+Every module under tests/ is read statically (``builders.module_imports``: every import statement,
+wherever it is, and every ``importlib.import_module``/``__import__`` call with a literal name).
+A name is a test module's when it is a ``test_*.py`` file of tests/.
 """
 
 from __future__ import annotations
 
-import ast
 from typing import TYPE_CHECKING
 
+from builders import module_imports
 from conftest import TESTS
 
 if TYPE_CHECKING:
@@ -50,35 +50,10 @@ PENDING = frozenset(
 )
 
 
-def _imports(path: Path) -> list[tuple[int, str]]:
-    """(line, module) for every import in ``path``: each module named, and each name imported
-    from one (``from a import b`` gives ``a`` and ``a.b``)."""
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            found.append((node.lineno, module))
-            found += [(node.lineno, f"{module}.{alias.name}".lstrip(".")) for alias in node.names]
-        elif (
-            isinstance(node, ast.Call)
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-            and (
-                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
-                or (isinstance(node.func, ast.Name) and node.func.id == "__import__")
-            )
-        ):
-            found.append((node.lineno, node.args[0].value))
-    return found
-
-
 def _test_modules_imported(path: Path, test_modules: set[str]) -> set[tuple[int, str]]:
     """(line, test module) for each test module ``path`` imports (``tests.`` prefix or not)."""
     found = set()
-    for line, module in _imports(path):
+    for line, module in module_imports(path):
         parts = module.split(".")
         if parts[0] == "tests":
             parts = parts[1:]
