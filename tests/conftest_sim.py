@@ -130,15 +130,18 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def run_cli(*args: str, env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
-    """``l2tpgen ARGS`` in its own process, as a user runs it."""
+def run_cli(
+    *args: str, env: Mapping[str, str], cwd: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """``l2tpgen ARGS`` in its own process (in ``cwd``), as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "l2tpgen", *args],
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=timeout,
     )
 
 
@@ -157,15 +160,7 @@ def sim_cli(
     env.pop("L2TPGEN_SIM_NAME", None)
     if name is not None:
         env["L2TPGEN_SIM_NAME"] = name
-    return subprocess.run(
-        [sys.executable, "-m", "l2tpgen", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    return run_cli(*args, env=env, cwd=cwd, timeout=300)
 
 
 @final
