@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from conftest import ROOT
+from conftest import ROOT, SITES
 from strategies import site_dict
 
 from l2tpgen import FleetValidationError, load_fleet, render_site
@@ -65,6 +65,19 @@ def copy_example(source: Path, parent: Path, *edits: Edit, name: str | None = No
     for site, old, new in edits:
         edit_file(sites / f"{site}.yaml", old, new)
     return sites
+
+
+def without_vlan(parent: Path, vlan: int, sites: tuple[str, ...] = ("site-a", "site-b")) -> Path:
+    """``sites/`` (the reference pair) copied to ``parent/sites`` with every line that names
+    ``vlan`` taken out of the files of ``sites``."""
+    copy = copy_example(SITES, parent)
+    for name in sites:
+        path = copy / f"{name}.yaml"
+        lines = path.read_text().splitlines(keepends=True)
+        kept = [line for line in lines if str(vlan) not in line]
+        assert len(kept) < len(lines), (name, vlan)
+        path.write_text("".join(kept))
+    return copy
 
 
 # The hub example with its Linux edge made a VyOS PE: trusted paths (l2tpgen renders no inbound
