@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from builders import ACTION, run_action_lint
 from conftest import SITES, TESTS
+from support import ACTION, run_action_lint
 
 
 def test_the_actions_lint_step_passes_clean_sites_and_writes_sarif(tmp_path: Path) -> None:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import run_action_lint
 from conftest import ROOT, SITES
+from support import run_action_lint
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app

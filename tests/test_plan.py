@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from builders import send_plan
 from conftest import SITES
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import Plan, plan_change

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from builders import both_ends, copy_example, send_plan
+from builders import both_ends, copy_example
 from conftest import SITES
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change

@@ -8,8 +8,8 @@ planner used to stop with hier_config's ``DuplicateChildError`` ("this is a bug 
 from __future__ import annotations
 
 import pytest
-from builders import send_plan
 from conftest import SITES
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from builders import both_ends, copy_example, send_plan
+from builders import both_ends, copy_example
 from conftest import SITES
 from hier_config import Platform, WorkflowRemediation, get_hconfig
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.classes import version_name

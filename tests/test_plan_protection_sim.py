@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import send_plan
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change

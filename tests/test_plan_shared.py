@@ -13,8 +13,8 @@ import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import send_plan
 from conftest import SITES, TESTS
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change

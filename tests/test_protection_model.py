@@ -41,7 +41,6 @@ def _write(
 ) -> None:
     """builders.write_site with two VLANs (web, app) and the class's signaling left to its
     default unless ``pw`` says."""
-    vlans = ((100, "web"), (101, "app"))
     write_site(
         directory,
         name,
@@ -51,7 +50,7 @@ def _write(
         protection=protection,
         peer_entry=peer_entry,
         pw=pw,
-        vlans=vlans,
+        vlans="100 web, 101 app",
     )
 
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from builders import module_imports
+from support import module_imports
 
 import l2tpgen.sim
 

@@ -1,12 +1,12 @@
 """No module in tests/ imports a test module (issue 29, item 5).
 
-What tests share lives in modules that hold no tests: ``builders.py`` (site files, fleets,
-stand-ins), ``conftest.py`` and its plugins (``conftest_lab.py``, ``conftest_sim.py``,
-``conftest_netbox.py``) and the other helpers. A test module that imported another ran the other's
-module code in its own collection, broke when the other renamed a private helper, and copied from
-it by reaching in (38 such imports when issue 29 was filed).
+What tests share lives in modules that hold no tests: ``builders.py`` (site files, fleets),
+``support.py`` (stand-ins, runners), ``conftest.py`` and its plugins (``conftest_lab.py``,
+``conftest_sim.py``, ``conftest_netbox.py``) and the other helpers. A test module that imported
+another ran the other's module code in its own collection, broke when the other renamed a private
+helper, and copied from it by reaching in (50 import lines at 3814a4e, issue 29).
 
-Every module under tests/ is read statically (``builders.module_imports``: every import statement,
+Every module under tests/ is read statically (``support.module_imports``: every import statement,
 wherever it is, and every ``importlib.import_module``/``__import__`` call with a literal name).
 A name is a test module's when it is a ``test_*.py`` file of tests/.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from builders import module_imports
 from conftest import TESTS
+from support import module_imports
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import XCONNECT_HEADER, ShowRouter
 from conftest import TESTS
+from support import XCONNECT_HEADER, ShowRouter
 
 from l2tpgen import load_fleet
 from l2tpgen.device.cookies import MISMATCH, WORDS_SWAPPED, compare, shown_cookies

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import XCONNECT_HEADER, ShowRouter, copy_example
+from builders import copy_example
 from conftest import SITES, TESTS
+from support import XCONNECT_HEADER, ShowRouter
 
 from l2tpgen import load_fleet
 from l2tpgen.device.verify import (

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import ShowRouter
 from conftest import SITES, TESTS
+from support import ShowRouter
 
 from l2tpgen import load_fleet
 from l2tpgen.device.session import exec_batch
