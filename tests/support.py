@@ -122,28 +122,30 @@ def action_step(step: str) -> dict[str, object]:
     return found
 
 
-def run_action_lint(tmp_path: Path, sites: str, configs: str) -> tuple[dict[str, str], int]:
-    """The Action's lint step run in ``tmp_path`` as the runner would run it (without the
-    upload): the outputs it wrote to GITHUB_OUTPUT and how many SARIF files it left."""
-    output = tmp_path / "github_output"
-    output.write_text("")
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "SITES": sites,
-        "CONFIGS": configs,
-        "FAIL_ON": "warning",
-        "GITHUB_OUTPUT": str(output),
-    }
-    script = str(action_step("lint")["run"])
+def run_action_step(tmp_path: Path, step: str, env: dict[str, str]) -> None:
+    """The Action's step ``step`` run by bash in ``tmp_path`` as the runner would run it, with
+    this interpreter's l2tpgen first on PATH and ``env`` (the step's inputs) added; it must pass."""
     result = subprocess.run(
-        ["/bin/bash", "-e", "-c", script],
+        ["/bin/bash", "-e", "-c", str(action_step(step)["run"])],
         cwd=tmp_path,
-        env=env,
+        env={
+            **os.environ,
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+            **env,
+        },
         capture_output=True,
         text=True,
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def run_action_lint(tmp_path: Path, sites: str, configs: str) -> tuple[dict[str, str], int]:
+    """The Action's lint step run in ``tmp_path`` as the runner would run it (without the
+    upload): the outputs it wrote to GITHUB_OUTPUT and how many SARIF files it left."""
+    output = tmp_path / "github_output"
+    output.write_text("")
+    env = {"SITES": sites, "CONFIGS": configs, "FAIL_ON": "warning", "GITHUB_OUTPUT": str(output)}
+    run_action_step(tmp_path, "lint", env)
     outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
     return outputs, len(list((tmp_path / "l2tpgen-sarif").glob("*.sarif")))

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conftest import SITES, TESTS
-from support import ACTION, run_action_lint
+from support import ACTION, run_action_lint, run_action_step
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_the_actions_lint_step_passes_clean_sites_and_writes_sarif(tmp_path: Path) -> None:
@@ -46,23 +46,8 @@ def test_the_actions_docs_step_writes_the_fleet_page_and_the_summary(tmp_path: P
     shutil.copytree(SITES, tmp_path / "sites")
     summary = tmp_path / "summary.md"
     summary.write_text("")
-    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docs")
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "SITES": "sites",
-        "DOCS": "docs/fleet.md",
-        "GITHUB_STEP_SUMMARY": str(summary),
-    }
-    result = subprocess.run(
-        ["/bin/bash", "-e", "-c", str(step["run"])],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    env = {"SITES": "sites", "DOCS": "docs/fleet.md", "GITHUB_STEP_SUMMARY": str(summary)}
+    run_action_step(tmp_path, "docs", env)
     page = (tmp_path / "docs" / "fleet.md").read_text()
     assert page.startswith("# Fleet: 2 sites, 4 pseudowires")
     assert "```mermaid" in page
