@@ -1,13 +1,19 @@
-"""Shared pieces of the benchmarks: simulated routers in their own process, with latency."""
+"""Shared pieces of the benchmarks: simulated routers, and timing calls.
+
+The simulated routers run in their own process, with latency; a call is timed once, best of
+several, alternating between the things compared, or for its peak memory.
+"""
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
@@ -65,3 +71,38 @@ def timed(label: str, function: Callable[[], T]) -> tuple[float, T]:
     seconds = time.perf_counter() - start
     print(f"  {label:<58} {seconds:8.2f} s", flush=True)
     return seconds, result
+
+
+def once(function: Callable[[], object]) -> float:
+    """Wall time of one call, starting from a collected heap."""
+    gc.collect()
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def best(function: Callable[[], object], repeat: int) -> float:
+    """Best wall time of ``repeat`` calls."""
+    return min(once(function) for _ in range(repeat))
+
+
+def best_alternating(repeat: int, *functions: Callable[[], object]) -> list[float]:
+    """Best wall time of ``repeat`` calls of each function, the functions called in turn.
+
+    Alternating lets the noise of a shared machine hit all alike: the ratios are what to read.
+    """
+    times: list[list[float]] = [[] for _ in functions]
+    for _ in range(repeat):
+        for function, runs in zip(functions, times, strict=True):
+            runs.append(once(function))
+    return [min(runs) for runs in times]
+
+
+def peak(function: Callable[[], object]) -> float:
+    """The peak of memory allocated during one call, in MB."""
+    gc.collect()
+    tracemalloc.start()
+    function()
+    _, top = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return top / 2**20

@@ -12,18 +12,14 @@ for scale: the parser alone is most of the cost.
 from __future__ import annotations
 
 import argparse
-import gc
-import time
-from typing import TYPE_CHECKING
+
+from common import best, best_alternating
 
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.text import clean
 from l2tpgen.ios.tree import _import_parser, build
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.lint.rules import DEVICE_RULES
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 GOAL = 20.0
 
@@ -92,19 +88,6 @@ def generate(lines: int) -> str:
     return "\n".join(out[:lines]) + "\n"
 
 
-def once(function: Callable[[], object]) -> float:
-    """Wall time of one call, starting from a collected heap."""
-    gc.collect()
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
-
-
-def best(function: Callable[[], object], repeat: int) -> float:
-    """Best wall time of ``repeat`` calls."""
-    return min(once(function) for _ in range(repeat))
-
-
 def main() -> None:
     """Print the times and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -116,12 +99,12 @@ def main() -> None:
     config = ConfigText("bench.conf", text)
     findings = lint_configs([config])  # warm-up, and a check that the config is what we think
     ccp = _import_parser()
-    floor_times, parse_times, lint_times = [], [], []
-    for _ in range(args.repeat):  # alternate so that machine noise hits all alike
-        floor_times.append(once(lambda: indentation_stack(text)))
-        parse_times.append(once(lambda: ccp(lines, syntax="ios")))
-        lint_times.append(once(lambda: lint_configs([config])))
-    floor, parse, lint = min(floor_times), min(parse_times), min(lint_times)
+    floor, parse, lint = best_alternating(
+        args.repeat,
+        lambda: indentation_stack(text),
+        lambda: ccp(lines, syntax="ios"),
+        lambda: lint_configs([config]),
+    )
     cleaned = clean(text)
     tree = build(cleaned)
     facts = extract("bench.conf", tree)

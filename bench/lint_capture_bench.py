@@ -31,17 +31,12 @@ facts 13%, rules 3%); the lint's own stages were already tuned (bench/lint_bench
 from __future__ import annotations
 
 import argparse
-import gc
-import time
-import tracemalloc
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+from common import best_alternating, peak
 
 from l2tpgen.ios.tree import _import_parser
 from l2tpgen.lint import ConfigText, lint_configs
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 CAPTURES = Path(__file__).resolve().parent.parent / "tests" / "realworld" / "configs"
 
@@ -88,24 +83,6 @@ def generate(lines: int) -> str:
     return "\n".join(out[:lines]) + "\nend\n"
 
 
-def once(function: Callable[[], object]) -> float:
-    """Wall time of one call, from a collected heap."""
-    gc.collect()
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
-
-
-def peak(function: Callable[[], object]) -> float:
-    """The peak of memory allocated during one call, in MB."""
-    gc.collect()
-    tracemalloc.start()
-    function()
-    _, top = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return top / 2**20
-
-
 def main() -> None:
     """Print the times, the memory and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -117,11 +94,9 @@ def main() -> None:
     config = ConfigText("bench.conf", text)
     ccp = _import_parser()
     findings = lint_configs([config])  # warm-up
-    parse_times, lint_times = [], []
-    for _ in range(args.repeat):  # alternate so that machine noise hits both alike
-        parse_times.append(once(lambda: ccp(lines, syntax="ios")))
-        lint_times.append(once(lambda: lint_configs([config])))
-    parse, lint = min(parse_times), min(lint_times)
+    parse, lint = best_alternating(
+        args.repeat, lambda: ccp(lines, syntax="ios"), lambda: lint_configs([config])
+    )
     parse_mb = peak(lambda: ccp(lines, syntax="ios"))
     lint_mb = peak(lambda: lint_configs([config]))
     print(f"config: {len(lines)} lines from real captures, {len(findings)} findings")

@@ -42,4 +42,4 @@ def golden(request: pytest.FixtureRequest) -> Golden:
     return Golden(bool(request.config.getoption("--update-golden")))
 
 
-pytest_plugins = ["conftest_sim", "conftest_netbox"]
+pytest_plugins = ["conftest_sim", "conftest_netbox", "conftest_lab"]

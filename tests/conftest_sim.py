@@ -130,16 +130,37 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def run_cli(*args: str, env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
-    """``l2tpgen ARGS`` in its own process, as a user runs it."""
+def run_cli(
+    *args: str, env: Mapping[str, str], cwd: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """``l2tpgen ARGS`` in its own process (in ``cwd``), as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "l2tpgen", *args],
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=timeout,
     )
+
+
+def sim_cli(
+    state: Path, *args: str, cwd: Path | None = None, name: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``l2tpgen ARGS`` in its own process (in ``cwd``) with ``state`` its state directory, logged
+    in as admin / lab-only, for the simulator ``name`` (L2TPGEN_SIM_NAME; unset unless given)."""
+    env = {
+        **os.environ,
+        "L2TPGEN_STATE_DIR": str(state),
+        "L2TPGEN_USERNAME": "admin",
+        "L2TPGEN_PASSWORD": "lab-only",
+        "COLUMNS": "200",
+    }
+    env.pop("L2TPGEN_SIM_NAME", None)
+    if name is not None:
+        env["L2TPGEN_SIM_NAME"] = name
+    return run_cli(*args, env=env, cwd=cwd, timeout=300)
 
 
 @final

@@ -3,50 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import yaml
-from conftest import ROOT, SITES, TESTS
+from conftest import SITES, TESTS
+from support import ACTION, run_action_lint, run_action_step
 
-ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
-
-
-def _lint_step() -> dict[str, object]:
-    return next(s for s in ACTION["runs"]["steps"] if s.get("id") == "lint")
-
-
-def _run(tmp_path: Path, sites: str, configs: str) -> tuple[dict[str, str], int]:
-    output = tmp_path / "github_output"
-    output.write_text("")
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "SITES": sites,
-        "CONFIGS": configs,
-        "FAIL_ON": "warning",
-        "GITHUB_OUTPUT": str(output),
-    }
-    script = str(_lint_step()["run"])
-    result = subprocess.run(
-        ["/bin/bash", "-e", "-c", script],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
-    return outputs, len(list((tmp_path / "l2tpgen-sarif").glob("*.sarif")))
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_the_actions_lint_step_passes_clean_sites_and_writes_sarif(tmp_path: Path) -> None:
     shutil.copytree(SITES, tmp_path / "sites")
-    outputs, sarif_files = _run(tmp_path, "sites", "")
+    outputs, sarif_files = run_action_lint(tmp_path, "sites", "")
     assert outputs == {"status": "0"}
     assert sarif_files == 1
     sarif = json.loads((tmp_path / "l2tpgen-sarif" / "sites.sarif").read_text())
@@ -56,7 +25,7 @@ def test_the_actions_lint_step_passes_clean_sites_and_writes_sarif(tmp_path: Pat
 def test_the_actions_lint_step_fails_a_single_trunk_config(tmp_path: Path) -> None:
     (tmp_path / "configs").mkdir()
     shutil.copy(TESTS / "lint" / "reference" / "before.conf", tmp_path / "configs" / "r1.cfg")
-    outputs, sarif_files = _run(tmp_path, "", "configs/*.cfg")
+    outputs, sarif_files = run_action_lint(tmp_path, "", "configs/*.cfg")
     assert outputs == {"status": "1"}
     assert sarif_files == 1
     results = json.loads((tmp_path / "l2tpgen-sarif" / "configs.sarif").read_text())
@@ -77,23 +46,8 @@ def test_the_actions_docs_step_writes_the_fleet_page_and_the_summary(tmp_path: P
     shutil.copytree(SITES, tmp_path / "sites")
     summary = tmp_path / "summary.md"
     summary.write_text("")
-    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docs")
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "SITES": "sites",
-        "DOCS": "docs/fleet.md",
-        "GITHUB_STEP_SUMMARY": str(summary),
-    }
-    result = subprocess.run(
-        ["/bin/bash", "-e", "-c", str(step["run"])],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    env = {"SITES": "sites", "DOCS": "docs/fleet.md", "GITHUB_STEP_SUMMARY": str(summary)}
+    run_action_step(tmp_path, "docs", env)
     page = (tmp_path / "docs" / "fleet.md").read_text()
     assert page.startswith("# Fleet: 2 sites, 4 pseudowires")
     assert "```mermaid" in page

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import without_vlan
 from conftest import GOLDEN, SITES
 from typer.testing import CliRunner
 
@@ -26,12 +27,7 @@ def _line_of(path: Path, needle: str) -> int:
 
 @pytest.fixture
 def sites_without_vlan_2998_at_b(tmp_path: Path) -> Path:
-    copy = tmp_path / "sites"
-    shutil.copytree(SITES, copy)
-    site_b = copy / "site-b.yaml"
-    kept = [line for line in site_b.read_text().splitlines(keepends=True) if "2998" not in line]
-    site_b.write_text("".join(kept))
-    return copy
+    return without_vlan(tmp_path, 2998, ("site-b",))
 
 
 def test_version_prints_the_package_version() -> None:

@@ -4,10 +4,10 @@ behind, and "did you mean" for a misspelt key or interface."""
 from __future__ import annotations
 
 import re
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import copy_example
 from conftest import SITES
 from typer.testing import CliRunner
 
@@ -85,14 +85,16 @@ def test_the_progress_rows_of_a_fleet_command_leave_no_spinner_in_the_scrollback
 
 @pytest.fixture
 def misspelt(tmp_path: Path) -> Path:
-    sites = tmp_path / "sites"
-    shutil.copytree(SITES, sites)
-    site_a = sites / "site-a.yaml"
-    text = site_a.read_text().replace(
-        "  hold_queue: {in: 2048, out: 2048}\nlan:", "  holdqueue: {in: 2048, out: 2048}\nlan:"
+    return copy_example(
+        SITES,
+        tmp_path,
+        (
+            "site-a",
+            "  hold_queue: {in: 2048, out: 2048}\nlan:",
+            "  holdqueue: {in: 2048, out: 2048}\nlan:",
+        ),
+        ("site-a", "interface: GigabitEthernet0/0", "interface: GigabitEthernt0/0"),
     )
-    site_a.write_text(text.replace("interface: GigabitEthernet0/0", "interface: GigabitEthernt0/0"))
-    return sites
 
 
 def test_a_misspelt_key_or_interface_gets_did_you_mean(misspelt: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from builders import pair_dicts
 from strategies import site_dict
 
 from l2tpgen import FleetValidationError
@@ -18,14 +19,6 @@ from l2tpgen.model import Fleet, Site
 from l2tpgen.model.problems import format_path
 
 Said = tuple[str, str, str, str]  # site, field, message, hint
-
-
-def _pair() -> tuple[dict[str, Any], dict[str, Any]]:
-    a, b = site_dict(0, loopback=False), site_dict(1, loopback=False)
-    a["peers"], b["peers"] = ["site-1"], ["site-0"]
-    a["vlans"] = [{"id": 10, "name": "users", "peer": "site-1"}]
-    b["vlans"] = [{"id": 10, "name": "users", "peer": "site-0"}]
-    return a, b
 
 
 def _said(*raw: dict[str, Any]) -> list[Said]:
@@ -37,14 +30,14 @@ def _said(*raw: dict[str, Any]) -> list[Said]:
 
 
 def test_the_unchanged_pair_is_valid() -> None:
-    assert _said(*_pair()) == []
+    assert _said(*pair_dicts()) == []
 
 
 @pytest.mark.parametrize("ip", ["198.51.100.0", "198.51.100.7"], ids=["network", "broadcast"])
 def test_a_wan_address_that_is_the_subnets_network_or_broadcast_address_is_refused(
     ip: str,
 ) -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["wan"] |= {"address": f"{ip}/29", "gateway": "198.51.100.6"}
     assert _said(a, b) == [
         (
@@ -60,14 +53,14 @@ def test_a_wan_address_that_is_the_subnets_network_or_broadcast_address_is_refus
 def test_a_31_or_32_wan_has_no_network_or_broadcast_address_to_avoid(prefix: int) -> None:
     # RFC 3021: both addresses of a /31 are hosts; a /32 is the router's own address alone
     # (its gateway lies outside, which is reported for its own reason)
-    a, b = _pair()
+    a, b = pair_dicts()
     a["wan"] |= {"address": f"198.51.100.0/{prefix}", "gateway": "198.51.100.1"}
     said = _said(a, b)
     assert [s for s in said if "network or broadcast" in s[2]] == []
 
 
 def test_a_loopback_inside_the_wan_subnet_is_refused_at_the_loopback() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["wan"]["loopback"] = {"interface": "Loopback0", "address": "198.51.100.2/32"}
     assert _said(a, b) == [
         (
@@ -80,7 +73,7 @@ def test_a_loopback_inside_the_wan_subnet_is_refused_at_the_loopback() -> None:
 
 
 def test_a_device_type_that_is_not_the_platforms_is_refused() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["platform"] = "iosxe"
     a["management"]["device_type"] = "cisco_ios"
     assert _said(a, b) == [
@@ -94,14 +87,14 @@ def test_a_device_type_that_is_not_the_platforms_is_refused() -> None:
 
 
 def test_the_platforms_own_device_type_is_accepted() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["platform"] = "iosxe"
     a["management"]["device_type"] = "cisco_xe"
     assert _said(a, b) == []
 
 
 def test_a_peer_listed_twice_is_refused_at_the_second_entry_and_no_more() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["peers"] = ["site-1", "site-1", "site-1"]
     said = [s for s in _said(a, b) if "listed twice" in s[2]]
     assert said == [
@@ -111,7 +104,7 @@ def test_a_peer_listed_twice_is_refused_at_the_second_entry_and_no_more() -> Non
 
 
 def test_two_sites_with_one_loopback_address_are_refused_at_the_second_loopback() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["wan"]["loopback"] = {"interface": "Loopback0", "address": "203.0.113.1/32"}
     b["wan"]["loopback"] = {"interface": "Loopback0", "address": "203.0.113.1/32"}
     assert _said(a, b) == [
@@ -126,7 +119,7 @@ def test_two_sites_with_one_loopback_address_are_refused_at_the_second_loopback(
 
 def test_listing_itself_does_not_hide_the_next_peers_problem() -> None:
     # site-0 lists itself first, then site-1, which does not list site-0 back
-    a, b = _pair()
+    a, b = pair_dicts()
     a["peers"] = ["site-0", "site-1"]
     b["peers"], b["vlans"] = [], []
     said = _said(a, b)
@@ -191,7 +184,7 @@ def test_one_dynamic_vc_id_to_two_peers_is_accepted() -> None:
 
 
 def test_a_dynamic_vc_id_reused_for_one_peer_points_at_the_vlan_id_when_vc_id_is_left_out() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["vlans"] = [
         {"id": 10, "name": "users", "peer": "site-1", "vc_id": 20},
         {"id": 20, "name": "voice", "peer": "site-1"},
@@ -232,7 +225,7 @@ def test_a_vlan_the_peer_sends_elsewhere_is_named_with_where_it_goes() -> None:
 
 
 def test_a_vc_id_mismatch_left_to_the_vlan_id_points_at_the_id() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     b["vlans"] = [{"id": 10, "name": "users", "peer": "site-0", "vc_id": 11}]
     assert _said(a, b) == [
         (
@@ -249,7 +242,7 @@ LINK_20MS = {"bandwidth": "1Gbit", "rtt_ms": 20}
 
 
 def test_a_link_stated_only_at_the_end_that_sorts_second_is_accepted() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     b["peers"] = [{"name": "site-0", "link": LINK_10MS}]
     assert _said(a, b) == []
 
@@ -270,7 +263,7 @@ def test_a_link_mismatch_is_found_after_a_peer_without_a_link() -> None:
 
 
 def test_a_vlan_to_an_unknown_peer_does_not_hide_the_next_vlans_missing_mirror() -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["vlans"] = [
         {"id": 5, "name": "lost", "peer": "site-9"},
         {"id": 20, "name": "voice", "peer": "site-1"},

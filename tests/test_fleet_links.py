@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import users_pair
 from conftest import ROOT, SITES
 from pydantic import ValidationError
 
@@ -20,41 +21,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 FIELD = ROOT / "examples" / "field"
-
-SITE = """\
-name: {name}
-hostname: rtr-{name}
-management: {{host: 192.0.2.{host}}}
-wan: {{interface: GigabitEthernet0/1, address: {wan}/29, gateway: {gateway}}}
-lan: {{interface: GigabitEthernet0/0}}
-l2tp_class: {{secret_env: L2TPGEN_L2TP_SECRET}}
-peers:
-  - {peer}
-vlans:
-  - {{id: 10, name: users, peer: {other}{carries}}}
-"""
-
-
-def _pair(tmp_path: Path, a: dict[str, str], b: dict[str, str]) -> Path:
-    """Two sites, ``site-a`` and ``site-b``, with a VLAN 10 between them; ``a``/``b`` add to it."""
-    for name, other, host, wan, gateway, extra in (
-        ("site-a", "site-b", 1, "198.51.100.1", "198.51.100.6", a),
-        ("site-b", "site-a", 2, "203.0.113.1", "203.0.113.6", b),
-    ):
-        link = extra.get("link")
-        peer = f"{{name: {other}, link: {link}}}" if link else other
-        carries = f", carries: {extra['carries']}" if "carries" in extra else ""
-        text = SITE.format(
-            name=name,
-            host=host,
-            wan=wan,
-            gateway=gateway,
-            peer=peer,
-            other=other,
-            carries=carries,
-        )
-        (tmp_path / f"{name}.yaml").write_text(text)
-    return tmp_path
 
 
 @pytest.mark.parametrize(
@@ -131,7 +97,7 @@ def test_loss_defaults_to_none_lost() -> None:
 
 
 def test_a_link_stated_at_one_end_applies_to_both_ends(tmp_path: Path) -> None:
-    fleet = load_fleet(_pair(tmp_path, {"link": "{bandwidth: 10Gbit, rtt_ms: 55}"}, {}))
+    fleet = load_fleet(users_pair(tmp_path, link_a="{bandwidth: 10Gbit, rtt_ms: 55}"))
     (from_a,) = fleet.pseudowires("site-a")
     (from_b,) = fleet.pseudowires("site-b")
     assert from_a.link == from_b.link
@@ -141,10 +107,10 @@ def test_a_link_stated_at_one_end_applies_to_both_ends(tmp_path: Path) -> None:
 
 def test_both_ends_may_state_the_same_link_in_different_words(tmp_path: Path) -> None:
     fleet = load_fleet(
-        _pair(
+        users_pair(
             tmp_path,
-            {"link": '{bandwidth: 10Gbit, rtt_ms: 55, loss: "1%"}'},
-            {"link": "{bandwidth: 10000000000, rtt_ms: 55.0, loss: 0.01}"},
+            link_a='{bandwidth: 10Gbit, rtt_ms: 55, loss: "1%"}',
+            link_b="{bandwidth: 10000000000, rtt_ms: 55.0, loss: 0.01}",
         )
     )
     assert fleet.pseudowires("site-a")[0].link == fleet.pseudowires("site-b")[0].link
@@ -153,10 +119,10 @@ def test_both_ends_may_state_the_same_link_in_different_words(tmp_path: Path) ->
 def test_two_different_links_for_one_pair_name_both_files(tmp_path: Path) -> None:
     with pytest.raises(FleetValidationError) as caught:
         load_fleet(
-            _pair(
+            users_pair(
                 tmp_path,
-                {"link": "{bandwidth: 10Gbit, rtt_ms: 55}"},
-                {"link": "{bandwidth: 10Gbit, rtt_ms: 56}"},
+                link_a="{bandwidth: 10Gbit, rtt_ms: 55}",
+                link_b="{bandwidth: 10Gbit, rtt_ms: 56}",
             )
         )
     (problem,) = caught.value.problems
@@ -168,22 +134,22 @@ def test_two_different_links_for_one_pair_name_both_files(tmp_path: Path) -> Non
 
 
 def test_what_a_vlan_carries_is_said_at_one_end_and_applies_to_both(tmp_path: Path) -> None:
-    fleet = load_fleet(_pair(tmp_path, {}, {"carries": "live-migration"}))
+    fleet = load_fleet(users_pair(tmp_path, b=", carries: live-migration"))
     assert fleet.pseudowires("site-a")[0].carries == "live-migration"
     assert fleet.pseudowires("site-b")[0].carries == "live-migration"
 
 
 def test_a_vlan_that_says_nothing_carries_general_traffic(tmp_path: Path) -> None:
-    (pw,) = load_fleet(_pair(tmp_path, {}, {})).pseudowires("site-a")
+    (pw,) = load_fleet(users_pair(tmp_path)).pseudowires("site-a")
     assert (pw.carries, pw.stated_carries, pw.link) == ("general", None, None)
 
 
 def test_two_different_workloads_for_one_vlan_are_refused(tmp_path: Path) -> None:
     with pytest.raises(FleetValidationError) as caught:
-        load_fleet(_pair(tmp_path, {"carries": "storage"}, {"carries": "general"}))
+        load_fleet(users_pair(tmp_path, ", carries: storage", ", carries: general"))
     (problem,) = caught.value.problems
     assert problem.message.startswith("VLAN 10 carries storage here but general in ")
-    assert load_fleet(_pair(tmp_path, {"carries": "storage"}, {"carries": "storage"}))
+    assert load_fleet(users_pair(tmp_path, ", carries: storage", ", carries: storage"))
 
 
 def test_the_example_sites_still_validate_without_links_or_workloads() -> None:

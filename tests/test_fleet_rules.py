@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from builders import pair_dicts
 from strategies import site_dict
 
 from l2tpgen import FleetValidationError, load_fleet
@@ -13,16 +14,6 @@ from l2tpgen.model import Fleet, Site
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-
-def _pair(**changes: Any) -> list[dict[str, Any]]:  # noqa: ANN401 - site-file values
-    a, b = site_dict(0, loopback=False), site_dict(1, loopback=False)
-    a["peers"], b["peers"] = ["site-1"], ["site-0"]
-    a["vlans"] = [{"id": 10, "name": "users", "peer": "site-1"}]
-    b["vlans"] = [{"id": 10, "name": "users", "peer": "site-0"}]
-    for key, value in changes.items():
-        a[key] = value
-    return [a, b]
 
 
 def _messages(raw: list[dict[str, Any]]) -> list[str]:
@@ -36,7 +27,7 @@ def _messages(raw: list[dict[str, Any]]) -> list[str]:
 @pytest.mark.parametrize(("prefix", "accepted"), [(0, False), (7, False), (8, True), (30, True)])
 def test_a_wan_prefix_shorter_than_8_is_refused(prefix: int, accepted: bool) -> None:
     wan = {"interface": "Gi0/1", "address": f"10.1.2.2/{prefix}", "gateway": "10.1.2.1"}
-    messages = _messages(_pair(wan=wan))
+    messages = _messages(pair_dicts(wan=wan))
     refused = [m for m in messages if m.startswith(f"WAN prefix /{prefix} is shorter than /8")]
     assert bool(refused) is not accepted
     assert messages == refused  # nothing else is said about such a subnet
@@ -48,7 +39,7 @@ def test_a_wan_prefix_shorter_than_8_is_refused(prefix: int, accepted: bool) -> 
 )
 def test_a_wan_on_a_subinterface_of_the_lan_trunk_is_refused(wan: str, refused: bool) -> None:
     interface = {"interface": wan, "address": "198.51.100.1/29", "gateway": "198.51.100.6"}
-    messages = _messages(_pair(wan=interface))
+    messages = _messages(pair_dicts(wan=interface))
     assert any("is a subinterface of the LAN trunk GigabitEthernet0/0" in m for m in messages) is (
         refused
     )
@@ -56,7 +47,7 @@ def test_a_wan_on_a_subinterface_of_the_lan_trunk_is_refused(wan: str, refused: 
 
 def _file_messages(directory: Path, **changes: Any) -> list[str]:  # noqa: ANN401 - values
     """Validate the pair as site files, site-0 changed; every message as `validate` says it."""
-    for site in _pair(**changes):
+    for site in pair_dicts(**changes):
         path = directory / f"{site['name']}.yaml"
         path.write_text(yaml.safe_dump(site), encoding="utf-8")
     try:
@@ -125,7 +116,7 @@ def test_linux_interface_names_that_ip_would_misread_are_refused(tmp_path: Path,
 def test_hostnames_that_differ_only_in_case_are_one_name_and_refused(
     tmp_path: Path, other: str
 ) -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     b["hostname"] = other
     messages = _file_messages_of(tmp_path, [a, b])
     first = tmp_path / "site-0.yaml"
@@ -135,7 +126,7 @@ def test_hostnames_that_differ_only_in_case_are_one_name_and_refused(
 
 
 def test_hostnames_that_differ_by_more_than_case_are_accepted(tmp_path: Path) -> None:
-    a, b = _pair()
+    a, b = pair_dicts()
     a["hostname"], b["hostname"] = "RTR-0", "rtr-00"
     assert _file_messages_of(tmp_path, [a, b]) == []
 
@@ -143,7 +134,7 @@ def test_hostnames_that_differ_by_more_than_case_are_accepted(tmp_path: Path) ->
 def test_the_routers_config_keeps_the_hostnames_case(tmp_path: Path) -> None:
     from l2tpgen.render import render_base  # noqa: PLC0415 - only this test renders
 
-    a, b = _pair()
+    a, b = pair_dicts()
     a["hostname"] = "Lab-A-Rtr1"
     for site in (a, b):
         (tmp_path / f"{site['name']}.yaml").write_text(yaml.safe_dump(site), encoding="utf-8")

@@ -34,6 +34,7 @@ import shutil
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import users_pair
 from conftest import ROOT
 from typer.testing import CliRunner
 
@@ -216,37 +217,13 @@ def test_hosts_reads_the_transport_stated_at_the_other_end(tmp_path: Path) -> No
     assert any(item["setting"] == "corosync totem.netmtu" for item in vlan["items"])
 
 
-SITE = """\
-name: {name}
-hostname: rtr-{name}
-management: {{host: 192.0.2.{host}}}
-wan: {{interface: GigabitEthernet0/1, address: {wan}/29, gateway: {gateway}}}
-lan: {{interface: GigabitEthernet0/0}}
-l2tp_class: {{secret_env: L2TPGEN_L2TP_SECRET}}
-peers: [{other}]
-vlans:
-  - {{id: 10, name: users, peer: {other}{extra}}}
-"""
-
-
-def _pair(tmp_path: Path, a: str, b: str) -> Path:
-    """site-a and site-b with VLAN 10 (line 9, its `{` at column 5) between them."""
-    for name, other, host, wan, gateway, extra in (
-        ("site-a", "site-b", 1, "198.51.100.1", "198.51.100.6", a),
-        ("site-b", "site-a", 2, "203.0.113.1", "203.0.113.6", b),
-    ):
-        text = SITE.format(name=name, host=host, wan=wan, gateway=gateway, other=other, extra=extra)
-        (tmp_path / f"{name}.yaml").write_text(text)
-    return tmp_path
-
-
 def test_a_transport_on_a_vlan_that_carries_no_heartbeats_is_refused_where_it_is_written(
     tmp_path: Path,
 ) -> None:
     # `  - {id: 10, name: users, peer: site-b, carries: storage, corosync_transport: udp}`:
     # its value `udp` starts at column 79 (where validate points, as for `carries`).
     with pytest.raises(FleetValidationError) as caught:
-        load_fleet(_pair(tmp_path, ", carries: storage, corosync_transport: udp", ""))
+        load_fleet(users_pair(tmp_path, ", carries: storage, corosync_transport: udp", ""))
     (problem,) = caught.value.problems
     assert problem.message == "VLAN 10 states corosync_transport udp but carries storage"
     assert "cluster-heartbeat" in problem.hint
@@ -258,7 +235,7 @@ def test_a_transport_on_a_vlan_that_carries_no_heartbeats_is_refused_where_it_is
 def test_two_ends_stating_different_transports_are_refused(tmp_path: Path) -> None:
     with pytest.raises(FleetValidationError) as caught:
         load_fleet(
-            _pair(
+            users_pair(
                 tmp_path,
                 ", carries: cluster-heartbeat, corosync_transport: knet",
                 ", corosync_transport: udpu",
@@ -274,6 +251,8 @@ def test_two_ends_stating_different_transports_are_refused(tmp_path: Path) -> No
 def test_heartbeats_said_at_one_end_and_the_transport_at_the_other_validate(
     tmp_path: Path,
 ) -> None:
-    fleet = load_fleet(_pair(tmp_path, ", carries: cluster-heartbeat", ", corosync_transport: udp"))
+    fleet = load_fleet(
+        users_pair(tmp_path, ", carries: cluster-heartbeat", ", corosync_transport: udp")
+    )
     (pw,) = fleet.pseudowires("site-a")
     assert pw.carries == "cluster-heartbeat"

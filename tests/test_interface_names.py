@@ -13,12 +13,12 @@ and get a warning at the field saying what to write.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import EXAMPLES, copy_example
 from conftest import ROOT
-from test_lab import requires_vm
+from conftest_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -47,15 +47,7 @@ OLD_STYLE = (
 
 
 def _fleet(tmp_path: Path, example: str, site: str, *edits: tuple[str, str]) -> Path:
-    sites = tmp_path / example
-    shutil.copytree(ROOT / "examples" / example, sites)
-    path = sites / f"{site}.yaml"
-    text = path.read_text()
-    for old, new in edits:
-        assert old in text, old
-        text = text.replace(old, new)
-    path.write_text(text)
-    return sites
+    return copy_example(EXAMPLES / example, tmp_path, *((site, old, new) for old, new in edits))
 
 
 def _render(sites: Path, site: str, *args: str) -> str:

@@ -17,6 +17,7 @@ import json
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import write_wan_site
 from conftest import ROOT
 from typer.testing import CliRunner
 
@@ -31,22 +32,6 @@ if TYPE_CHECKING:
 runner = CliRunner()
 IPV6_FLEET = ROOT / "examples" / "ipv6"
 
-SITE = """\
-name: {name}
-hostname: {name}-pe
-platform: {platform}
-management: {{host: 192.0.2.10}}
-wan:
-  interface: GigabitEthernet0/1
-  address: {wan}
-  gateway: {gateway}
-{extra}lan: {{interface: GigabitEthernet0/0}}
-pseudowire_class: {{name: ethernet, signaling: static}}
-peers: [{peer}]
-vlans:
-  - {{id: 100, name: web, peer: {peer}}}
-"""
-
 
 def _site(
     directory: Path,
@@ -58,12 +43,7 @@ def _site(
     extra: str = "",
     platform: str = "linux",
 ) -> Path:
-    text = SITE.format(
-        name=name, peer=peer, wan=wan, gateway=gateway, extra=extra, platform=platform
-    )
-    path = directory / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_wan_site(directory, name, peer, wan, gateway, platform=platform, wan_extra=extra)
 
 
 def _pair(

@@ -6,13 +6,12 @@ Corosync-style multicast heartbeats."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import pytest
 from conftest import ROOT, SITES, TESTS, Golden
+from conftest_lab import LABS, VALIDATOR, example_lab, requires_vm
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
@@ -20,11 +19,7 @@ from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
 from l2tpgen.lab.engines.guest import GuestLab, guest_script, parse_console
 from l2tpgen.lab.engines.qemu import (
-    APT_PACKAGES,
     Kernel,
-    LabEnvironmentError,
-    find_kernel,
-    missing_programs,
     qemu_command,
 )
 from l2tpgen.lab.engines.vm import LabReport, run_vm
@@ -39,20 +34,11 @@ if TYPE_CHECKING:
 
     from l2tpgen.lab.inputs import Lab
 
-SCHEMA = json.loads((TESTS / "schemas" / "clab.schema.json").read_text())
-# The schema's address patterns use \p{..} classes Python's re cannot compile; they only apply to
-# fields l2tpgen does not write, so validate without meta-checking the schema itself.
-VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
-LABS = ROOT / "labs"
 runner = CliRunner()
 
 
 def _yaml(path: Path) -> Any:  # noqa: ANN401 - YAML documents are untyped
     return YAML(typ="safe").load(path.read_text())
-
-
-def _example(**kwargs: Any) -> Lab:  # noqa: ANN401 - passed through to build_topology
-    return parse_lab(build_topology(load_fleet(SITES), name="example", **kwargs))
 
 
 @pytest.mark.parametrize(
@@ -154,7 +140,7 @@ def _script(lab: Lab) -> str:
 
 
 def test_each_nodes_commands_run_as_one_ip_batch_in_order() -> None:
-    script = _script(_example())
+    script = _script(example_lab())
     assert "ip netns exec" not in script
     batches = re.findall(r"^/sbin/ip -n (\S+) -batch", script, re.MULTILINE)
     assert batches == ["wan", "wan", "pe-site-a", "ce-site-a", "pe-site-b", "ce-site-b"]
@@ -165,11 +151,11 @@ def test_each_nodes_commands_run_as_one_ip_batch_in_order() -> None:
         "link set dev eth1 up mtu 1500",
         "addr add 10.197.251.215/28 dev eth1",
     ]
-    assert len(lines) == 1 + len(_example().node("pe-site-a").exec)
+    assert len(lines) == 1 + len(example_lab().node("pe-site-a").exec)
 
 
 def test_links_are_created_straight_into_their_namespaces_with_their_mtu() -> None:
-    script = _script(_example())
+    script = _script(example_lab())
     assert (
         "link add eth1 netns pe-site-a mtu 1500 type veth peer name eth1 netns wan mtu 1500"
         in script
@@ -177,7 +163,7 @@ def test_links_are_created_straight_into_their_namespaces_with_their_mtu() -> No
 
 
 def test_the_guest_script_has_no_fixed_sleeps_and_retries_single_pings() -> None:
-    script = _script(_example())
+    script = _script(example_lab())
     # The only pauses are 10 ms steps of loops that wait for a condition (a listener ready).
     assert script.count("sleep") == script.count("sleep 0.01; done") > 0
     assert "ping -c 1 -W 1 -p" in script
@@ -185,15 +171,15 @@ def test_the_guest_script_has_no_fixed_sleeps_and_retries_single_pings() -> None
 
 
 def test_the_wan_is_shaped_only_when_asked() -> None:
-    assert "netem" not in _script(_example())
-    shaped = _script(_example(shaping=Shaping(27.5, 1, 500)))
+    assert "netem" not in _script(example_lab())
+    shaped = _script(example_lab(shaping=Shaping(27.5, 1, 500)))
     assert "qdisc replace dev eth1 root handle 1: netem delay 27.5ms loss 1% limit 2292" in shaped
     assert "qdisc replace dev eth2 parent 1:1 handle 10: tbf rate 500mbit burst 625000" in shaped
     assert "/sbin/tc -n wan -batch" in shaped
 
 
 def test_a_failed_batch_line_is_reported_with_its_command() -> None:
-    lab = _example()
+    lab = example_lab()
     guest = GuestLab(lab, ())
     console = (
         "BATCH-FAIL 0 pe-site-a 0\nRTNETLINK answers: File exists\n"
@@ -216,21 +202,6 @@ def test_the_lab_vm_has_no_network_device_only_its_console(tmp_path: Path) -> No
     assert command[command.index("-nic") + 1] == "none"
     assert not {"-net", "-netdev", "-device"} & set(command)
     assert "-nographic" in command
-
-
-def _have_vm() -> bool:
-    try:
-        find_kernel()
-    except LabEnvironmentError:
-        return False
-    return not missing_programs()
-
-
-requires_vm = pytest.mark.skipif(
-    not _have_vm() and os.environ.get("L2TPGEN_LAB_REQUIRED") != "1",
-    reason=f"QEMU lab prerequisites missing (apt-get install -y {APT_PACKAGES}); "
-    "L2TPGEN_LAB_REQUIRED=1 makes this a failure",
-)
 
 
 def _failed(report: LabReport) -> list[tuple[str, int]]:

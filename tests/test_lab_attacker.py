@@ -1,6 +1,6 @@
 """An attacker that has not read the site files (issue 25), and the judges of what it achieves.
 
-The fleet is ``test_lab_failclosed.mixed_fleet``: three Linux PEs on documentation addresses,
+The fleet is ``builders.mixed_fleet``: three Linux PEs on documentation addresses,
 each tunnel sourced from a loopback; ``hub`` (tunnel 10.255.0.1, WAN 198.51.100.1/29) runs IPsec to
 ``branch`` (VLAN 100, session 100, keyed 8-byte cookies) and keyed cookies only to ``edge``
 (VLAN 200): the loopback-sourced PE and the mixed PE at once. The attacker
@@ -21,9 +21,8 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
-from test_lab import requires_vm
-from test_lab_failclosed import mixed_fleet
-from test_lab_security import requires_protection
+from builders import mixed_fleet
+from conftest_lab import requires_protection, requires_vm
 from typer.testing import CliRunner
 
 import l2tpgen.lab.engines.attacker

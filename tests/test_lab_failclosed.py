@@ -23,7 +23,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
-from test_lab import requires_vm
+from builders import mixed_fleet
+from conftest_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -46,66 +47,6 @@ if TYPE_CHECKING:
     from l2tpgen.lab.pairs import Pair
 
 runner = CliRunner()
-
-_SITE = """\
-name: {name}
-hostname: {name}-1
-platform: linux
-management: {{host: 192.0.2.{host}}}
-wan:
-  interface: GigabitEthernet0/1
-  address: 198.51.100.{wan}/29
-  gateway: 198.51.100.{gateway}
-  loopback: {{interface: Loopback0, address: 10.255.0.{loopback}/32}}
-lan: {{interface: GigabitEthernet0/0}}
-linux: {{wan: eth1, lan: eth2}}
-pseudowire_class: {{name: ethernet, signaling: static, cookie: {cookie}}}
-{extra}"""
-
-HUB_PEERS = """\
-peers:
-  - branch
-  - name: edge
-    pseudowire: {cookie: 8}
-    protection: {mode: cookie}
-vlans:
-  - {id: 100, name: web, peer: branch}
-  - {id: 200, name: lab, peer: edge}
-"""
-
-
-def mixed_fleet(directory: Path, *, branch_cookie: int = 8) -> Path:
-    """hub (mixed: IPsec to branch, cookies to edge), branch and edge, in ``directory``."""
-    sites = {
-        "hub": {
-            "host": 21,
-            "wan": 1,
-            "gateway": 6,
-            "loopback": 1,
-            "cookie": branch_cookie,
-            "extra": HUB_PEERS,
-        },
-        "branch": {
-            "host": 22,
-            "wan": 9,
-            "gateway": 14,
-            "loopback": 2,
-            "cookie": branch_cookie,
-            "extra": "peers: [hub]\nvlans:\n  - {id: 100, name: web, peer: hub}\n",
-        },
-        "edge": {
-            "host": 23,
-            "wan": 17,
-            "gateway": 22,
-            "loopback": 3,
-            "cookie": 8,
-            "extra": "protection: {mode: cookie}\npeers: [hub]\n"
-            "vlans:\n  - {id: 200, name: lab, peer: hub}\n",
-        },
-    }
-    for name, values in sites.items():
-        (directory / f"{name}.yaml").write_text(_SITE.format(name=name, **values))
-    return directory
 
 
 def _validate(directory: Path) -> str:

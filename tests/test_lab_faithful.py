@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import VYOS_EDGE, hub_fleet
 from conftest import ROOT
-from test_vyos import VYOS_EDGE, _fleet
 
 from l2tpgen import load_fleet
 from l2tpgen.lab.attack import Target, target
@@ -93,7 +93,7 @@ def test_the_cisco_hub_is_emulated_with_the_tag_carried_and_the_pairs_mtu() -> N
 def test_a_site_with_linux_interface_names_runs_in_the_lab_under_the_labs_names(
     tmp_path: Path,
 ) -> None:
-    fleet = load_fleet(_fleet(tmp_path, *LINUX_NAMES))
+    fleet = load_fleet(hub_fleet(tmp_path, *LINUX_NAMES))
     rendered = _rendered_lines(fleet, "linux-edge")
     assert "ip addr add 198.51.100.17/29 dev enp3s0" in rendered
     assert "ip link add link enp4s0 name enp4s0.200 type vlan id 200" in rendered
@@ -105,7 +105,7 @@ def test_a_site_with_linux_interface_names_runs_in_the_lab_under_the_labs_names(
 
 
 def test_a_vyos_pe_runs_its_rendered_set_commands_as_vyos_1x_does(tmp_path: Path) -> None:
-    fleet = load_fleet(_fleet(tmp_path, *VYOS_EDGE))
+    fleet = load_fleet(hub_fleet(tmp_path, *VYOS_EDGE))
     rendered = "\n".join(_rendered_lines(fleet, "linux-edge"))
     commands = _pe_exec(fleet, "linux-edge")
     assert commands == vyos_commands(rendered)
@@ -175,7 +175,7 @@ def test_the_attacker_frames_its_forgeries_as_the_far_session_expects(tmp_path: 
     )
     # A VyOS far end: iproute2's default sublayer, the tag from its VLAN-filtering bridge, no
     # inbound filter (its platform renders none); the hub emulation sends sequence numbers.
-    vyos = _targets(load_fleet(_fleet(tmp_path, *VYOS_EDGE)))["pe-linux-edge", 200]
+    vyos = _targets(load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)))["pe-linux-edge", 200]
     assert (vyos.session, vyos.tag, vyos.sublayer) == (200, 200, True)
     assert (vyos.inbound_filter, vyos.sequenced) == (False, True)
     forge = attack_forge(vyos, vyos.wan_address, 5, "M")

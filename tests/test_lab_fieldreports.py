@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import SITES
-from test_lab import requires_vm
+from conftest_lab import requires_vm
 
 from l2tpgen import load_fleet
 from l2tpgen.lab.engines.fieldreports import FIELD_WAN, FieldReports, Options, run_field_reports

@@ -16,11 +16,9 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import HUB, VYOS_EDGE, hub_fleet
 from conftest import SITES
-from test_lab import LABS, requires_vm
-from test_lab_frames import _CAPTURE, HUB
-from test_lab_live import _lab, _qemu_alive, _status, state  # noqa: F401 - state: a fixture
-from test_vyos import VYOS_EDGE, _fleet
+from conftest_lab import FRAME_CAPTURE, LABS, lab_status, qemu_alive, requires_vm, run_lab
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -48,7 +46,7 @@ PASSED = (
     "VLAN 200: hub's GigabitEthernet0/0/0.200 (dot1Q 200, no interworking) implies 802.1Q tag "
     "200 carried inside the session; linux-edge sent 1 frame(s) from its CE: 802.1Q tag 200"
 )
-# _CAPTURE's first packet with the 802.1Q header taken out: the CE's ARP, untagged.
+# FRAME_CAPTURE's first packet with the 802.1Q header taken out: the CE's ARP, untagged.
 _UNTAGGED = """==t==
 12:00:00.000000 IP 10.255.0.3 > 10.255.0.1:  ip-proto-115 46
 \t0x0000:  4500 0042 0000 4000 4073 0000 0aff 0003
@@ -66,7 +64,7 @@ def test_only_a_linux_data_plane_pe_with_a_cisco_peer_gets_a_frames_check(tmp_pa
     assert _pairs(HUB) == [("linux-edge", "hub", 200)]  # one probe per pair: its lowest VLAN
     assert _pairs(SITES) == []  # two Cisco sites: nothing to check
     # VyOS runs on the Linux data plane: its pair with the Cisco hub is checked, sublayer on.
-    vyos = frames_checks(load_fleet(_fleet(tmp_path, *VYOS_EDGE)))
+    vyos = frames_checks(load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)))
     assert [(c.site, c.peer, c.vlan, c.sublayer) for c in vyos] == [
         ("linux-edge", "hub", 200, True)
     ]
@@ -89,7 +87,7 @@ def _frames(results: str) -> tuple[bool, str]:
 
 
 def test_the_frames_check_passes_tagged_frames_and_names_what_it_saw_when_they_are_not() -> None:
-    assert _frames(_CAPTURE) == (True, PASSED)
+    assert _frames(FRAME_CAPTURE) == (True, PASSED)
     ok, detail = _frames(_UNTAGGED)
     assert not ok
     assert detail.endswith(
@@ -168,7 +166,7 @@ def test_a_linux_render_that_strips_the_tag_fails_the_frames_check_on_the_kernel
 @pytest.mark.lab
 @requires_vm
 def test_a_vyos_edge_with_the_sublayer_sends_the_hubs_tag_on_the_kernel(tmp_path: Path) -> None:
-    (check,) = frames_checks(load_fleet(_fleet(tmp_path, *VYOS_EDGE)))
+    (check,) = frames_checks(load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)))
     run = run_script(check.probes[0].command, extras=tcpdump_extras())
     result = check.judge({check.key: run.output})
     assert result.ok, (result.detail, run.output)
@@ -191,19 +189,19 @@ def test_lab_check_on_the_hub_up_from_sites_runs_the_frames_check_again_and_agai
         )
     ]
     pid = 0
-    code, stdout, stderr = _lab(["up", str(_fleet(tmp_path, *trusted)), "--name", "hub"])
+    code, stdout, stderr = run_lab(["up", str(hub_fleet(tmp_path, *trusted)), "--name", "hub"])
     try:
         assert code == 0, stdout + stderr
-        pid = int(str(_status()[1][0]["pid"]))
+        pid = int(str(lab_status()[1][0]["pid"]))
         # Twice: the first check's namespaces are gone when the second builds them again.
         for _ in range(2):
-            code, stdout, stderr = _lab(["check"])
+            code, stdout, stderr = run_lab(["check"])
             assert code == 0, stdout + stderr
             (row,) = [line for line in stdout.splitlines() if "frames" in line]
             assert "linux-edge->hub" in row
             assert " ok " in row
             assert "200" in row
     finally:
-        code, _, stderr = _lab(["down", "hub"])
+        code, _, stderr = run_lab(["down", "hub"])
     assert code == 0, stderr
-    assert not _qemu_alive(pid)
+    assert not qemu_alive(pid)

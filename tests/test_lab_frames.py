@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
-from test_lab import requires_vm
+from conftest_lab import FRAME_CAPTURE, requires_vm
 
 from l2tpgen import load_fleet
 from l2tpgen.lab.engines.qemu import run_script
@@ -28,25 +28,10 @@ from l2tpgen.lab.frames import (
 HUB = ROOT / "examples" / "hub"
 ARP = 0x0806
 
-# One captured packet as tcpdump -x prints it, written by hand: IPv4 (IHL 5) protocol 115,
-# session ID 200, then an 802.1Q frame (VLAN 200) holding ARP from 02:00:00:00:02:01; and a frame
-# from another source (the PE's bridge), which is not judged.
-_CAPTURE = """==t==
-12:00:00.000000 IP 10.255.0.3 > 10.255.0.1:  ip-proto-115 50
-\t0x0000:  4500 0046 0000 4000 4073 0000 0aff 0003
-\t0x0010:  0aff 0001 0000 00c8 ffff ffff ffff 0200
-\t0x0020:  0000 0201 8100 00c8 0806 0001
-12:00:00.100000 IP 10.255.0.3 > 10.255.0.1:  ip-proto-115 50
-\t0x0000:  4500 0046 0000 4000 4073 0000 0aff 0003
-\t0x0010:  0aff 0001 0000 00c8 0100 5e00 0016 0e02
-\t0x0020:  301b fdd7 0800 46c0
-==t end==
-"""
-
 
 def test_inner_frames_reads_the_tag_of_a_hand_written_capture() -> None:
-    assert len(_packets(_CAPTURE)) == 2
-    assert inner_frames(_CAPTURE, "t") == [InnerFrame("02:00:00:00:02:01", 0x8100, 200)]
+    assert len(_packets(FRAME_CAPTURE)) == 2
+    assert inner_frames(FRAME_CAPTURE, "t") == [InnerFrame("02:00:00:00:02:01", 0x8100, 200)]
 
 
 @pytest.mark.lab

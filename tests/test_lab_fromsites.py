@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import ROOT, SITES
+from conftest_lab import VALIDATOR, requires_vm
 from ruamel.yaml import YAML
-from test_lab import VALIDATOR, requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pytest
 import yaml
 from conftest import ROOT
-from test_lab import requires_vm
+from conftest_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet

@@ -11,12 +11,10 @@ import base64
 import fcntl
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import replace
@@ -25,45 +23,19 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ROOT
-from test_lab import requires_vm
-from typer.testing import CliRunner
+from conftest_lab import lab_status, qemu_alive, requires_vm, run_lab
 
-from l2tpgen.cli import app
 from l2tpgen.lab.engines.agent import AgentError, request
 from l2tpgen.lab.engines.livestate import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Iterator
 
-runner = CliRunner()
 EXAMPLE = ROOT / "labs" / "example.clab.yml"
 # ce-site-b's address in VLAN 2996: 172.(16 + 2996 // 256).(2996 % 256).(index 1 + 1), the
 # addressing docs/lab.md states (2996 = 11 x 256 + 180), reached from ce-site-a only across the
 # pseudowire of VLAN 2996 (the CEs share no link).
 FAR_CE = "172.27.180.2"
-
-
-@pytest.fixture
-def state(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    # Short: the control socket's path must fit a unix socket (107 bytes), which a deep
-    # pytest tmp_path under a long user name might not.
-    directory = Path(tempfile.mkdtemp(prefix="l2tpgen-state-"))
-    monkeypatch.setenv("L2TPGEN_STATE_DIR", str(directory))
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
-
-
-def _lab(args: list[str]) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["lab", *args], env={"COLUMNS": "200"})
-    assert not isinstance(result.exception, AssertionError)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def _status() -> tuple[int, list[dict[str, object]]]:
-    code, stdout, _ = _lab(["status", "--format", "json"])
-    labs: list[dict[str, object]] = json.loads(stdout)["labs"]
-    return code, labs
 
 
 def _ended(pid: int) -> bool:
@@ -107,19 +79,19 @@ def fake_lab(state: Path) -> Iterator[int]:
 
 @pytest.mark.usefixtures("state")
 def test_down_with_nothing_up_says_so_and_succeeds() -> None:
-    code, _, stderr = _lab(["down"])
+    code, _, stderr = run_lab(["down"])
     assert (code, stderr.strip()) == (0, "no lab is up")
-    code, _, stderr = _lab(["down", "example"])
+    code, _, stderr = run_lab(["down", "example"])
     assert (code, stderr.strip()) == (0, "lab example is not up")
 
 
 @pytest.mark.usefixtures("state")
 def test_status_and_exec_with_nothing_up_say_how_to_start_one() -> None:
-    code, _, stderr = _lab(["status"])
+    code, _, stderr = run_lab(["status"])
     assert code == 1
     assert "no lab is up (start one with `l2tpgen lab up SITES|TOPOLOGY`)" in stderr
-    assert _status() == (1, [])
-    code, _, stderr = _lab(["exec", "ce-site-a", "--", "true"])
+    assert lab_status() == (1, [])
+    code, _, stderr = run_lab(["exec", "ce-site-a", "--", "true"])
     assert code == 1
     assert "no lab is up" in stderr
     assert "Traceback" not in stderr
@@ -131,11 +103,11 @@ def test_a_lab_whose_vm_died_is_reported_stale_and_its_state_removed(state: Path
     directory = labs_dir(state) / "gone"
     directory.mkdir()
     LiveLab("gone", dead.pid, time.time(), "t", str(directory), ("ce-a",), ()).write()
-    code, labs = _status()
+    code, labs = lab_status()
     assert code == 1
     assert labs == [{"name": "gone", "state": "stale", "removed": True}]
     assert not directory.exists()
-    assert _status() == (1, [])
+    assert lab_status() == (1, [])
 
 
 def test_a_pid_reused_by_another_program_is_not_taken_for_the_lab(state: Path) -> None:
@@ -143,7 +115,7 @@ def test_a_pid_reused_by_another_program_is_not_taken_for_the_lab(state: Path) -
     directory.mkdir()
     # This very process is alive, but its command line names no control socket of the lab.
     LiveLab("reused", os.getpid(), time.time(), "t", str(directory), ("ce-a",), ()).write()
-    code, _, stderr = _lab(["status"])
+    code, _, stderr = run_lab(["status"])
     assert code == 1
     assert "lab reused: its VM is gone (stale); its state was removed" in stderr
     assert not directory.exists()
@@ -151,7 +123,7 @@ def test_a_pid_reused_by_another_program_is_not_taken_for_the_lab(state: Path) -
 
 def test_a_start_that_crashed_before_writing_its_record_is_cleaned_up(state: Path) -> None:
     (labs_dir(state) / "half").mkdir()
-    code, labs = _status()
+    code, labs = lab_status()
     assert (code, labs) == (1, [{"name": "half", "state": "stale", "removed": True}])
 
 
@@ -159,7 +131,7 @@ def test_up_refuses_a_second_lab_of_the_same_name(state: Path) -> None:
     lab = _fake(state, "example")  # the name of labs/example.clab.yml
     pid = next(lab)
     try:
-        code, _, stderr = _lab(["up", str(EXAMPLE)])
+        code, _, stderr = run_lab(["up", str(EXAMPLE)])
         assert code == 1
         assert f"lab example is up already (pid {pid}): `l2tpgen lab down example`" in stderr
         assert LiveLab.read(labs_dir(state) / "example") is not None  # left as it was
@@ -174,17 +146,17 @@ def test_exec_waits_for_a_lab_that_is_still_starting(state: Path) -> None:
         record = LiveLab.read(labs_dir(state) / "booting")
         assert record is not None
         replace(record, ready=False).write()
-        code, _, stderr = _lab(["exec", "--lab", "booting", "ce-a", "--", "true"])
+        code, _, stderr = run_lab(["exec", "--lab", "booting", "ce-a", "--", "true"])
         assert code == 1
         assert "lab booting is still starting" in stderr
-        assert _status()[1][0]["state"] == "starting"
+        assert lab_status()[1][0]["state"] == "starting"
     finally:
         lab.close()
 
 
 @pytest.mark.usefixtures("fake_lab")
 def test_exec_on_an_unknown_node_names_the_labs_nodes() -> None:
-    code, stdout, stderr = _lab(["exec", "ce-nowhere", "--", "ping", "-c", "1", FAR_CE])
+    code, stdout, stderr = run_lab(["exec", "ce-nowhere", "--", "ping", "-c", "1", FAR_CE])
     assert code == 1
     assert stdout == ""
     assert "lab fake has no node 'ce-nowhere'; its nodes: pe-a, ce-a" in stderr
@@ -195,13 +167,13 @@ def test_exec_names_the_lab_when_several_are_up(state: Path) -> None:
     first, second = _fake(state, "one"), _fake(state, "two")
     next(first), next(second)
     try:
-        code, _, stderr = _lab(["exec", "ce-a", "--", "true"])
+        code, _, stderr = run_lab(["exec", "ce-a", "--", "true"])
         assert code == 1
         assert "several labs are up (one, two): name one with --lab" in stderr
-        code, _, stderr = _lab(["down"])
+        code, _, stderr = run_lab(["down"])
         assert code == 1
         assert "several labs are up (one, two): name one, or --all" in stderr
-        code, _, stderr = _lab(["down", "--all"])
+        code, _, stderr = run_lab(["down", "--all"])
         assert code == 0
         assert "lab one stopped" in stderr
         assert "lab two stopped" in stderr
@@ -212,7 +184,7 @@ def test_exec_names_the_lab_when_several_are_up(state: Path) -> None:
 
 
 def test_down_stops_the_labs_process_and_removes_its_state(fake_lab: int, state: Path) -> None:
-    code, _, stderr = _lab(["down", "fake"])
+    code, _, stderr = run_lab(["down", "fake"])
     assert code == 0
     assert f"lab fake stopped (pid {fake_lab})" in stderr
     assert not (labs_dir(state) / "fake").exists()
@@ -228,7 +200,7 @@ def test_a_state_directory_too_long_for_a_socket_is_refused_before_booting(
 ) -> None:
     long = tmp_path / ("s" * 100)
     monkeypatch.setenv("L2TPGEN_STATE_DIR", str(long))
-    code, _, stderr = _lab(["up", str(EXAMPLE)])
+    code, _, stderr = run_lab(["up", str(EXAMPLE)])
     assert code == 1
     assert "too long for a unix socket" in stderr
     assert list((long / "lab").iterdir()) == []
@@ -237,26 +209,19 @@ def test_a_state_directory_too_long_for_a_socket_is_refused_before_booting(
 # --- the real VM ---
 
 
-def _qemu_alive(pid: int) -> bool:
-    try:
-        return b"qemu" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-
-
 def _capture_while_pinging() -> None:
     """docs/lab.md's capture: tcpdump in the background while pings cross, then its output."""
     capture = ["-c", "4", "-nn", "-i", "eth1", "ip proto 115"]
-    code, stdout, _ = _lab(["exec", "-b", "pe-site-b", "--", "tcpdump", *capture])
+    code, stdout, _ = run_lab(["exec", "-b", "pe-site-b", "--", "tcpdump", *capture])
     assert code == 0, stdout
     job = stdout.strip()
-    code, stdout, _ = _lab(["exec", "ce-site-a", "--", "ping", "-c", "2", "-W", "5", FAR_CE])
+    code, stdout, _ = run_lab(["exec", "ce-site-a", "--", "ping", "-c", "2", "-W", "5", FAR_CE])
     assert code == 0, stdout
-    code, stdout, _ = _lab(["wait", job, "--timeout", "30"])
+    code, stdout, _ = run_lab(["wait", job, "--timeout", "30"])
     assert code == 0, stdout
     assert "4 packets captured" in stdout
     assert "ip-proto-115" in stdout
-    code, _, stderr = _lab(["wait", "99"])
+    code, _, stderr = run_lab(["wait", "99"])
     assert code == 1
     assert "no background job 99" in stderr
 
@@ -265,7 +230,7 @@ def _capture_while_pinging() -> None:
 @requires_vm
 def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
     pid = 0
-    code, stdout, stderr = _lab(["up", str(EXAMPLE)])
+    code, stdout, stderr = run_lab(["up", str(EXAMPLE)])
     try:
         assert code == 0, stdout + stderr
         assert "lab example is up" in stdout
@@ -273,11 +238,11 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
         assert "] booting the VM" in stderr
         assert "] set up pe-site-a" in stderr
         assert labs_dir(state).joinpath("example").stat().st_mode & 0o777 == 0o700
-        code, labs = _status()
+        code, labs = lab_status()
         assert code == 0
         (lab,) = labs
         pid = int(str(lab["pid"]))
-        assert _qemu_alive(pid)
+        assert qemu_alive(pid)
         qemu = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         assert qemu[qemu.index(b"-nic") + 1] == b"none"  # nothing leaves the VM but its serial
         assert not {b"-net", b"-netdev", b"-device"} & set(qemu)
@@ -289,32 +254,32 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
         assert ("pe-site-a", 126, "l2tp2996") in sessions
         assert ("pe-site-b", 125, "l2tp2999") in sessions
 
-        code, stdout, _ = _lab(["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "5", FAR_CE])
+        code, stdout, _ = run_lab(["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "5", FAR_CE])
         assert code == 0, stdout
         assert "1 packets transmitted, 1 received" in stdout
-        code, stdout, _ = _lab(
+        code, stdout, _ = run_lab(
             ["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "1", "172.27.180.9"]
         )
         assert code == 1, stdout  # nobody there: ping's own exit status comes back
         assert "0 received" in stdout
         _capture_while_pinging()
 
-        code, stdout, _ = _lab(["check"])
+        code, stdout, _ = run_lab(["check"])
         assert code == 0, stdout
         assert stdout.count(" ok ") == 16  # reach, isolation, mtu, multicast x 4 VLANs
 
         # a pseudowire taken down in the lab is seen down by status
-        code, _, _ = _lab(["exec", "pe-site-a", "--", "ip", "link", "set", "l2tp2996", "down"])
+        code, _, _ = run_lab(["exec", "pe-site-a", "--", "ip", "link", "set", "l2tp2996", "down"])
         assert code == 0
-        assert _status()[1][0]["pseudowires"] == {"up": 7, "down": 1}
-        code, stdout, _ = _lab(["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "1", FAR_CE])
+        assert lab_status()[1][0]["pseudowires"] == {"up": 7, "down": 1}
+        code, stdout, _ = run_lab(["exec", "ce-site-a", "--", "ping", "-c", "1", "-W", "1", FAR_CE])
         assert code == 1
     finally:
-        code, _, stderr = _lab(["down", "example"])
+        code, _, stderr = run_lab(["down", "example"])
     assert code == 0, stderr
     assert "lab example stopped" in stderr
-    assert not _qemu_alive(pid)
-    assert _status() == (1, [])
+    assert not qemu_alive(pid)
+    assert lab_status() == (1, [])
     assert list(labs_dir(state).iterdir()) == []
 
 
@@ -346,9 +311,9 @@ def test_interrupting_lab_up_leaves_no_vm_running(state: Path, sent: signal.Sign
             stop(left)
     assert child.returncode != 0
     deadline = time.monotonic() + 10
-    while _qemu_alive(pid) and time.monotonic() < deadline:
+    while qemu_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _qemu_alive(pid)
+    assert not qemu_alive(pid)
     assert list(labs_dir(state).iterdir()) == []
 
 
@@ -430,7 +395,7 @@ def test_a_request_while_another_runs_waits_then_says_the_vm_is_busy(state: Path
 
 @pytest.mark.usefixtures("state")
 def test_up_refuses_a_cisco_iol_lab_and_says_what_runs_it() -> None:
-    code, _, stderr = _lab(["up", str(ROOT / "labs" / "cisco-iol" / "example-iol.clab.yml")])
+    code, _, stderr = run_lab(["up", str(ROOT / "labs" / "cisco-iol" / "example-iol.clab.yml")])
     assert code == 1
     assert "lab up runs linux-flavor labs only, in QEMU (this one has cisco_iol nodes)" in stderr
     assert "Traceback" not in stderr
@@ -441,12 +406,12 @@ def test_a_lab_being_started_is_left_alone_by_status_down_and_a_second_up(state:
     directory.mkdir()
     with (directory / STARTING).open("a") as held:  # what `lab up` holds until the lab is up
         fcntl.flock(held, fcntl.LOCK_EX)
-        assert _status() == (0, [{"name": "example", "state": "starting"}])
-        code, _, stderr = _lab(["down", "example"])
+        assert lab_status() == (0, [{"name": "example", "state": "starting"}])
+        code, _, stderr = run_lab(["down", "example"])
         assert code == 1
         assert "lab example is being started (no VM yet): try again in a moment" in stderr
-        code, _, stderr = _lab(["up", str(EXAMPLE)])
+        code, _, stderr = run_lab(["up", str(EXAMPLE)])
         assert code == 1
         assert "lab example is being started already" in stderr
         assert directory.exists()
-    assert _status() == (1, [{"name": "example", "state": "stale", "removed": True}])
+    assert lab_status() == (1, [{"name": "example", "state": "stale", "removed": True}])

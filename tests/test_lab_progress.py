@@ -12,7 +12,7 @@ import json
 import subprocess
 from typing import TYPE_CHECKING
 
-from test_lab import LABS, _example
+from conftest_lab import LABS, example_lab
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -42,7 +42,7 @@ exit 0
 
 def _run_guest(tmp_path: Path, fail: str) -> tuple[str, str]:
     """The guest script of the example lab run by ``sh`` here: (its output, the stubs' log)."""
-    lab = _example()
+    lab = example_lab()
     script = guest_script([GuestLab(lab, plan_checks(lab, "vm").probes("usual"))])
     stubs, log = tmp_path / "sbin", tmp_path / "log"
     stubs.mkdir()
@@ -66,7 +66,7 @@ def test_the_guest_stops_at_the_first_failed_set_up_command_and_names_it(tmp_pat
     assert "pe-site-b" not in log
     assert "PROBE" not in output  # no check ran
     assert "OUT-BEGIN" not in output
-    (found,) = parse_console(output, [GuestLab(_example(), ())])
+    (found,) = parse_console(output, [GuestLab(example_lab(), ())])
     assert found.setup_errors == (
         (
             "EXEC-FAIL pe-site-a: ip addr add 10.197.251.215/28 dev eth1: "
@@ -78,7 +78,7 @@ def test_the_guest_stops_at_the_first_failed_set_up_command_and_names_it(tmp_pat
 def test_a_clean_set_up_reports_each_node_then_each_probe(tmp_path: Path) -> None:
     output, _ = _run_guest(tmp_path, "never matches anything")
     steps = [line.removeprefix(STEP + " ") for line in output.splitlines() if STEP in line]
-    nodes = [f"set up {n.name}" for n in _example().nodes]
+    nodes = [f"set up {n.name}" for n in example_lab().nodes]
     assert steps[: len(nodes)] == nodes
     assert any(step.startswith("reach.") for step in steps[len(nodes) :])
     assert "PROBE 0:" in output

@@ -13,14 +13,14 @@ transport AES-GCM-128 on a 1500-byte WAN (1500 - 20 IP - 8 ESP header - 8 IV - 1
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import cookie_fleet
 from conftest import ROOT
+from conftest_lab import requires_protection, requires_vm
 from ruamel.yaml import YAML
-from test_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -38,7 +38,6 @@ from l2tpgen.lab.fields import LabInputError
 from l2tpgen.lab.inputs import load_lab, parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
-from l2tpgen.lab.strongswan import missing_prerequisites
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.model.keys import pair_psk
 
@@ -254,12 +253,6 @@ def _mtu_prediction() -> int:
     return int(found.group(1))
 
 
-requires_protection = pytest.mark.skipif(
-    bool(missing_prerequisites()) and os.environ.get("L2TPGEN_LAB_REQUIRED") != "1",
-    reason=f"protection lab prerequisites missing: {', '.join(missing_prerequisites())}",
-)
-
-
 @pytest.mark.lab
 @requires_vm
 @requires_protection
@@ -346,9 +339,7 @@ def test_the_containerlab_engine_refuses_a_protected_lab_and_names_the_vm_engine
 def test_keyed_cookies_get_throwaway_values_each_end_sending_what_the_other_expects(
     tmp_path: Path,
 ) -> None:
-    from test_render_linux_protection import _cookie_fleet  # noqa: PLC0415 - its fleet
-
-    fleet = load_fleet(_cookie_fleet(tmp_path))
+    fleet = load_fleet(cookie_fleet(tmp_path))
     lab = parse_lab(build_topology(fleet, name="cookies"), "cookies", protection_files(fleet))
     edge = next(c for c in lab.node("pe-linux-edge").exec if "name l2tp200 " in c)
     assert "<L2TPGEN_COOKIE_KEY/cookie/hub/linux-edge/200/" in edge  # masked in the topology
@@ -376,9 +367,7 @@ def test_keyed_cookies_forward_on_the_real_kernel_beside_an_ipsec_pair(tmp_path:
     # The hub fleet with linux-edge on keyed 8-byte cookies and the branch on IPsec: the
     # cookie pseudowires forward only if each end sends what the other expects (the kernel
     # drops a wrong cookie), next to the IPsec pair's protection checks in the same lab.
-    from test_render_linux_protection import _cookie_fleet  # noqa: PLC0415 - its fleet
-
-    fleet = load_fleet(_cookie_fleet(tmp_path))
+    fleet = load_fleet(cookie_fleet(tmp_path))
     report = run_vm(
         parse_lab(build_topology(fleet, name="cookies"), "cookies", protection_files(fleet))
     )

@@ -8,12 +8,12 @@ results (UTF-16: 0 findings; NUL-terminated lines: false errors).
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import copy_example
 from conftest import SITES, TESTS
 
 if TYPE_CHECKING:
@@ -158,10 +158,7 @@ def test_select_and_ignore_take_rule_names() -> None:
 def test_sarif_carries_site_file_problems_as_l2t000_located_in_the_site_file(
     tmp_path: Path,
 ) -> None:
-    sites = tmp_path / "sites"
-    shutil.copytree(SITES, sites)
-    site_b = sites / "site-b.yaml"
-    site_b.write_text(site_b.read_text().replace("vc_id: 128", "vc_id: 129"))
+    sites = copy_example(SITES, tmp_path, ("site-b", "vc_id: 128", "vc_id: 129"))
     result = l2tpgen("lint", "--sites", str(sites), "--format", "sarif")
     assert result.returncode == 1
     run = json.loads(result.stdout)["runs"][0]

@@ -8,9 +8,9 @@ sit at the VLAN entries (lines 18 and 19, column 5).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
+from builders import hub_fleet
 from conftest import ROOT, SITES
 from typer.testing import CliRunner
 
@@ -21,7 +21,6 @@ from l2tpgen.render import render_site
 
 runner = CliRunner()
 FIELD = ROOT / "examples" / "field"
-HUB = ROOT / "examples" / "hub"
 
 
 def _lint(*args: str) -> tuple[int, list[dict[str, object]]]:
@@ -73,16 +72,12 @@ def test_the_example_sites_have_no_model_findings() -> None:
 
 
 def test_model_rules_run_on_a_linux_site_too(tmp_path: Path) -> None:
-    hub = tmp_path / "hub"
-    shutil.copytree(HUB, hub)
-    edge = hub / "linux-edge.yaml"
-    edge.write_text(
-        edge.read_text().replace(
-            "{id: 200, name: lab-a, peer: hub}",
-            "{id: 200, name: lab-a, peer: hub, carries: cluster-heartbeat, "
-            "corosync_transport: udpu}",
-        )
+    heartbeat = (
+        "linux-edge",
+        "{id: 200, name: lab-a, peer: hub}",
+        "{id: 200, name: lab-a, peer: hub, carries: cluster-heartbeat, corosync_transport: udpu}",
     )
+    hub = hub_fleet(tmp_path, heartbeat)
     findings = lint_sites(load_fleet(hub), ["linux-edge"])
     assert [(Path(f.file).name, f.code) for f in findings] == [("linux-edge.yaml", "L2T022")]
 

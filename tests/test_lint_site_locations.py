@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import edit_file, hub_fleet
 from conftest import ROOT, SITES
+from support import run_action_lint
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -291,11 +293,9 @@ def test_a_peers_own_class_setting_is_placed_in_the_peers_entry(
     # examples/hub/hub.yaml line 20: `    pseudowire: {signaling: static, cookie: 0, df_bit: false}`
     # after the change; `df_bit` starts at column 48.
     (tmp_path / ".git").mkdir()
-    shutil.copytree(ROOT / "examples" / "hub", tmp_path / "hub")
-    hub = tmp_path / "hub" / "hub.yaml"
-    text = hub.read_text()
-    assert "    pseudowire: {signaling: static, cookie: 0}\n" in text
-    hub.write_text(text.replace("cookie: 0}\n", "cookie: 0, df_bit: false}\n"))
+    hub = hub_fleet(tmp_path) / "hub.yaml"
+    assert "    pseudowire: {signaling: static, cookie: 0}\n" in hub.read_text()
+    edit_file(hub, "cookie: 0}\n", "cookie: 0, df_bit: false}\n")
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["lint", "hub", "--sites", "hub", "--format", "json"])
     (finding,) = [f for f in json.loads(result.stdout) if f["code"] == "L2T003"]
@@ -311,11 +311,9 @@ def test_a_setting_a_peers_class_takes_from_the_sites_class_is_placed_in_the_sit
     # cookie only) inherits it: both rendered classes lack `ip dfbit set`, and both findings go
     # to the site's class, where the one setting is.
     (tmp_path / ".git").mkdir()
-    shutil.copytree(ROOT / "examples" / "hub", tmp_path / "hub")
-    hub = tmp_path / "hub" / "hub.yaml"
-    text = hub.read_text()
-    assert "pseudowire_class: {name: ethernet}\n" in text
-    hub.write_text(text.replace("{name: ethernet}\n", "{name: ethernet, df_bit: false}\n"))
+    hub = hub_fleet(tmp_path) / "hub.yaml"
+    assert "pseudowire_class: {name: ethernet}\n" in hub.read_text()
+    edit_file(hub, "{name: ethernet}\n", "{name: ethernet, df_bit: false}\n")
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["lint", "hub", "--sites", "hub", "--format", "json"])
     found = [f for f in json.loads(result.stdout) if f["code"] == "L2T003"]
@@ -384,10 +382,8 @@ def test_a_known_rule_on_a_line_its_yaml_fix_does_not_fit_keeps_its_own_fix(
 def test_the_actions_sarif_names_site_files_that_exist_in_the_checkout(tmp_path: Path) -> None:
     # The Action's own lint step (action.yml), run in a checkout holding sites/: every URI of
     # its sites.sarif is a file of that checkout, at a YAML line (sites/ has L2T014 on both sites).
-    from test_action import _run  # noqa: PLC0415 - the Action's runner, shared with its tests
-
     shutil.copytree(SITES, tmp_path / "sites")
-    _run(tmp_path, "sites", "")
+    run_action_lint(tmp_path, "sites", "")
     sarif = (tmp_path / "l2tpgen-sarif" / "sites.sarif").read_text()
     located = _sarif_locations(sarif)
     assert {(uri, line, column) for _, uri, line, column in located} == {

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from builders import VYOS_EDGE, hub_fleet, vyos_ipsec_fleet
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -61,16 +62,12 @@ def _model(pw: Pseudowire) -> int:
 
 def _vyos_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """examples/hub with its Linux edge a VyOS PE (test_vyos: what VyOS can express)."""
-    from test_vyos import VYOS_EDGE, _fleet  # noqa: PLC0415 - its fleet
-
-    return _fleet(tmp_path_factory.mktemp("vyos"), *VYOS_EDGE)
+    return hub_fleet(tmp_path_factory.mktemp("vyos"), *VYOS_EDGE)
 
 
 def _vyos_ipsec_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """examples/protected with a Linux and a VyOS end, IPsec (test_vyos_ipsec)."""
-    from test_vyos_ipsec import _sites  # noqa: PLC0415 - its fleet
-
-    return _sites(tmp_path_factory.mktemp("vyos-ipsec"))
+    return vyos_ipsec_fleet(tmp_path_factory.mktemp("vyos-ipsec"))
 
 
 EXTRA = {"vyos-edge": _vyos_fleet, "vyos-ipsec": _vyos_ipsec_fleet}

@@ -11,6 +11,7 @@ import re
 
 import pytest
 from conftest import SITES
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import Plan, plan_change
@@ -41,11 +42,8 @@ def _running(router: Router) -> str:
 
 
 def _apply(router: Router, plan: Plan) -> None:
-    router.handle("configure terminal")
-    for line in plan.send:
-        answer = router.handle(line.strip())
-        assert not answer.startswith("%") or "Not all config" in answer, (line, answer)
-    router.handle("end")
+    refused = send_plan(router, plan.send)
+    assert all("Not all config" in answer for _, answer in refused), refused
 
 
 def _push(config: str, site: str = "site-a") -> tuple[Plan, Router]:

@@ -9,13 +9,14 @@ turns signaling off). Each plan is applied to the simulator and planned again.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
+from builders import both_ends, copy_example
 from conftest import SITES
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
-from l2tpgen.device.plan import Plan, plan_change
+from l2tpgen.device.plan import plan_change
 from l2tpgen.sim.router import Router
 
 if TYPE_CHECKING:
@@ -30,22 +31,9 @@ WANT = render_site(DYNAMIC, "site-a", reveal_secrets=True, environ=ENV)
 
 def _static(tmp_path: Path) -> Fleet:
     """The reference pair with static sessions, their hellos in an l2tp-class named hello1."""
-    out = tmp_path / "static"
-    shutil.copytree(SITES, out)
-    for name in ("site-a.yaml", "site-b.yaml"):
-        path = out / name
-        text = path.read_text()
-        text = text.replace("signaling: dynamic, pmtu: true", "signaling: static, pmtu: false")
-        path.write_text(text.replace("{name: class1,", "{name: hello1,"))
-    return load_fleet(out)
-
-
-def _apply(router: Router, plan: Plan) -> None:
-    router.handle("configure terminal")
-    for line in plan.send:
-        answer = router.handle(line.strip())
-        assert not answer.startswith("%"), (line, answer)
-    router.handle("end")
+    static = both_ends("signaling: dynamic, pmtu: true", "signaling: static, pmtu: false")
+    hello1 = both_ends("{name: class1,", "{name: hello1,")
+    return load_fleet(copy_example(SITES, tmp_path, *static, *hello1, name="static"))
 
 
 def test_static_to_dynamic_builds_a_new_class_version_and_never_edits_the_one_in_use(
@@ -73,7 +61,7 @@ def test_static_to_dynamic_builds_a_new_class_version_and_never_edits_the_one_in
     # The old class and the static design's l2tp-class go last, once nothing uses them.
     assert send[-2:] == ["no pseudowire-class ethernet", "no l2tp-class hello1"]
     assert plan.notes
-    _apply(router, plan)
+    assert send_plan(router, plan.send) == []
     running = router.handle("show running-config")
     assert "manual" not in running
     assert "hello1" not in running
@@ -105,7 +93,7 @@ def test_the_static_designs_l2tp_class_stays_while_a_foreign_xconnect_says_hello
     plan = plan_change(DYNAMIC.site("site-a"), router.handle("show running-config"), WANT)
     assert "no l2tp-class hello1" not in plan.send
     assert "no pseudowire-class theirs" not in plan.send
-    _apply(router, plan)
+    assert send_plan(router, plan.send) == []
     running = router.handle("show running-config")
     assert "l2tp-class hello1\n" in running
     assert "  l2tp hello hello1\n" in running

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import SITES
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change
@@ -54,8 +55,5 @@ def test_a_repeated_line_in_a_section_that_changes_is_planned_once_and_the_route
     )
     router = Router("lab-a-rtr1")
     assert router.load(running) == []
-    router.handle("configure terminal")
-    for line in plan.send:
-        assert not router.handle(line.strip()).startswith("%"), line
-    router.handle("end")
+    assert send_plan(router, plan.send) == []
     assert plan_change(SITE_A, router.handle("show running-config"), WANT).empty

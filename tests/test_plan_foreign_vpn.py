@@ -13,12 +13,11 @@ its ``address``; mGRE (DMVPN), dynamic maps, remote access and ``address 0.0.0.0
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import HUB, revealed_site, unprotected
 
-from l2tpgen import load_fleet, render_site
 from l2tpgen.device.foreign_vpn import ForeignVpnError
 from l2tpgen.device.plan import plan_change
 from l2tpgen.ios.ike_users import ike_users
@@ -27,7 +26,6 @@ from l2tpgen.ios.tree import parse
 if TYPE_CHECKING:
     from l2tpgen.model import Site
 
-HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
 ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": "Psk-new-only-in-env-7"}
 IKEV1_KEY = "Ikev1-key-of-the-user-5"
 WAN = "interface GigabitEthernet0/0/1\n"
@@ -35,17 +33,7 @@ WAN = "interface GigabitEthernet0/0/1\n"
 
 @pytest.fixture(scope="module")
 def hub() -> tuple[Site, str]:
-    fleet = load_fleet(HUB)
-    return fleet.site("hub"), render_site(fleet, "hub", reveal_secrets=True, environ=ENV)
-
-
-def _unprotected(config: str) -> str:
-    config = re.sub(
-        r"^(?:crypto |ip access-list ).*\n(?:[ !].*\n)*", "", config, flags=re.MULTILINE
-    )
-    return config.replace(" ip access-group l2tpgen-wan-in in\n", "").replace(
-        " crypto map l2tpgen\n", ""
-    )
+    return revealed_site(HUB, "hub", ENV)
 
 
 def _filter(lines: tuple[str, ...]) -> list[str]:
@@ -75,7 +63,7 @@ def test_a_tunnel_protection_peer_on_the_wan_is_admitted_above_the_denies(
     hub: tuple[Site, str],
 ) -> None:
     site, intended = hub
-    plan = plan_change(site, _unprotected(intended) + _VTI, intended)
+    plan = plan_change(site, unprotected(intended) + _VTI, intended)
     entries = _filter(plan.send)
     deny = entries.index(" deny 115 any any")
     assert entries[deny - 3 : deny] == _ADMIT_VTI
@@ -84,7 +72,7 @@ def test_a_tunnel_protection_peer_on_the_wan_is_admitted_above_the_denies(
 
 def test_once_admitted_the_next_plan_is_empty(hub: tuple[Site, str]) -> None:
     site, intended = hub
-    first = plan_change(site, _unprotected(intended) + _VTI, intended)
+    first = plan_change(site, unprotected(intended) + _VTI, intended)
     pushed = "".join(f"{line}\n" for line in _filter(first.send))
     running = re.sub(
         r"^ip access-list extended l2tpgen-wan-in\n(?: .*\n)*",
@@ -123,7 +111,7 @@ def test_ike_peers_elsewhere_in_the_config_are_admitted(
     hub: tuple[Site, str], theirs: str, peers: list[str]
 ) -> None:
     site, intended = hub
-    plan = plan_change(site, _unprotected(intended) + theirs, intended)
+    plan = plan_change(site, unprotected(intended) + theirs, intended)
     entries = _filter(plan.send)
     deny = entries.index(" deny esp any any")
     for peer in peers:
@@ -188,7 +176,7 @@ def test_a_vpn_whose_peers_cannot_be_named_refuses_the_filter_naming_its_line(
     hub: tuple[Site, str], theirs: str, named: tuple[int, str]
 ) -> None:
     site, intended = hub
-    running = _unprotected(intended)
+    running = unprotected(intended)
     first = running.count("\n") + 1  # `theirs` starts on this line of the running config
     line, what = named
     with pytest.raises(ForeignVpnError) as raised:
@@ -205,7 +193,7 @@ def test_without_the_filter_a_dynamic_vpn_does_not_stop_the_push(hub: tuple[Site
         r"^ip access-list extended l2tpgen-wan-in\n(?: .*\n)*", "", intended, flags=re.MULTILINE
     ).replace(" ip access-group l2tpgen-wan-in in\n", "")
     mgre = "interface Tunnel0\n tunnel mode gre multipoint\n tunnel protection ipsec profile D\n"
-    plan = plan_change(site, _unprotected(intended) + mgre, no_filter)
+    plan = plan_change(site, unprotected(intended) + mgre, no_filter)
     assert not [line for line in plan.send if "wan-in" in line]
 
 

@@ -9,11 +9,12 @@ exception: their order is what the list does.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
+from builders import both_ends, copy_example
 from conftest import SITES
 from hier_config import Platform, WorkflowRemediation, get_hconfig
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.classes import version_name
@@ -30,13 +31,8 @@ ENV = {"L2TPGEN_L2TP_SECRET": "123456789"}
 
 def _sequenced(tmp_path: Path) -> Fleet:
     """The reference pair with ``sequencing: transmit`` (which l2tpgen renders last)."""
-    out = tmp_path / "sequenced"
-    shutil.copytree(SITES, out)
-    for name in ("site-a.yaml", "site-b.yaml"):
-        path = out / name
-        text = path.read_text()
-        path.write_text(text.replace("df_bit: true}", "df_bit: true, sequencing: transmit}"))
-    return load_fleet(out)
+    sequenced = both_ends("df_bit: true}", "df_bit: true, sequencing: transmit}")
+    return load_fleet(copy_example(SITES, tmp_path, *sequenced, name="sequenced"))
 
 
 def _reorder(config: str, header: str, order: list[int]) -> str:
@@ -110,10 +106,7 @@ def test_the_repeated_push_settles_on_one_class_name(tmp_path: Path) -> None:
     assert router.load(want.replace(" sequencing transmit\n", "")) == []
     for _ in range(3):
         plan = plan_change(fleet.site("site-a"), router.handle("show running-config"), want)
-        router.handle("configure terminal")
-        for line in plan.send:
-            assert not router.handle(line.strip()).startswith("%"), line
-        router.handle("end")
+        assert send_plan(router, plan.send) == []
     final = plan_change(fleet.site("site-a"), router.handle("show running-config"), want)
     assert final.empty, final.send
 

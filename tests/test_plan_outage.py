@@ -9,10 +9,10 @@ every expected line is written by hand.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from builders import both_ends, copy_example
 from conftest import SITES
 
 from l2tpgen import load_fleet, render_site
@@ -32,12 +32,10 @@ ENV = {
 
 def _static_sites(directory: Path, extra: str) -> Fleet:
     """The repository's pair with static sessions (and ``extra`` appended to each site file)."""
-    shutil.copytree(SITES, directory)
+    static = both_ends("signaling: dynamic, pmtu: true, df_bit: true", "signaling: static")
+    copy_example(SITES, directory.parent, *static, name=directory.name)
     for file in directory.glob("*.yaml"):
-        text = file.read_text(encoding="utf-8").replace(
-            "signaling: dynamic, pmtu: true, df_bit: true", "signaling: static"
-        )
-        file.write_text(text + extra, encoding="utf-8")
+        file.write_text(file.read_text(encoding="utf-8") + extra, encoding="utf-8")
     return load_fleet(directory)
 
 

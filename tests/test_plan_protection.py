@@ -17,12 +17,11 @@ an expectation); every expected line below is written by hand.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import HUB, revealed_site, unprotected
 
-from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import Plan, plan_change
 from l2tpgen.device.scope import OwnershipError
 from l2tpgen.model.keys import pair_psk
@@ -30,7 +29,6 @@ from l2tpgen.model.keys import pair_psk
 if TYPE_CHECKING:
     from l2tpgen.model import Site
 
-HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
 PSK = "Psk-new-only-in-env-7"
 OLD_PSK = "Psk-old-on-the-router-3"
 ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": PSK}
@@ -39,18 +37,7 @@ WAN = "interface GigabitEthernet0/0/1"
 
 @pytest.fixture(scope="module")
 def hub() -> tuple[Site, str]:
-    fleet = load_fleet(HUB)
-    return fleet.site("hub"), render_site(fleet, "hub", reveal_secrets=True, environ=ENV)
-
-
-def _unprotected(config: str) -> str:
-    """The config without its crypto sections, its l2tpgen ACLs and the WAN's two lines."""
-    config = re.sub(
-        r"^(?:crypto |ip access-list ).*\n(?:[ !].*\n)*", "", config, flags=re.MULTILINE
-    )
-    return config.replace(" ip access-group l2tpgen-wan-in in\n", "").replace(
-        " crypto map l2tpgen\n", ""
-    )
+    return revealed_site(HUB, "hub", ENV)
 
 
 def _at(plan: Plan, line: str) -> int:
@@ -61,7 +48,7 @@ def test_protecting_a_running_pair_sends_the_filter_first_and_the_wan_crypto_map
     hub: tuple[Site, str],
 ) -> None:
     site, intended = hub
-    plan = plan_change(site, _unprotected(intended), intended)
+    plan = plan_change(site, unprotected(intended), intended)
     send = plan.send
     # 1. the inbound filter (admits clear L2TPv3 from the peers, IKE and ESP) before anything
     assert send[0] == "ip access-list extended l2tpgen-pw-branch"
@@ -92,7 +79,7 @@ def test_removing_protection_takes_the_wan_crypto_map_off_first_and_the_filter_l
     hub: tuple[Site, str],
 ) -> None:
     site, intended = hub
-    plan = plan_change(site, intended, _unprotected(intended))
+    plan = plan_change(site, intended, unprotected(intended))
     assert plan.send[:2] == (WAN, " no crypto map l2tpgen")
     order = [
         " no crypto map l2tpgen",
@@ -193,7 +180,7 @@ def test_a_users_crypto_sections_and_access_lists_are_never_touched(
         "ip access-list extended l2tpgen-wan-in",
     ]
     assert " permit esp host 192.0.2.9 any" in plan.send
-    plan = plan_change(site, _unprotected(intended) + users, intended)
+    plan = plan_change(site, unprotected(intended) + users, intended)
     for name in ("corp", "l2tpgenx", "corp-ts", "CORP", "l2tpgen-mgmt", "CORP-VPN"):
         assert not [line for line in plan.send if re.search(rf"\b{name}(\s|$)", line)], name
 
@@ -211,7 +198,7 @@ def test_a_users_access_group_or_crypto_map_on_the_wan_refuses_the_push(
     # IOS holds one inbound access group and one crypto map per interface: l2tpgen's would
     # silently replace the user's, so push refuses and says what to do.
     site, intended = hub
-    running = _unprotected(intended).replace(
+    running = unprotected(intended).replace(
         "interface GigabitEthernet0/0/1\n", "interface GigabitEthernet0/0/1\n" + theirs
     )
     with pytest.raises(OwnershipError, match=re.escape(what)):

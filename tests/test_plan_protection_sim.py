@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
-from l2tpgen.device.plan import Plan, plan_change
+from l2tpgen.device.plan import plan_change
 from l2tpgen.model.keys import pair_psk
 from l2tpgen.render import render_base
 from l2tpgen.sim.router import Router
@@ -26,18 +27,6 @@ if TYPE_CHECKING:
 
 HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
 ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": "Psk-sim-only-master-5"}
-
-
-def _apply(router: Router, plan: Plan) -> list[tuple[str, str]]:
-    """Send the plan as push does (one line at a time); the lines refused, with the answer."""
-    refused = []
-    router.handle("configure terminal")
-    for line in plan.send:
-        answer = router.handle(line.strip())
-        if answer.startswith("%"):
-            refused.append((line, answer))
-    router.handle("end")
-    return refused
 
 
 @pytest.fixture
@@ -55,7 +44,7 @@ def test_the_simulator_takes_every_line_of_a_protection_push_and_ends_at_the_ren
     assert router.load(base) == []
     plan = plan_change(site, router.running.body(), intended)
     assert "crypto ikev2 keyring l2tpgen" in plan.send
-    assert _apply(router, plan) == []
+    assert send_plan(router, plan.send) == []
     running = router.running.body()
     assert " crypto map l2tpgen\n" in running
     assert "crypto map l2tpgen 10 ipsec-isakmp\n set peer 10.255.0.2\n" in running
@@ -73,11 +62,11 @@ def test_removing_protection_on_the_simulator_gives_back_the_config_before_it(
     router.load(base)
     unprotected = intended.replace(" crypto map l2tpgen\n", "")
     before_plan = plan_change(site, router.running.body(), unprotected)
-    assert _apply(router, before_plan) == []
+    assert send_plan(router, before_plan.send) == []
     before = router.running.body()
-    assert _apply(router, plan_change(site, before, intended)) == []
+    assert send_plan(router, plan_change(site, before, intended).send) == []
     assert before != router.running.body()
     back = plan_change(site, router.running.body(), before)
     assert back.send[:2] == ("interface GigabitEthernet0/0/1", " no crypto map l2tpgen")
-    assert _apply(router, back) == []
+    assert send_plan(router, back.send) == []
     assert router.running.body() == before

@@ -9,10 +9,10 @@ every pseudowire down for nothing.
 from __future__ import annotations
 
 import re
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import both_ends, copy_example
 from conftest import SITES
 
 from l2tpgen import load_fleet, render_site
@@ -65,14 +65,8 @@ def test_another_secret_in_any_form_is_set_in_place_and_never_shown(line: str) -
 
 
 def test_a_digest_secret_typed_in_clear_is_the_same_as_the_rendered_type_7(tmp_path: Path) -> None:
-    out = tmp_path / "sites"
-    shutil.copytree(SITES, out)
-    for name in ("site-a.yaml", "site-b.yaml"):
-        path = out / name
-        path.write_text(
-            path.read_text().replace("authentication: password,", "authentication: digest,")
-        )
-    fleet = load_fleet(out)
+    digest = both_ends("authentication: password,", "authentication: digest,")
+    fleet = load_fleet(copy_example(SITES, tmp_path, *digest))
     want = render_site(
         fleet, "site-a", reveal_secrets=True, environ={"L2TPGEN_L2TP_SECRET": "s3cr"}
     )

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES, TESTS
+from support import send_plan
 
 from l2tpgen import load_fleet, render_site
-from l2tpgen.device.plan import Plan, plan_change
+from l2tpgen.device.plan import plan_change
 from l2tpgen.errors import DeviceError
 from l2tpgen.importer import ImportOptions, import_configs, parse_vlans
 from l2tpgen.ios.tree import parse
@@ -41,18 +42,6 @@ def _indented(text: str) -> str:
         return out
 
     return "".join(line + "\n" for root in parse(text).roots for line in lines(root, 0))
-
-
-def _apply(router: Router, plan: Plan) -> list[tuple[str, str]]:
-    """Send the plan; the lines the router refused, with its answer."""
-    refused = []
-    router.handle("configure terminal")
-    for line in plan.send:
-        answer = router.handle(line.strip())
-        if answer.startswith("%"):
-            refused.append((line, answer))
-    router.handle("end")
-    return refused
 
 
 def _fleet(out: Path, *edits: tuple[str, str]) -> Fleet:
@@ -116,7 +105,7 @@ def test_an_imported_single_trunk_router_keeps_its_lan_port_when_push_migrates_i
         assert all(line.startswith(NOT_SIMULATED) for line in left_out), left_out
         intended = render_site(fleet, imported.name)
         plan = plan_change(site, router.handle("show running-config"), intended)
-        assert _apply(router, plan) == []
+        assert send_plan(router, plan.send) == []
         after = router.handle("show running-config")
         assert "interface FastEthernet0/1\n" in after
         assert "xconnect 10.100.101" in after.split("interface FastEthernet0/1.10\n")[1]
@@ -132,7 +121,7 @@ def test_the_reference_single_trunk_router_migrates_when_its_lan_hold_queue_is_t
     intended = render_site(fleet, "site-a", reveal_secrets=True, environ=ENV)
     plan = plan_change(fleet.site("site-a"), router.handle("show running-config"), intended)
     assert not [line for line in plan.send if line.startswith("no interface")]
-    assert _apply(router, plan) == []
+    assert send_plan(router, plan.send) == []
     running = router.handle("show running-config")
     assert "interface GigabitEthernet0/0\n" in running
     assert running.count("xconnect 10.216.44.47 125 ") == 1  # now on Gi0/0.2999 only

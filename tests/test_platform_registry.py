@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import ast
 import json
-import shutil
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import HUB, hub_fleet
 from conftest import ROOT
 from typer.testing import CliRunner
 
@@ -138,20 +138,6 @@ def test_the_simulator_flavors_are_the_simulated_drivers() -> None:
     assert flavors == {(d.name, d.device_type) for d in DRIVERS.values() if d.simulated}
 
 
-HUB = ROOT / "examples" / "hub"
-
-
-def _hub(tmp_path: Path, *edits: tuple[str, str, str]) -> Path:
-    sites = tmp_path / "hub"
-    shutil.copytree(HUB, sites)
-    for name, old, new in edits:
-        path = sites / f"{name}.yaml"
-        text = path.read_text()
-        assert old in text
-        path.write_text(text.replace(old, new))
-    return sites
-
-
 def _text(error: FleetValidationError) -> str:
     return "\n".join(problem.message for problem in error.problems)
 
@@ -164,7 +150,7 @@ def _without(monkeypatch: pytest.MonkeyPatch, platform: str, **traits: object) -
 def test_validate_refuses_cookies_a_platform_cannot_express(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sites = _hub(
+    sites = hub_fleet(
         tmp_path,
         ("hub", "{signaling: static, cookie: 0}", "{signaling: static}"),
         ("linux-edge", "signaling: static, cookie: 0", "signaling: static"),

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT
+from builders import HUB, copy_example, edit_file
 from conftest_sim import start_lab
 from hypothesis import given
 from hypothesis import strategies as st
@@ -30,28 +29,15 @@ from l2tpgen.render import render_files, render_site
 if TYPE_CHECKING:
     from pathlib import Path
 
-HUB = ROOT / "examples" / "hub"
 runner = CliRunner()
-
-
-def _copy(tmp_path: Path) -> Path:
-    sites = tmp_path / "hub"
-    shutil.copytree(HUB, sites)
-    return sites
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
 
 
 def _trusted(tmp_path: Path) -> Path:
     """The hub fleet with the hub and linux-edge WANs stated trusted: their path is unprotected,
     as every fleet was before protection (the public example path gets IPsec by default)."""
-    sites = _copy(tmp_path)
+    sites = copy_example(HUB, tmp_path)
     for name, gateway in (("hub", "198.51.100.6"), ("linux-edge", "198.51.100.22")):
-        _edit(
+        edit_file(
             sites / f"{name}.yaml",
             f"gateway: {gateway}\n",
             f"gateway: {gateway}\n  trusted: true\n",
@@ -133,8 +119,8 @@ def test_networkd_files_hold_the_tunnel_sessions_vlans_and_bridges(tmp_path: Pat
 
 def test_networkd_refuses_a_cookie_it_cannot_configure_and_says_what_to_do(tmp_path: Path) -> None:
     sites = _trusted(tmp_path)
-    _edit(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
-    _edit(sites / "linux-edge.yaml", "signaling: static, cookie: 0", "signaling: static")
+    edit_file(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
+    edit_file(sites / "linux-edge.yaml", "signaling: static, cookie: 0", "signaling: static")
     with pytest.raises(RenderError, match=r"networkd cannot configure 4-byte cookies .*cookie: 0"):
         render_files(load_fleet(sites), "linux-edge", "networkd")
 
@@ -153,8 +139,10 @@ def test_render_writes_networkd_files_into_a_directory(tmp_path: Path) -> None:
 
 
 def test_a_pair_whose_ends_differ_is_reported_at_the_peer_override(tmp_path: Path) -> None:
-    sites = _copy(tmp_path)
-    _edit(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static, cookie: 8}")
+    sites = copy_example(HUB, tmp_path)
+    edit_file(
+        sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static, cookie: 8}"
+    )
     with pytest.raises(FleetValidationError) as caught:
         load_fleet(sites)
     (problem,) = caught.value.problems
@@ -166,9 +154,9 @@ def test_a_pair_whose_ends_differ_is_reported_at_the_peer_override(tmp_path: Pat
 def test_a_linux_peer_without_a_static_override_is_refused_at_the_hubs_class(
     tmp_path: Path,
 ) -> None:
-    sites = _copy(tmp_path)
-    _edit(sites / "hub.yaml", "    pseudowire: {signaling: static, cookie: 0}\n", "")
-    _edit(sites / "hub.yaml", "  - name: linux-edge\n", "  - linux-edge\n")
+    sites = copy_example(HUB, tmp_path)
+    edit_file(sites / "hub.yaml", "    pseudowire: {signaling: static, cookie: 0}\n", "")
+    edit_file(sites / "hub.yaml", "  - name: linux-edge\n", "  - linux-edge\n")
     with pytest.raises(FleetValidationError) as caught:
         load_fleet(sites)
     paths = [(p.site, p.path) for p in caught.value.problems]

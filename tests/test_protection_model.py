@@ -14,9 +14,10 @@ from ipaddress import ip_address
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import fleet_problems, write_site
 from typer.testing import CliRunner
 
-from l2tpgen import FleetValidationError, load_fleet, render_site
+from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
 from l2tpgen.errors import ModelError, SecretError
 from l2tpgen.model.protection import is_public, keyed_cookie, reveal_cookies
@@ -25,24 +26,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 KEY = "cookie-key-0123456789"  # a master key: at least 16 characters
-
-SITE = """\
-name: {name}
-hostname: {name}-pe
-management: {{host: 192.0.2.10}}
-wan:
-  interface: GigabitEthernet0/1
-  address: {wan}/29
-  gateway: {gateway}
-{wan_extra}lan: {{interface: GigabitEthernet0/0}}
-l2tp_class: {{name: dc, authentication: none}}
-pseudowire_class: {{name: ethernet{pw}}}
-{protection}peers:
-  - {peer_entry}
-vlans:
-  - {{id: 100, name: web, peer: {peer}}}
-  - {{id: 101, name: app, peer: {peer}}}
-"""
 
 
 def _write(
@@ -56,26 +39,19 @@ def _write(
     peer_entry: str | None = None,
     pw: str = "",
 ) -> None:
-    gateway = wan.rsplit(".", 1)[0] + "." + str(int(wan.rsplit(".", 1)[1]) + 1)
-    text = SITE.format(
-        name=name,
-        peer=peer,
-        wan=wan,
-        gateway=gateway,
+    """builders.write_site with two VLANs (web, app) and the class's signaling left to its
+    default unless ``pw`` says."""
+    write_site(
+        directory,
+        name,
+        peer,
+        wan,
         wan_extra=wan_extra,
         protection=protection,
-        peer_entry=peer_entry or peer,
+        peer_entry=peer_entry,
         pw=pw,
+        vlans="100 web, 101 app",
     )
-    (directory / f"{name}.yaml").write_text(text, encoding="utf-8")
-
-
-def _problems(directory: Path) -> list[str]:
-    try:
-        load_fleet(directory)
-    except FleetValidationError as exc:
-        return [f"{p.location}: {p.message} | {p.hint}" for p in exc.problems]
-    return []
 
 
 @pytest.mark.parametrize(
@@ -184,7 +160,7 @@ def test_ends_that_disagree_on_the_transform_are_refused_at_file_line_column(
     _write(tmp_path, "a", "b", "198.51.100.1", protection="protection: {transform: aes-gcm-256}\n")
     _write(tmp_path, "b", "a", "203.0.113.1")
     # protection: is line 11 of a.yaml; the value of transform starts at column 25 (13 + 11 + 1)
-    assert _problems(tmp_path) == [
+    assert fleet_problems(tmp_path) == [
         (
             f"{tmp_path / 'a.yaml'}:11:25: protection is ipsec (transport aes-gcm-256) here but "
             f"ipsec (transport aes-gcm-128) in {tmp_path / 'b.yaml'} (pseudowires between a and b) "
@@ -206,7 +182,7 @@ def test_a_peer_entry_that_disagrees_on_the_mode_is_refused_where_it_says_so(
         pw=", signaling: static",
         peer_entry="{name: a, protection: {mode: cookie}}",
     )
-    problems = _problems(tmp_path)
+    problems = fleet_problems(tmp_path)
     # a sorts first and reports the pair at its peers[0] entry (line 12, column 5)
     assert problems == [
         (
@@ -223,7 +199,7 @@ def test_mode_none_on_a_public_path_is_refused_with_the_way_out(tmp_path: Path) 
     none = "protection: {mode: none}\n"
     _write(tmp_path, "a", "b", "198.51.100.1", protection=none)
     _write(tmp_path, "b", "a", "203.0.113.1", protection=none)
-    problems = _problems(tmp_path)
+    problems = fleet_problems(tmp_path)
     assert len(problems) == 2  # each file has to change
     assert problems[0].startswith(
         f"{tmp_path / 'a.yaml'}:11:20: the pseudowires to b cross an untrusted path with no "
@@ -236,14 +212,14 @@ def test_mode_none_on_a_path_stated_trusted_is_accepted(tmp_path: Path) -> None:
     extra, none = "  trusted: true\n", "protection: {mode: none}\n"
     _write(tmp_path, "a", "b", "198.51.100.1", wan_extra=extra, protection=none)
     _write(tmp_path, "b", "a", "203.0.113.1", wan_extra=extra, protection=none)
-    assert _problems(tmp_path) == []
+    assert fleet_problems(tmp_path) == []
 
 
 def test_cookies_on_dynamic_sessions_without_a_cookie_size_are_refused(tmp_path: Path) -> None:
     cookie = "protection: {mode: cookie}\n"
     _write(tmp_path, "a", "b", "198.51.100.1", protection=cookie)
     _write(tmp_path, "b", "a", "203.0.113.1", protection=cookie)
-    problems = _problems(tmp_path)
+    problems = fleet_problems(tmp_path)
     assert len(problems) == 2
     assert "are dynamic and no cookie size is set" in problems[0]
 
@@ -261,7 +237,7 @@ def test_a_literal_psk_or_cookie_key_in_a_site_file_is_refused_without_echoing_i
 ) -> None:
     _write(tmp_path, "a", "b", "198.51.100.1", protection=entry)
     _write(tmp_path, "b", "a", "203.0.113.1")
-    problems = _problems(tmp_path)
+    problems = fleet_problems(tmp_path)
     assert len(problems) == 1
     assert ": secrets must not be written in site files" in problems[0]
     assert hint_names in problems[0]
@@ -273,7 +249,7 @@ def test_a_psk_written_where_its_variable_name_goes_is_refused_without_echoing_i
 ) -> None:
     _write(tmp_path, "a", "b", "198.51.100.1", protection="protection: {psk_env: 'hunter2 x!'}\n")
     _write(tmp_path, "b", "a", "203.0.113.1")
-    problems = _problems(tmp_path)
+    problems = fleet_problems(tmp_path)
     assert len(problems) == 1
     assert "psk_env must be the name of an environment variable" in problems[0]
     assert "hunter2" not in problems[0]
@@ -390,6 +366,6 @@ def test_a_cookie_size_at_one_end_only_does_not_make_mode_cookie_valid(tmp_path:
     path.write_text(
         path.read_text().replace("authentication: none}", "authentication: none, cookie_size: 8}")
     )
-    problems = _problems(tmp_path)
+    problems = fleet_problems(tmp_path)
     assert len(problems) == 2
     assert all("no cookie size is set" in p for p in problems)

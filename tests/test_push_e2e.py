@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from builders import both_ends, copy_example, without_vlan
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, Lab, start_lab
 from push_runs import push
@@ -76,12 +76,7 @@ def test_removing_a_vlan_from_the_model_removes_exactly_its_subinterface(
     lab: Lab, tmp_path: Path
 ) -> None:
     assert push(lab, "site-a")[0] == 0
-    sites = tmp_path / "sites"
-    shutil.copytree(SITES, sites)
-    for name in ("site-a", "site-b"):
-        path = sites / f"{name}.yaml"
-        kept = [line for line in path.read_text().splitlines(keepends=True) if "2998" not in line]
-        path.write_text("".join(kept))
+    sites = without_vlan(tmp_path, 2998)
     lab.device("site-a").router.events.clear()
     code, (result,) = push(lab, "site-a", sites=sites)
     assert code == 0, result
@@ -224,18 +219,13 @@ def test_ios_defaults_in_a_site_file_are_not_rendered_and_a_second_push_changes_
     tmp_path: Path,
     lab_env: None,  # noqa: ARG001 - needs the environment
 ) -> None:
-    sites = tmp_path / "sites"
-    shutil.copytree(SITES, sites)
-    for name in ("site-a", "site-b"):
-        path = sites / f"{name}.yaml"
-        text = path.read_text().replace(
-            "{name: class1, authentication: password, secret_env: L2TPGEN_L2TP_SECRET}",
-            "{name: class1, authentication: digest, hash: md5, hello: 60, "
-            "secret_env: L2TPGEN_L2TP_SECRET}",
-        )
-        path.write_text(
-            text.replace("hold_queue: {in: 2048, out: 2048}", "hold_queue: {in: 75, out: 40}")
-        )
+    digest = both_ends(
+        "{name: class1, authentication: password, secret_env: L2TPGEN_L2TP_SECRET}",
+        "{name: class1, authentication: digest, hash: md5, hello: 60, "
+        "secret_env: L2TPGEN_L2TP_SECRET}",
+    )
+    queues = both_ends("hold_queue: {in: 2048, out: 2048}", "hold_queue: {in: 75, out: 40}")
+    sites = copy_example(SITES, tmp_path, *digest, *queues)
     lab = start_lab(tmp_path, sites=sites)
     try:
         code, (first,) = push(lab, "site-a", sites=sites)

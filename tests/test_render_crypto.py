@@ -32,10 +32,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from builders import HUB, copy_example, edit_file
 
 from l2tpgen import SecretError, load_fleet, render_site
 from l2tpgen.device.plan import plan_change
@@ -44,7 +44,6 @@ from l2tpgen.model.keys import pair_psk
 from l2tpgen.render import render_base
 from l2tpgen.render.classes import reveal
 
-HUB = Path(__file__).resolve().parent.parent / "examples" / "hub"
 PSK = "Psk-only-in-the-environment-1"
 ENV = {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": PSK}
 
@@ -246,29 +245,17 @@ def test_an_l2tp_secret_ios_would_mangle_is_refused_naming_the_variable_only(sec
     assert secret not in str(caught.value)
 
 
-def _copy(tmp_path: Path) -> Path:
-    sites = tmp_path / "hub"
-    shutil.copytree(HUB, sites)
-    return sites
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
-
-
 def test_classic_ios_can_fall_back_to_aes_cbc_with_sha256(tmp_path: Path) -> None:
     # esp-gcm on classic IOS 15.x is [U]; aes-cbc-128-sha256 renders esp-aes + esp-sha256-hmac
     # and an IKEv2 proposal with integrity (not prf) [IKEV2-LEGACY].
-    sites = _copy(tmp_path)
+    sites = copy_example(HUB, tmp_path)
     for name in ("hub", "branch"):
-        _edit(
+        edit_file(
             sites / f"{name}.yaml",
             "pseudowire_class: {name: ethernet",
             "protection: {transform: aes-cbc-128-sha256}\npseudowire_class: {name: ethernet",
         )
-    _edit(
+    edit_file(
         sites / "linux-edge.yaml",
         "pseudowire_class:",
         "protection: {transform: aes-cbc-128-sha256}\npseudowire_class:",
@@ -296,8 +283,8 @@ def test_a_trusted_private_fleet_renders_no_crypto_and_no_filter() -> None:
 
 
 def test_inbound_filter_false_leaves_the_wan_without_an_acl(tmp_path: Path) -> None:
-    sites = _copy(tmp_path)
-    _edit(
+    sites = copy_example(HUB, tmp_path)
+    edit_file(
         sites / "hub.yaml",
         "pseudowire_class: {name: ethernet}",
         "protection: {inbound_filter: false}\npseudowire_class: {name: ethernet}",
@@ -313,14 +300,14 @@ def test_keyed_static_cookies_are_masked_and_reveal_to_the_derived_values(
 ) -> None:
     # Static sessions between hub and linux-edge with protection mode cookie: 8-byte keyed
     # cookies, `l2tp cookie local|remote SIZE LOW HIGH` (the brief's [V] command names).
-    sites = _copy(tmp_path)
-    _edit(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
-    _edit(
+    sites = copy_example(HUB, tmp_path)
+    edit_file(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
+    edit_file(
         sites / "hub.yaml",
         "    pseudowire: {signaling: static}",
         "    pseudowire: {signaling: static}\n    protection: {mode: cookie}",
     )
-    _edit(
+    edit_file(
         sites / "linux-edge.yaml",
         "pseudowire_class: {name: ethernet, signaling: static, cookie: 0}",
         "protection: {mode: cookie}\npseudowire_class: {name: ethernet, signaling: static}",
@@ -346,9 +333,9 @@ def test_keyed_static_cookies_are_masked_and_reveal_to_the_derived_values(
 def test_a_push_plan_never_shows_a_keyed_cookie_value(tmp_path: Path) -> None:
     # The revealed config holds the cookie values; the plan's diff and commands (what push shows
     # and logs) mask them, as they mask passwords.
-    sites = _copy(tmp_path)
-    _edit(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
-    _edit(
+    sites = copy_example(HUB, tmp_path)
+    edit_file(sites / "hub.yaml", "{signaling: static, cookie: 0}", "{signaling: static}")
+    edit_file(
         sites / "linux-edge.yaml",
         "pseudowire_class: {name: ethernet, signaling: static, cookie: 0}",
         "pseudowire_class: {name: ethernet, signaling: static}",
@@ -390,8 +377,8 @@ def test_the_rendered_protected_pair_passes_the_security_lint_and_an_unprotected
 
     # Tunnels sourced from the public WAN addresses (no loopbacks): the xconnects' peers are
     # public, which is what the linter's rules look at.
-    protected = _copy(tmp_path / "protected")
-    unprotected = _copy(tmp_path / "unprotected")
+    protected = copy_example(HUB, tmp_path / "protected")
+    unprotected = copy_example(HUB, tmp_path / "unprotected")
     for sites in (protected, unprotected):
         for name in ("hub", "branch", "linux-edge"):
             path = sites / f"{name}.yaml"

@@ -11,11 +11,10 @@
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT
+from builders import HUB, hub_fleet
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import RenderError
@@ -24,21 +23,13 @@ from l2tpgen.render import render_files
 if TYPE_CHECKING:
     from pathlib import Path
 
-HUB = ROOT / "examples" / "hub"
 PEER_PW = "    pseudowire: {signaling: static, cookie: 0}\n"
 
 
 def _sites(tmp_path: Path, edits: dict[str, list[tuple[str, str]]]) -> Path:
-    sites = tmp_path / "hub"
-    shutil.copytree(HUB, sites)
-    for name, pairs in edits.items():
-        path = sites / f"{name}.yaml"
-        text = path.read_text(encoding="utf-8")
-        for old, new in pairs:
-            assert old in text, (name, old)
-            text = text.replace(old, new)
-        path.write_text(text, encoding="utf-8")
-    return sites
+    return hub_fleet(
+        tmp_path, *((name, old, new) for name, pairs in edits.items() for old, new in pairs)
+    )
 
 
 def _encap_lines(conf: str) -> list[str]:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT, SITES
+from builders import HUB, cookie_fleet
+from conftest import SITES
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import RenderError, SecretError
@@ -29,20 +29,6 @@ from l2tpgen.render import render_files
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-HUB = ROOT / "examples" / "hub"
-
-
-def _copy(tmp_path: Path) -> Path:
-    sites = tmp_path / "hub"
-    shutil.copytree(HUB, sites)
-    return sites
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
 
 
 def test_a_public_path_gets_an_ikev2_transport_connection_on_protocol_115() -> None:
@@ -102,20 +88,6 @@ def test_an_unprotected_fleet_renders_one_script_without_xfrm_or_strongswan() ->
     assert "xfrm" not in files[""]
 
 
-def _cookie_fleet(tmp_path: Path) -> Path:
-    """The hub fleet with linux-edge's pseudowires protected by keyed 8-byte cookies only."""
-    sites = _copy(tmp_path)
-    _edit(
-        sites / "hub.yaml",
-        "pseudowire: {signaling: static, cookie: 0}",
-        "pseudowire: {signaling: static}\n    protection: {mode: cookie}",
-    )
-    _edit(sites / "linux-edge.yaml", "signaling: static, cookie: 0}", "signaling: static}")
-    with (sites / "linux-edge.yaml").open("a") as handle:
-        handle.write("protection: {mode: cookie}\n")
-    return sites
-
-
 def _keyed(key: bytes, vc: int, receiver: str) -> str:
     """By hand: HMAC-SHA256 over the pair (sorted), the VC and the receiver, first 8 bytes."""
     message = f"l2tpgen-cookie/v1/hub/linux-edge/{vc}/{receiver}".encode()
@@ -123,7 +95,7 @@ def _keyed(key: bytes, vc: int, receiver: str) -> str:
 
 
 def test_keyed_cookies_are_masked_and_revealed_as_the_peer_expects_them(tmp_path: Path) -> None:
-    fleet = load_fleet(_cookie_fleet(tmp_path))
+    fleet = load_fleet(cookie_fleet(tmp_path))
     masked = render_files(fleet, "linux-edge", platform="linux")[""]
     # Linux sends `cookie` (what the hub expects), checks `peer_cookie` (what it expects itself)
     assert (
@@ -152,7 +124,7 @@ def test_keyed_cookies_are_masked_and_revealed_as_the_peer_expects_them(tmp_path
 def test_peers_left_in_clear_are_allowed_above_the_catch_all(tmp_path: Path) -> None:
     # Cookies only towards linux-edge: its L2TPv3 arrives in clear and must still be admitted
     # from its own address; the branch's path stays IPsec (charon's policy); the rest blocked.
-    fleet = load_fleet(_cookie_fleet(tmp_path))
+    fleet = load_fleet(cookie_fleet(tmp_path))
     files = render_files(fleet, "hub", platform="linux")
     policies = [c for c in files["iproute2.sh"].splitlines() if c.startswith("ip xfrm")]
     assert policies[4:] == [
@@ -165,7 +137,7 @@ def test_peers_left_in_clear_are_allowed_above_the_catch_all(tmp_path: Path) -> 
 
 
 def test_networkd_refuses_keyed_cookies_too(tmp_path: Path) -> None:
-    fleet = load_fleet(_cookie_fleet(tmp_path))
+    fleet = load_fleet(cookie_fleet(tmp_path))
     with pytest.raises(RenderError, match="networkd cannot configure the inbound filter"):
         render_files(fleet, "linux-edge", "networkd")
 

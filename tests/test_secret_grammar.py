@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import write_site
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet, render_site
@@ -233,8 +234,6 @@ def test_lint_of_a_config_holding_every_row_shows_no_key(tmp_path: Path, fmt: st
 
 
 def _cookie_pair(directory: Path) -> None:
-    from test_secret_namespace import write_site  # noqa: PLC0415 - the same two-site fleet
-
     for name, peer, wan in (("a", "b", "198.51.100.1"), ("b", "a", "203.0.113.1")):
         write_site(
             directory,

@@ -10,63 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import fleet_problems, write_site
 
-from l2tpgen import FleetValidationError, load_fleet
 from l2tpgen.model.secret_names import in_namespace
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-SITE = """\
-name: {name}
-hostname: {name}-pe
-management: {{host: 192.0.2.10}}
-wan:
-  interface: GigabitEthernet0/1
-  address: {wan}/29
-  gateway: {gateway}
-lan: {{interface: GigabitEthernet0/0}}
-l2tp_class: {{name: dc{l2tp}}}
-pseudowire_class: {{name: ethernet, signaling: static}}
-{protection}peers:
-  - {peer_entry}
-vlans:
-  - {{id: 100, name: web, peer: {peer}}}
-"""
-
-
-def write_site(
-    directory: Path,
-    name: str,
-    peer: str,
-    wan: str,
-    *,
-    l2tp: str = "",
-    protection: str = "",
-    peer_entry: str | None = None,
-) -> Path:
-    """One site file of a two-site fleet (IPsec by default: the addresses are public)."""
-    gateway = wan.rsplit(".", 1)[0] + "." + str(int(wan.rsplit(".", 1)[1]) + 1)
-    path = directory / f"{name}.yaml"
-    text = SITE.format(
-        name=name,
-        peer=peer,
-        wan=wan,
-        gateway=gateway,
-        l2tp=l2tp or ", authentication: none",
-        protection=protection,
-        peer_entry=peer_entry or peer,
-    )
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def problems(directory: Path) -> list[str]:
-    try:
-        load_fleet(directory)
-    except FleetValidationError as exc:
-        return [f"{p.location}: {p.message} | {p.hint}" for p in exc.problems]
-    return []
 
 
 @pytest.mark.parametrize(
@@ -133,7 +82,7 @@ def test_a_site_file_aiming_a_secret_at_a_credential_is_refused_at_its_line_and_
 ) -> None:
     path = write_site(tmp_path, "a", "b", "198.51.100.1", **site_a)
     write_site(tmp_path, "b", "a", "203.0.113.1")
-    found = problems(tmp_path)
+    found = fleet_problems(tmp_path)
     assert len(found) == 1, found
     location, message = found[0].split(": ", 1)
     assert location == f"{path}:{line}:{column}"
@@ -151,4 +100,4 @@ def test_a_namespaced_variable_validates(tmp_path: Path) -> None:
     write_site(
         tmp_path, "b", "a", "203.0.113.1", protection="protection: {psk_env: L2TPGEN_SECRET_AB}\n"
     )
-    assert problems(tmp_path) == []
+    assert fleet_problems(tmp_path) == []

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import write_site
 from typer.testing import CliRunner
 
 from l2tpgen import SecretError, load_fleet, render_site
@@ -86,8 +87,6 @@ def test_named_sites_limit_the_list_to_what_they_need() -> None:
 
 
 def test_a_keyed_cookie_fleet_needs_the_cookie_key(tmp_path: Path) -> None:
-    from test_secret_namespace import write_site  # noqa: PLC0415 - the same two-site fleet
-
     for name, peer, wan in (("a", "b", "198.51.100.1"), ("b", "a", "203.0.113.1")):
         write_site(tmp_path, name, peer, wan, protection="protection: {mode: cookie}\n")
     (need,) = secret_needs(load_fleet(tmp_path), environ={"L2TPGEN_COOKIE_KEY": "x" * 16})

@@ -10,13 +10,13 @@ configuration, ``show running-config`` and ``show xconnect all``, and lists what
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support import module_imports
 
 import l2tpgen.sim
 
@@ -33,31 +33,7 @@ def _is_forbidden(module: str) -> bool:
 
 def _imports(path: Path) -> list[tuple[int, str]]:
     """(line, module) for every import in a module of ``l2tpgen.sim``, relative ones resolved."""
-    package = "l2tpgen.sim"
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                module = f"{base}.{node.module}" if node.module else base
-            else:
-                module = node.module or ""
-            found.append((node.lineno, module))
-            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
-        elif (
-            isinstance(node, ast.Call)
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-            and (
-                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
-                or (isinstance(node.func, ast.Name) and node.func.id == "__import__")
-            )
-        ):
-            found.append((node.lineno, node.args[0].value))
-    return found
+    return module_imports(path, "l2tpgen.sim")
 
 
 MODULES = sorted(SIM.rglob("*.py"))

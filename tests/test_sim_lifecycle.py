@@ -6,43 +6,23 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES
+from conftest_sim import sim_cli
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
 
-def _cli(state: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "L2TPGEN_STATE_DIR": str(state),
-        "L2TPGEN_USERNAME": "admin",
-        "L2TPGEN_PASSWORD": "lab-only",
-        "COLUMNS": "200",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "l2tpgen", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-
-
 @pytest.fixture
 def state(tmp_path: Path) -> Iterator[Path]:
     directory = tmp_path / "state"
     yield directory
-    _cli(directory, tmp_path, "sim", "down")  # never leave a simulator behind
+    sim_cli(directory, "sim", "down", cwd=tmp_path)  # never leave a simulator behind
 
 
 def _banner(port: int) -> bytes:
@@ -53,11 +33,11 @@ def _banner(port: int) -> bytes:
 def test_detached_simulator_answers_ssh_until_sim_down(state: Path, tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
-    started = _cli(state, work, "sim", "up", "-d", "--sites", str(SITES))
+    started = sim_cli(state, "sim", "up", "-d", "--sites", str(SITES), cwd=work)
     assert started.returncode == 0, started.stderr
     assert "started in the background" in started.stdout
 
-    shown = _cli(state, work, "sim", "status", "--format", "json")
+    shown = sim_cli(state, "sim", "status", "--format", "json", cwd=work)
     assert shown.returncode == 0
     status = json.loads(shown.stdout)
     assert status["running"] is True
@@ -67,23 +47,24 @@ def test_detached_simulator_answers_ssh_until_sim_down(state: Path, tmp_path: Pa
     assert status["inventory"] == str(state / "sim" / "default" / "inventory.json")
     assert list(work.iterdir()) == []  # nothing lands in the working tree
 
-    again = _cli(state, work, "sim", "up", "-d", "--sites", str(SITES))
+    again = sim_cli(state, "sim", "up", "-d", "--sites", str(SITES), cwd=work)
     assert again.returncode == 1
     assert f"already running (pid {status['pid']}" in again.stderr
 
-    stopped = _cli(state, work, "sim", "down")
+    stopped = sim_cli(state, "sim", "down", cwd=work)
     assert stopped.returncode == 0
     assert f"stopped (pid {status['pid']})" in stopped.stderr
     with pytest.raises(ProcessLookupError):
         os.kill(status["pid"], 0)
-    after = _cli(state, work, "sim", "status")
+    after = sim_cli(state, "sim", "status", cwd=work)
     assert after.returncode == 1
     assert "no simulator is running" in after.stderr
 
 
 def test_status_says_when_the_recorded_simulator_died(state: Path, tmp_path: Path) -> None:
-    assert _cli(state, tmp_path, "sim", "up", "-d", "--sites", str(SITES)).returncode == 0
-    pid = json.loads(_cli(state, tmp_path, "sim", "status", "--format", "json").stdout)["pid"]
+    assert sim_cli(state, "sim", "up", "-d", "--sites", str(SITES), cwd=tmp_path).returncode == 0
+    shown = sim_cli(state, "sim", "status", "--format", "json", cwd=tmp_path)
+    pid = json.loads(shown.stdout)["pid"]
     os.kill(pid, signal.SIGKILL)  # a crash: it cannot remove its status file
     for _ in range(100):
         try:
@@ -91,23 +72,23 @@ def test_status_says_when_the_recorded_simulator_died(state: Path, tmp_path: Pat
         except ProcessLookupError:
             break
         time.sleep(0.05)
-    shown = _cli(state, tmp_path, "sim", "status")
+    shown = sim_cli(state, "sim", "status", cwd=tmp_path)
     assert shown.returncode == 1
     assert f"the simulator (pid {pid}) is no longer running" in shown.stderr
-    assert _cli(state, tmp_path, "sim", "down").returncode == 0
-    assert "no simulator is running" in _cli(state, tmp_path, "sim", "status").stderr
+    assert sim_cli(state, "sim", "down", cwd=tmp_path).returncode == 0
+    assert "no simulator is running" in sim_cli(state, "sim", "status", cwd=tmp_path).stderr
 
 
 def test_a_fleet_that_does_not_load_starts_nothing_in_the_background(
     state: Path, tmp_path: Path
 ) -> None:
     missing = tmp_path / "no-such-sites"
-    started = _cli(state, tmp_path, "sim", "up", "-d", "--sites", str(missing))
+    started = sim_cli(state, "sim", "up", "-d", "--sites", str(missing), cwd=tmp_path)
     assert started.returncode == 1
     assert "started in the background" not in started.stdout
 
 
 def test_sim_down_with_nothing_running_is_not_an_error(state: Path, tmp_path: Path) -> None:
-    stopped = _cli(state, tmp_path, "sim", "down")
+    stopped = sim_cli(state, "sim", "down", cwd=tmp_path)
     assert stopped.returncode == 0
     assert "no simulator is running" in stopped.stderr

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import both_ends, copy_example, without_vlan
 from conftest import SITES
 from conftest_sim import L2TP_SECRET, Lab, start_lab
 from push_runs import cli, push
@@ -35,16 +35,6 @@ def _stored_secret(lab: Lab, name: str) -> str:
     found = re.search(r"^ password 7 (\S+)$", lab.running(name), re.MULTILINE)
     assert found is not None
     return found.group(1)
-
-
-def _without_vlan(tmp_path: Path, vlan: int) -> Path:
-    sites = tmp_path / "sites"
-    shutil.copytree(SITES, sites)
-    for name in ("site-a", "site-b"):
-        path = sites / f"{name}.yaml"
-        kept = [x for x in path.read_text().splitlines(keepends=True) if str(vlan) not in x]
-        path.write_text("".join(kept))
-    return sites
 
 
 def test_a_secret_typed_in_clear_on_the_router_is_unchanged_for_push_under_another_salt(
@@ -100,7 +90,7 @@ def test_removing_a_vlan_gets_ios_subinterface_notice_and_no_rollback(
     lab: Lab, tmp_path: Path
 ) -> None:
     assert push(lab, "site-a")[0] == 0
-    sites = _without_vlan(tmp_path, 2998)
+    sites = without_vlan(tmp_path, 2998)
     code, (result,) = push(lab, "site-a", sites=sites)
     assert (code, result["status"]) == (0, "changed"), result
     assert result["commands"] == ["no interface GigabitEthernet0/0.2998"]
@@ -120,20 +110,15 @@ def test_swapping_two_vlans_vc_ids_is_pushed_in_an_order_ios_accepts(
     lab: Lab, tmp_path: Path
 ) -> None:
     assert push(lab, "site-a")[0] == 0
-    sites = tmp_path / "sites"
-    shutil.copytree(SITES, sites)
-    for name in ("site-a", "site-b"):
-        path = sites / f"{name}.yaml"
-        text = path.read_text().replace("vc_id: 126", "vc_id: X")
-        text = text.replace("vc_id: 127", "vc_id: 126").replace("vc_id: X", "vc_id: 127")
-        path.write_text(text)
+    swap = (("vc_id: 126", "vc_id: X"), ("vc_id: 127", "vc_id: 126"), ("vc_id: X", "vc_id: 127"))
+    sites = copy_example(SITES, tmp_path, *(e for old, new in swap for e in both_ends(old, new)))
     code, (result,) = push(lab, "site-a", sites=sites)
     assert (code, result["status"]) == (0, "changed"), result
 
 
 def test_push_shows_the_notice_a_removed_subinterface_prints(lab: Lab, tmp_path: Path) -> None:
     assert push(lab, "site-a")[0] == 0
-    sites = _without_vlan(tmp_path, 2998)
+    sites = without_vlan(tmp_path, 2998)
     printed = cli(lab, "push", "site-a", "--yes", "--format", "json", sites=sites).output
     assert "Not all config may be removed" in printed
 

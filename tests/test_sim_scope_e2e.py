@@ -9,14 +9,11 @@ a fresh build.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import SITES
-from conftest_sim import SimUp, cli_env, run_cli
+from conftest_sim import SimUp, cli_env, run_cli, sim_cli
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -106,43 +103,22 @@ def test_a_config_for_no_simulated_site_is_a_usage_error(word: str, problem: str
     assert problem in result.stderr
 
 
-def _cli(state: Path, *args: str, name: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "L2TPGEN_STATE_DIR": str(state),
-        "L2TPGEN_USERNAME": "admin",
-        "L2TPGEN_PASSWORD": "lab-only",
-        "COLUMNS": "200",
-    }
-    env.pop("L2TPGEN_SIM_NAME", None)
-    if name is not None:
-        env["L2TPGEN_SIM_NAME"] = name
-    return subprocess.run(
-        [sys.executable, "-m", "l2tpgen", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-
-
 @pytest.fixture
 def state(tmp_path: Path) -> Iterator[Path]:
     directory = tmp_path / "state"
     yield directory
     for name in ("alice", "bob", "default"):
-        _cli(directory, "sim", "down", "--name", name)  # never leave a simulator behind
+        sim_cli(directory, "sim", "down", "--name", name)  # never leave a simulator behind
 
 
 def _status(state: Path, name: str) -> dict[str, Any]:
-    shown = _cli(state, "sim", "status", "--format", "json", "--name", name)
+    shown = sim_cli(state, "sim", "status", "--format", "json", "--name", name)
     return dict(json.loads(shown.stdout))
 
 
 def test_simulators_of_two_names_are_shown_and_stopped_apart(state: Path) -> None:
     for name in ("alice", "bob"):
-        started = _cli(state, "sim", "up", "-d", "--sites", str(SITES), name=name)
+        started = sim_cli(state, "sim", "up", "-d", "--sites", str(SITES), name=name)
         assert started.returncode == 0, started.stderr
     alice, bob = _status(state, "alice"), _status(state, "bob")
     assert alice["running"]
@@ -150,14 +126,14 @@ def test_simulators_of_two_names_are_shown_and_stopped_apart(state: Path) -> Non
     assert alice["inventory"] == str(state / "sim" / "alice" / "inventory.json")
     assert alice["pid"] != bob["pid"]
     # The default name sees neither, and stops neither; it says the others run.
-    mine = _cli(state, "sim", "status")
+    mine = sim_cli(state, "sim", "status")
     assert mine.returncode == 1
     assert "no simulator is running under the name default" in mine.stderr
     assert "other simulators running: alice, bob" in mine.stderr
-    assert _cli(state, "sim", "down").returncode == 0
+    assert sim_cli(state, "sim", "down").returncode == 0
     assert alive(alice["pid"])
     assert alive(bob["pid"])
-    stopped = _cli(state, "sim", "down", "--name", "alice")
+    stopped = sim_cli(state, "sim", "down", "--name", "alice")
     assert f"stopped (pid {alice['pid']})" in stopped.stderr
     assert not _status(state, "alice")["running"]
     assert _status(state, "bob")["running"]
@@ -165,7 +141,7 @@ def test_simulators_of_two_names_are_shown_and_stopped_apart(state: Path) -> Non
 
 
 def test_a_name_that_is_not_a_directory_name_is_a_usage_error(state: Path) -> None:
-    shown = _cli(state, "sim", "status", "--name", "../elsewhere")
+    shown = sim_cli(state, "sim", "status", "--name", "../elsewhere")
     assert shown.returncode == 2
     assert "cannot name a simulator" in shown.stderr
     assert not (state / "elsewhere").exists()

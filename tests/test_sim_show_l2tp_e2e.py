@@ -9,10 +9,10 @@ read from the simulator over SSH, so it no longer rests on the one capture alone
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from builders import both_ends, copy_example
 from conftest import SITES
 from conftest_sim import start_lab
 
@@ -27,14 +27,8 @@ ENV = {"L2TPGEN_L2TP_SECRET": "123456789"}
 
 
 def _xe_sites(tmp_path: Path) -> Path:
-    out = tmp_path / "xe"
-    shutil.copytree(SITES, out)
-    for name in ("site-a.yaml", "site-b.yaml"):
-        path = out / name
-        path.write_text(
-            path.read_text().replace("device_type: cisco_ios}", "device_type: cisco_xe}")
-        )
-    return out
+    xe = both_ends("device_type: cisco_ios}", "device_type: cisco_xe}")
+    return copy_example(SITES, tmp_path, *xe, name="xe")
 
 
 def _headers(text: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from builders import write_wan_site
 from conftest import ROOT
 from typer.testing import CliRunner
 
@@ -25,23 +26,6 @@ if TYPE_CHECKING:
 
 runner = CliRunner()
 
-SITE = """\
-name: {name}
-hostname: {name}-pe
-platform: {platform}
-management: {{host: 192.0.2.10}}
-wan:
-  interface: GigabitEthernet0/1
-  address: {wan}
-  gateway: {gateway}
-{wan_extra}lan: {{interface: GigabitEthernet0/0}}
-l2tp_class: {{name: dc, authentication: none}}
-pseudowire_class: {{name: ethernet, signaling: static, cookie: 0}}
-peers: [{peer}]
-vlans:
-  - {{id: 100, name: web, peer: {peer}}}
-"""
-
 
 def _site(
     directory: Path,
@@ -53,10 +37,17 @@ def _site(
     wan_extra: str = "",
     platform: str = "iosxe",
 ) -> None:
-    text = SITE.format(
-        name=name, peer=peer, wan=wan, gateway=gateway, wan_extra=wan_extra, platform=platform
+    write_wan_site(
+        directory,
+        name,
+        peer,
+        wan,
+        gateway,
+        platform=platform,
+        wan_extra=wan_extra,
+        l2tp_class="l2tp_class: {name: dc, authentication: none}\n",
+        pw=", cookie: 0",
     )
-    (directory / f"{name}.yaml").write_text(text, encoding="utf-8")
 
 
 def _warnings(directory: Path) -> list[str]:

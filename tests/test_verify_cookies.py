@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import TESTS
-from test_verify_outputs import HEADER, _Router
+from support import XCONNECT_HEADER, ShowRouter
 
 from l2tpgen import load_fleet
 from l2tpgen.device.cookies import MISMATCH, WORDS_SWAPPED, compare, shown_cookies
@@ -101,7 +101,9 @@ def test_verify_names_a_router_cookie_whose_words_are_swapped_without_its_value(
     local = (high, low) if swapped else (low, high)
     shown = b"".join(w.to_bytes(4, "big") for w in local)
     row = "UP pri   ac Gi0/0.300:300(Eth VLAN)      UP l2tp 10.0.0.2:300             UP\n"
-    router = _Router({"show xconnect all": HEADER + row, "show l2tun session all": _session(shown)})
+    router = ShowRouter(
+        {"show xconnect all": XCONNECT_HEADER + row, "show l2tun session all": _session(shown)}
+    )
     (state,) = verify_site(fleet, "site-a", router)
     assert state.state == "UP"
     assert state.detail == (WORDS_SWAPPED if swapped else "")

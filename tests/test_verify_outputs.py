@@ -8,11 +8,12 @@ not read at all. Expectations were read off the captures by eye.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import copy_example
 from conftest import SITES, TESTS
+from support import XCONNECT_HEADER, ShowRouter
 
 from l2tpgen import load_fleet
 from l2tpgen.device.verify import (
@@ -30,37 +31,10 @@ if TYPE_CHECKING:
 
 SHOW = TESTS / "realworld" / "show"
 FLEET = load_fleet(SITES)
-HEADER = (
-    "Legend: XC ST=Xconnect State, S1=Segment1 State, S2=Segment2 State\n"
-    "UP=Up, DN=Down, AD=Admin Down, IA=Inactive, NH=No Hardware\n"
-    "XC ST  Segment 1                         S1 Segment 2                         S2\n"
-    "------+---------------------------------+--+---------------------------------+--\n"
-)
 ROWS = "".join(
     f"UP pri   ac Gi0/0.{vlan}:{vlan}(Eth VLAN)    UP l2tp 10.216.44.47:{vc}             UP\n"
     for vlan, vc in ((2996, 126), (2997, 127), (2998, 128), (2999, 125))
 )
-
-
-class _Router:
-    """A connection stand-in answering each show command as IOS does: echo, output, prompt."""
-
-    base_prompt = "lab-a-rtr1"
-
-    def __init__(self, answers: dict[str, str]) -> None:
-        self.answers = answers
-        self.pending = ""
-        self.asked: list[str] = []
-
-    def write_channel(self, text: str) -> None:
-        for command in text.splitlines():
-            self.asked.append(command)
-            answer = self.answers.get(command, "% Invalid input detected at '^' marker.")
-            self.pending += f"{command}\n{answer}\n{self.base_prompt}#"
-
-    def read_channel(self) -> str:
-        text, self.pending = self.pending, ""
-        return text
 
 
 def _indented(text: str, by: str = "    ") -> str:
@@ -71,7 +45,7 @@ def _indented(text: str, by: str = "    ") -> str:
 def test_an_indented_xconnect_table_is_could_not_read_never_every_pseudowire_missing(
     by: str,
 ) -> None:
-    router = _Router({"show xconnect all": _indented(HEADER + ROWS, by)})
+    router = ShowRouter({"show xconnect all": _indented(XCONNECT_HEADER + ROWS, by)})
     with pytest.raises(UnreadableOutputError) as caught:
         verify_site(FLEET, "site-a", router)
     assert str(caught.value) == (
@@ -87,7 +61,7 @@ def test_an_indented_xconnect_table_is_could_not_read_never_every_pseudowire_mis
     ids=["empty", "another-commands-output", "session-summary", "rows-without-header"],
 )
 def test_output_that_is_not_the_xconnect_table_is_could_not_read(output: str) -> None:
-    router = _Router({"show xconnect all": output})
+    router = ShowRouter({"show xconnect all": output})
     with pytest.raises(UnreadableOutputError, match=r"has no `XC ST  Segment 1 \.\.\. S2` table"):
         verify_site(FLEET, "site-a", router)
 
@@ -99,7 +73,7 @@ def test_every_real_xconnect_capture_is_a_readable_table(capture: Path) -> None:
 
 def test_an_xconnect_table_without_rows_is_read_as_every_pseudowire_missing() -> None:
     # The header is there: the router really has none of them (the simulator prints this).
-    states = verify_site(FLEET, "site-a", _Router({"show xconnect all": HEADER}))
+    states = verify_site(FLEET, "site-a", ShowRouter({"show xconnect all": XCONNECT_HEADER}))
     assert [s.state for s in states] == ["MISSING"] * 4
 
 
@@ -116,11 +90,8 @@ def test_the_ios_xe_show_l2tp_capture_gives_its_tunnel_and_its_xconnect_session(
 
 
 def _xe_fleet(tmp_path: Path) -> Fleet:
-    out = tmp_path / "sites"
-    shutil.copytree(SITES, out)
-    path = out / "site-a.yaml"
-    path.write_text(path.read_text().replace("device_type: cisco_ios}", "device_type: cisco_xe}"))
-    fleet = load_fleet(out)
+    xe = ("site-a", "device_type: cisco_ios}", "device_type: cisco_xe}")
+    fleet = load_fleet(copy_example(SITES, tmp_path, xe))
     assert fleet.site("site-a").effective_platform == "iosxe"
     return fleet
 
@@ -148,7 +119,7 @@ def test_an_ios_xe_router_is_asked_show_l2tp_and_its_sessions_fill_the_session_c
     # IOS-XE driver asks `show l2tp`, which genieparser's IOS-XE parser runs on real captures.
     assert driver("iosxe").show_sessions == "show l2tp"
     assert driver("ios").show_sessions == "show l2tun session all"
-    router = _Router({"show xconnect all": HEADER + ROWS, "show l2tp": SHOW_L2TP})
+    router = ShowRouter({"show xconnect all": XCONNECT_HEADER + ROWS, "show l2tp": SHOW_L2TP})
     states = verify_site(_xe_fleet(tmp_path), "site-a", router)
     assert router.asked == ["show xconnect all", "show l2tp"]
     assert [(s.vlan, s.state, s.session) for s in states] == [

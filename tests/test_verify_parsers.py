@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import SITES, TESTS
+from support import ShowRouter
 
 from l2tpgen import load_fleet
 from l2tpgen.device.session import exec_batch
@@ -89,32 +90,6 @@ def test_a_real_l2tun_session_block_with_lost_indentation_is_read() -> None:
     ]
 
 
-class _Router:
-    """A connection stand-in: the show outputs of a router (the real captures' layout), answered
-    on the channel as IOS does: each command echoed, its output, then the prompt."""
-
-    base_prompt = "lab-a-rtr1"
-
-    def __init__(self, xconnect: str) -> None:
-        self.xconnect = xconnect
-        self.pending = ""
-        self.written: list[str] = []
-
-    def write_channel(self, text: str) -> None:
-        self.written.append(text)
-        for command in text.splitlines():
-            answer = (
-                self.xconnect
-                if command == "show xconnect all"
-                else "% Invalid input detected at '^' marker."
-            )
-            self.pending += f"{command}\n{answer}\n{self.base_prompt}#"
-
-    def read_channel(self) -> str:
-        text, self.pending = self.pending, ""
-        return text
-
-
 HEADER = (
     "Legend:    XC ST=Xconnect State  S1=Segment1 State  S2=Segment2 State\n"
     "  UP=Up       DN=Down            AD=Admin Down      IA=Inactive\n"
@@ -130,7 +105,9 @@ def test_verify_tells_a_missing_xconnect_from_one_to_the_wrong_peer() -> None:
         "DN pri   ac Gi0/0.2997:2997(Eth VLAN)    UP l2tp 10.216.44.99:127             DN\n"
         "UP pri   ac Gi0/0.2998:2998(Eth VLAN)    UP l2tp 10.216.44.47:999             UP\n"
     )
-    states = verify_site(load_fleet(SITES), "site-a", _Router(HEADER + rows))
+    states = verify_site(
+        load_fleet(SITES), "site-a", ShowRouter({"show xconnect all": HEADER + rows})
+    )
     assert [(s.vlan, s.state, s.detail, s.session) for s in states] == [
         (2996, "UP", "", "-"),  # the session command was refused: the table still comes
         (2997, "WRONG-PEER", "l2tp 10.216.44.99:127", "-"),
@@ -140,14 +117,14 @@ def test_verify_tells_a_missing_xconnect_from_one_to_the_wrong_peer() -> None:
 
 
 def test_verify_reads_both_tables_in_one_round_trip() -> None:
-    router = _Router(HEADER)
+    router = ShowRouter({"show xconnect all": HEADER})
     verify_site(load_fleet(SITES), "site-a", router)
     assert router.written == ["show xconnect all\nshow l2tun session all\n"]
 
 
 def test_verify_names_a_refused_xconnect_table_instead_of_calling_every_wire_missing() -> None:
-    router = _Router(HEADER)
-    router.xconnect = "% Authorization failed."
+    router = ShowRouter({"show xconnect all": HEADER})
+    router.answers["show xconnect all"] = "% Authorization failed."
     with pytest.raises(DeviceError, match=r"refused `show xconnect all` \(% Authorization failed"):
         verify_site(load_fleet(SITES), "site-a", router)
 
@@ -165,7 +142,7 @@ class _Open:
         return True
 
 
-class _Stalls(_Router):
+class _Stalls(ShowRouter):
     """A router that answers ``show xconnect all`` and then nothing more."""
 
     remote_conn = _Open()
@@ -175,7 +152,7 @@ class _Stalls(_Router):
 
 
 def test_a_batch_that_stalls_names_the_first_command_left_unanswered() -> None:
-    router = _Stalls(HEADER)
+    router = _Stalls({"show xconnect all": HEADER})
     with pytest.raises(DeviceError) as caught:
         exec_batch(router, ["show xconnect all", "show l2tun session all"], timeout=0.05)
     assert str(caught.value) == (
@@ -189,7 +166,7 @@ def test_a_session_table_that_never_comes_leaves_the_xconnect_states_readable(
 ) -> None:
     monkeypatch.setattr("l2tpgen.device.session.SHOW_TIMEOUT", 0.05)
     rows = "UP pri   ac Gi0/0.2996:2996(Eth VLAN)    UP l2tp 10.216.44.47:126             UP\n"
-    states = verify_site(load_fleet(SITES), "site-a", _Stalls(HEADER + rows))
+    states = verify_site(load_fleet(SITES), "site-a", _Stalls({"show xconnect all": HEADER + rows}))
     assert [(s.vlan, s.state, s.session) for s in states][:2] == [
         (2996, "UP", "-"),
         (2997, "MISSING", "-"),
@@ -207,6 +184,6 @@ def test_an_xconnect_table_that_never_comes_fails_verify_naming_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr("l2tpgen.device.session.SHOW_TIMEOUT", 0.05)
-    router = _Silent(HEADER)
+    router = _Silent({"show xconnect all": HEADER})
     with pytest.raises(DeviceError, match=r"no answer to `show xconnect all` within 0\.05 s"):
         verify_site(load_fleet(SITES), "site-a", router)

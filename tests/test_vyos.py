@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT
-from test_lab import requires_vm
+from builders import VYOS_EDGE, hub_fleet
+from conftest_lab import requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -38,36 +37,7 @@ from l2tpgen.render import render_files
 if TYPE_CHECKING:
     from pathlib import Path
 
-HUB = ROOT / "examples" / "hub"
 runner = CliRunner()
-# The hub example with its Linux edge made a VyOS PE: trusted paths (l2tpgen renders no inbound
-# WAN filter for VyOS), no cookies, and the sublayer on both ends (sequencing transmit).
-VYOS_EDGE = (
-    ("linux-edge", "platform: linux", "platform: vyos"),
-    (
-        "linux-edge",
-        "signaling: static, cookie: 0}",
-        "signaling: static, cookie: 0, sequencing: transmit}",
-    ),
-    ("linux-edge", "gateway: 198.51.100.22\n", "gateway: 198.51.100.22\n  trusted: true\n"),
-    (
-        "hub",
-        "{signaling: static, cookie: 0}",
-        "{signaling: static, cookie: 0, sequencing: transmit}",
-    ),
-    ("hub", "gateway: 198.51.100.6\n", "gateway: 198.51.100.6\n  trusted: true\n"),
-)
-
-
-def _fleet(tmp_path: Path, *edits: tuple[str, str, str]) -> Path:
-    sites = tmp_path / "hub"
-    shutil.copytree(HUB, sites)
-    for name, old, new in edits:
-        path = sites / f"{name}.yaml"
-        text = path.read_text()
-        assert old in text, (name, old)
-        path.write_text(text.replace(old, new))
-    return sites
 
 
 def _messages(error: FleetValidationError) -> str:
@@ -97,7 +67,7 @@ def _commands(text: str) -> list[str]:
 
 
 def test_a_vyos_pe_renders_vyos_set_commands_towards_a_cisco_hub(tmp_path: Path) -> None:
-    sites = _fleet(tmp_path, *VYOS_EDGE)
+    sites = hub_fleet(tmp_path, *VYOS_EDGE)
     result = runner.invoke(app, ["render", "linux-edge", "--sites", str(sites)])
     assert result.exit_code == 0, result.output
     # 1500 - 20 - 4 - 4 - 14 - 4: the hub is a Cisco dot1Q subinterface, the tag travels.
@@ -116,7 +86,7 @@ def test_a_vyos_pe_renders_vyos_set_commands_towards_a_cisco_hub(tmp_path: Path)
 
 
 def test_platform_vyos_on_the_command_line_renders_a_linux_site_for_vyos(tmp_path: Path) -> None:
-    sites = _fleet(tmp_path, *VYOS_EDGE[1:])  # the site file still says linux
+    sites = hub_fleet(tmp_path, *VYOS_EDGE[1:])  # the site file still says linux
     result = runner.invoke(
         app, ["render", "linux-edge", "--sites", str(sites), "--platform", "vyos"]
     )
@@ -125,7 +95,7 @@ def test_platform_vyos_on_the_command_line_renders_a_linux_site_for_vyos(tmp_pat
 
 
 def test_render_for_vyos_refuses_what_vyos_cannot_express(tmp_path: Path) -> None:
-    sites = _fleet(tmp_path, *VYOS_EDGE[1:])
+    sites = hub_fleet(tmp_path, *VYOS_EDGE[1:])
     sites.joinpath("linux-edge.yaml").write_text(
         sites.joinpath("linux-edge.yaml").read_text().replace(", cookie: 0,", ",")
     )
@@ -144,13 +114,13 @@ def test_render_for_vyos_refuses_what_vyos_cannot_express(tmp_path: Path) -> Non
 
 def test_towards_a_linux_end_the_session_is_the_vlans_untagged_port(tmp_path: Path) -> None:
     # The hub run as a Linux PE: Linux to VyOS carries no tag (each LAN side removes it).
-    fleet = load_fleet(_fleet(tmp_path, *VYOS_EDGE)).on_platform("linux", ["hub"])
+    fleet = load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)).on_platform("linux", ["hub"])
     text = render_files(fleet, "linux-edge")[""]
     assert _commands(text)[5:15] == _session(200, 1458, "native-vlan")
 
 
 def test_the_vyos_mtu_is_the_linux_peers_and_both_ends_carry_the_sublayer(tmp_path: Path) -> None:
-    fleet = load_fleet(_fleet(tmp_path, *VYOS_EDGE)).on_platform("linux", ["hub"])
+    fleet = load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)).on_platform("linux", ["hub"])
     files = render_files(fleet, "hub")  # with the branch's IPsec: iproute2.sh and swanctl.conf
     hub = files.get("", files.get("iproute2.sh", ""))
     # The Linux end of the same pseudowire: the sublayer (l2spec_type default) and the same MTU.
@@ -171,7 +141,7 @@ def test_validate_refuses_a_cookied_pseudowire_on_vyos_naming_the_platform(
         ("hub", "{signaling: static, cookie: 0}", "{signaling: static, sequencing: transmit}")
     )
     with pytest.raises(FleetValidationError) as caught:
-        load_fleet(_fleet(tmp_path, *edits))
+        load_fleet(hub_fleet(tmp_path, *edits))
     assert "VyOS has no L2TPv3 cookies, but the pseudowires to hub carry 4-byte cookies" in (
         _messages(caught.value)
     )
@@ -180,7 +150,7 @@ def test_validate_refuses_a_cookied_pseudowire_on_vyos_naming_the_platform(
 def test_validate_refuses_a_vyos_pseudowire_without_the_sublayer(tmp_path: Path) -> None:
     edits = [e for e in VYOS_EDGE if "sequencing" not in e[2]]
     with pytest.raises(FleetValidationError) as caught:
-        load_fleet(_fleet(tmp_path, *edits))
+        load_fleet(hub_fleet(tmp_path, *edits))
     assert (
         "VyOS's sessions always carry the 4-byte L2-specific sublayer, but the pseudowires to "
         "hub have sequencing none" in _messages(caught.value)
@@ -194,7 +164,7 @@ def test_validate_refuses_an_untrusted_vyos_path_whose_protection_asks_for_the_i
     # default, which l2tpgen does not render for VyOS.
     edits = [e for e in VYOS_EDGE if "trusted" not in e[2]]
     with pytest.raises(FleetValidationError) as caught:
-        load_fleet(_fleet(tmp_path, *edits))
+        load_fleet(hub_fleet(tmp_path, *edits))
     messages = _messages(caught.value)
     assert (
         "l2tpgen renders no inbound WAN filter for VyOS nor the xfrm blocks that keep a Linux PE "
@@ -209,7 +179,7 @@ def test_push_refuses_a_vyos_pe_naming_the_platform(
 ) -> None:
     monkeypatch.setenv("L2TPGEN_USERNAME", "user")
     monkeypatch.setenv("L2TPGEN_PASSWORD", "unused")
-    sites = _fleet(tmp_path, *VYOS_EDGE)
+    sites = hub_fleet(tmp_path, *VYOS_EDGE)
     result = runner.invoke(app, ["push", "linux-edge", "--sites", str(sites), "--dry-run"])
     assert result.exit_code != 0
     assert "linux-edge is a vyos PE: push, diff and verify handle" in result.stderr
@@ -217,7 +187,7 @@ def test_push_refuses_a_vyos_pe_naming_the_platform(
 
 
 def test_the_lab_runs_a_vyos_pe_on_its_linux_data_plane(tmp_path: Path) -> None:
-    fleet = load_fleet(_fleet(tmp_path, *VYOS_EDGE))
+    fleet = load_fleet(hub_fleet(tmp_path, *VYOS_EDGE))
     for flavor in ("linux", "cisco_iol"):
         pe = build_topology(fleet, flavor=flavor)["topology"]["nodes"]["pe-linux-edge"]
         assert pe["kind"] == "linux"
@@ -257,7 +227,7 @@ def _leaves(text: str) -> set[str]:
 
 
 def test_the_l2tpv3_leaves_are_those_a_real_configuration_uses(tmp_path: Path) -> None:
-    text = render_files(load_fleet(_fleet(tmp_path, *VYOS_EDGE)), "linux-edge")[""]
+    text = render_files(load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)), "linux-edge")[""]
     # Judged by hand: the UDP ports do not apply to IP encapsulation, which tomesh does not use
     # (its tunnel is UDP, VyOS's default); l2tpgen states the encapsulation instead.
     assert _leaves(text) == _leaves(TOMESH) - {"destination-port", "source-port"} | {
@@ -268,7 +238,7 @@ def test_the_l2tpv3_leaves_are_those_a_real_configuration_uses(tmp_path: Path) -
 def test_two_vyos_ends_mirror_each_other_as_the_real_configuration_says(tmp_path: Path) -> None:
     # The hub run as VyOS too, in memory, with only its pseudowires to linux-edge (those to
     # the branch are dynamic, which VyOS cannot speak).
-    fleet = load_fleet(_fleet(tmp_path, *VYOS_EDGE)).around(["linux-edge"])
+    fleet = load_fleet(hub_fleet(tmp_path, *VYOS_EDGE)).around(["linux-edge"])
     fleet = fleet.on_platform("vyos", ["hub"])
     ends = {name: render_files(fleet, name)[""] for name in ("hub", "linux-edge")}
 

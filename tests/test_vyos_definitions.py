@@ -10,14 +10,12 @@ rendered: a line a future template adds is checked without an edit here.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from test_vyos import HUB, VYOS_EDGE
-from test_vyos_ipsec import CLASS, PROTECTED
+from builders import HUB, PROTECTED, VYOS_EDGE, copy_example, vyos_protected_edits
 from vyos_definitions import VyNode, check_set, load
 
 from l2tpgen import load_fleet
@@ -32,12 +30,7 @@ FILES = (
     "protocols_static.xml.in",
 )
 NAT_T = ("ipsec_mode: transport}", "ipsec_mode: transport, nat_t: true}")
-PROTECTED_VYOS = (
-    ("site-a", "device_type: cisco_ios", "device_type: linux"),
-    ("site-b", "device_type: cisco_ios", "device_type: vyos"),
-    ("site-a", *CLASS),
-    ("site-b", *CLASS),
-)
+PROTECTED_VYOS = vyos_protected_edits("site-b")
 # (the example, its edits, the VyOS site)
 FLEETS = {
     "hub-vyos-edge": (HUB, VYOS_EDGE, "linux-edge"),
@@ -52,13 +45,7 @@ FLEETS = {
 
 def _render(tmp: Path, name: str) -> str:
     source, edits, site = FLEETS[name]
-    sites = tmp / name
-    shutil.copytree(source, sites)
-    for file, old, new in edits:
-        path = sites / f"{file}.yaml"
-        text = path.read_text()
-        assert old in text, (file, old)
-        path.write_text(text.replace(old, new))
+    sites = copy_example(source, tmp, *edits, name=name)
     return render_files(load_fleet(sites), site)[""]
 
 

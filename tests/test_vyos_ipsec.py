@@ -27,14 +27,13 @@ import json
 import re
 import secrets
 import shlex
-import shutil
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 import pytest
+from builders import vyos_ipsec_fleet
 from conftest import ROOT
-from test_lab import requires_vm
-from test_lab_security import requires_protection
+from conftest_lab import requires_protection, requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -49,33 +48,9 @@ from l2tpgen.render import render_files
 if TYPE_CHECKING:
     from pathlib import Path
 
-PROTECTED = ROOT / "examples" / "protected"
 VENDOR = ROOT / "tests" / "vendor" / "vyos-1x"
 runner = CliRunner()
-# examples/protected (IPsec IKEv2, ESP transport AES-GCM-128, on a private path) with one end a
-# Linux PE and the other (site-b unless said) a VyOS PE: static sessions, no cookie, the
-# sublayer at both ends.
-CLASS = (
-    "{name: ethernet, signaling: dynamic, pmtu: true, df_bit: true}",
-    "{name: ethernet, signaling: static, cookie: 0, sequencing: transmit}",
-)
 A, B = "10.197.251.215", "10.216.44.47"  # the two tunnel (WAN) addresses of the example
-
-
-def _sites(tmp_path: Path, *extra: tuple[str, str, str], vyos: str = "site-b") -> Path:
-    sites = tmp_path / "protected"
-    shutil.copytree(PROTECTED, sites)
-    edits = [
-        (name, "device_type: cisco_ios", f"device_type: {'vyos' if name == vyos else 'linux'}")
-        for name in ("site-a", "site-b")
-    ]
-    edits += [(name, *CLASS) for name in ("site-a", "site-b")]
-    for name, old, new in (*edits, *extra):
-        path = sites / f"{name}.yaml"
-        text = path.read_text()
-        assert old in text, (name, old)
-        path.write_text(text.replace(old, new))
-    return sites
 
 
 def _ipsec_lines(text: str) -> list[str]:
@@ -118,7 +93,7 @@ def _expected(secret: str) -> list[str]:
 def test_a_vyos_pe_renders_ikev2_transport_esp_for_protocol_115_with_the_key_masked(
     tmp_path: Path,
 ) -> None:
-    result = runner.invoke(app, ["render", "site-b", "--sites", str(_sites(tmp_path))])
+    result = runner.invoke(app, ["render", "site-b", "--sites", str(vyos_ipsec_fleet(tmp_path))])
     assert result.exit_code == 0, result.output
     assert _ipsec_lines(result.stdout) == _expected(
         "<L2TPGEN_IKE_PSK/psk/site-a/site-b>"
@@ -132,7 +107,7 @@ def test_reveal_secrets_writes_the_key_from_its_variable_as_hex_and_nowhere_else
     tmp_path: Path,
 ) -> None:
     env = {"L2TPGEN_IKE_PSK": "s3cret-master-key-01"}
-    args = ["render", "site-b", "--sites", str(_sites(tmp_path)), "--reveal-secrets"]
+    args = ["render", "site-b", "--sites", str(vyos_ipsec_fleet(tmp_path)), "--reveal-secrets"]
     result = runner.invoke(app, args, env=env)
     assert result.exit_code == 0, result.output
     # The pair's key in UTF-8 as hex (swanctl reads 0x... as those bytes).
@@ -144,19 +119,19 @@ def test_reveal_secrets_writes_the_key_from_its_variable_as_hex_and_nowhere_else
 def test_reveal_secrets_without_the_variable_names_it_and_shows_no_traceback(
     tmp_path: Path,
 ) -> None:
-    args = ["render", "site-b", "--sites", str(_sites(tmp_path)), "--reveal-secrets"]
+    args = ["render", "site-b", "--sites", str(vyos_ipsec_fleet(tmp_path)), "--reveal-secrets"]
     result = runner.invoke(app, args, env={"L2TPGEN_IKE_PSK": ""})
     assert result.exit_code == 1
     assert "environment variable L2TPGEN_IKE_PSK is not set or is empty" in result.stderr
     assert "Traceback" not in result.output
     with pytest.raises(SecretError, match="L2TPGEN_IKE_PSK"):
-        render_files(load_fleet(_sites(tmp_path / "lib")), "site-b", reveal_secrets=True,
+        render_files(load_fleet(vyos_ipsec_fleet(tmp_path / "lib")), "site-b", reveal_secrets=True,
                      environ={})  # fmt: skip
 
 
 def test_nat_t_forces_udp_encapsulation_on_the_vyos_peer(tmp_path: Path) -> None:
     nat = ("ipsec_mode: transport}", "ipsec_mode: transport, nat_t: true}")
-    sites = _sites(tmp_path, ("site-a", *nat), ("site-b", *nat))
+    sites = vyos_ipsec_fleet(tmp_path, ("site-a", *nat), ("site-b", *nat))
     text = render_files(load_fleet(sites), "site-b")[""]
     peer = "set vpn ipsec site-to-site peer l2tpgen-site-a"
     assert f"{peer} force-udp-encapsulation" in _ipsec_lines(text)
@@ -164,7 +139,7 @@ def test_nat_t_forces_udp_encapsulation_on_the_vyos_peer(tmp_path: Path) -> None
 
 def test_tunnel_mode_is_refused_for_vyos_naming_the_fix(tmp_path: Path) -> None:
     tunnel = ("ipsec_mode: transport}", "ipsec_mode: tunnel}")
-    sites = _sites(tmp_path, ("site-a", *tunnel), ("site-b", *tunnel))
+    sites = vyos_ipsec_fleet(tmp_path, ("site-a", *tunnel), ("site-b", *tunnel))
     with pytest.raises(RenderError, match="transport mode only; set `ipsec_mode: transport`"):
         render_files(load_fleet(sites), "site-b")
 
@@ -299,7 +274,7 @@ def _normal(text: str) -> str:
 def test_vyos_own_templates_turn_the_commands_into_the_swanctl_worked_out_by_hand(
     tmp_path: Path,
 ) -> None:
-    text = render_files(load_fleet(_sites(tmp_path)), "site-b")[""]
+    text = render_files(load_fleet(vyos_ipsec_fleet(tmp_path)), "site-b")[""]
     rendered = _vyos_swanctl(_ipsec_lines(text))
     expected = SWANCTL.replace("{a}", A).replace("{b}", B)
     assert _normal(rendered) == expected.replace("{secret}", "<L2TPGEN_IKE_PSK/psk/site-a/site-b>")
@@ -309,7 +284,7 @@ def test_the_linux_peer_and_vyos_offer_the_same_ike_and_esp_algorithms(tmp_path:
     """By strongSwan's names (proposal keywords): aes128gcm128 is aes128gcm16, and in an AEAD
     proposal strongSwan takes sha256 as the PRF in IKE and drops it in ESP. The lab test shows
     strongSwan agreeing; this pins the two files' strings."""
-    fleet = load_fleet(_sites(tmp_path))
+    fleet = load_fleet(vyos_ipsec_fleet(tmp_path))
     linux = render_files(fleet, "site-a")["swanctl.conf"]
     assert "proposals = aes128gcm16-prfsha256-ecp256" in linux
     assert "esp_proposals = aes128gcm16" in linux
@@ -346,7 +321,7 @@ def _lab_files(
 
 
 def test_the_lab_gives_the_vyos_pe_vyos_own_swanctl_with_the_key_in_hex(tmp_path: Path) -> None:
-    topology, files = _lab_files(_sites(tmp_path), "0123abcd" * 2)
+    topology, files = _lab_files(vyos_ipsec_fleet(tmp_path), "0123abcd" * 2)
     vyos = files["pe-site-b.swanctl.conf"]
     key = pair_psk(b"0123abcd" * 2, ("site-a", "site-b")).encode().hex()  # the pair's, in UTF-8
     assert f'secret = "0x{key}"' in vyos
@@ -381,7 +356,7 @@ def test_vyos_swanctl_from_l2tpgen_commands_negotiates_with_the_linux_peer_on_th
     VyOS end too: the kernel starts sending them once it receives them) is dropped by the
     kernel's sequence check, so that control is reported N/A too.
     """
-    topology, files = _lab_files(_sites(tmp_path, vyos=vyos), secrets.token_hex(16), vyos)
+    topology, files = _lab_files(vyos_ipsec_fleet(tmp_path, vyos=vyos), secrets.token_hex(16), vyos)
     report = run_vm(parse_lab(topology, "vyos-ipsec", files))
     results = {(r.check, r.vlan): r for r in report.results}
     failed = sorted({check for (check, _), r in results.items() if not r.ok})
@@ -420,7 +395,7 @@ def test_vyos_swanctl_from_l2tpgen_commands_negotiates_with_the_linux_peer_on_th
 def test_validate_says_a_vyos_ipsec_end_does_not_fail_closed(tmp_path: Path) -> None:
     # l2tpgen renders no xfrm blocks for VyOS (issue 25): with IPsec allowed there (the path is
     # private, the inbound filter off), validate says what stays open and what to do.
-    result = runner.invoke(app, ["validate", "--sites", str(_sites(tmp_path))])
+    result = runner.invoke(app, ["validate", "--sites", str(vyos_ipsec_fleet(tmp_path))])
     assert result.exit_code == 0, result.output
     note = " ".join(result.output.split())
     assert (
