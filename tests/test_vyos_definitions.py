@@ -21,7 +21,7 @@ from test_vyos_ipsec import CLASS, PROTECTED
 from vyos_definitions import VyNode, check_set, load
 
 from l2tpgen import load_fleet
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 FILES = (
     "interfaces_l2tpv3.xml.in",

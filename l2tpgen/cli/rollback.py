@@ -94,7 +94,7 @@ def rollback(
         rollback_site,
     )
     from l2tpgen.errors import L2tpgenError  # noqa: PLC0415
-    from l2tpgen.platforms import driver  # noqa: PLC0415
+    from l2tpgen.traits import driver  # noqa: PLC0415
 
     creds = read_credentials()
     fleet, names = select_sites([site], every=False, sites=sites)
@@ -148,7 +148,7 @@ def confirm(
     timer ran out and the router went back), or the save failed.
     """
     from l2tpgen.device.confirm import confirm_site  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.platforms import driver  # noqa: PLC0415
+    from l2tpgen.traits import driver  # noqa: PLC0415
 
     creds = read_credentials()
     fleet, names = select_sites([site], every=False, sites=sites)

@@ -10,7 +10,8 @@ from l2tpgen.lint.finding import Finding, Severity
 from l2tpgen.lint.origins import place_in_site_files, rendered_name
 from l2tpgen.lint.rules import MODEL_RULES
 from l2tpgen.model.load import locate_problems
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -84,8 +85,6 @@ def lint_sites(
     ``in_site_files`` it is placed in the site's file instead, at the key that produced the line,
     its fix said in YAML terms (``origins.place_in_site_files``): what `l2tpgen lint` reports.
     """
-    from l2tpgen.platforms import driver  # noqa: PLC0415 - a cycle: drivers import renderers
-
     view = fleet.around(names) if names else fleet
     wanted = {rendered_name(fleet.site(name).name) for name in names} or {
         rendered_name(name) for name in fleet.sites

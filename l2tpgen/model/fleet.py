@@ -103,8 +103,8 @@ class Pseudowire:
         return (
             self.static
             and self.settings.static_hello
-            and self.site.is_cisco
-            and (self.peer.is_cisco)
+            and self.site.driver.static_hello_capable
+            and self.peer.driver.static_hello_capable
         )
 
     @property
@@ -146,7 +146,9 @@ class Pseudowire:
         either end is Cisco the tag is carried and a Linux end tags and untags inside the
         session. Linux to Linux, each end's LAN VLAN device removes the tag: none is carried.
         """
-        return self.site.is_cisco or self.peer.is_cisco
+        return (
+            self.site.driver.frames_dot1q_subinterface or self.peer.driver.frames_dot1q_subinterface
+        )
 
     @property
     def budget(self) -> OverheadBudget:

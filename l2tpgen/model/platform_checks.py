@@ -1,6 +1,6 @@
 """What a site's platform cannot express, per peer: cookies, IPsec, the inbound filter, a sublayer.
 
-Each driver says what its rendering expresses (``l2tpgen.platforms.Driver``); a pseudowire that
+Each driver says what its rendering expresses (``l2tpgen.traits.Traits``); a pseudowire that
 needs more is refused at validate time, naming the platform, rather than rendered without it.
 """
 
