@@ -8,7 +8,7 @@ environment, marks, crypto and class views, swanctl) is in ``l2tpgen.render``, b
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
 from l2tpgen.model.interfaces import is_ios_style
@@ -19,22 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from l2tpgen.model import Fleet
-
-
-class Renderer(Protocol):
-    """Renders one site in one format: file name -> text ("" for a single config)."""
-
-    def __call__(
-        self,
-        fleet: Fleet,
-        name: str,
-        fmt: str,
-        *,
-        reveal_secrets: bool,
-        environ: Mapping[str, str] | None,
-    ) -> dict[str, str]:
-        """Render."""
-        ...
+    from l2tpgen.render import Renderer
 
 
 def _discover() -> dict[str, Renderer]:
@@ -143,4 +128,4 @@ def secret_needs(
     return secret_needs_in(rendered, environ)
 
 
-__all__ = ["RENDERERS", "Renderer", "join_files", "render_files", "render_site", "secret_needs"]
+__all__ = ["RENDERERS", "join_files", "render_files", "render_site", "secret_needs"]

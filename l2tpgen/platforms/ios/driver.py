@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet
-    from l2tpgen.platforms.render import Renderer
+    from l2tpgen.render import Renderer
 
 
 def _render(

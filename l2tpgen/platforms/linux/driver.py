@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet
-    from l2tpgen.platforms.render import Renderer
+    from l2tpgen.render import Renderer
 
 SCRIPT_NAME = "iproute2.sh"  # beside swanctl.conf when the site has IPsec
 

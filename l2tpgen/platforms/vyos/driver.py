@@ -8,6 +8,6 @@ from l2tpgen.platforms.vyos.render import render_vyos
 from l2tpgen.platforms.vyos.traits import VYOS
 
 if TYPE_CHECKING:
-    from l2tpgen.platforms.render import Renderer
+    from l2tpgen.render import Renderer
 
 RENDERERS: dict[str, Renderer] = {VYOS.name: render_vyos}
