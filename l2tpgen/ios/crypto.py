@@ -25,8 +25,7 @@ there; IOS routers are assumed to read them the same way [U]). Entries are read 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
-from ipaddress import IPv4Address, IPv4Network
+from ipaddress import IPv4Address
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios import keywords
@@ -42,28 +41,6 @@ if TYPE_CHECKING:
 
 L2TP_PROTOCOL = 115  # IANA; what `encapsulation l2tpv3` sends unless `ip protocol` says otherwise
 UTI_PROTOCOL = 120
-# Address space a host on the Internet cannot reach this router from (RFC 1918, RFC 6598 shared
-# address space, loopback, link-local, "this network", multicast, reserved, limited broadcast).
-# Documentation ranges (RFC 5737) count as public here: examples stand for real public peers.
-_NOT_PUBLIC = tuple(
-    IPv4Network(n)
-    for n in (
-        "10.0.0.0/8",
-        "172.16.0.0/12",
-        "192.168.0.0/16",
-        "100.64.0.0/10",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "0.0.0.0/8",
-        "224.0.0.0/3",  # multicast, reserved and 255.255.255.255
-    )
-)
-
-
-@cache  # a device has many xconnects but few peers
-def is_public(address: IPv4Address) -> bool:
-    """Whether ``address`` is reached over the Internet (``ipaddress.is_private`` is not this)."""
-    return not any(address in network for network in _NOT_PUBLIC)
 
 
 @dataclass(frozen=True)
