@@ -77,7 +77,7 @@ class CryptoFacts:
 
 
 @dataclass(frozen=True)
-class Protection:
+class MapVerdict:
     """What the crypto map on a pseudowire's way out does with its packets.
 
     ``verdict`` is ``permit`` when an entry of the map protects them (``entry`` is that one),
@@ -209,7 +209,7 @@ def protection(
     protocol: int,
     source: IPv4Address | None,
     destination: IPv4Address,
-) -> Protection:
+) -> MapVerdict:
     """What crypto map ``map_name`` does with ``protocol`` packets from ``source`` to a peer.
 
     The entries are tried in sequence order; the first whose ACL permits the packets protects
@@ -218,7 +218,7 @@ def protection(
     """
     entries = crypto.maps.get(map_name)
     if entries is None:
-        return Protection("unknown")
+        return MapVerdict("unknown")
     unknown = False
     for entry in entries:
         acl = crypto.acls.get(entry.acl or "")
@@ -229,6 +229,6 @@ def protection(
             continue
         verdict, _ = acl.verdict(protocol, source, destination)
         if verdict == "permit":
-            return Protection("permit", entry)
+            return MapVerdict("permit", entry)
         unknown = unknown or verdict == "unknown"
-    return Protection("unknown" if unknown else "deny")
+    return MapVerdict("unknown" if unknown else "deny")
