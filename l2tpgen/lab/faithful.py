@@ -1,6 +1,6 @@
 """What each PE runs in the lab: the text ``l2tpgen render`` writes for it, names mapped.
 
-A Linux PE runs its rendered iproute2 commands (``render.linux.linux_commands``, the script's
+A Linux PE runs its rendered iproute2 commands (``platforms.linux.render``, the script's
 lines without its comments) and a VyOS PE its rendered ``set`` commands as vyos-1x runs them
 (``vyosrun.py``), each for the fleet as modelled: towards a Cisco peer the 802.1Q tag travels
 inside the session and the MTU is the pair's budget with the tag (``Pseudowire.dot1q_carried``),
