@@ -38,7 +38,8 @@ from l2tpgen.traits import DRIVERS
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from l2tpgen.model.fleet import Fleet, Pseudowire
+    from l2tpgen.model.fleet import Fleet
+    from l2tpgen.model.pseudowire import Pseudowire
 
 ROOT = Path(__file__).resolve().parent.parent
 FLEETS = ["sites", "examples/hub", "examples/field", "examples/protected", "examples/ipv6"]
