@@ -21,7 +21,7 @@ from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Problem, Site, load_fleet, load_sites
-    from l2tpgen.render import render_site
+    from l2tpgen.platforms.render import render_site
 
 __version__ = "0.1.0"
 
@@ -31,7 +31,7 @@ _LAZY = {
     "Site": "l2tpgen.model",
     "load_fleet": "l2tpgen.model",
     "load_sites": "l2tpgen.model",
-    "render_site": "l2tpgen.render",
+    "render_site": "l2tpgen.platforms.render",
 }
 
 __all__ = [

@@ -55,7 +55,7 @@ from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.platforms import DEFAULT, DRIVERS
+from l2tpgen.traits import DEFAULT, DRIVERS
 
 if TYPE_CHECKING:
     from collections.abc import Callable

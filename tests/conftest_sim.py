@@ -19,7 +19,7 @@ from l2tpgen import load_fleet
 from l2tpgen.device.connection import Credentials as Login
 from l2tpgen.device.connection import connect
 from l2tpgen.device.inventory import Target
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
 from l2tpgen.sim.flavor import IOS, Flavor
 
@@ -75,7 +75,7 @@ def start_lab(
     fleet = load_fleet(sites)
     sim = SimFleet(Credentials(USERNAME, PASSWORD), seed=SEED)
     for name, site in fleet.sites.items():
-        if not site.is_cisco:
+        if not site.driver.simulated:
             continue  # as `sim up`: no simulated router for a Linux PE
         config = (configs or {}).get(name) or render_base(fleet, name)
         spec = SimSpec(name, site.hostname, config, flavor=flavor)

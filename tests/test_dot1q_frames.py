@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from conftest import ROOT
 
 from l2tpgen import load_fleet
-from l2tpgen.render import render_files, render_site
+from l2tpgen.platforms.render import render_files, render_site
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -16,7 +16,7 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.model.generate import write_fleet
 from l2tpgen.nornir import l2tpgen_push
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Credentials, Faults, SimFleet, SimSpec
 
 if TYPE_CHECKING:

@@ -132,7 +132,7 @@ def test_hostnames_that_differ_by_more_than_case_are_accepted(tmp_path: Path) ->
 
 
 def test_the_routers_config_keeps_the_hostnames_case(tmp_path: Path) -> None:
-    from l2tpgen.render import render_base  # noqa: PLC0415 - only this test renders
+    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415 - only this test renders
 
     a, b = pair_dicts()
     a["hostname"] = "Lab-A-Rtr1"

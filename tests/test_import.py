@@ -20,7 +20,7 @@ from l2tpgen.importer.writer import scalar, site_yaml
 from l2tpgen.model import Site, load_fleet
 from l2tpgen.model.site import NAME_PATTERN
 from l2tpgen.model.yamlparse import parse
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -11,7 +11,7 @@ from strategies import build, fleets
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer import import_configs
 from l2tpgen.model import Fleet, Site
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 
 PLACEHOLDER = {"host": "192.0.2.254"}
 

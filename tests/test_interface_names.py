@@ -27,8 +27,8 @@ from l2tpgen.ios.names import InterfaceNameError
 from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.frames import frame_script, tcpdump_extras
 from l2tpgen.model.interface_checks import interface_hints
-from l2tpgen.platforms.linux import linux_interface_name
-from l2tpgen.platforms.vyos import vyos_interface_name
+from l2tpgen.platforms.linux.traits import linux_interface_name
+from l2tpgen.platforms.vyos.traits import vyos_interface_name
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -12,10 +12,11 @@ from ipaddress import IPv4Address, IPv4Network
 from conftest import TESTS
 from lint_cases import snippet
 
-from l2tpgen.ios.crypto import CryptoFacts, inbound_acl, is_public, protection
+from l2tpgen.ios.crypto import CryptoFacts, inbound_acl, protection
 from l2tpgen.ios.facts import At
 from l2tpgen.lint import ConfigText, read_configs
 from l2tpgen.lint.engine import parse_config
+from l2tpgen.public import is_public
 
 REAL = TESTS / "realworld" / "configs"
 

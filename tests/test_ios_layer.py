@@ -242,7 +242,7 @@ def _rendered_and_real_configs() -> list[tuple[str, str]]:
     from conftest import SITES, TESTS  # noqa: PLC0415 - test data only
 
     from l2tpgen import load_fleet  # noqa: PLC0415
-    from l2tpgen.render import render_site  # noqa: PLC0415
+    from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
     fleet = load_fleet(SITES)
     texts = [(f"rendered:{name}", render_site(fleet, name)) for name in fleet.sites]

@@ -26,7 +26,7 @@ from yang_schema import RELEASE, load_native
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 FLEETS = [ROOT / "sites", *sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir())]
 

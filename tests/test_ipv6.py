@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from l2tpgen import FleetValidationError, load_fleet
 from l2tpgen.cli import app
 from l2tpgen.model.underlay import check_underlay, reaches
-from l2tpgen.platforms import DRIVERS
+from l2tpgen.traits import DRIVERS
 
 if TYPE_CHECKING:
     from pathlib import Path

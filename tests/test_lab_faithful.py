@@ -27,7 +27,7 @@ from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.lab.vyosrun import VyosLabError, vyos_commands
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -60,7 +60,7 @@ def test_each_linux_pe_of_the_examples_runs_its_rendered_script_line_for_line(
     example: str,
 ) -> None:
     fleet = load_fleet(EXAMPLES / example)
-    linux = [n for n, s in sorted(fleet.sites.items()) if not s.is_cisco]
+    linux = [n for n, s in sorted(fleet.sites.items()) if not s.driver.ios_config]
     for name in linux:
         names = {fleet.site(name).linux.wan: "eth1", fleet.site(name).linux.lan: "eth2"}
         expected = [map_names(line, names) for line in _rendered_lines(fleet, name)]

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from l2tpgen.cli import app
 from l2tpgen.lint import BY_CODE, ConfigText, lint_configs, lint_sites
 from l2tpgen.model import load_fleet
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 
 runner = CliRunner()
 FIELD = ROOT / "examples" / "field"

@@ -32,7 +32,7 @@ from l2tpgen.lint import engine as engine_module
 from l2tpgen.lint import sites as sites_module
 from l2tpgen.lint.origins import place_in_site_files, rendered_name
 from l2tpgen.model import load_fleet
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -33,13 +33,14 @@ from l2tpgen.cli import app
 from l2tpgen.errors import RenderError
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.model.load import load_fleet
-from l2tpgen.platforms import DRIVERS
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
+from l2tpgen.traits import DRIVERS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from l2tpgen.model.fleet import Fleet, Pseudowire
+    from l2tpgen.model.fleet import Fleet
+    from l2tpgen.model.pseudowire import Pseudowire
 
 ROOT = Path(__file__).resolve().parent.parent
 FLEETS = ["sites", "examples/hub", "examples/field", "examples/protected", "examples/ipv6"]
@@ -215,7 +216,7 @@ def _mtu_options(pw: Pseudowire) -> list[str]:
     options.append("--sublayer" if budget.sublayer else "--no-sublayer")
     if budget.ipv6:
         options.append("--ipv6")  # the 40-byte outer IPv6 header
-    if not (pw.site.is_cisco or pw.peer.is_cisco):
+    if not pw.dot1q_carried:
         options.append("--no-dot1q")  # Linux to Linux: no tag; with a Cisco end the default
     if budget.esp:
         options += ["--ipsec", budget.esp.mode, "--transform", budget.esp.transform]
@@ -273,7 +274,7 @@ def test_lint_budget_on_rendered_static_circuits_is_the_model_mtu(
     fleet_dir: Path, tmp_path: Path
 ) -> None:
     fleet = load_fleet(fleet_dir)
-    for name in sorted(n for n, s in fleet.sites.items() if s.is_cisco):
+    for name in sorted(n for n, s in fleet.sites.items() if s.driver.ios_config):
         text = _run("render", name, "--sites", str(fleet_dir))
         config = tmp_path / f"{name}.cfg"
         config.write_text(text)

@@ -19,7 +19,7 @@ from l2tpgen.importer import import_configs
 from l2tpgen.model import load_fleet
 from l2tpgen.model.load import locate_problems
 from l2tpgen.model.native_vlan import native_hints
-from l2tpgen.render import render_files, render_site
+from l2tpgen.platforms.render import render_files, render_site
 
 if TYPE_CHECKING:
     from pathlib import Path

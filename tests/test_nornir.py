@@ -23,7 +23,7 @@ from l2tpgen import nornir as tasks
 from l2tpgen.device import connection as login
 from l2tpgen.model.generate import write_fleet
 from l2tpgen.nornir import in_fleet, l2tpgen_push, l2tpgen_verify
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Credentials, SimFleet, SimSpec
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from support import send_plan
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change
 from l2tpgen.model.keys import pair_psk
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim.router import Router
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """One registry of platforms (issue 19, item 5): no module outside ``l2tpgen/platforms`` names one.
 
 A new platform is one driver module plus its templates and tests. That holds only while every
-other module reads what differs from the driver (``l2tpgen.platforms.Driver``) instead of comparing
+other module reads what differs from the driver (``l2tpgen.traits.Traits``) instead of comparing
 a site's platform with a name: this test reads every module's source (its syntax tree, so comments
 and longer strings do not count) and fails on a string constant that is a platform name or a
 netmiko device type of any registered driver.
@@ -23,8 +23,8 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.model.site import Site
-from l2tpgen.platforms import BY_DEVICE_TYPE, DRIVERS, NAMES
 from l2tpgen.sim.flavor import FLAVORS
+from l2tpgen.traits import BY_DEVICE_TYPE, DRIVERS, NAMES
 
 if TYPE_CHECKING:
     from pathlib import Path

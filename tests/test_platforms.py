@@ -23,8 +23,8 @@ from l2tpgen.cli import app
 from l2tpgen.errors import FleetValidationError, RenderError
 from l2tpgen.lint import lint_sites
 from l2tpgen.model.site import PeerPseudowire, PseudowireClass, Site, class_suffix
-from l2tpgen.platforms import DRIVERS
-from l2tpgen.render import render_files, render_site
+from l2tpgen.platforms.render import render_files, render_site
+from l2tpgen.traits import DRIVERS
 
 if TYPE_CHECKING:
     from pathlib import Path

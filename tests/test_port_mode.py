@@ -18,7 +18,7 @@ from l2tpgen.errors import FleetValidationError, L2tpgenError
 from l2tpgen.importer import ImportOptions, import_configs, parse_port_choice, parse_vlans
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.model import Fleet, Site
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 
 SINGLE_TRUNK = Path(__file__).parent / "importer" / "single-trunk"
 CONFIGS = [(str(p), p.read_text()) for p in sorted(SINGLE_TRUNK.glob("*.cfg"))]

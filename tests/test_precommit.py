@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT, SITES, TESTS
 
 from l2tpgen.model import load_fleet
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 HOOKS = ("l2tpgen validate", "l2tpgen lint (sites)", "l2tpgen lint (IOS configs)")

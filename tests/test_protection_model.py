@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
 from l2tpgen.errors import ModelError, SecretError
-from l2tpgen.model.protection import is_public, keyed_cookie, reveal_cookies
+from l2tpgen.model.protection import keyed_cookie, reveal_cookies
+from l2tpgen.public import is_public
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -254,11 +254,11 @@ def _counting(calls: list[str], real: Callable[..., Any], argument: int) -> Call
 def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
     lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from l2tpgen import render as render_module  # noqa: PLC0415 - the modules under test
     from l2tpgen.device import fleet as fleet_module  # noqa: PLC0415
     from l2tpgen.device import plan as plan_module  # noqa: PLC0415
     from l2tpgen.device import push as push_module  # noqa: PLC0415
     from l2tpgen.lint import sites as lint_module  # noqa: PLC0415
+    from l2tpgen.platforms import render as render_module  # noqa: PLC0415 - the modules under test
 
     rendered: list[str] = []
     parsed: list[str] = []

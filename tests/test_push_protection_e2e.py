@@ -77,7 +77,7 @@ def test_a_tunnel_protection_and_ike_peers_keep_ike_and_esp_through_the_pushed_f
     # Issue 25: the filter ends in `deny esp any any` / `deny udp any any eq 500|4500`; a GRE
     # tunnel with `tunnel protection` sourced from the WAN to 203.0.113.80 must keep its peer.
     from l2tpgen import load_fleet  # noqa: PLC0415
-    from l2tpgen.render import render_base  # noqa: PLC0415
+    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
 
     vti = (
         "interface Tunnel10\n ip address 172.31.0.1 255.255.255.252\n"
@@ -106,7 +106,7 @@ def test_a_dmvpn_hub_on_the_router_refuses_the_filter_and_nothing_is_sent(
     new_lab: Callable[..., Lab],
 ) -> None:
     from l2tpgen import load_fleet  # noqa: PLC0415
-    from l2tpgen.render import render_base  # noqa: PLC0415
+    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
 
     mgre = (
         "interface Tunnel0\n ip address 172.30.0.1 255.255.255.0\n"

@@ -31,7 +31,8 @@ from l2tpgen import load_fleet
 from l2tpgen.device import rollback
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.ios.volatile import config_body
-from l2tpgen.render import render_base, render_site
+from l2tpgen.platforms.ios.render import render_base
+from l2tpgen.platforms.render import render_site
 from l2tpgen.render.classes import RENDER_SALT
 from l2tpgen.sim import Faults
 from l2tpgen.sim.config import Config

@@ -30,7 +30,7 @@ from l2tpgen.device.connection import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import PushResult, Status
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:

@@ -41,7 +41,7 @@ from l2tpgen import SecretError, load_fleet, render_site
 from l2tpgen.device.plan import plan_change
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.model.keys import pair_psk
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.render.classes import reveal
 
 PSK = "Psk-only-in-the-environment-1"

@@ -18,7 +18,7 @@ from builders import HUB, hub_fleet
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import RenderError
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -25,8 +25,8 @@ from conftest import ROOT, SITES
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import RenderError
-from l2tpgen.render import render_files
-from l2tpgen.render.linux import render_linux
+from l2tpgen.platforms.linux.render import render_linux
+from l2tpgen.platforms.render import render_files
 
 FLEETS = {p.name: p for p in sorted((ROOT / "examples").iterdir()) if p.name != "broken"}
 FLEETS["sites"] = SITES

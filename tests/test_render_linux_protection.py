@@ -25,7 +25,7 @@ from conftest import SITES
 from l2tpgen import load_fleet
 from l2tpgen.errors import RenderError, SecretError
 from l2tpgen.model.keys import pair_psk
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 if TYPE_CHECKING:
     from pathlib import Path

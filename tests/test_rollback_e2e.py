@@ -24,7 +24,7 @@ from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import Status
 from l2tpgen.device.rollback_cmd import RollbackOptions, rollback_site
-from l2tpgen.render import render_base
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Faults
 from l2tpgen.sim.flavor import IOS_XE
 

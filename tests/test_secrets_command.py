@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import SecretError, load_fleet, render_site
 from l2tpgen.cli import app
-from l2tpgen.model.needs import secret_needs
+from l2tpgen.platforms.render import secret_needs
 from l2tpgen.render.classes import reveal
 
 ROOT = Path(__file__).resolve().parent.parent

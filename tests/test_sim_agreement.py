@@ -17,7 +17,7 @@ import pytest
 from conftest import SITES
 
 from l2tpgen import load_fleet
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 from l2tpgen.sim.matching import Assumptions
 from l2tpgen.sim.pseudowires import show_factory, xconnects
 from l2tpgen.sim.router import Router

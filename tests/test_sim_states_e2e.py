@@ -13,7 +13,7 @@ from conftest import TESTS
 from conftest_sim import L2TP_SECRET, Lab, start_lab
 
 from l2tpgen.device.verify import verify_site
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 from l2tpgen.sim.flavor import IOS, IOS_XE, Flavor
 
 if TYPE_CHECKING:

@@ -286,8 +286,8 @@ def test_a_public_peer_loopback_needs_no_statement(tmp_path: Path) -> None:
 def test_a_linux_site_renders_no_loopback_routes_so_wan_routes_must_cover_them(
     tmp_path: Path,
 ) -> None:
-    # render/linux.py writes wan.routes only: a Linux end with routes [203.0.113.0/24] has no
-    # route to the Cisco hub's loopback 10.255.0.1.
+    # platforms/linux/render.py writes wan.routes only: a Linux end with routes [203.0.113.0/24]
+    # has no route to the Cisco hub's loopback 10.255.0.1.
     linux = LOOPBACK_B + "  routes: [203.0.113.0/24]\n"
     _site(
         tmp_path,

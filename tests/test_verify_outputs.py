@@ -22,7 +22,7 @@ from l2tpgen.device.verify import (
     read_xconnect_table,
     verify_site,
 )
-from l2tpgen.platforms import driver
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from pathlib import Path

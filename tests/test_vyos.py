@@ -32,7 +32,7 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.lab.topology import build_topology
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -19,7 +19,7 @@ from builders import HUB, PROTECTED, VYOS_EDGE, copy_example, vyos_protected_edi
 from vyos_definitions import VyNode, check_set, load
 
 from l2tpgen import load_fleet
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 FILES = (
     "interfaces_l2tpv3.xml.in",

@@ -43,7 +43,7 @@ from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.model.keys import pair_psk
-from l2tpgen.render import render_files
+from l2tpgen.platforms.render import render_files
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -167,7 +167,7 @@ def _list(
 
 def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> RollbackOptions:
     from l2tpgen.device.rollback_cmd import RollbackOptions  # noqa: PLC0415
-    from l2tpgen.platforms import driver  # noqa: PLC0415
+    from l2tpgen.traits import driver  # noqa: PLC0415
 
     platform = driver(fleet.site(name).effective_platform)
     return RollbackOptions(
@@ -237,7 +237,7 @@ def confirm(
     timer ran out and the router went back), or the save failed.
     """
     from l2tpgen.device.confirm import confirm_site  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.platforms import driver  # noqa: PLC0415
+    from l2tpgen.traits import driver  # noqa: PLC0415
 
     creds = read_credentials()
     fleet, names = select_sites([site], every=False, sites=sites)

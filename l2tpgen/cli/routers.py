@@ -11,7 +11,7 @@ import typer
 
 from l2tpgen.cli.app import OutputFormat, err, fail, load, safe
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.platforms import DRIVERS, driver
+from l2tpgen.traits import DRIVERS, driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.connection import Credentials

@@ -40,7 +40,8 @@ def secrets(
     empty) or REFUSED (set to a value l2tpgen would not use, with the reason). Never a value.
     Exit 1 when one is missing or refused.
     """
-    from l2tpgen.model.needs import PURPOSES, secret_needs  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.needs import PURPOSES  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
 
     fleet = load(sites, fmt, names or ())
     try:
@@ -94,7 +95,7 @@ def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
 
 def unset_secrets(fleet: Fleet) -> list[SecretNeed]:
     """The variables the fleet's secrets come from that are missing or refused (``validate``)."""
-    from l2tpgen.model.needs import secret_needs  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
 
     try:
         return [need for need in secret_needs(fleet) if need.state != "set"]

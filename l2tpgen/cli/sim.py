@@ -18,7 +18,7 @@ import typer
 from l2tpgen.cli.app import OutputFormat, SitesOption, err, fail, load, out
 from l2tpgen.cli.routers import STATE_DIR
 from l2tpgen.cli.sim_scope import NameOption, checked_name, configs_of, others, start_configs
-from l2tpgen.platforms import DEFAULT, driver, simulated
+from l2tpgen.traits import DEFAULT, driver, simulated
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -237,7 +237,7 @@ def _start(
     real config instead of their base config.
     """
     from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
-    from l2tpgen.render import render_base  # noqa: PLC0415
+    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
     from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
     from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from l2tpgen.cli.app import err, fail
-from l2tpgen.platforms import driver
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet

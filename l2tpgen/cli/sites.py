@@ -26,7 +26,7 @@ from l2tpgen.cli.app import (
 from l2tpgen.cli.secrets_cmd import unset_secrets, warn_unset
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
 from l2tpgen.files import UserFileError, is_stdout, write_output
-from l2tpgen.platforms import DRIVERS, NAMES, driver
+from l2tpgen.traits import DRIVERS, NAMES, driver
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -328,14 +328,14 @@ def render_files(
     fleet: Fleet, name: str, platform: str | None, fmt: str | None, *, reveal_secrets: bool
 ) -> dict[str, str]:
     """``l2tpgen.render.render_files``, imported when a command renders (start-up stays cheap)."""
-    from l2tpgen.render import render_files as render  # noqa: PLC0415
+    from l2tpgen.platforms.render import render_files as render  # noqa: PLC0415
 
     return render(fleet, name, fmt, platform=platform, reveal_secrets=reveal_secrets)
 
 
 def join_files(files: dict[str, str]) -> str:
     """``l2tpgen.render.join_files``."""
-    from l2tpgen.render import join_files as join  # noqa: PLC0415
+    from l2tpgen.platforms.render import join_files as join  # noqa: PLC0415
 
     return join(files)
 

@@ -21,8 +21,8 @@ from l2tpgen.device.restore import restore
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
-from l2tpgen.platforms import driver
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence

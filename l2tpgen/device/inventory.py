@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 from yaml import YAMLError
 
 from l2tpgen.errors import DeviceError, L2tpgenError
-from l2tpgen.platforms import DRIVERS
+from l2tpgen.traits import DRIVERS
 
 if TYPE_CHECKING:
     import os

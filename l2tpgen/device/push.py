@@ -48,9 +48,9 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.origins import rendered_name
-from l2tpgen.platforms import driver
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 from l2tpgen.render.classes import reveal
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping, Sequence

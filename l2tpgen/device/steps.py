@@ -19,14 +19,14 @@ from l2tpgen.device.save import save_config
 from l2tpgen.device.session import refusal
 from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.tree import parse
-from l2tpgen.platforms import driver
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.push import PushOptions
     from l2tpgen.device.restore import Guard, Link
     from l2tpgen.ios.tree import Config
     from l2tpgen.model import Fleet
-    from l2tpgen.platforms.base import Driver
+    from l2tpgen.traits import Traits
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Job:
     clock: Clock
 
     @property
-    def platform(self) -> Driver:
+    def platform(self) -> Traits:
         """The site's platform driver."""
         return driver(self.fleet.site(self.name).effective_platform)
 

@@ -23,7 +23,7 @@ from l2tpgen.device.cookies import compare, session_blocks, shown_cookies
 from l2tpgen.device.session import BatchError, accepted, exec_batch, refusal
 from l2tpgen.errors import DeviceError, SecretError
 from l2tpgen.ios.names import short_interface_name
-from l2tpgen.platforms import driver
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, get_args
 
 from l2tpgen.importer.notes import Note, redact
 from l2tpgen.model.site import Duplex, Speed
-from l2tpgen.platforms import driver
 from l2tpgen.render.marks import MARK
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from l2tpgen.importer.router import Router

@@ -16,10 +16,10 @@ from l2tpgen.importer.classes import (
 )
 from l2tpgen.importer.interfaces import hold_queue, port_settings
 from l2tpgen.importer.notes import Note
-from l2tpgen.model.fleet import derive_cookie
+from l2tpgen.model.pseudowire import derive_cookie
 from l2tpgen.model.site import PseudowireClass, class_suffix
-from l2tpgen.platforms import DEFAULT, linted
 from l2tpgen.render.marks import MARK
+from l2tpgen.traits import DEFAULT, linted
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

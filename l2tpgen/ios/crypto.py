@@ -25,8 +25,7 @@ there; IOS routers are assumed to read them the same way [U]). Entries are read 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
-from ipaddress import IPv4Address, IPv4Network
+from ipaddress import IPv4Address
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios import keywords
@@ -42,28 +41,6 @@ if TYPE_CHECKING:
 
 L2TP_PROTOCOL = 115  # IANA; what `encapsulation l2tpv3` sends unless `ip protocol` says otherwise
 UTI_PROTOCOL = 120
-# Address space a host on the Internet cannot reach this router from (RFC 1918, RFC 6598 shared
-# address space, loopback, link-local, "this network", multicast, reserved, limited broadcast).
-# Documentation ranges (RFC 5737) count as public here: examples stand for real public peers.
-_NOT_PUBLIC = tuple(
-    IPv4Network(n)
-    for n in (
-        "10.0.0.0/8",
-        "172.16.0.0/12",
-        "192.168.0.0/16",
-        "100.64.0.0/10",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "0.0.0.0/8",
-        "224.0.0.0/3",  # multicast, reserved and 255.255.255.255
-    )
-)
-
-
-@cache  # a device has many xconnects but few peers
-def is_public(address: IPv4Address) -> bool:
-    """Whether ``address`` is reached over the Internet (``ipaddress.is_private`` is not this)."""
-    return not any(address in network for network in _NOT_PUBLIC)
 
 
 @dataclass(frozen=True)
@@ -100,7 +77,7 @@ class CryptoFacts:
 
 
 @dataclass(frozen=True)
-class Protection:
+class MapVerdict:
     """What the crypto map on a pseudowire's way out does with its packets.
 
     ``verdict`` is ``permit`` when an entry of the map protects them (``entry`` is that one),
@@ -232,7 +209,7 @@ def protection(
     protocol: int,
     source: IPv4Address | None,
     destination: IPv4Address,
-) -> Protection:
+) -> MapVerdict:
     """What crypto map ``map_name`` does with ``protocol`` packets from ``source`` to a peer.
 
     The entries are tried in sequence order; the first whose ACL permits the packets protects
@@ -241,7 +218,7 @@ def protection(
     """
     entries = crypto.maps.get(map_name)
     if entries is None:
-        return Protection("unknown")
+        return MapVerdict("unknown")
     unknown = False
     for entry in entries:
         acl = crypto.acls.get(entry.acl or "")
@@ -252,6 +229,6 @@ def protection(
             continue
         verdict, _ = acl.verdict(protocol, source, destination)
         if verdict == "permit":
-            return Protection("permit", entry)
+            return MapVerdict("permit", entry)
         unknown = unknown or verdict == "unknown"
-    return Protection("unknown" if unknown else "deny")
+    return MapVerdict("unknown" if unknown else "deny")

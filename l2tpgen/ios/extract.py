@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.ios import keywords
 from l2tpgen.ios.crypto import read_crypto
 from l2tpgen.ios.facts import (
+    XE,
     At,
     Cookie,
     DeviceFacts,
@@ -30,7 +31,6 @@ from l2tpgen.ios.facts import (
 )
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.typos import misspelt_header
-from l2tpgen.platforms.ios import IOS_XE
 
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
@@ -441,9 +441,7 @@ def extract(file: str, config: Config) -> DeviceFacts:
         no_cef_at=no_cef if isinstance(no_cef, At) else None,
         version=str(top["version"]) if "version" in top else None,
         l2tpv2="vpdn" in top,
-        platform=IOS_XE.lint_platform
-        if "ios_xe_only" in top or any(map(_ios_xe_name, interfaces))
-        else None,
+        software=XE if "ios_xe_only" in top or any(map(_ios_xe_name, interfaces)) else None,
         ppp_pw_classes=frozenset(ppp),
         crypto=read_crypto(config.roots),
         circuits=tuple(circuits),

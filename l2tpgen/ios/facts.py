@@ -13,7 +13,6 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
-from l2tpgen.platforms import linted
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
@@ -24,6 +23,10 @@ _Fact = TypeVar("_Fact")
 
 ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
 IOS_XE_FIRST_MAJOR = 16  # `version 16.x` and later is IOS-XE; 12.x and 15.x are classic IOS
+# The IOS software families this reader tells apart (``DeviceFacts.software``); a platform's
+# traits say which one it runs (``l2tpgen.traits.Traits.ios_software``).
+CLASSIC = "classic"  # 12.x/15.x: fragments reassembled in process switching
+XE = "xe"  # IOS-XE: a forwarding plane that does not use the hold-queues
 
 
 @cache
@@ -226,7 +229,9 @@ class DeviceFacts:
     l2tpv2: bool = False  # vpdn / L2TPv2 configured (out of scope for the rules)
     # pseudowire-classes named by `pseudowire` lines (virtual-ppp: PPP over L2TP, out of scope)
     ppp_pw_classes: frozenset[str] = frozenset()
-    platform: str | None = None  # a driver's lint_platform when known (the model's, or `version`)
+    platform: str | None = None  # a driver's lint_platform when known (the model's)
+    # CLASSIC or XE: the model's platform's family, or XE when the text has IOS-XE-only lines
+    software: str | None = None
     crypto: CryptoFacts | None = None  # crypto maps, transform sets, ACLs (`ios/crypto.py`)
     # xconnects not directly under an interface: ATM PVCs, Frame Relay DLCIs, `connect` sections
     circuits: tuple[tuple[Interface, Xconnect], ...] = ()
@@ -240,8 +245,8 @@ class DeviceFacts:
 
         Classic IOS reassembles fragments in process switching, whose queues hold-queue sizes.
         """
-        if self.platform is not None:
-            return linted(self.platform).process_switched
+        if self.software is not None:
+            return self.software == CLASSIC
         major = (self.version or "").split(".", 1)[0]
         return not (major.isdigit() and int(major) >= IOS_XE_FIRST_MAJOR)
 

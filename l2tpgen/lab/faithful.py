@@ -1,6 +1,6 @@
 """What each PE runs in the lab: the text ``l2tpgen render`` writes for it, names mapped.
 
-A Linux PE runs its rendered iproute2 commands (``render.linux.linux_commands``, the script's
+A Linux PE runs its rendered iproute2 commands (``platforms.linux.render``, the script's
 lines without its comments) and a VyOS PE its rendered ``set`` commands as vyos-1x runs them
 (``vyosrun.py``), each for the fleet as modelled: towards a Cisco peer the 802.1Q tag travels
 inside the session and the MTU is the pair's budget with the tag (``Pseudowire.dot1q_carried``),
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.render.linux import linux_commands
+from l2tpgen.platforms.linux.render import linux_commands
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Site
@@ -54,7 +54,7 @@ def rendered_commands(fleet: Fleet, name: str) -> list[str]:
     site = fleet.site(name)
     if site.driver.data_plane is not None:  # VyOS: its `set` lines, as vyos-1x runs them
         from l2tpgen.lab.vyosrun import vyos_commands  # noqa: PLC0415
-        from l2tpgen.render import render_site  # noqa: PLC0415
+        from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
         return vyos_commands(render_site(fleet, name), f"{name}'s VyOS rendering")
     return linux_commands(fleet, name)
@@ -66,6 +66,8 @@ def pe_commands(fleet: Fleet, name: str) -> list[str]:
     Linux and VyOS: their rendered text; Cisco: the emulation (see the module's docstring).
     """
     site = fleet.site(name)
-    commands = linux_commands(fleet, name) if site.is_cisco else rendered_commands(fleet, name)
+    commands = (
+        linux_commands(fleet, name) if site.driver.ios_config else rendered_commands(fleet, name)
+    )
     names = lab_names(site)
     return [map_names(command, names) for command in commands]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.engines.qemu import Extras, _libraries, _need
-from l2tpgen.render.linux import base_commands, pseudowire_commands
+from l2tpgen.platforms.linux.render import base_commands, pseudowire_commands
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire

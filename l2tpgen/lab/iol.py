@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.lab.kinds import IOL_KIND
 from l2tpgen.model import Fleet
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
 from l2tpgen.secrets import masked
 
 if TYPE_CHECKING:

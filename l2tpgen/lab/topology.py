@@ -51,7 +51,7 @@ from l2tpgen.lab.inputs import (
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
 from l2tpgen.lab.shaping import Shaping
-from l2tpgen.render.linux import base_commands
+from l2tpgen.platforms.linux.render import base_commands
 from l2tpgen.render.swanctl import render_swanctl
 
 if TYPE_CHECKING:
@@ -251,7 +251,7 @@ def build_topology(
                 "labels": {ROLE: "pe", SITE: site_name},
             }
             pe["labels"].update(frames.get(site_name, {}))
-            if not site.is_cisco and not site.driver.inbound_filter:
+            if not site.driver.ios_config and not site.driver.inbound_filter:
                 pe["labels"][INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
             if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
                 pe["labels"][PROTECTION] = "ipsec"

@@ -20,6 +20,7 @@ from l2tpgen.ios.text import CleanText, clean, decode
 from l2tpgen.ios.tree import build
 from l2tpgen.lint.pairing import pair
 from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES
+from l2tpgen.traits import linted
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -92,7 +93,8 @@ def parse_config(config: ConfigText) -> Parsed:
         text = clean(config.text)
         facts = extract(config.name, build(text, config.name, rendered=config.rendered))
     if config.platform is not None:
-        facts = replace(facts, platform=config.platform)
+        software = linted(config.platform).ios_software
+        facts = replace(facts, platform=config.platform, software=software or facts.software)
     return Parsed(text, facts)
 
 

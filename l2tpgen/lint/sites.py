@@ -11,7 +11,8 @@ from l2tpgen.lint.origins import place_in_site_files, rendered_name
 from l2tpgen.lint.rules import MODEL_RULES
 from l2tpgen.lint.site_ignores import Silenced, ignored_codes, silenced
 from l2tpgen.model.load import locate_problems
-from l2tpgen.render import render_site
+from l2tpgen.platforms.render import render_site
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -108,8 +109,6 @@ def lint_sites_counted(
     in_site_files: bool = False,
 ) -> Silenced:
     """``lint_sites``'s findings, and how many the sites' ``lint.ignore`` silenced."""
-    from l2tpgen.platforms import driver  # noqa: PLC0415 - a cycle: drivers import renderers
-
     view = fleet.around(names) if names else fleet
     wanted = {rendered_name(fleet.site(name).name) for name in names} or {
         rendered_name(name) for name in fleet.sites

@@ -1,8 +1,9 @@
 """Site models, YAML loading with line numbers, and fleet cross-validation."""
 
-from l2tpgen.model.fleet import Fleet, Pseudowire
+from l2tpgen.model.fleet import Fleet
 from l2tpgen.model.load import load_fleet, load_sites, resolve_site
 from l2tpgen.model.problems import Location, Problem
+from l2tpgen.model.pseudowire import Pseudowire
 from l2tpgen.model.site import (
     HoldQueue,
     L2tpClass,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from l2tpgen.model.classes import check_class_pairs, check_classes
+from l2tpgen.model.class_checks import check_class_pairs, check_classes
 from l2tpgen.model.family_checks import check_family, check_peer_family
 from l2tpgen.model.interface_checks import check_interfaces
 from l2tpgen.model.native_vlan import check_native, check_native_pairs

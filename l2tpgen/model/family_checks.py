@@ -2,7 +2,7 @@
 
 A site's WAN address sets its family; its gateway, loopback and routes must share it, and both
 ends of a pseudowire source their tunnels from one family. A site whose platform driver does not
-carry pseudowires over IPv6 (``Driver.ipv6_underlay``) is refused with the driver's reason.
+carry pseudowires over IPv6 (``Traits.ipv6_underlay``) is refused with the driver's reason.
 """
 
 from __future__ import annotations

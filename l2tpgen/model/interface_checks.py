@@ -1,7 +1,7 @@
 """Interface names as the site's platform takes them, and hints for the old Linux and VyOS style.
 
 Errors (``check_interfaces``): a name the platform refuses (IOS's rule for Cisco sites; the
-kernel's, and VyOS's for VyOS, for the others: ``l2tpgen.platforms``), a LAN trunk that cannot
+kernel's, and VyOS's for VyOS, for the others: ``l2tpgen.traits``), a LAN trunk that cannot
 carry the VLANs, a WAN on the trunk, a loopback that is not one, and a ``linux:`` block that
 contradicts a Linux or VyOS site's own names. Warnings (``interface_hints``): a Linux or VyOS site
 that still writes IOS names, or the ``linux:`` block, gets the same rendering and what to write
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen import platforms
+from l2tpgen import traits
 from l2tpgen.ios.names import InterfaceNameError
 from l2tpgen.model.interfaces import is_ios_style, is_valid
 from l2tpgen.model.problems import PathItem, Problem, format_path
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from l2tpgen.model.site import Site
-    from l2tpgen.platforms.base import Driver
+    from l2tpgen.traits import Traits
 
 _WAN, _LAN, _LOOPBACK = ("wan", "interface"), ("lan", "interface"), ("wan", "loopback", "interface")
 
@@ -41,7 +41,7 @@ def _title(site: Site) -> str:
 
 
 def name_problem(
-    site: str, driver: Driver, path: tuple[PathItem, ...], name: str
+    site: str, driver: Traits, path: tuple[PathItem, ...], name: str
 ) -> Problem | None:
     """Why the platform does not take the name at ``path`` (None: it does)."""
     names = driver.interface_names
@@ -58,7 +58,7 @@ def name_problem(
                 f"`{lan}`); IOS names are for Cisco platforms"
             )
         else:  # a Linux name on a Cisco site (`enp3s0`): say where such names belong
-            systems = [d for d in platforms.DRIVERS.values() if d.interface_names.system]
+            systems = [d for d in traits.DRIVERS.values() if d.interface_names.system]
             hint = (
                 f"a {title} site names its interfaces as IOS does; for a "
                 + " or ".join(d.short_title or d.title for d in systems)
@@ -81,9 +81,9 @@ def raw_name_problems(site: str, data: object) -> Iterator[Problem]:
     management = data.get("management")
     device_type = management.get("device_type") if isinstance(management, dict) else None
     platform = data.get("platform")
-    if platform not in platforms.DRIVERS:
-        platform = platforms.BY_DEVICE_TYPE.get(str(device_type), platforms.DEFAULT)
-    driver = platforms.driver(str(platform))
+    if platform not in traits.DRIVERS:
+        platform = traits.BY_DEVICE_TYPE.get(str(device_type), traits.DEFAULT)
+    driver = traits.driver(str(platform))
     for path in (_WAN, _LAN, _LOOPBACK):
         value: object = data
         for key in path:

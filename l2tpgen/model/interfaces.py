@@ -17,7 +17,7 @@ from l2tpgen.ios.names import InterfaceNameError, canonical_interface_name
 
 if TYPE_CHECKING:
     from l2tpgen.model.site import Site
-    from l2tpgen.platforms.base import InterfaceNames
+    from l2tpgen.traits import InterfaceNames
 
 
 class Ports(NamedTuple):

@@ -55,7 +55,7 @@ def check_native(site: Site) -> Iterator[Problem]:
 def native_hints(sites: Iterable[Site]) -> Iterator[Problem]:
     """Warnings for `validate`: a Cisco site's native VLAN rests on an unconfirmed IOS behaviour."""
     for site in sites:
-        if not site.driver.cisco:
+        if not site.driver.ios_config:
             continue
         for index, vlan in enumerate(site.vlans):
             if vlan.native:

@@ -27,7 +27,6 @@ from l2tpgen.model.secret_names import in_namespace
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
 
-    from l2tpgen.model.fleet import Fleet
 
 Purpose = Literal["ike-master-key", "cookie-key", "l2tp-secret"]
 PURPOSES: dict[str, str] = {
@@ -118,22 +117,17 @@ def require_all(text: str, environ: Mapping[str, str] | None = None) -> None:
         )
 
 
-def secret_needs(
-    fleet: Fleet,
-    names: Iterable[str] | None = None,
-    environ: Mapping[str, str] | None = None,
+def secret_needs_in(
+    rendered: Mapping[str, Iterable[str]], environ: Mapping[str, str] | None = None
 ) -> list[SecretNeed]:
-    """Every variable the selected sites (all by default) need, sorted by name.
+    """Every variable the rendered texts (site -> its files' texts) need, sorted by name.
 
-    Raises:
-        RenderError: a site cannot be rendered (the same error ``render`` gives).
+    ``l2tpgen.platforms.render.secret_needs`` renders the sites and asks this.
     """
-    from l2tpgen.render import render_files  # noqa: PLC0415 - the renderers import the model
-
     env = os.environ if environ is None else environ
     found: dict[str, tuple[set[Purpose], set[str]]] = {}
-    for name in sorted(fleet.sites if names is None else names):
-        for text in render_files(fleet, name).values():
+    for name in sorted(rendered):
+        for text in rendered[name]:
             for variable, purpose in _placeholders(text):
                 purposes, sites = found.setdefault(variable, (set(), set()))
                 purposes.add(purpose)

@@ -1,6 +1,6 @@
 """What a site's platform cannot express, per peer: cookies, IPsec, the inbound filter, a sublayer.
 
-Each driver says what its rendering expresses (``l2tpgen.platforms.Driver``); a pseudowire that
+Each driver says what its rendering expresses (``l2tpgen.traits.Traits``); a pseudowire that
 needs more is refused at validate time, naming the platform, rather than rendered without it.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.problems import Problem
+from l2tpgen.model.pseudowire import Pseudowire
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
 
 def check_platform_paths(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem]:
     """Each peer's pseudowires as the site's platform can render them."""
-    from l2tpgen.model.fleet import Pseudowire  # noqa: PLC0415 - the fleet runs these checks
-
     driver = site.driver
     title = driver.short_title or driver.title
     for index, peer_name in enumerate(site.peer_names):

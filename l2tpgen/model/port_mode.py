@@ -48,7 +48,7 @@ def check_port_mode(site: Site) -> Iterator[Problem]:
                 code="V069",
             )
         return
-    if not site.driver.cisco:
+    if not site.driver.ios_config:
         yield Problem(
             site.name,
             (*PORT, "action"),

@@ -4,7 +4,7 @@ A site states a default (``protection:``) and a peer entry may change it for tha
 (``peers[].protection``); ``Site.protection_for(peer)`` resolves what the pseudowires between the
 two sites get. Left unset, the mode follows the path: IPsec when the path is untrusted, none when
 it is trusted. A path is trusted when both ends are: an end states it (``wan.trusted``), or else
-is trusted when neither its WAN address nor its tunnel address is public (``is_public``).
+is trusted when neither its WAN address nor its tunnel address is public (``l2tpgen.public``).
 
 Secrets never live in a site file: the IKEv2 pre-shared key is read from ``psk_env`` and the
 cookie key from ``cookie_key_env`` at render time. Cookie values are derived (``keyed_cookie``)
@@ -17,12 +17,12 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
-from ipaddress import IPv4Address, IPv6Address, ip_network
 from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.model.base import Flag, StrictModel
 from l2tpgen.model.secret_names import SecretVar as EnvVar  # noqa: TC001 - pydantic reads it
 from l2tpgen.mtu import Esp
+from l2tpgen.public import is_public
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -43,31 +43,6 @@ PROTECTION_SECRET_KEYS = frozenset(
 )
 # A cookie that protects (mode: cookie) is 8 bytes unless the class says 4: 64 bits to guess.
 PROTECTING_COOKIE = 8
-
-# Not public: RFC 1918, RFC 6598 shared address space, loopback, link-local, "this network",
-# IPv6 ULA, loopback and link-local. The documentation ranges (192.0.2.0/24, 198.51.100.0/24,
-# 203.0.113.0/24, 2001:db8::/32) stand for public addresses in examples and count as public,
-# though Python's ``ipaddress`` calls them private: do not use ``is_private`` here.
-_NOT_PUBLIC = tuple(
-    ip_network(net)
-    for net in (
-        "10.0.0.0/8",
-        "172.16.0.0/12",
-        "192.168.0.0/16",
-        "100.64.0.0/10",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "0.0.0.0/8",
-        "fc00::/7",
-        "::1/128",
-        "fe80::/10",
-    )
-)
-
-
-def is_public(address: IPv4Address | IPv6Address) -> bool:
-    """Whether an address may be reached from the internet (see ``_NOT_PUBLIC``)."""
-    return not any(address in net for net in _NOT_PUBLIC if net.version == address.version)
 
 
 class Protection(StrictModel):

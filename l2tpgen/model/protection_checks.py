@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.problems import Problem
+from l2tpgen.model.pseudowire import Pseudowire
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -128,8 +129,6 @@ def check_mixed_peers(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem
     address, does not have: it travels only inside ESP. A platform without cookies (VyOS)
     cannot mix the two at all.
     """
-    from l2tpgen.model.fleet import Pseudowire  # noqa: PLC0415 - the fleet runs these checks
-
     if not site.driver.kernel_sessions:
         return
     ends = []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from l2tpgen import platforms
+from l2tpgen import traits
 from l2tpgen.model.addresses import (  # pydantic reads them at run time
     DEFAULT_ROUTES,
     AnyAddress,
@@ -88,8 +88,8 @@ if TYPE_CHECKING:
     DeviceType = str
 else:
     # Built from the platform registry: a new driver is a new value (the JSON Schema's enum too).
-    Platform = Literal[platforms.NAMES]
-    DeviceType = Literal[tuple(platforms.BY_DEVICE_TYPE)]
+    Platform = Literal[traits.NAMES]
+    DeviceType = Literal[tuple(traits.BY_DEVICE_TYPE)]
 
 
 class Management(StrictModel):
@@ -417,22 +417,17 @@ class Site(StrictModel):
         if self.platform is not None:
             return self.platform
         device_type = self.management.device_type
-        return platforms.BY_DEVICE_TYPE[device_type] if device_type else platforms.DEFAULT
+        return traits.BY_DEVICE_TYPE[device_type] if device_type else traits.DEFAULT
 
     @property
-    def driver(self) -> platforms.Driver:
-        """The platform's driver (``l2tpgen.platforms``)."""
-        return platforms.driver(self.effective_platform)
+    def driver(self) -> traits.Traits:
+        """The platform's traits (``l2tpgen.traits``: what differs between platforms, as data)."""
+        return traits.driver(self.effective_platform)
 
     @property
     def device_type(self) -> DeviceType:
         """The netmiko device type: as given, else the platform's."""
         return self.management.device_type or self.driver.device_type
-
-    @property
-    def is_cisco(self) -> bool:
-        """Whether the PE is a Cisco router (IOS or IOS-XE)."""
-        return self.driver.cisco
 
     def hold_queue(self, side: Literal["lan", "wan"]) -> HoldQueue:
         """The hold-queues of the LAN trunk or the WAN: as given, else the platform's default."""

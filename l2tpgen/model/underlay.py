@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.model.problems import Problem
-from l2tpgen.model.protection import is_public
+from l2tpgen.public import is_public
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping

@@ -27,7 +27,7 @@ from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.netbox.client import SITE_FIELD, SSH_PORT_FIELD, Selection
 from l2tpgen.netbox.mapping import Unmapped
-from l2tpgen.platforms import DRIVERS
+from l2tpgen.traits import DRIVERS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.netbox.client import GATEWAY_FIELD, LOOPBACK_TAG, SITE_FIELD, WAN_TAG
-from l2tpgen.platforms import NAMES
+from l2tpgen.traits import NAMES
 
 if TYPE_CHECKING:
     from l2tpgen.netbox.client import Device, Interface, Inventory, L2vpn, Termination

@@ -1,11 +1,13 @@
-"""Rendering: one Jinja environment, per-platform renderers chosen by the site's driver."""
+"""What the platforms' renderers share: Jinja environment, marks, class and crypto views, swanctl.
+
+Each platform renders in its own folder (``l2tpgen/platforms/<name>/render.py``); a site is
+rendered through its platform's driver by ``l2tpgen.platforms.render`` (``render_files``,
+``render_site``).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from l2tpgen.errors import RenderError
-from l2tpgen.render.ios import render_base
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -13,84 +15,17 @@ if TYPE_CHECKING:
     from l2tpgen.model import Fleet
 
 
-def render_files(
-    fleet: Fleet,
-    name: str,
-    fmt: str | None = None,
-    *,
-    platform: str | None = None,
-    reveal_secrets: bool = False,
-    environ: Mapping[str, str] | None = None,
-) -> dict[str, str]:
-    """One site's configuration as files (name -> text; "" for a single config).
+class Renderer(Protocol):
+    """Renders one site in one format: file name -> text ("" for a single config)."""
 
-    ``platform`` (default: the site's own) picks the driver, ``fmt`` one of its formats (default:
-    its first). Secrets are masked unless ``reveal_secrets``; then they are read from the
-    environment (or ``environ``) and written as type 7.
-
-    Raises:
-        RenderError: an unknown platform or format, or a site the format cannot express (an
-            IPv6 underlay on a platform whose driver does not carry pseudowires over IPv6).
-    """
-    from l2tpgen.platforms import DRIVERS  # noqa: PLC0415 - a cycle: drivers import renderers
-
-    chosen = platform or fleet.site(name).effective_platform
-    if chosen not in DRIVERS:
-        raise RenderError(f"unknown platform {chosen}; choose one of: {', '.join(DRIVERS)}")
-    driver = DRIVERS[chosen]
-    if fmt is not None and fmt not in driver.formats:
-        raise RenderError(
-            f"{driver.title} renders as {', '.join(driver.formats)}, not {fmt}"
-            + (
-                f" ({name} is {DRIVERS[fleet.site(name).effective_platform].a_title} site)"
-                if not platform
-                else ""
-            )
-        )
-    site = fleet.site(name)
-    if site.wan.ipv6 and not driver.ipv6_underlay:  # validate refuses the site's own platform
-        raise RenderError(
-            f"{name}'s underlay is IPv6 ({site.wan.address}), and {driver.title} cannot carry "
-            f"its pseudowires over IPv6: {driver.ipv6_note}; render it for a platform that can "
-            "(linux)"
-        )
-    own = DRIVERS[site.effective_platform]
-    if own.interface_names.system and not driver.interface_names.system:
-        from l2tpgen.model.interfaces import is_ios_style  # noqa: PLC0415 - with the cycle above
-
-        written = [site.wan.interface, site.lan.interface]
-        system = [n for n in written if not is_ios_style(own.interface_names, n)]
-        if system:
-            raise RenderError(
-                f"{name} names its interfaces as {own.short_title or own.title} does "
-                f"({', '.join(system)}), which {driver.title} cannot use: render it for its own "
-                f"platform, or give a copy of its site file {driver.title}'s names "
-                f"(e.g. {driver.interface_names.examples[0]})"
-            )
-    return driver.render(fleet, name, fmt, reveal_secrets=reveal_secrets, environ=environ)
-
-
-def join_files(files: Mapping[str, str]) -> str:
-    """Files as one text: a single config as it is, several each under a `# ==> NAME <==` line."""
-    if list(files) == [""]:
-        return files[""]
-    return "\n".join(f"# ==> {name} <==\n{text}" for name, text in files.items())
-
-
-def render_site(
-    fleet: Fleet,
-    name: str,
-    platform: str | None = None,
-    *,
-    fmt: str | None = None,
-    reveal_secrets: bool = False,
-    environ: Mapping[str, str] | None = None,
-) -> str:
-    """One site's configuration as text (see ``render_files``)."""
-    files = render_files(
-        fleet, name, fmt, platform=platform, reveal_secrets=reveal_secrets, environ=environ
-    )
-    return join_files(files)
-
-
-__all__ = ["join_files", "render_base", "render_files", "render_site"]
+    def __call__(
+        self,
+        fleet: Fleet,
+        name: str,
+        fmt: str,
+        *,
+        reveal_secrets: bool,
+        environ: Mapping[str, str] | None,
+    ) -> dict[str, str]:
+        """Render."""
+        ...

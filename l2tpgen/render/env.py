@@ -1,4 +1,4 @@
-"""The one Jinja environment: templates shipped inside the package, strict about undefined names."""
+"""Each platform's Jinja environment: its ``templates/`` inside the package, strict about names."""
 
 from __future__ import annotations
 
@@ -48,10 +48,10 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 
 @cache
-def environment() -> jinja2.Environment:
-    """The cached environment; ``templates/<platform>/*.j2`` inside the installed package."""
+def environment(package: str) -> jinja2.Environment:
+    """The cached environment of ``package`` (a platform's): its ``templates/*.j2``, installed."""
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("l2tpgen", "templates"),
+        loader=jinja2.PackageLoader(package, "templates"),
         undefined=jinja2.StrictUndefined,
         trim_blocks=_TRIM,
         lstrip_blocks=_LSTRIP,

@@ -26,7 +26,7 @@ from l2tpgen.lab.checks.base import LabCheck
 from l2tpgen.lab.frames import DOT1Q, frame_script, inner_frames, tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import CheckResult, Probe
-from l2tpgen.platforms import lab_platform
+from l2tpgen.traits import lab_platform
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -76,7 +76,7 @@ def cisco_end(fleet: Fleet, pw: Pseudowire) -> CiscoEnd:
     from l2tpgen.ios.tree import parse_rendered  # noqa: PLC0415
     from l2tpgen.lint.pairing import End  # noqa: PLC0415
     from l2tpgen.lint.rules.frames import _interworking, frame_mode  # noqa: PLC0415
-    from l2tpgen.render import render_site  # noqa: PLC0415
+    from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
     peer, local = pw.peer.name, str(pw.site.tunnel_address)
     facts = extract(peer, parse_rendered(render_site(fleet, peer), peer))
@@ -95,10 +95,10 @@ def frame_pairs(fleet: Fleet) -> tuple[Pseudowire, ...]:
     found: dict[tuple[str, str], Pseudowire] = {}
     for name in sorted(fleet.sites):
         site = fleet.site(name)
-        if site.is_cisco or site.driver.lab_platform != linux:
+        if site.driver.frames_dot1q_subinterface or site.driver.lab_platform != linux:
             continue
         for pw in sorted(fleet.pseudowires(name), key=lambda p: p.vlan.id):
-            if pw.peer.is_cisco:
+            if pw.peer.driver.frames_dot1q_subinterface:
                 found.setdefault((name, pw.peer.name), pw)
     return tuple(found.values())
 
@@ -106,7 +106,7 @@ def frame_pairs(fleet: Fleet) -> tuple[Pseudowire, ...]:
 def _revealed(script: str) -> str:
     """Keyed cookies with throwaway values (the frame does not depend on them), never the user's."""
     from l2tpgen.model.protection import COOKIE_PLACEHOLDER  # noqa: PLC0415
-    from l2tpgen.render.linux import reveal_linux_cookies  # noqa: PLC0415
+    from l2tpgen.platforms.linux.render import reveal_linux_cookies  # noqa: PLC0415
 
     names = {m.group("var") for m in COOKIE_PLACEHOLDER.finditer(script)}
     if not names:

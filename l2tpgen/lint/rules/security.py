@@ -4,7 +4,7 @@ An attacker on the WAN path who knows a session ID can put frames on the far CE'
 source address (the Linux data plane checks the session ID alone, as measured in the lab:
 shared/docs/security-lab-notes.md); without IPsec, whoever can read the path reads the LAN.
 "Public" is every address outside RFC 1918, RFC 6598, loopback, link-local and multicast
-(``l2tpgen.ios.crypto.is_public``): documentation ranges count as public, since examples stand
+(``l2tpgen.public.is_public``): documentation ranges count as public, since examples stand
 for real public peers.
 """
 
@@ -17,7 +17,6 @@ from l2tpgen.ios.acl import ANY, AclEntry
 from l2tpgen.ios.crypto import (
     CryptoFacts,
     inbound_acl,
-    is_public,
     protection,
     pw_protocol,
     tunnel_source,
@@ -25,6 +24,7 @@ from l2tpgen.ios.crypto import (
 )
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
+from l2tpgen.public import is_public
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

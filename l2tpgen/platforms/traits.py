@@ -1,9 +1,13 @@
-"""What a platform driver is."""
+"""What a platform's traits are: the data each ``platforms/<name>/traits.py`` lists.
+
+The ground floor: it imports only ``l2tpgen.ios.names`` (IOS's interface names are the default);
+the registry that finds every platform's traits is ``l2tpgen.traits``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from l2tpgen.ios.names import (
     canonical_interface_name,
@@ -13,25 +17,7 @@ from l2tpgen.ios.names import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
-
-    from l2tpgen.model import Fleet
-
-
-class Renderer(Protocol):
-    """Renders one site in one format: file name -> text ("" for a single config)."""
-
-    def __call__(
-        self,
-        fleet: Fleet,
-        name: str,
-        fmt: str,
-        *,
-        reveal_secrets: bool,
-        environ: Mapping[str, str] | None,
-    ) -> dict[str, str]:
-        """Render."""
-        ...
+    from collections.abc import Callable, Sequence
 
 
 def _ios_trunk(name: str, vlans: Sequence[int]) -> str | None:  # noqa: ARG001 - IOS: any ID
@@ -60,10 +46,11 @@ class InterfaceNames:
 
 
 @dataclass(frozen=True)
-class Driver:
-    """Everything that differs between platforms.
+class Traits:
+    """Everything that differs between platforms, as data (a platform's driver).
 
-    ``formats``: what ``render`` can write, the first being the default. ``hier_config``: the
+    ``formats``: what ``render`` can write, the first being the default (its renderer is bound in
+    ``l2tpgen/platforms/<name>/driver.py``). ``hier_config``: the
     hier_config platform that diffs its configs (None: push does not handle it). ``file_systems``:
     where a rollback copy goes when the router's ``dir`` does not say (discovered first).
     ``lint_platform``: what the linter is told the config is (None: no IOS rule applies).
@@ -83,14 +70,20 @@ class Driver:
     ``fail_closed``: its rendering blocks clear L2TPv3 with static xfrm policies while no IKE
     daemon runs (docs/security.md, "Failing closed"). ``interface_names``: how its sites name
     their interfaces (IOS's names by default).
+
+    Named behaviours (what a branch asks instead of "is it Cisco?"): ``ios_config``: its
+    configuration is IOS text (rendered from IOS templates, read back by ``l2tpgen.ios``; the lab
+    emulates it with Linux commands). ``ios_software``: the IOS family the reader knows it as
+    (``l2tpgen.ios.facts.CLASSIC``/``XE``; None: not IOS). ``static_hello_capable``: its static
+    sessions run and answer `l2tp hello` (a Linux kernel tunnel has no control channel).
+    ``frames_dot1q_subinterface``: its LAN VLANs are dot1Q subinterfaces bound to xconnects,
+    which forward the whole VLAN frame, tag included, into the pseudowire.
     """
 
     name: str
     title: str
     device_type: str
-    cisco: bool
     formats: tuple[str, ...]
-    renderer: Renderer
     hier_config: str | None = None
     save_command: str | None = None
     file_systems: tuple[str, ...] = ()
@@ -114,12 +107,17 @@ class Driver:
     sublayer: bool = False
     kernel_sessions: bool = False
     fail_closed: bool = False
+    default: bool = False  # the platform of a site that states neither platform nor device_type
     short_title: str | None = None  # the fleet page's name for it (default: ``title``)
     # Whether the platform's pseudowires run over an IPv6 underlay (IPv6 tunnel sources and
     # peers); ``ipv6_note``: where that is documented, or why a site of it is refused.
     ipv6_underlay: bool = False
     ipv6_note: str = ""
     interface_names: InterfaceNames = field(default_factory=InterfaceNames)
+    ios_config: bool = False
+    ios_software: str | None = None
+    static_hello_capable: bool = False
+    frames_dot1q_subinterface: bool = False
 
     @property
     def pushable(self) -> bool:
@@ -135,17 +133,3 @@ class Driver:
     def lab_platform(self) -> str:
         """The platform the lab runs in its place (its own, or the one whose data plane it uses)."""
         return self.data_plane or self.name
-
-    def render(
-        self,
-        fleet: Fleet,
-        name: str,
-        fmt: str | None = None,
-        *,
-        reveal_secrets: bool = False,
-        environ: Mapping[str, str] | None = None,
-    ) -> dict[str, str]:
-        """The site's configuration in ``fmt`` (default: the platform's first format)."""
-        return self.renderer(
-            fleet, name, fmt or self.formats[0], reveal_secrets=reveal_secrets, environ=environ
-        )

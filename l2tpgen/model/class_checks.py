@@ -47,7 +47,9 @@ def check_classes(site: Site) -> Iterator[Problem]:
     seen_l2tp: dict[str, L2tpClass] = {}
     seen_pw: dict[str, PseudowireClass] = {}
     for peer, pw, l2tp in _uses(site):
-        signalled = pw.signaling == "dynamic" or (pw.static_hello and site.is_cisco)
+        signalled = pw.signaling == "dynamic" or (
+            pw.static_hello and site.driver.static_hello_capable
+        )
         if not signalled:
             pass  # no control channel: the l2tp-class is not rendered
         elif l2tp.name not in seen_l2tp:
@@ -136,7 +138,11 @@ def check_class_pairs(
         if peer_name > site.name:  # each pair is compared once, from the site that sorts first
             yield from _compare(site, peer, ours, theirs, files[peer_name])
         entry = site.peer_entry(peer_name)
-        if not peer.is_cisco and entry is not None and entry.pseudowire.static_hello:
+        if (
+            not peer.driver.static_hello_capable
+            and entry is not None
+            and entry.pseudowire.static_hello
+        ):
             yield Problem(
                 site.name,
                 _pw_path(site, peer_name, "static_hello"),
@@ -163,7 +169,7 @@ def _compare(
                 code="V047",
             )
     signalled = ours.signaling == "dynamic" or (
-        ours.static_hello and site.is_cisco and peer.is_cisco
+        ours.static_hello and site.driver.static_hello_capable and peer.driver.static_hello_capable
     )
     a, b = site.l2tp_for(peer.name), peer.l2tp_for(site.name)
     if signalled and (a.authentication, a.effective_hash) != (b.authentication, b.effective_hash):

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
     from l2tpgen.model import Fleet, Pseudowire, Site
 
+_PACKAGE = __name__.rpartition(".")[0]  # its templates/ are this folder's
+
 IOS_DEFAULT_HOLD_QUEUE = {"in": 75, "out": 40}  # not shown by `show running-config`
 
 
@@ -272,7 +274,7 @@ def render_base(fleet: Fleet, name: str) -> str:
         routes=view.routes,
         cdp_run=True,
     )
-    return environment().get_template("ios/base.j2").render(view=base)
+    return environment(_PACKAGE).get_template("base.j2").render(view=base)
 
 
 def render_ios(
@@ -284,5 +286,5 @@ def render_ios(
 ) -> str:
     """The IOS configuration of one site."""
     view = build_view(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
-    text = environment().get_template("ios/site.j2").render(view=view)
+    text = environment(_PACKAGE).get_template("site.j2").render(view=view)
     return reveal_cookies(text, environ) if reveal_secrets else text

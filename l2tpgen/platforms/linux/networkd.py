@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
-from l2tpgen.render.linux import session_port
+from l2tpgen.platforms.linux.render import session_port
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire, Site

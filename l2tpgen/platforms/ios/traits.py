@@ -1,6 +1,7 @@
 """Cisco IOS (12.x/15.x: ISR G1/G2, 7200) and IOS-XE (ASR1000, ISR4000, CSR1000v, Catalyst 8000).
 
-Both take the same L2TPv3 configuration (templates/ios). They differ where the router keeps its
+Their traits, as plain data. Both take the same L2TPv3 configuration (``templates/``, rendered by
+``render.py``, bound in ``driver.py``). They differ where the router keeps its
 files (``flash:`` on classic IOS, ``bootflash:`` on most IOS-XE routers; push asks ``dir`` first)
 and in the linter: hold-queues size classic IOS's process-switching path, which IOS-XE's
 forwarding plane does not use (L2T004 applies to classic IOS only).
@@ -8,29 +9,8 @@ forwarding plane does not use (L2T004 applies to classic IOS only).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from l2tpgen.platforms.base import Driver
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from l2tpgen.model import Fleet
-
-
-def render_ios(
-    fleet: Fleet,
-    name: str,
-    fmt: str,  # noqa: ARG001 - one format
-    *,
-    reveal_secrets: bool,
-    environ: Mapping[str, str] | None,
-) -> dict[str, str]:
-    """The IOS configuration of one site."""
-    from l2tpgen.render.ios import render_ios as render  # noqa: PLC0415 - jinja2 on demand
-
-    return {"": render(fleet, name, reveal_secrets=reveal_secrets, environ=environ)}
-
+from l2tpgen.ios.facts import CLASSIC, XE
+from l2tpgen.platforms.traits import Traits
 
 # Cisco documents xconnect pseudowires to IPv4 peers only: the L2TPv3 guides (IOS 15M&T,
 # IOS XE 16: wan-l2-tun-pro-v3(-xe).html) take `xconnect <peer IPv4 address> <vcid>` and an IPv4
@@ -46,9 +26,10 @@ _NO_IPV6 = (
 _COMMON = {
     "ipv6_underlay": False,
     "ipv6_note": _NO_IPV6,
-    "cisco": True,
     "formats": ("ios",),
-    "renderer": render_ios,
+    "ios_config": True,  # l2tpgen.ios reads it back (lint, import, push)
+    "static_hello_capable": True,  # `l2tp hello` on static sessions
+    "frames_dot1q_subinterface": True,  # xconnects on dot1Q subinterfaces carry the tag
     "hier_config": "CISCO_IOS",  # hier_config's driver covers IOS and IOS-XE
     "save_command": "write memory",
     "show_xconnect": "show xconnect all",
@@ -56,10 +37,12 @@ _COMMON = {
     "simulated": True,
     "timed_confirm": True,  # Configuration Rollback Confirmed Change (l2tpgen.device.confirm)
     "lab_kind": "cisco_iol",  # containerlab's Cisco IOL node
-    "peer_routes": True,  # templates/ios: `ip route` to each peer's loopback
+    "peer_routes": True,  # templates/: `ip route` to each peer's loopback
 }
-IOS = Driver(
+IOS = Traits(
     name="ios",
+    default=True,  # a site that states neither ``platform`` nor ``management.device_type``
+    ios_software=CLASSIC,
     title="Cisco IOS",
     device_type="cisco_ios",
     file_systems=("flash:",),
@@ -71,8 +54,9 @@ IOS = Driver(
     esp_gcm_unconfirmed=True,  # esp-gcm on classic IOS: not confirmed by Cisco's documents [U]
     **_COMMON,  # type: ignore[arg-type]
 )
-IOS_XE = Driver(
+IOS_XE = Traits(
     name="iosxe",
+    ios_software=XE,
     title="Cisco IOS-XE",
     device_type="cisco_xe",
     file_systems=("bootflash:", "flash:"),
@@ -82,4 +66,4 @@ IOS_XE = Driver(
     # still takes classic IOS's `show l2tun session all` is unconfirmed [U].
     **{**_COMMON, "show_sessions": "show l2tp"},  # type: ignore[arg-type]
 )
-DRIVERS = (IOS, IOS_XE)  # found by l2tpgen.platforms
+TRAITS = (IOS, IOS_XE)  # found by l2tpgen.traits

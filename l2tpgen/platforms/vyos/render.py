@@ -11,7 +11,7 @@ does not pass iproute2 decides:
 - no cookie, no ``l2spec_type``, no ``seq``: its sessions carry no cookie and iproute2's
   default 4-byte L2-specific sublayer (iproute2 ``ip/ipl2tp.c``: ``p->l2spec_type =
   L2TP_L2SPECTYPE_DEFAULT``) without sequence numbers. A cookie'd pseudowire is refused; the
-  peer must use the sublayer too (``sequencing`` other than none, ``Driver.sublayer``).
+  peer must use the sublayer too (``sequencing`` other than none, ``Traits.sublayer``).
 - the interface has no ``vif``: towards a Cisco dot1Q subinterface, which carries the tag in the
   session (``Pseudowire.dot1q_carried``), the tag is added by a VLAN-aware bridge
   (https://docs.vyos.io/en/latest/configuration/interfaces/bridge.html: ``enable-vlan``,
@@ -28,57 +28,22 @@ simulator do not handle VyOS, and the lab runs a VyOS PE on its Linux data plane
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
-from l2tpgen.ios.names import InterfaceNameError
-from l2tpgen.platforms.base import Driver, InterfaceNames
-from l2tpgen.platforms.linux import is_lo, linux_interface_name, vlan_device_fits
+from l2tpgen.model.keys import pair_psk_text
+from l2tpgen.model.protection import TRANSFORM_NAMES
+from l2tpgen.platforms.vyos.traits import wan_path
+from l2tpgen.render.env import environment
+from l2tpgen.render.swanctl import psk_text
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from l2tpgen.model import Fleet, Pseudowire
 
-# vyos/vyos-1x interface-definitions/interfaces_ethernet.xml.in (commit 295d69ff): the ethernet
-# tag node's constraint `((eth|lan)[0-9]+|(eno|ens|enp|enx).+)` (VyOS anchors it). The WAN may
-# be a VLAN of one, `ethN.VID`, configured as `set interfaces ethernet ethN vif VID`.
-_ETHERNET = re.compile(r"(?:eth|lan)[0-9]+|(?:eno|ens|enp|enx).+", re.ASCII)
-_VIF = re.compile(r"(?P<port>[^.]+)\.(?P<vid>[0-9]{1,4})", re.ASCII)
-MAX_VID = 4094
+_PACKAGE = __name__.rpartition(".")[0]  # its templates/ are this folder's
 
-
-def vyos_interface_name(name: str) -> str:
-    """The name as written, when VyOS names an Ethernet port (or a VLAN of one) so.
-
-    Raises:
-        InterfaceNameError: why not.
-    """
-    linux_interface_name(name)  # VyOS's names are the kernel's
-    vif = _VIF.fullmatch(name)
-    port = vif["port"] if vif else name
-    if not _ETHERNET.fullmatch(port) or (vif and not 0 < int(vif["vid"]) <= MAX_VID):
-        raise InterfaceNameError(
-            f"{name!r} is not a VyOS Ethernet interface: VyOS names them ethN (also lanN, enoN, "
-            "ensN, enpN, enxN), and a VLAN of one ethN.VID (VID 1-4094)"
-        )
-    return name
-
-
-def wan_path(name: str) -> str:
-    """The WAN's node under ``set interfaces ethernet``: ``eth1``, or ``eth1 vif 100``."""
-    vif = _VIF.fullmatch(name)
-    return f"{vif['port']} vif {vif['vid']}" if vif else name
-
-
-VYOS_NAMES = InterfaceNames(
-    canonical=vyos_interface_name,
-    loopback=is_lo,  # interfaces_loopback.xml.in: the one loopback is `lo`
-    trunk=vlan_device_fits,
-    system=True,
-    examples=("eth1", "eth2", "lo"),
-)
 BRIDGE = "br0"
 L2TP_PROTOCOL = 115  # IANA's number for L2TP; vyos-1x's ip-protocol validator takes 0-255
 # interfaces_l2tpv3.xml.in: tunnel-id, peer-tunnel-id, session-id and peer-session-id take
@@ -161,10 +126,6 @@ def _ipsec(pw: Pseudowire, *, reveal: bool, environ: Mapping[str, str] | None) -
     is not a valid command (vbash reads ``<`` as a redirection, [U]) rather than setting the
     placeholder as the key, which the quoted form would.
     """
-    from l2tpgen.model.keys import pair_psk_text  # noqa: PLC0415
-    from l2tpgen.model.protection import TRANSFORM_NAMES  # noqa: PLC0415
-    from l2tpgen.render.swanctl import psk_text  # noqa: PLC0415
-
     protection = pw.protection
     names = TRANSFORM_NAMES[protection.transform]
     pair = (pw.site.name, pw.peer.name)
@@ -242,36 +203,6 @@ def render_vyos(
     environ: Mapping[str, str] | None,
 ) -> dict[str, str]:
     """The site's VyOS ``set`` commands; the IKE pre-shared key masked unless ``reveal_secrets``."""
-    from l2tpgen.render.env import environment  # noqa: PLC0415 - jinja2 on demand
-
-    template = environment().get_template("vyos/site.j2")
+    template = environment(_PACKAGE).get_template("site.j2")
     context = vyos_context(fleet, name, reveal_secrets=reveal_secrets, environ=environ)
     return {"": template.render(**context)}
-
-
-VYOS = Driver(
-    name="vyos",
-    title="VyOS",
-    device_type="vyos",  # netmiko's
-    cisco=False,
-    formats=("set",),
-    renderer=render_vyos,
-    signaling=("static",),  # no control channel: static sessions only
-    cookies=False,  # interfaces_l2tpv3.xml.in has no cookie
-    ipsec=True,  # transport mode (ipsec_peers); tunnel mode is refused at render
-    inbound_filter=False,
-    sublayer=True,  # iproute2's default l2spec_type, which VyOS leaves
-    kernel_sessions=True,  # the kernel's L2TPv3 (vyos-1x python/vyos/ifconfig/l2tpv3.py)
-    fail_closed=False,  # VyOS's CLI has no static xfrm policy; l2tpgen renders none for it
-    lab_kind="linux",
-    data_plane="linux",  # the kernel's L2TPv3: the lab's Linux PE stands in for it
-    # Not rendered over IPv6: this driver's `set interfaces l2tpv3` rendering is written and
-    # tested for IPv4 underlays; whether VyOS's CLI takes IPv6 tunnel addresses is unconfirmed.
-    ipv6_underlay=False,
-    ipv6_note=(
-        "l2tpgen's VyOS rendering (set interfaces l2tpv3) is written and tested for IPv4 "
-        "underlays only; IPv6 tunnel addresses on VyOS are unconfirmed"
-    ),
-    interface_names=VYOS_NAMES,
-)
-DRIVERS = (VYOS,)  # found by l2tpgen.platforms

@@ -1,0 +1,1 @@
+"""Linux PEs (iproute2, systemd-networkd): traits, renderers."""

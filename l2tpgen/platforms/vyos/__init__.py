@@ -1,0 +1,1 @@
+"""VyOS PEs: traits, renderer and template."""
