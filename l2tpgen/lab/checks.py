@@ -28,6 +28,7 @@ from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import (
     CheckResult,
     Probe,
+    answered,
     counters,
     listener,
     marker,
@@ -203,7 +204,11 @@ class Mtu:
             *snmp[:1],
             Probe(f"{key}.fits", pair.near.node, retry(f"{df} {largest} {pair.target}", 3)),
             *snmp[1:2],
-            Probe(f"{key}.over", pair.near.node, f"{df} {largest + 1} {pair.target}"),
+            Probe(
+                f"{key}.over",
+                pair.near.node,
+                answered(f"{df} {largest + 1} {pair.target}", f"{df} {largest} {pair.target}"),
+            ),
             *snmp[2:],
         )
 

@@ -218,6 +218,7 @@ BUSYBOX_APPLETS = (
     "stty",  # a lab that stays up: its control port in raw mode (agent.py)
     "base64",
     "killall",
+    "taskset",  # the MTU check's over-sized ping and its sentinel on one CPU (probes.answered)
 )
 
 
