@@ -100,7 +100,7 @@ def answered(ping: str, sentinel: str) -> str:
         + "o=$(icmp OutEchos); r=$(icmp InEchoReps); "
         + f"{ping} >/dev/null 2>&1 & p=$!; "
         + 'i=0; while [ "$(icmp OutEchos)" = "$o" ] && kill -0 $p 2>/dev/null && [ $i -lt 500 ]; '
-        + "do sleep 0.01; i=$((i + 1)); done; "
+        + "do i=$((i + 1)); sleep 0.01; done; "
         + f'if {sentinel} >/dev/null 2>&1 && [ "$(icmp InEchoReps)" = "$((r + 1))" ]; '
         + "then kill $p 2>/dev/null; exit 1; fi; "
         + "wait $p"
@@ -110,13 +110,20 @@ def answered(ping: str, sentinel: str) -> str:
 def listener(name: str, socat_args: str) -> str:
     """Start ``socat`` in the background, writing to ``$L2TPGEN_TMP/name``; return when ready.
 
-    socat logs "starting data transfer loop" once its sockets are open and bound.
+    socat logs "starting data transfer loop" once its sockets are open and bound. Its log comes
+    through a FIFO, read line by line until that line: no polling (a dozen listeners each
+    polling every 10 ms cost the guest 1 s of its 3.5 s to start them, ``bench/lab_goals.py``),
+    and a socat that fails (exits) ends the wait at once. A ``cat`` then keeps draining the
+    FIFO into ``name.log`` while socat runs.
     """
-    log = f'"$L2TPGEN_TMP/{name}.log"'
+    base = f'"$L2TPGEN_TMP/{name}'
     return (
+        f'[ -p {base}.fifo" ] || mkfifo {base}.fifo" || exit 1; '
         f'socat -d -d -u {socat_args} CREATE:"$L2TPGEN_TMP/{name}" </dev/null >/dev/null '
-        f"2>{log} & "
-        f"for i in $(seq 1000); do grep -q {shlex.quote(READY)} {log} && exit 0; sleep 0.01; "
+        f'2>{base}.fifo" & '
+        f'exec 3<{base}.fifo"; '
+        f'while read -r line <&3; do echo "$line" >>{base}.log"; '
+        f'case "$line" in *{shlex.quote(READY)}*) cat <&3 >>{base}.log" & exit 0;; esac; '
         "done; exit 1"
     )
 

@@ -218,6 +218,7 @@ BUSYBOX_APPLETS = (
     "stty",  # a lab that stays up: its control port in raw mode (agent.py)
     "base64",
     "killall",
+    "mkfifo",  # a listener's log read as it comes (probes.listener)
     "taskset",  # the MTU check's over-sized ping and its sentinel on one CPU (probes.answered)
 )
 
