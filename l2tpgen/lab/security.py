@@ -229,7 +229,8 @@ def protect_probes(lab: Lab) -> tuple[Probe, ...]:
     for pe in ipsec:
         deferred = [c for c in lab.node(pe).exec if _deferred(c)]
         if deferred:
-            protect.append(Probe(f"protect.xfrm.{pe}", pe, " && ".join(deferred)))
+            # Side by side too (each PE's own policies), with the next checks' listeners.
+            protect.append(Probe(f"protect.xfrm.{pe}", pe, " && ".join(deferred), phase="start"))
     return tuple(protect)
 
 
