@@ -8,9 +8,10 @@ an empty script, against 4.1-4.5 booting the same kernel uncompressed (``bench/l
 
 A kernel built with ``CONFIG_PVH`` (Debian's is) carries a Xen ELF note,
 ``XEN_ELFNOTE_PHYS32_ENTRY`` (18): a 32-bit entry point that QEMU jumps to when ``-kernel`` names
-the uncompressed ELF ``vmlinux`` (QEMU's PVH boot, since 4.0: docs/system/i386/... and
-``hw/i386/x86.c`` ``read_pvh_start_addr``; the note: Linux's
-``arch/x86/platform/pvh/head.S`` and ``include/xen/interface/elfnote.h``). This module finds the
+the uncompressed ELF ``vmlinux`` (QEMU's ``load_elfboot`` and ``read_pvh_start_addr`` in
+``hw/i386/x86.c``, QEMU 7.2 as installed here; the note: Linux's
+``arch/x86/platform/pvh/head.S`` and ``include/xen/interface/elfnote.h``; ``readelf -n`` shows
+it in Debian's 6.1 kernel). This module finds the
 compressed payload inside the bzImage (XZ or gzip, by its magic, as Linux's
 ``scripts/extract-vmlinux`` does), decompresses it on the host, checks the ELF and its PVH note,
 and keeps it in the lab's cache (``cache.py``, 66 MB for Debian's 6.1 kernel, 1.9 s once). Any
