@@ -12,7 +12,7 @@ import lzma
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.bootimage import XEN_ELFNOTE_PHYS32_ENTRY, boot_image, pvh_kernel
-from l2tpgen.lab.cache import CACHE_DIR
+from l2tpgen.lab.cache import CACHE_DIR, cached_file
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -84,4 +84,12 @@ def test_an_unwritable_cache_boots_the_bzimage(
     monkeypatch.setenv(CACHE_DIR, str(blocker / "cache"))
     image = tmp_path / "vmlinuz"
     image.write_bytes(SETUP + lzma.compress(_elf(XEN_ELFNOTE_PHYS32_ENTRY), format=lzma.FORMAT_XZ))
+    built: list[bytes] = []
+
+    def build() -> bytes:
+        built.append(b"kernel")
+        return b"kernel"
+
+    assert cached_file("vmlinux", "key", build) is None
+    assert built == []  # nothing decompressed that could not be kept
     assert boot_image(image) == image

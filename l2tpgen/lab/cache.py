@@ -71,11 +71,10 @@ def cached_file(kind: str, key: str, build: Callable[[], bytes | None]) -> Path 
     """
     path = cache_dir() / f"{kind}-{key}"
     if not path.exists():
-        data = build()
-        try:
+        try:  # the place first: nothing is built that could not be kept
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as partial:
-                partial.write(data or b"")
+                partial.write(build() or b"")
             Path(partial.name).replace(path)
         except OSError:
             return None
