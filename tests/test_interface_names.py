@@ -304,8 +304,8 @@ def test_the_commands_rendered_for_enp3s0_carry_frames_on_the_kernel(tmp_path: P
         ("lan: {interface: eth2}", "lan: {interface: enp4s0f1}"),
     )
     script = frame_script(load_fleet(sites), EDGE, "t", tagged_peer=True)
-    assert " link add enp3s0 netns " in script
-    assert " addr add 198.51.100.17/29 dev enp3s0" in script
+    assert "\nlink add enp3s0 netns " in script
+    assert "\naddr add 198.51.100.17/29 dev enp3s0" in script
     run = run_script(script, extras=tcpdump_extras())
     assert "t reached: yes" in run.output
 

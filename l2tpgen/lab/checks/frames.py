@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from l2tpgen.lab.checks.base import LabCheck
-from l2tpgen.lab.frames import DOT1Q, frame_script, inner_frames, tcpdump_extras
+from l2tpgen.lab.frames import BATCH_EOF, DOT1Q, frame_script, inner_frames, tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import CheckResult, Probe
 from l2tpgen.traits import lab_platform
@@ -174,7 +174,8 @@ class Frames(LabCheck):
     def probes(self) -> tuple[Probe, ...]:
         """One probe on the VM itself: namespaces built, a ping sent, the capture, cleaned up."""
         names = (f"{self.prefix}{n}" for n in ("pe", "wan", "ce"))
-        clean = "".join(f"{_IP} netns del {n} 2>/dev/null; " for n in names) + "\n"
+        deleted = "".join(f"netns del {n}\n" for n in names)  # one process (``frames.batched``)
+        clean = f"{_IP} -force -batch - >/dev/null 2>&1 <<'{BATCH_EOF}'\n{deleted}{BATCH_EOF}\n"
         return (Probe(self.key, "", clean + self.script + clean, "out"),)
 
     def judge(self, results: Mapping[str, str]) -> CheckResult:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.lab.checks.base import PairCheck
 from l2tpgen.lab.pairs import ICMP_IP_HEADERS, SNMP_COMMAND, fragments_created
-from l2tpgen.lab.probes import CheckResult, Probe, retry
+from l2tpgen.lab.probes import CheckResult, Probe, answered, retry
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -56,7 +56,11 @@ class Mtu(PairCheck):
             *snmp[:1],
             Probe(f"{key}.fits", pair.near.node, retry(f"{df} {largest} {pair.target}", 3)),
             *snmp[1:2],
-            Probe(f"{key}.over", pair.near.node, f"{df} {largest + 1} {pair.target}"),
+            Probe(
+                f"{key}.over",
+                pair.near.node,
+                answered(f"{df} {largest + 1} {pair.target}", f"{df} {largest} {pair.target}"),
+            ),
             *snmp[2:],
         )
 
