@@ -34,7 +34,8 @@ def _checkout(tmp_path: Path) -> Path:
             shutil.copytree(source, copy / name, ignore=CACHES)
         else:
             shutil.copy2(source, copy / name)
-    shutil.copytree(ROOT / "tests" / "lint", copy / "tests" / "lint")
+    for folder in ("lint", "schemas"):  # schemas: conftest_lab reads containerlab's at import
+        shutil.copytree(ROOT / "tests" / folder, copy / "tests" / folder)
     for module in (ROOT / "tests").glob("*.py"):  # conftest and the plugins it names, lint_cases
         shutil.copy2(module, copy / "tests" / module.name)
     return copy
