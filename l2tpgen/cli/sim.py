@@ -183,6 +183,7 @@ def up(
     with -d in the background until `l2tpgen sim down`.
     """
     from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.sim.lifecycle import INVENTORY_FILE  # noqa: PLC0415 - start-up
 
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
     if not username or not password:
@@ -192,7 +193,7 @@ def up(
     faulty = _fault_sites(fleet, fault_site or [], fault or [])
     files = configs_of(fleet, config or [])
     starts = start_configs(files)
-    inventory_out = inventory_out or _sim_dir(name) / "inventory.json"
+    inventory_out = inventory_out or _sim_dir(name) / INVENTORY_FILE
     if detach:
         argv = ["--sites", str(sites.resolve()), "--inventory-out", str(inventory_out.resolve())]
         argv += ["--name", name, *(f"--config={site}={file}" for site, file in files.items())]

@@ -70,9 +70,6 @@ NONE_PENDING = "No Rollback Confirmed Change pending"
 _FIELDS = re.compile(
     r"^\s*(Time configured[^:]*|Timer type|Timer value|User)\s*:\s*(.*?)\s*$", re.MULTILINE
 )
-# 1-120: Cisco's `configure revert` command reference ("Time in minutes (1-120)") and the
-# cisco-ia YANG model's `revert` / `timer` (range 1..120).
-MAX_MINUTES = 120
 
 
 def unsupported(site: str, platform: str) -> str:

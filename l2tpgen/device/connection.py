@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 USERNAME = "L2TPGEN_USERNAME"
 PASSWORD = "L2TPGEN_PASSWORD"  # noqa: S105 - the name of a variable, not a password
 ENABLE_SECRET = "L2TPGEN_ENABLE_SECRET"  # noqa: S105 - same
-# IOS error lines start with "% " (Invalid input, Incomplete command, Ambiguous command, ...).
-ERROR_PATTERN = r"^% "
 # Seconds each phase of a login may take (TCP, SSH banner, authentication, first prompt, enable).
 CONNECT_TIMEOUT = 10.0
 

@@ -94,13 +94,6 @@ def _merged(children: list[Node]) -> list[tuple[str, list[Node]]]:
     return list(merged.items())
 
 
-def _described(node: Node) -> bool:
-    return any(
-        c.text.startswith("description ") and c.text.split(maxsplit=1)[1].startswith(MARK)
-        for c in node.children
-    )
-
-
 def _class_users(facts: DeviceFacts, owned_subs: set[str], lan: str) -> set[str]:
     """Classes only owned xconnects use: older classes of ours, removed when no longer used."""
     ours: set[str] = set()
