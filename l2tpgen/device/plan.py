@@ -1,7 +1,7 @@
 """The change a push makes: the part of the router l2tpgen owns, running vs intended, as commands.
 
 What push owns is ``l2tpgen.device.scope``; nothing else is read into the comparison, so nothing
-else can change. Classes in use change make-before-break (``l2tpgen.device.classes``). The
+else can change. Classes in use change make-before-break (``l2tpgen.device.class_versions``). The
 remediation comes from hier_config, then is put in an order a live router takes:
 
 1. xconnects that go or change are removed first (``no interface X.Y`` of stale subinterfaces, and
@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device.classes import adopt, canonical
+from l2tpgen.device.class_versions import adopt, canonical
 from l2tpgen.device.foreign_vpn import admit_foreign_peers
 from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
