@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback, steps
+from l2tpgen.device import confirm, exclusive, rollback_copy, steps
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
@@ -87,7 +87,7 @@ class PushOptions:
     # commands (changed since) is left alone.
     approved: Mapping[str, tuple[str, ...]] | None = None
     # Rollback copies kept per site, on the router and in the state directory (older ones go).
-    keep_rollbacks: int = rollback.KEEP
+    keep_rollbacks: int = rollback_copy.KEEP
     # Enter configuration mode with a revert timer of this many minutes, and leave the change
     # unsaved until ``l2tpgen confirm`` (``l2tpgen.device.confirm``); None: no timer.
     confirm_within: int | None = None

@@ -1,6 +1,6 @@
 """``l2tpgen rollback``: take a router back to a rollback copy push made, later, on request.
 
-Each push copies the router's running config before changing it (``l2tpgen.device.rollback``:
+Each push copies the router's running config before changing it (``l2tpgen.device.rollback_copy``:
 ``FS:l2tpgen-SITE-STAMP-xxxx.cfg`` on the router, the same file under the state directory's
 ``rollback/``). This module lists a site's copies and restores one:
 
@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback_copy
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.restore import Guard, Link, close, roll_back
@@ -98,14 +98,14 @@ def local_copies(state_dir: Path, site: str) -> dict[str, Path]:
     return {
         p.name: p
         for p in folder.iterdir()
-        if rollback.is_copy_of(p.name, site) and p.is_file() and not p.is_symlink()
+        if rollback_copy.is_copy_of(p.name, site) and p.is_file() and not p.is_symlink()
     }
 
 
 def copies(listing: str, state_dir: Path, site: str, fallbacks: tuple[str, ...]) -> list[Copy]:
     """Every copy of ``site`` on the router (``dir`` output) or kept locally, newest first."""
-    fs = rollback.file_system(listing, fallbacks).name
-    there = set(rollback.listed_copies(listing, site))
+    fs = rollback_copy.file_system(listing, fallbacks).name
+    there = set(rollback_copy.listed_copies(listing, site))
     here = local_copies(state_dir, site)
     return [
         Copy(name, name in there, here.get(name), fs)

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback_copy
 from l2tpgen.device.plan import plan_change
 from l2tpgen.device.restore import roll_back
 from l2tpgen.device.result import PushResult, Status
@@ -75,16 +75,16 @@ def copy_and_enter(
         DeviceError: no room or no copy (nothing was changed).
     """
     name, options = job.name, job.options
-    fs = rollback.file_system(listing, job.platform.file_systems)
-    old = rollback.to_prune(rollback.listed_copies(listing, name), options.keep_rollbacks)
-    sizes = rollback.listed_sizes(listing)
-    rollback.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
-    file = rollback.rollback_name(name)
+    fs = rollback_copy.file_system(listing, job.platform.file_systems)
+    old = rollback_copy.to_prune(rollback_copy.listed_copies(listing, name), options.keep_rollbacks)
+    sizes = rollback_copy.listed_sizes(listing)
+    rollback_copy.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
+    file = rollback_copy.rollback_name(name)
     enter = confirm.enter_command(before, options.confirm_within)
     step = exclusive.copy_and_enter(
         connection,
-        [rollback.delete_command(fs, copy) for copy in old],
-        rollback.copy_command(fs, file),
+        [rollback_copy.delete_command(fs, copy) for copy in old],
+        rollback_copy.copy_command(fs, file),
         enter,
     )
     timed = options.confirm_within is not None
@@ -93,7 +93,7 @@ def copy_and_enter(
     if not step.entered:
         return _not_entered(job, enter, step.answer)
     try:
-        rollback.check_copy(step.copy, fs, file)
+        rollback_copy.check_copy(step.copy, fs, file)
     except L2tpgenError as exc:
         exclusive.leave(connection)
         if timed:
@@ -107,8 +107,8 @@ def copy_and_enter(
             f"({exclusive.what_changed(before, step.seen)}): someone else is changing this "
             f"router; push again when they have finished{ended}"
         )
-    rollback.keep_locally(options.state_dir / "rollback", file, before)
-    rollback.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
+    rollback_copy.keep_locally(options.state_dir / "rollback", file, before)
+    rollback_copy.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
     return f"{fs.name}{file}", step.seen
 
 
