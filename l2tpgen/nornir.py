@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from nornir.core.task import Result, Task
 
 from l2tpgen.device import connection as login
+from l2tpgen.device.config_replace import close
 from l2tpgen.device.connection import (
     Credentials,
     credentials_from_env,
@@ -51,7 +52,6 @@ from l2tpgen.device.connection import (
 )
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
 from l2tpgen.device.push import PushOptions, push_site
-from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import L2tpgenError

@@ -43,9 +43,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import exclusive
+from l2tpgen.device.config_replace import close
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
-from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import alive, exec_batch, refusal
@@ -56,9 +56,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+    from l2tpgen.device.config_replace import Link
     from l2tpgen.device.connection import Credentials
     from l2tpgen.device.inventory import Target
-    from l2tpgen.device.restore import Link
 
 _ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)
 SHOW_TIMER = "show archive config rollback timer"

@@ -14,10 +14,10 @@ from nornir.core import Nornir
 from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
+from l2tpgen.device.config_replace import restore
 from l2tpgen.device.exclusive import touched
 from l2tpgen.device.outage import pair_outage
 from l2tpgen.device.push import lint_gate
-from l2tpgen.device.restore import restore
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify

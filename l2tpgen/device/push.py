@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import confirm, exclusive, rollback_copy, steps
+from l2tpgen.device.config_replace import Guard, Link, close
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import Guard, Link, close
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError

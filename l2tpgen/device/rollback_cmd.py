@@ -10,8 +10,8 @@ Each push copies the router's running config before changing it (``l2tpgen.devic
    refused, naming the local file) and kept locally (it is what the diff is made from, and what
    the router must hold afterwards);
 3. the diff (running config to the copy, secrets masked) is shown and approved (``approve``);
-4. ``configure replace FS:COPY force`` through ``restore.roll_back``: the router must still hold
-   what was read in step 1 (someone else's change since is never replaced away: exit 4, naming
+4. ``configure replace FS:COPY force`` through ``config_replace.roll_back``: the router must still
+   hold what was read in step 1 (someone else's change since is never replaced away: exit 4, naming
    it), and afterwards must hold the copy (lines that change by themselves aside,
    ``l2tpgen.ios.volatile``);
 5. ``write memory`` on a fresh session, unless told not to save.
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import confirm, exclusive, rollback_copy
+from l2tpgen.device.config_replace import Guard, Link, close, roll_back
 from l2tpgen.device.connection import connect
 from l2tpgen.device.guard import private_dir, router_lock
-from l2tpgen.device.restore import Guard, Link, close, roll_back
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import comparable, exec_batch, running_config_checked

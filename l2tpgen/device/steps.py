@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import confirm, exclusive, rollback_copy
+from l2tpgen.device.config_replace import roll_back
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import roll_back
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.session import refusal
@@ -22,8 +22,8 @@ from l2tpgen.ios.tree import parse
 from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
+    from l2tpgen.device.config_replace import Guard, Link
     from l2tpgen.device.push import PushOptions
-    from l2tpgen.device.restore import Guard, Link
     from l2tpgen.ios.tree import Config
     from l2tpgen.model import Fleet
     from l2tpgen.platforms.base import Driver
@@ -211,7 +211,7 @@ def roll_back_timed(  # noqa: PLR0917 - the rollback's pieces, as push has them
     before: str,
     entered_at: float,
 ) -> tuple[Status, str]:
-    """``restore.roll_back`` to the copy; a timed push then ends its revert timer."""
+    """``config_replace.roll_back`` to the copy; a timed push then ends its revert timer."""
     status, outcome = roll_back(connection, job.link, rollback_file, before, guard)
     if status is Status.REFUSED:  # another session's lock: the change stays, check by hand
         status = Status.ROLLBACK_FAILED
