@@ -282,7 +282,7 @@ def test_rollback_under_another_sessions_exclusive_lock_is_refused_and_changes_n
 def test_a_lock_taken_after_rollbacks_read_refuses_its_replace_which_changes_nothing(
     new_lab: Callable[..., Lab],
 ) -> None:
-    from l2tpgen.device.rollback_cmd import RollbackOptions, rollback_site  # noqa: PLC0415
+    from l2tpgen.device.manual_rollback import RollbackOptions, rollback_site  # noqa: PLC0415
 
     lab = archived_lab(new_lab, "configuration mode exclusive manual\n")
     assert push(lab, SITE)[0] == 0

@@ -25,7 +25,7 @@ from l2tpgen.cli.routers import (
 )
 
 if TYPE_CHECKING:
-    from l2tpgen.device.rollback_cmd import Copy
+    from l2tpgen.device.manual_rollback import Copy
 
 SiteArg = Annotated[str, typer.Argument(metavar="SITE", help="The site (name or site file).")]
 
@@ -88,7 +88,7 @@ def rollback(
     or nothing to do; 1: nothing was changed (refused, unreachable) or not saved; 4: the router
     did not take the copy, or someone else changed it meanwhile (check it by hand).
     """
-    from l2tpgen.device.rollback_cmd import (  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.manual_rollback import (  # noqa: PLC0415 - start-up stays cheap
         RollbackOptions,
         list_copies,
         rollback_site,
