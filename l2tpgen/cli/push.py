@@ -69,7 +69,7 @@ def _run_push(
     """Diff every router; then, for a push, ask (unless --yes), apply, and report."""
     from l2tpgen.device import PushOptions  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.device.fleet import push_fleet, roll_back_pairs  # noqa: PLC0415
-    from l2tpgen.device.guard import Stop, stop_on_signals  # noqa: PLC0415
+    from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415
     from l2tpgen.render import render_site  # noqa: PLC0415
 
     creds = read_credentials()

@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING, Any
 from l2tpgen.device import confirm, exclusive, rollback_copy, steps
 from l2tpgen.device.config_replace import Guard, Link, close
 from l2tpgen.device.connection import connect
-from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError
 from l2tpgen.device.session import exec_batch, running_config_checked, send_batch
+from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse, parse_rendered
@@ -68,7 +68,7 @@ class PushOptions:
     """How to push. ``progress`` is told each phase of each site (from worker threads).
 
     ``rendered``: masked renderings the caller made already (each site is rendered once).
-    ``stop``: asked between steps and chunks (``guard.Stop``). ``together``: the sites pushed in
+    ``stop``: asked between steps and chunks (``stop.Stop``). ``together``: the sites pushed in
     the same run (a single-trunk migration needs its peers there, unless ``one_end``).
     """
 
