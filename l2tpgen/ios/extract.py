@@ -137,7 +137,42 @@ def _interface_no(fields: dict[str, object], child: Node) -> bool:
     return True
 
 
-def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 - flat branches
+def _interface_encapsulation(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+    """Read an ``encapsulation ...`` line; False when it says more than is recorded."""
+    framing = words[1].lower()
+    if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
+        fields["dot1q"] = number(words[2])
+        fields["dot1q_at"] = At(child.line, child.column)
+        return len(words) == 3  # noqa: PLR2004 - `native`, `second-dot1q`: more
+    fields["encapsulation"] = framing
+    return True
+
+
+def _interface_setting(
+    fields: dict[str, object], child: Node, words: list[str], head: str | None
+) -> bool:
+    """Read one of the other lines l2tpgen records; False for a line it does not.
+
+    Hold-queue, mtu, duplex, speed, crypto map, tunnel protection, description, shutdown.
+    """
+    if head == "hold-queue" and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
+        fields[f"hold_queue_{words[2]}"] = number(words[1])
+    elif head in {"mtu", "duplex", "speed"} and len(words) == 2:  # noqa: PLR2004
+        fields[head] = number(words[1]) if head == "mtu" else words[1].lower()
+    elif head == "crypto" and len(words) > 2 and words[1].lower() == "map":  # noqa: PLR2004
+        fields["crypto_map"] = words[2]
+    elif head == "tunnel" and words[1:2] == ["protection"]:
+        fields["tunnel_protection"] = True
+    elif head == "description":
+        fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
+    elif head == "shutdown":
+        fields["shutdown"] = True
+    else:
+        return False
+    return True
+
+
+def _interface(node: Node, ppp: set[str]) -> Interface:
     """An interface section; ``ppp`` collects the classes its virtual-ppp ``pseudowire`` names."""
     name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
     fields: dict[str, object] = {}
@@ -150,39 +185,14 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
         elif head == "no":
             read = _interface_no(fields, child)
         elif head == "encapsulation" and len(words) > 1:
-            framing = words[1].lower()
-            if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
-                fields["dot1q"] = number(words[2])
-                fields["dot1q_at"] = At(child.line, child.column)
-                read = len(words) == 3  # noqa: PLR2004 - `native`, `second-dot1q`: more
-            else:
-                fields["encapsulation"] = framing
-                read = True
+            read = _interface_encapsulation(fields, child, words)
         elif head == "xconnect":
             fields["xconnect"] = _xconnect(child)
             read = True
-        elif head == "hold-queue" and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
-            fields[f"hold_queue_{words[2]}"] = number(words[1])
-            read = True
-        elif head in {"mtu", "duplex", "speed"} and len(words) == 2:  # noqa: PLR2004
-            fields[head] = number(words[1]) if head == "mtu" else words[1].lower()
-            read = True
-        elif head == "crypto" and len(words) > 2 and words[1].lower() == "map":  # noqa: PLR2004
-            fields["crypto_map"] = words[2]
-            read = True
-        elif head == "tunnel" and words[1:2] == ["protection"]:
-            fields["tunnel_protection"] = True
-            read = True
-        elif head == "description":
-            fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
-            read = True
-        elif head == "shutdown":
-            fields["shutdown"] = True
-            read = True
         else:
+            read = _interface_setting(fields, child, words, head)
             if head == "pseudowire" and "pw-class" in words[:-1]:
                 ppp.add(words[words.index("pw-class") + 1])
-            read = False
         if not read:
             other.append((child.text, At(child.line, child.column)))
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
