@@ -20,7 +20,7 @@ from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import config_lines, exec_lines
 
 from l2tpgen import load_fleet
-from l2tpgen.device.connection import Credentials
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import PushResult, Status

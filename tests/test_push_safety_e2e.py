@@ -29,8 +29,8 @@ from push_runs import (
     section,
 )
 
-from l2tpgen.device.connection import Credentials as Login
 from l2tpgen.device.connection import connect
+from l2tpgen.device.credentials import Credentials as Login
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.session import CHUNK_LINES, running_config

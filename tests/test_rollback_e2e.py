@@ -19,7 +19,7 @@ from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import cli, entered_config_mode, exec_lines, on_a_terminal, push
 
 from l2tpgen import load_fleet
-from l2tpgen.device.connection import Credentials
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.manual_rollback import RollbackOptions, rollback_site
 from l2tpgen.device.push import PushOptions, push_site

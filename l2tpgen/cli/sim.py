@@ -182,7 +182,7 @@ def up(
     the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C), or
     with -d in the background until `l2tpgen sim down`.
     """
-    from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
     from l2tpgen.sim.lifecycle import INVENTORY_FILE  # noqa: PLC0415 - start-up
 
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
@@ -237,7 +237,7 @@ def _start(
     ``faults``: the fault words and the sites they apply to; ``starts``: the sites started from a
     real config instead of their base config.
     """
-    from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
     from l2tpgen.render import render_base  # noqa: PLC0415
     from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
     from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415

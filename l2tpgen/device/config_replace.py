@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
 
 

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from l2tpgen.device.config_replace import Link
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
 
 _ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)

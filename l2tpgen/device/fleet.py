@@ -27,7 +27,7 @@ from l2tpgen.render import render_site
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.push import PushOptions
     from l2tpgen.device.verify import PseudowireState

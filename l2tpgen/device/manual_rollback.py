@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
 
 # A copy's name as `--list` prints it, optionally after its file system (`flash:NAME`).

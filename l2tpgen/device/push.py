@@ -55,7 +55,7 @@ from l2tpgen.render.classes import reveal
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping, Sequence
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.plan import Plan
     from l2tpgen.device.session import Batch
