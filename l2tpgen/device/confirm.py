@@ -45,9 +45,10 @@ from typing import TYPE_CHECKING, Any
 from l2tpgen.device import exclusive
 from l2tpgen.device.config_replace import close
 from l2tpgen.device.connection import connect
+from l2tpgen.device.refusals import refusal
 from l2tpgen.device.result import Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import alive, exec_batch, refusal
+from l2tpgen.device.session import alive, exec_batch
 from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.secrets import mask_secrets

@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING, Any
 from l2tpgen.device import confirm, exclusive, rollback_copy
 from l2tpgen.device.config_replace import Guard, Link, close, roll_back
 from l2tpgen.device.connection import connect
+from l2tpgen.device.refusals import running_config_checked
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import comparable, exec_batch, running_config_checked
+from l2tpgen.device.session import comparable, exec_batch
 from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock
 from l2tpgen.errors import L2tpgenError

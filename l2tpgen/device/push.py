@@ -38,10 +38,11 @@ from l2tpgen.device import confirm, exclusive, rollback_copy, steps
 from l2tpgen.device.config_replace import Guard, Link, close
 from l2tpgen.device.connection import connect
 from l2tpgen.device.plan import plan_change
+from l2tpgen.device.refusals import running_config_checked
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError
-from l2tpgen.device.session import exec_batch, running_config_checked, send_batch
+from l2tpgen.device.session import exec_batch, send_batch
 from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from l2tpgen.device import confirm, exclusive, rollback_copy
 from l2tpgen.device.config_replace import roll_back
 from l2tpgen.device.plan import plan_change
+from l2tpgen.device.refusals import refusal
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import refusal
 from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.tree import parse
 from l2tpgen.platforms import driver
