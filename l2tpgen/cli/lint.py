@@ -24,7 +24,8 @@ from l2tpgen.cli.app import (
 from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
 
 if TYPE_CHECKING:
-    from l2tpgen.lint import Finding
+    from l2tpgen.lint import Finding, Selection
+    from l2tpgen.lint.settings import LintSettings
 
 
 class LintFormat(str, Enum):
@@ -75,6 +76,35 @@ def _print_findings(findings: list[Finding], fmt: LintFormat) -> None:
         err.print(_plural(len(findings), "finding") + (f" ({summary})" if summary else ""))
 
 
+def _selection(
+    select: list[str] | None, ignore: list[str] | None, settings: LintSettings
+) -> Selection:
+    """The rules to run: --select and --ignore, else the settings' (a bad code is a usage error)."""
+    from l2tpgen.lint import Selection  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        return Selection(_codes(select) or settings.select, _codes(ignore) or settings.ignore)
+    except LintConfigError as exc:
+        where = f" (from {settings.source})" if settings.source and not (select or ignore) else ""
+        raise typer.BadParameter(f"{exc}{where}", param_hint="--select/--ignore") from None
+
+
+def _site_findings(sites_args: list[str], sites: Path, selection: Selection) -> list[Finding]:
+    """Lint the sites named (all when none), or list why the fleet does not load."""
+    from l2tpgen.lint import lint_sites, problems_as_findings  # noqa: PLC0415 - start-up
+    from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
+
+    directory, names = sites, list(sites_args)
+    if names:
+        resolved = [resolve_site(n, sites) for n in names]
+        directory, names = resolved[0][0], [name for _, name in resolved]
+    try:
+        fleet = load_fleet(directory)
+    except FleetValidationError as exc:
+        return problems_as_findings(exc.problems)
+    return lint_sites(fleet, names, selection, in_site_files=True)
+
+
 @app.command()
 def lint(
     sites_args: Annotated[
@@ -123,42 +153,21 @@ def lint(
     Defaults for --select, --ignore and --fail-on come from \[tool.l2tpgen.lint] in the nearest
     pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
-    from l2tpgen.lint import (  # noqa: PLC0415 - start-up stays cheap
-        Selection,
-        Severity,
-        lint_configs,
-        lint_sites,
-        problems_as_findings,
-        read_configs,
-    )
+    from l2tpgen.lint import Severity, lint_configs, read_configs  # noqa: PLC0415 - start-up
     from l2tpgen.lint.settings import load_settings  # noqa: PLC0415
-    from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
 
     try:
         settings = load_settings()
     except LintConfigError as exc:
         fail(str(exc))
-    try:
-        selection = Selection(_codes(select) or settings.select, _codes(ignore) or settings.ignore)
-    except LintConfigError as exc:
-        where = f" (from {settings.source})" if settings.source and not (select or ignore) else ""
-        raise typer.BadParameter(f"{exc}{where}", param_hint="--select/--ignore") from None
+    selection = _selection(select, ignore, settings)
     if config and sites_args:
         raise typer.BadParameter("give sites or --config files, not both", param_hint="SITE")
     try:
         if config:
             findings = lint_configs(read_configs(config), selection)
         else:
-            directory, names = sites, list(sites_args or [])
-            if names:
-                resolved = [resolve_site(n, sites) for n in names]
-                directory, names = resolved[0][0], [name for _, name in resolved]
-            try:
-                fleet = load_fleet(directory)
-            except FleetValidationError as exc:
-                findings = problems_as_findings(exc.problems)
-            else:
-                findings = lint_sites(fleet, names, selection, in_site_files=True)
+            findings = _site_findings(sites_args or [], sites, selection)
     except L2tpgenError as exc:
         fail(str(exc))
     _print_findings(findings, fmt)
