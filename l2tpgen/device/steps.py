@@ -1,8 +1,9 @@
-"""Two steps of a push, with what every step needs (``Job``) and how results are made (``Clock``).
+"""Steps of a push, with what every step needs (``Job``) and how results are made (``Clock``).
 
 ``copy_and_enter``: round trip 2 (old copies deleted, the rollback copy made, configuration mode
 entered and the config read again there: ``l2tpgen.device.exclusive``). ``unsaved``: a router
-whose running config already holds the model, but whose startup config does not.
+whose running config already holds the model, but whose startup config does not. ``problem_after``:
+what keeps a sent change from being saved; ``save``: the save of a verified change.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from l2tpgen.platforms import driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.config_replace import Guard, Link
+    from l2tpgen.device.plan import Plan
     from l2tpgen.device.push import PushOptions
+    from l2tpgen.device.session import Batch
     from l2tpgen.ios.tree import Config
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Site
     from l2tpgen.platforms.base import Driver
 
 
@@ -235,3 +238,35 @@ def _timer_outcome(
     if minutes is None:
         return ""
     return confirm.after_failure(job.link, connection, status, minutes, entered_at)
+
+
+def problem_after(job: Job, site: Site, plan: Plan, batch: Batch) -> str | None:
+    """What keeps a sent change from being saved (None: the router holds the intended config)."""
+    options, sent = job.options, batch.sent
+    if batch.refused:
+        return f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
+    if batch.interrupted or not batch.after:
+        return f"stopped after {sent} of {len(plan.send)} lines"
+    if options.stopping():  # the stop came while the (last) chunk was in flight
+        return f"stopped after all {sent} lines were sent, before the save"
+    options.tell(job.name, "checking")
+    after = parse(batch.after[0])
+    remaining = plan_change(site, after, job.intended, platform=job.platform.hier_config or "")
+    if not remaining.empty:
+        return f"the router does not hold the intended config; still to do: {remaining.commands[0]}"
+    return None
+
+
+def save(job: Job, connection: Any, applied: str, details: dict[str, Any]) -> PushResult:  # noqa: ANN401 - netmiko
+    """Save a verified change; a save the router refuses leaves it live but unsaved."""
+    command = job.platform.save_command or "write memory"
+    unsaved = save_config(connection, command)
+    stopping = job.options.stopping()
+    late = "; a stop came once the save had begun: the change stays" if stopping else ""
+    if unsaved is not None:
+        message = (
+            f"{applied}, but NOT saved: `{command}` said {unsaved!r}; the change is live and "
+            f"is lost at the next reload unless you run `{command}` on the router{late}"
+        )
+        return job.clock.result(Status.UNSAVED, message, **details)
+    return job.clock.result(Status.CHANGED, f"{applied}, saved{late}", **details)
