@@ -64,7 +64,3 @@ class CredentialsError(DeviceError):
 
 class HostKeyError(DeviceError):
     """A router's SSH host key is unknown or changed: refused before credentials are sent."""
-
-
-class RollbackError(DeviceError):
-    """A failed change could not be rolled back: the router's state must be checked by hand."""

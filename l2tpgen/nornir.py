@@ -42,16 +42,11 @@ from typing import TYPE_CHECKING, Any
 from nornir.core.task import Result, Task
 
 from l2tpgen.device import connection as login
-from l2tpgen.device.connection import (
-    Credentials,
-    credentials_from_env,
-    explain,
-    install_redaction,
-    require_known_hosts,
-)
+from l2tpgen.device.config_replace import close
+from l2tpgen.device.connection import explain, require_known_hosts
+from l2tpgen.device.credentials import Credentials, credentials_from_env, install_redaction
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
 from l2tpgen.device.push import PushOptions, push_site
-from l2tpgen.device.restore import close
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import L2tpgenError

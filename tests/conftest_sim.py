@@ -16,8 +16,8 @@ import pytest
 from conftest import SITES
 
 from l2tpgen import load_fleet
-from l2tpgen.device.connection import Credentials as Login
 from l2tpgen.device.connection import connect
+from l2tpgen.device.credentials import Credentials as Login
 from l2tpgen.device.inventory import Target
 from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec

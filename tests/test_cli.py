@@ -318,3 +318,16 @@ def test_installed_console_script_renders_from_another_directory(tmp_path: Path)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == (GOLDEN / "render" / "site-a.ios.conf").read_text()
+
+
+@pytest.mark.parametrize(("minutes", "refused"), [(120, False), (121, True), (0, True)])
+def test_confirm_within_takes_ios_revert_timer_range_1_to_120(
+    minutes: int, refused: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The range of `configure terminal revert timer` (l2tpgen/cli/push.py's MAX_CONFIRM_MINUTES).
+    # Without credentials, a push the option lets through stops before contacting anything.
+    monkeypatch.delenv("L2TPGEN_USERNAME", raising=False)
+    monkeypatch.delenv("L2TPGEN_PASSWORD", raising=False)
+    result = runner.invoke(app, ["push", "--sites", str(SITES), "--confirm-within", str(minutes)])
+    assert (result.exit_code == 2) is refused
+    assert ("--confirm-within" in result.output) is refused

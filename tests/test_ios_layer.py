@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from l2tpgen.ios.encoding import decode, split_lines
 from l2tpgen.ios.extract import extract
-from l2tpgen.ios.text import clean, decode, split_lines
+from l2tpgen.ios.text import clean
 from l2tpgen.ios.tree import Node, build, parse
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import ConfigText, lint_configs

@@ -14,8 +14,9 @@ import pytest
 from conftest import TESTS
 from lint_cases import Case, check, device, params, snippet
 
+from l2tpgen.ios.encoding import decode, split_lines
 from l2tpgen.ios.prompts import prompted
-from l2tpgen.ios.text import clean, decode, split_lines
+from l2tpgen.ios.text import clean
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.lint.engine import parse_config
 from l2tpgen.lint.pairing import pair

@@ -12,7 +12,8 @@ from pathlib import Path
 from netmiko.exceptions import NetmikoTimeoutException
 from paramiko.ssh_exception import NoValidConnectionsError
 
-from l2tpgen.device.connection import Credentials, explain
+from l2tpgen.device.connection import explain
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 
 TARGET = Target("site-a", "rtr-a.example", 22, "cisco_ios", Path("known_hosts"))

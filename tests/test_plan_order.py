@@ -17,7 +17,7 @@ from hier_config import Platform, WorkflowRemediation, get_hconfig
 from support import send_plan
 
 from l2tpgen import load_fleet, render_site
-from l2tpgen.device.classes import version_name
+from l2tpgen.device.class_versions import version_name
 from l2tpgen.device.plan import plan_change
 from l2tpgen.sim.router import Router
 
@@ -129,7 +129,7 @@ def _ike_env() -> dict[str, str]:
 
 
 def test_a_class_version_name_leaves_the_secret_out() -> None:
-    """No hash of a secret ever reaches a router's class names (classes.py)."""
+    """No hash of a secret ever reaches a router's class names (device/class_versions.py)."""
     one = [" authentication", " password 7 0822455D0A16"]
     other = [" authentication", " password 7 094F471A1A0A"]
     assert version_name("class1", one) == version_name("class1", other)
@@ -137,7 +137,7 @@ def test_a_class_version_name_leaves_the_secret_out() -> None:
 
 
 def test_a_secret_is_taken_in_the_routers_spelling_only_when_the_rest_of_the_line_matches() -> None:
-    from l2tpgen.device.classes import _align  # noqa: PLC0415 - the unit under test
+    from l2tpgen.device.class_versions import _align  # noqa: PLC0415 - the unit under test
     from l2tpgen.ios.type7 import encode  # noqa: PLC0415
 
     router = [f" digest secret 7 {encode('abc', 5)}"]
@@ -146,7 +146,7 @@ def test_a_secret_is_taken_in_the_routers_spelling_only_when_the_rest_of_the_lin
 
 
 def test_canonical_keeps_each_childs_own_children_and_an_access_lists_order() -> None:
-    from l2tpgen.device.classes import canonical  # noqa: PLC0415
+    from l2tpgen.device.class_versions import canonical  # noqa: PLC0415
 
     keyring = [" peer a", "  address 192.0.2.1", " peer b", "  address 192.0.2.2"]
     swapped = [" peer a", "  address 192.0.2.2", " peer b", "  address 192.0.2.1"]

@@ -20,7 +20,7 @@ from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import config_lines, exec_lines
 
 from l2tpgen import load_fleet
-from l2tpgen.device.connection import Credentials
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import PushResult, Status
@@ -272,8 +272,8 @@ def test_a_refused_configure_terminal_is_said_as_such_and_no_line_is_typed_at_th
 def test_a_pair_rollback_never_goes_over_a_change_someone_else_made_since_the_push(
     new_lab: Callable[..., Lab], tmp_path: Path
 ) -> None:
+    from l2tpgen.device.config_replace import restore  # noqa: PLC0415
     from l2tpgen.device.exclusive import touched  # noqa: PLC0415 - this test only
-    from l2tpgen.device.restore import restore  # noqa: PLC0415
 
     lab = new_lab()
     router = lab.device("site-a").router

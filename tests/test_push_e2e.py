@@ -257,6 +257,7 @@ def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
     from l2tpgen.device import fleet as fleet_module  # noqa: PLC0415
     from l2tpgen.device import plan as plan_module  # noqa: PLC0415
     from l2tpgen.device import push as push_module  # noqa: PLC0415
+    from l2tpgen.device import steps as steps_module  # noqa: PLC0415
     from l2tpgen.lint import sites as lint_module  # noqa: PLC0415
     from l2tpgen.platforms import render as render_module  # noqa: PLC0415 - the modules under test
 
@@ -264,7 +265,7 @@ def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
     parsed: list[str] = []
     for module in (render_module, fleet_module, push_module, lint_module):
         monkeypatch.setattr(module, "render_site", _counting(rendered, module.render_site, 1))
-    for module in (push_module, plan_module):
+    for module in (push_module, plan_module, steps_module):
         monkeypatch.setattr(module, "parse", _counting(parsed, module.parse, 0))
     code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (0, "changed"), result

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from l2tpgen.device import exclusive, rollback
+from l2tpgen.device import exclusive, rollback_copy
 from l2tpgen.device.session import comparable
 from l2tpgen.errors import DeviceError
 
@@ -40,14 +40,14 @@ def _dir_with(names: list[str]) -> str:
 
 def test_only_pushs_own_copies_of_the_site_are_listed_from_a_real_dir_output() -> None:
     listing = _dir_with([*reversed(MINE), *NOT_MINE])
-    assert rollback.listed_copies(listing, "site-a") == MINE
+    assert rollback_copy.listed_copies(listing, "site-a") == MINE
     assert "vios-adventerprisek9-m" in listing  # the image is in the listing, never picked
 
 
 def test_pruning_keeps_the_newest_including_the_copy_about_to_be_made() -> None:
-    assert rollback.to_prune(MINE, keep=3) == MINE[:1]
-    assert rollback.to_prune(MINE, keep=1) == MINE
-    assert rollback.to_prune(MINE, keep=10) == []
+    assert rollback_copy.to_prune(MINE, keep=3) == MINE[:1]
+    assert rollback_copy.to_prune(MINE, keep=1) == MINE
+    assert rollback_copy.to_prune(MINE, keep=10) == []
 
 
 def test_exclusive_mode_is_read_from_the_running_config_and_entered_accordingly() -> None:
@@ -86,11 +86,13 @@ def test_a_foreign_change_is_found_outside_the_sections_a_change_edits() -> None
 
 def test_a_flash_full_of_old_copies_still_takes_the_new_one_as_the_old_ones_go() -> None:
     listing = _dir_with(MINE)
-    assert rollback.listed_sizes(listing)[MINE[0]] == 4242
-    assert rollback.listed_sizes(listing)["vios-adventerprisek9-m"] == 147988420
-    fs = rollback.FileSystem("flash0:", free=1000)
+    assert rollback_copy.listed_sizes(listing)[MINE[0]] == 4242
+    assert rollback_copy.listed_sizes(listing)["vios-adventerprisek9-m"] == 147988420
+    fs = rollback_copy.FileSystem("flash0:", free=1000)
     running = "x" * 3000  # needs 6000 bytes free
     with pytest.raises(DeviceError, match="1000 bytes free"):
-        rollback.check_space(fs, running)
-    freed = sum(rollback.listed_sizes(listing)[n] for n in rollback.to_prune(MINE, keep=2))
-    rollback.check_space(fs, running, freed=freed)  # two old copies go first: room enough
+        rollback_copy.check_space(fs, running)
+    freed = sum(
+        rollback_copy.listed_sizes(listing)[n] for n in rollback_copy.to_prune(MINE, keep=2)
+    )
+    rollback_copy.check_space(fs, running, freed=freed)  # two old copies go first: room enough

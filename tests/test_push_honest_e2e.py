@@ -15,7 +15,7 @@ import pytest
 from conftest_sim import L2TP_SECRET, Lab
 from push_runs import cli, push
 
-from l2tpgen.device import rollback
+from l2tpgen.device import rollback_copy
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.sim import Faults
 
@@ -131,7 +131,7 @@ def test_only_the_newest_rollback_copies_are_kept_and_nothing_else_is_deleted(
         code, (result,) = push(lab, "site-a", "--keep-rollbacks", "3")
         assert (code, result["status"]) == (0, "changed"), result
         made.append(result["rollback_file"].partition(":")[2])
-    ours = sorted(name for name in router.files if rollback.is_copy_of(name, "site-a"))
+    ours = sorted(name for name in router.files if rollback_copy.is_copy_of(name, "site-a"))
     assert ours == made[-3:]
     assert sorted(n for n in router.files if n not in ours) == sorted(others)
     deletes = [t for k, t in router.events if k == "exec" and t.startswith("delete")]

@@ -29,12 +29,12 @@ from push_runs import (
     section,
 )
 
-from l2tpgen.device.connection import Credentials as Login
 from l2tpgen.device.connection import connect
-from l2tpgen.device.guard import router_lock
+from l2tpgen.device.credentials import Credentials as Login
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.session import CHUNK_LINES, running_config
+from l2tpgen.device.state_dir import router_lock
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.model.generate import write_fleet

@@ -28,7 +28,7 @@ from push_runs import (
 )
 
 from l2tpgen import load_fleet
-from l2tpgen.device import rollback
+from l2tpgen.device import rollback_copy
 from l2tpgen.ios.type7 import encode as type7_encode
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.platforms.ios.render import render_base
@@ -62,7 +62,7 @@ def test_two_pushes_in_the_same_second_keep_two_rollback_copies_on_the_router_an
 ) -> None:
     frozen = time.time()  # both pushes name their copy at this very microsecond
     clock = SimpleNamespace(time=lambda: frozen, strftime=time.strftime, gmtime=time.gmtime)
-    monkeypatch.setattr(rollback, "time", clock)
+    monkeypatch.setattr(rollback_copy, "time", clock)
     lab = new_lab()
     router = lab.device("site-a").router
     shown = [router.running.show()]

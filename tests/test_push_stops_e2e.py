@@ -22,7 +22,7 @@ import pytest
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab, SimUp, cli_env
 from push_runs import config_lines, exec_lines
 
-from l2tpgen.device.connection import Credentials
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import PushResult, Status

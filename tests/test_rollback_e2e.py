@@ -19,11 +19,11 @@ from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import cli, entered_config_mode, exec_lines, on_a_terminal, push
 
 from l2tpgen import load_fleet
-from l2tpgen.device.connection import Credentials
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
+from l2tpgen.device.manual_rollback import RollbackOptions, rollback_site
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import Status
-from l2tpgen.device.rollback_cmd import RollbackOptions, rollback_site
 from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Faults
 from l2tpgen.sim.flavor import IOS_XE

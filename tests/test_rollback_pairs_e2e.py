@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from conftest_sim import PASSWORD, USERNAME
 from push_runs import cli, on_a_terminal, push
 
-from l2tpgen.device.connection import Credentials
+from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
+from l2tpgen.device.manual_rollback import RollbackOptions
 from l2tpgen.device.result import Status
-from l2tpgen.device.rollback_cmd import RollbackOptions
 from l2tpgen.device.rollback_fleet import rollback_fleet
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
+from l2tpgen.device.manual_rollback import Copy, masked_diff
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.rollback import rollback_name
-from l2tpgen.device.rollback_cmd import Copy, masked_diff
+from l2tpgen.device.rollback_copy import rollback_name
 from l2tpgen.ios.secret_grammar import SECRET_COMMANDS, secret_free_no
 from l2tpgen.secrets import mask_secrets
 

@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.device.guard import private_dir, router_lock
-from l2tpgen.device.rollback import keep_locally
+from l2tpgen.device.rollback_copy import keep_locally
+from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.errors import DeviceError
 
 if TYPE_CHECKING:

@@ -7,7 +7,6 @@ import os
 import sys
 
 from l2tpgen.cli import (
-    device,
     fleetdoc,
     hooks,
     hosts,
@@ -23,6 +22,7 @@ from l2tpgen.cli import (
     secrets_cmd,
     sim,
     sites,
+    verify,
 )
 from l2tpgen.cli.app import app, err, out
 
@@ -33,7 +33,6 @@ app.add_typer(netbox.netbox_app, name="netbox")
 
 __all__ = [
     "app",
-    "device",
     "err",
     "fleetdoc",
     "hooks",
@@ -52,6 +51,7 @@ __all__ = [
     "secrets_cmd",
     "sim",
     "sites",
+    "verify",
 ]
 
 

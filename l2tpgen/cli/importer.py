@@ -21,7 +21,7 @@ _STYLE = {"warning": "yellow", "unexpressed": "cyan", "refused": "red"}
 
 def _read(paths: list[Path]) -> list[tuple[str, str]]:
     from l2tpgen.files import read_limited  # noqa: PLC0415
-    from l2tpgen.ios.text import decode  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.ios.encoding import decode  # noqa: PLC0415 - start-up stays cheap
 
     configs = []
     for path in paths:

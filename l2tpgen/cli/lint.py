@@ -24,7 +24,8 @@ from l2tpgen.cli.app import (
 from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
 
 if TYPE_CHECKING:
-    from l2tpgen.lint import Finding
+    from l2tpgen.lint import Finding, Selection
+    from l2tpgen.lint.settings import LintSettings
 
 
 class LintFormat(str, Enum):
@@ -76,6 +77,44 @@ def _print_findings(findings: list[Finding], fmt: LintFormat, silenced: int = 0)
         err.print(_plural(len(findings), "finding") + (f" ({summary})" if summary else "") + quiet)
 
 
+def _selection(
+    select: list[str] | None, ignore: list[str] | None, settings: LintSettings
+) -> Selection:
+    """The rules to run: --select and --ignore, else the settings' (a bad code is a usage error)."""
+    from l2tpgen.lint import Selection  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        return Selection(_codes(select) or settings.select, _codes(ignore) or settings.ignore)
+    except LintConfigError as exc:
+        where = f" (from {settings.source})" if settings.source and not (select or ignore) else ""
+        raise typer.BadParameter(f"{exc}{where}", param_hint="--select/--ignore") from None
+
+
+def _site_findings(
+    sites_args: list[str], sites: Path, selection: Selection
+) -> tuple[list[Finding], int]:
+    """Lint the sites named (all when none), or list why the fleet does not load.
+
+    Also how many findings the site files' ``lint.ignore`` silenced.
+    """
+    from l2tpgen.lint import problems_as_findings  # noqa: PLC0415 - start-up
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
+    from l2tpgen.lint.sites import lint_sites_counted  # noqa: PLC0415
+    from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
+
+    directory, names = sites, list(sites_args)
+    if names:
+        resolved = [resolve_site(n, sites) for n in names]
+        directory, names = resolved[0][0], [name for _, name in resolved]
+    try:
+        fleet = load_fleet(directory)
+    except FleetValidationError as exc:
+        return problems_as_findings(exc.problems), 0
+    unknown = unknown_ignores(fleet, names)
+    counted = lint_sites_counted(fleet, names, selection, in_site_files=True)
+    return sorted([*problems_as_findings(unknown), *counted.findings]), counted.silenced
+
+
 @app.command()
 def lint(
     sites_args: Annotated[
@@ -124,27 +163,14 @@ def lint(
     Defaults for --select, --ignore and --fail-on come from \[tool.l2tpgen.lint] in the nearest
     pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
-    from l2tpgen.lint import (  # noqa: PLC0415 - start-up stays cheap
-        Selection,
-        Severity,
-        lint_configs,
-        problems_as_findings,
-        read_configs,
-    )
+    from l2tpgen.lint import Severity, lint_configs, read_configs  # noqa: PLC0415 - start-up
     from l2tpgen.lint.settings import load_settings  # noqa: PLC0415
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
-    from l2tpgen.lint.sites import lint_sites_counted  # noqa: PLC0415
-    from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
 
     try:
         settings = load_settings()
     except LintConfigError as exc:
         fail(str(exc))
-    try:
-        selection = Selection(_codes(select) or settings.select, _codes(ignore) or settings.ignore)
-    except LintConfigError as exc:
-        where = f" (from {settings.source})" if settings.source and not (select or ignore) else ""
-        raise typer.BadParameter(f"{exc}{where}", param_hint="--select/--ignore") from None
+    selection = _selection(select, ignore, settings)
     if config and sites_args:
         raise typer.BadParameter("give sites or --config files, not both", param_hint="SITE")
     silenced = 0
@@ -152,19 +178,7 @@ def lint(
         if config:
             findings = lint_configs(read_configs(config), selection)
         else:
-            directory, names = sites, list(sites_args or [])
-            if names:
-                resolved = [resolve_site(n, sites) for n in names]
-                directory, names = resolved[0][0], [name for _, name in resolved]
-            try:
-                fleet = load_fleet(directory)
-            except FleetValidationError as exc:
-                findings = problems_as_findings(exc.problems)
-            else:
-                unknown = unknown_ignores(fleet, names)
-                counted = lint_sites_counted(fleet, names, selection, in_site_files=True)
-                findings = sorted([*problems_as_findings(unknown), *counted.findings])
-                silenced = counted.silenced
+            findings, silenced = _site_findings(sites_args or [], sites, selection)
     except L2tpgenError as exc:
         fail(str(exc))
     _print_findings(findings, fmt, silenced)

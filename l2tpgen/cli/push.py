@@ -37,6 +37,11 @@ from l2tpgen.cli.routers import (
 )
 from l2tpgen.errors import L2tpgenError
 
+# --confirm-within's range, 1-120: Cisco's `configure revert` command reference ("Time in minutes
+# (1-120)") and the cisco-ia YANG model's `revert` / `timer` (range 1..120). Here, not in
+# l2tpgen.device.confirm, so that --help does not import netmiko.
+MAX_CONFIRM_MINUTES = 120
+
 if TYPE_CHECKING:
     from l2tpgen.device.fleet import FleetReport
 
@@ -64,7 +69,7 @@ def _run_push(
     """Diff every router; then, for a push, ask (unless --yes), apply, and report."""
     from l2tpgen.device import PushOptions  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.device.fleet import push_fleet, roll_back_pairs  # noqa: PLC0415
-    from l2tpgen.device.guard import Stop, stop_on_signals  # noqa: PLC0415
+    from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415
     from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
     creds = read_credentials()
@@ -217,7 +222,7 @@ def push(
             "--confirm-within",
             metavar="MINUTES",
             min=1,
-            max=120,
+            max=MAX_CONFIRM_MINUTES,
             help="IOS/IOS-XE: the change reverts itself after MINUTES unless `l2tpgen confirm "
             "SITE` confirms it (needs `archive` with a `path` on the router); not saved until "
             "then.",

@@ -29,9 +29,9 @@ from l2tpgen.cli.routers import (
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
-    from l2tpgen.device.rollback_cmd import Copy, RollbackOptions
+    from l2tpgen.device.manual_rollback import Copy, RollbackOptions
     from l2tpgen.model import Fleet
 
 SiteArg = Annotated[str, typer.Argument(metavar="SITE", help="The site (name or site file).")]
@@ -102,7 +102,7 @@ def rollback(
     nothing was changed (refused, unreachable) or not saved; 4: the router did not take the copy,
     or someone else changed it meanwhile (check it by hand).
     """
-    from l2tpgen.device.rollback_cmd import rollback_site  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - start-up stays cheap
 
     creds = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
@@ -147,7 +147,7 @@ def _list(
     fmt: OutputFormat,
 ) -> None:
     """Each site's copies; several sites in JSON: one document, ``{"sites": [...]}``."""
-    from l2tpgen.device.rollback_cmd import list_copies  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.manual_rollback import list_copies  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.errors import L2tpgenError  # noqa: PLC0415
 
     listed = []
@@ -166,7 +166,7 @@ def _list(
 
 
 def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> RollbackOptions:
-    from l2tpgen.device.rollback_cmd import RollbackOptions  # noqa: PLC0415
+    from l2tpgen.device.manual_rollback import RollbackOptions  # noqa: PLC0415
     from l2tpgen.traits import driver  # noqa: PLC0415
 
     platform = driver(fleet.site(name).effective_platform)

@@ -14,7 +14,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.traits import DRIVERS, driver
 
 if TYPE_CHECKING:
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Inventory, Target
     from l2tpgen.model import Fleet
 

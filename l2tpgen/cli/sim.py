@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -17,6 +15,7 @@ import typer
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, err, fail, load, out
 from l2tpgen.cli.routers import STATE_DIR
+from l2tpgen.cli.sim_run import Timer, serve, start, status_of
 from l2tpgen.cli.sim_scope import NameOption, checked_name, configs_of, others, start_configs
 from l2tpgen.traits import DEFAULT, driver, simulated
 
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from l2tpgen.model import Fleet
-    from l2tpgen.sim import SimFleet
     from l2tpgen.sim.lifecycle import SimStatus
 
 START_TIMEOUT = 120.0  # seconds a detached simulator may take to listen (a loaded CI machine)
@@ -182,7 +180,8 @@ def up(
     the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C), or
     with -d in the background until `l2tpgen sim down`.
     """
-    from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
+    from l2tpgen.sim.lifecycle import INVENTORY_FILE  # noqa: PLC0415 - start-up
 
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
     if not username or not password:
@@ -192,7 +191,7 @@ def up(
     faulty = _fault_sites(fleet, fault_site or [], fault or [])
     files = configs_of(fleet, config or [])
     starts = start_configs(files)
-    inventory_out = inventory_out or _sim_dir(name) / "inventory.json"
+    inventory_out = inventory_out or _sim_dir(name) / INVENTORY_FILE
     if detach:
         argv = ["--sites", str(sites.resolve()), "--inventory-out", str(inventory_out.resolve())]
         argv += ["--name", name, *(f"--config={site}={file}" for site, file in files.items())]
@@ -202,94 +201,17 @@ def up(
         argv += [f"--fault-site={name}" for name in fault_site or []]
         _detach(argv, name)
         return
-    timer = _Timer(archive=archive, minute=revert_minute)
-    simulators = _start(fleet, flavor, latency_ms, (fault or [], faulty), timer, starts)
+    timer = Timer(archive=archive, minute=revert_minute)
+    simulators = start(fleet, flavor, latency_ms, (fault or [], faulty), timer, starts)
     try:
         known = simulators.write_inventory(inventory_out)
     except (OSError, ValueError) as exc:
         simulators.close()
         fail(str(exc))
-    running = _status_of(simulators, sites, inventory_out, known)
+    running = status_of(simulators, sites, inventory_out, known)
     _show(running, "Ctrl-C to stop")
     out.print(f"try: l2tpgen push {next(iter(fleet.sites))} --dry-run --inventory {inventory_out}")
-    _serve(simulators, running, status_file)
-
-
-@dataclass(frozen=True)
-class _Timer:
-    """The revert timer's set-up: routers start with an archive path; a minute's length."""
-
-    archive: bool = False
-    minute: float = 60.0
-
-
-def _start(
-    fleet: Fleet,
-    flavor: SimFlavor,
-    latency_ms: float,
-    faults: tuple[list[str], set[str]],
-    timer: _Timer,
-    starts: dict[str, str],
-) -> SimFleet:
-    """A simulated router per simulated site, listening on 127.0.0.1.
-
-    ``faults``: the fault words and the sites they apply to; ``starts``: the sites started from a
-    real config instead of their base config.
-    """
-    from l2tpgen.device.connection import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
-    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
-    from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
-    from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
-
-    fault, faulty = faults
-    plain = Faults(latency_ms=latency_ms)
-    credentials = Credentials(os.environ[USERNAME], os.environ[PASSWORD])
-    simulators = SimFleet(credentials)
-    try:
-        for name, site in fleet.sites.items():
-            if not driver(site.effective_platform).simulated:
-                err.print(f"{name}: no simulated router ({site.effective_platform} PE)")
-                continue
-            kind = FLAVORS[flavor]
-            start = starts.get(name)
-            base = start if start is not None else render_base(fleet, name)
-            if timer.archive:
-                base += f"archive\n path {kind.file_system}archived-config\n"
-            spec = SimSpec(name, site.hostname, base, flavor=kind, minute=timer.minute)
-            simulators.add(spec, parse_faults(fault, plain) if name in faulty else plain)
-    except (OSError, ValueError) as exc:
-        simulators.close()
-        fail(str(exc))
-    return simulators
-
-
-def _serve(simulators: SimFleet, running: SimStatus, status_file: Path | None) -> None:
-    """Answer until Ctrl-C or SIGTERM; a detached run says it is up in its status file."""
-    from l2tpgen.sim.server import run_forever  # noqa: PLC0415
-
-    stopping: list[bool] = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    if status_file is not None:
-        running.write(status_file)
-    try:
-        run_forever(lambda: bool(stopping))
-    except KeyboardInterrupt:
-        pass
-    finally:
-        simulators.close()
-        if status_file is not None:
-            status_file.unlink(missing_ok=True)
-        err.print("simulated routers stopped")
-
-
-def _status_of(simulators: SimFleet, sites: Path, inventory: Path, known: Path) -> SimStatus:
-    from l2tpgen.sim.lifecycle import Router, SimStatus  # noqa: PLC0415
-
-    routers = {
-        name: Router(d.router.hostname, d.port, d.router.flavor.name, tuple(d.faults.words()))
-        for name, d in simulators.devices.items()
-    }
-    return SimStatus(os.getpid(), str(inventory), str(known), str(sites), routers)
+    serve(simulators, running, status_file)
 
 
 def _state_dir() -> Path:

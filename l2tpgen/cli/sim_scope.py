@@ -63,7 +63,8 @@ def read_start_config(path: Path) -> tuple[str, list[str]]:
         OSError: the file cannot be read.
     """
     from l2tpgen.importer.notes import redact  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.ios.text import clean, decode  # noqa: PLC0415
+    from l2tpgen.ios.encoding import decode  # noqa: PLC0415
+    from l2tpgen.ios.text import clean  # noqa: PLC0415
     from l2tpgen.sim.fleet import start_config  # noqa: PLC0415
 
     # One entry per line of the file (a filler `!` for what is not configuration), so the

@@ -1,6 +1,7 @@
 """Talking to routers: connections with verified host keys, scoped change plans, push and verify."""
 
-from l2tpgen.device.connection import Credentials, connect, credentials_from_env
+from l2tpgen.device.connection import connect
+from l2tpgen.device.credentials import Credentials, credentials_from_env
 from l2tpgen.device.inventory import Target, load_inventory, target_for
 from l2tpgen.device.plan import Plan, plan_change
 from l2tpgen.device.push import PushOptions, push_site

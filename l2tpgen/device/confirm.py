@@ -43,12 +43,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import exclusive
+from l2tpgen.device.config_replace import close
 from l2tpgen.device.connection import connect
-from l2tpgen.device.guard import private_dir, router_lock
-from l2tpgen.device.restore import close
+from l2tpgen.device.refusals import refusal
 from l2tpgen.device.result import Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import alive, exec_batch, refusal
+from l2tpgen.device.session import alive, exec_batch
+from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.secrets import mask_secrets
 
@@ -56,9 +57,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.config_replace import Link
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
-    from l2tpgen.device.restore import Link
 
 _ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)
 SHOW_TIMER = "show archive config rollback timer"
@@ -70,9 +71,6 @@ NONE_PENDING = "No Rollback Confirmed Change pending"
 _FIELDS = re.compile(
     r"^\s*(Time configured[^:]*|Timer type|Timer value|User)\s*:\s*(.*?)\s*$", re.MULTILINE
 )
-# 1-120: Cisco's `configure revert` command reference ("Time in minutes (1-120)") and the
-# cisco-ia YANG model's `revert` / `timer` (range 1..120).
-MAX_MINUTES = 120
 
 
 def unsupported(site: str, platform: str) -> str:

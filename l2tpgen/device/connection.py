@@ -1,4 +1,4 @@
-"""Connections to routers: credentials from the environment, host keys always verified.
+"""Connections to routers: host keys always verified, credentials (``credentials``) read first.
 
 Credentials are read (and their absence reported) before any connection. The known_hosts file is
 checked line by line first (``known_hosts``); host keys are then checked against it with paramiko's
@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import logging
-import os
 import re
 import socket
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import paramiko
@@ -25,75 +22,21 @@ from netmiko.exceptions import NetmikoTimeoutException, ReadTimeout
 from paramiko.ssh_exception import NoValidConnectionsError
 
 from l2tpgen.device.accept_new import ACCEPT_NEW_OPTION, AcceptNew, known_hosts_name
+from l2tpgen.device.credentials import (
+    ENABLE_SECRET,
+    PASSWORD,
+    USERNAME,
+    Credentials,
+    install_redaction,
+)
 from l2tpgen.device.known_hosts import check_known_hosts
-from l2tpgen.errors import CredentialsError, DeviceError, HostKeyError
+from l2tpgen.errors import DeviceError, HostKeyError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from l2tpgen.device.inventory import Target
 
-USERNAME = "L2TPGEN_USERNAME"
-PASSWORD = "L2TPGEN_PASSWORD"  # noqa: S105 - the name of a variable, not a password
-ENABLE_SECRET = "L2TPGEN_ENABLE_SECRET"  # noqa: S105 - same
-# IOS error lines start with "% " (Invalid input, Incomplete command, Ambiguous command, ...).
-ERROR_PATTERN = r"^% "
 # Seconds each phase of a login may take (TCP, SSH banner, authentication, first prompt, enable).
 CONNECT_TIMEOUT = 10.0
-
-
-_TYPE7 = re.compile(r"((?:password|digest secret) 7 )\S+")
-
-
-class RedactingFilter(logging.Filter):
-    """Masks secrets in netmiko's and paramiko's log records (netmiko logs every byte it sends)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.secrets: set[str] = set()
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record with secrets masked; never drops it."""
-        message = record.getMessage()
-        masked = _TYPE7.sub(r"\1<masked>", message)
-        for secret in self.secrets:
-            masked = masked.replace(secret, "<masked>")
-        if masked != message:
-            record.msg, record.args = masked, ()
-        return True
-
-
-_REDACTION = RedactingFilter()
-
-
-def install_redaction(*secrets: str) -> None:
-    """Mask these (and every type 7 secret) in netmiko's and paramiko's logs from now on."""
-    _REDACTION.secrets.update(s for s in secrets if s)
-    for name in ("netmiko", "paramiko"):
-        logger = logging.getLogger(name)
-        if _REDACTION not in logger.filters:
-            logger.addFilter(_REDACTION)
-
-
-@dataclass(frozen=True)
-class Credentials:
-    """Login credentials; ``repr`` never shows the secrets."""
-
-    username: str
-    password: str = field(repr=False)
-    enable_secret: str = field(default="", repr=False)
-
-
-def credentials_from_env(environ: Mapping[str, str] | None = None) -> Credentials:
-    """Read credentials; raise ``CredentialsError`` naming every missing variable."""
-    env = os.environ if environ is None else environ
-    missing = [name for name in (USERNAME, PASSWORD) if not env.get(name)]
-    if missing:
-        raise CredentialsError(
-            f"set {' and '.join(missing)} in the environment (nothing was contacted); "
-            f"{ENABLE_SECRET} too if the routers need `enable`"
-        )
-    return Credentials(env[USERNAME], env[PASSWORD], env.get(ENABLE_SECRET, ""))
 
 
 def _trust_hint(target: Target) -> str:

@@ -14,10 +14,10 @@ from nornir.core import Nornir
 from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
 from nornir.plugins.runners import ThreadedRunner
 
+from l2tpgen.device.config_replace import restore
 from l2tpgen.device.exclusive import touched
 from l2tpgen.device.outage import pair_outage
 from l2tpgen.device.push import lint_gate
-from l2tpgen.device.restore import restore
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
@@ -27,7 +27,7 @@ from l2tpgen.traits import driver
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.push import PushOptions
     from l2tpgen.device.verify import PseudowireState

@@ -34,15 +34,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback, steps
+from l2tpgen.device import confirm, exclusive, rollback_copy, steps
+from l2tpgen.device.config_replace import Guard, Link, close
 from l2tpgen.device.connection import connect
-from l2tpgen.device.guard import private_dir, router_lock
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import Guard, Link, close
+from l2tpgen.device.refusals import running_config_checked
 from l2tpgen.device.result import PushResult, Status
-from l2tpgen.device.save import save_config
 from l2tpgen.device.scope import OwnershipError
-from l2tpgen.device.session import exec_batch, running_config_checked, send_batch
+from l2tpgen.device.session import exec_batch, send_batch
+from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse, parse_rendered
@@ -55,7 +55,7 @@ from l2tpgen.traits import driver
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping, Sequence
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.plan import Plan
     from l2tpgen.device.session import Batch
@@ -68,7 +68,7 @@ class PushOptions:
     """How to push. ``progress`` is told each phase of each site (from worker threads).
 
     ``rendered``: masked renderings the caller made already (each site is rendered once).
-    ``stop``: asked between steps and chunks (``guard.Stop``). ``together``: the sites pushed in
+    ``stop``: asked between steps and chunks (``stop.Stop``). ``together``: the sites pushed in
     the same run (a single-trunk migration needs its peers there, unless ``one_end``).
     """
 
@@ -87,7 +87,7 @@ class PushOptions:
     # commands (changed since) is left alone.
     approved: Mapping[str, tuple[str, ...]] | None = None
     # Rollback copies kept per site, on the router and in the state directory (older ones go).
-    keep_rollbacks: int = rollback.KEEP
+    keep_rollbacks: int = rollback_copy.KEEP
     # Enter configuration mode with a revert timer of this many minutes, and leave the change
     # unsaved until ``l2tpgen confirm`` (``l2tpgen.device.confirm``); None: no timer.
     confirm_within: int | None = None
@@ -283,9 +283,9 @@ def _held_back(fleet: Fleet, name: str, plan: Plan, options: PushOptions) -> str
     )
 
 
-def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401, C901, PLR0911, PLR0912 - one return per way a change ends
+def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noqa: ANN401 - netmiko
     """Send the change, check it, save it; roll back if anything goes wrong before the save."""
-    name, options, clock, platform = job.name, job.options, job.clock, job.platform
+    name, options, clock = job.name, job.options, job.clock
     plan = prepared.plan
     details: dict[str, Any] = {
         "diff": plan.diff(name),
@@ -315,23 +315,9 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
             return _foreign(job, prepared, batch, details)
         details["notices"] = tuple(f"{n.line}: {n.error}" for n in batch.notices)
         refused = tuple(f"{e.line}: {e.error}" for e in batch.refused)
-        if batch.refused:
-            problem = f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
-        elif batch.interrupted and not sent:
+        if batch.interrupted and not sent and not batch.refused:
             return steps.stopped(job, connection, details)
-        elif batch.interrupted or not batch.after:
-            problem = f"stopped after {sent} of {len(plan.send)} lines"
-        elif options.stopping():  # the stop came while the (last) chunk was in flight
-            problem = f"stopped after all {sent} lines were sent, before the save"
-        else:
-            options.tell(name, "checking")
-            after = parse(batch.after[0])
-            remaining = plan_change(site, after, job.intended, platform=platform.hier_config or "")
-            if not remaining.empty:
-                problem = (
-                    "the router does not hold the intended config; still to do: "
-                    f"{remaining.commands[0]}"
-                )
+        problem = steps.problem_after(job, site, plan, batch)
     except L2tpgenError as exc:
         problem, seen = str(exc), None
     details["lines_sent"] = sent
@@ -352,16 +338,7 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         return clock.result(Status.CHANGED, confirm.unconfirmed(name, applied, when), **details)
     if not options.save:
         return clock.result(Status.CHANGED, f"{applied}, not saved (--no-save)", **details)
-    command = platform.save_command or "write memory"
-    unsaved = save_config(connection, command)
-    late = "; a stop came once the save had begun: the change stays" if options.stopping() else ""
-    if unsaved is not None:
-        message = (
-            f"{applied}, but NOT saved: `{command}` said {unsaved!r}; the change is live and "
-            f"is lost at the next reload unless you run `{command}` on the router{late}"
-        )
-        return clock.result(Status.UNSAVED, message, **details)
-    return clock.result(Status.CHANGED, f"{applied}, saved{late}", **details)
+    return steps.save(job, connection, applied, details)
 
 
 def _foreign(

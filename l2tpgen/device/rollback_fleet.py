@@ -4,7 +4,7 @@ Push works on the sites it is given together (both ends of their pseudowires); r
 same selection. One end rolled back and the other not leaves the pair's pseudowires down, so a
 rollback of several routers goes as push does (``l2tpgen.device.fleet``):
 
-1. a preflight reads every router under its lock (``rollback_cmd.rollback_site`` with an approval
+1. a preflight reads every router under its lock (``manual_rollback.rollback_site`` with an approval
    that declines: running config, copies, another session's lock, a revert timer) and makes each
    diff; if any router would be refused or cannot be reached, none is changed;
 2. the diffs are approved together (``approve``);
@@ -20,15 +20,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device.connection import connect
+from l2tpgen.device.manual_rollback import rollback_site
 from l2tpgen.device.result import PushResult, Status
-from l2tpgen.device.rollback_cmd import rollback_site
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
-    from l2tpgen.device.rollback_cmd import RollbackOptions
+    from l2tpgen.device.manual_rollback import RollbackOptions
 
 NOTHING = "nothing was changed"
 

@@ -94,13 +94,6 @@ def _merged(children: list[Node]) -> list[tuple[str, list[Node]]]:
     return list(merged.items())
 
 
-def _described(node: Node) -> bool:
-    return any(
-        c.text.startswith("description ") and c.text.split(maxsplit=1)[1].startswith(MARK)
-        for c in node.children
-    )
-
-
 def _class_users(facts: DeviceFacts, owned_subs: set[str], lan: str) -> set[str]:
     """Classes only owned xconnects use: older classes of ours, removed when no longer used."""
     ours: set[str] = set()
@@ -132,18 +125,39 @@ def _class_users(facts: DeviceFacts, owned_subs: set[str], lan: str) -> set[str]
     return {f"pseudowire-class {n}" for n in pw_classes} | {f"l2tp-class {n}" for n in l2tp}
 
 
+def _owned_subinterfaces(facts: DeviceFacts, lan: str) -> set[str]:
+    """The LAN trunk's subinterfaces with an L2TPv3 xconnect or l2tpgen's mark."""
+    return {
+        iface.name
+        for iface in facts.interfaces.values()
+        if iface.name.startswith(f"{lan}.")
+        and (
+            (iface.xconnect is not None and facts.is_l2tpv3(iface.xconnect))
+            or (iface.description or "").startswith(MARK)
+        )
+    }
+
+
+def _owned_children(node: Node, name: str | None, site: Site) -> list[Node]:
+    """The lines push owns under the LAN trunk, the WAN interface or the tunnel-source loopback."""
+    lan, wan = site.lan.interface, site.wan.interface
+    loopback = site.wan.loopback.interface if site.wan.loopback else None
+    return [
+        c
+        for c in node.children
+        if c.text.startswith("hold-queue ")
+        or (name == lan and c.text.startswith("xconnect "))
+        or (name == loopback and c.text.startswith("ip address "))
+        or (name == wan and _WAN_LINE.match(c.text) is not None)
+    ]
+
+
 def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
     """The part of ``config`` push owns for ``site`` (``classes``: the intended class headers)."""
     lan, wan = site.lan.interface, site.wan.interface
     loopback = site.wan.loopback.interface if site.wan.loopback else None
     facts = extract("running", config)
-    subs: set[str] = set()
-    for iface in facts.interfaces.values():
-        if iface.name.startswith(f"{lan}.") and (
-            (iface.xconnect is not None and facts.is_l2tpv3(iface.xconnect))
-            or (iface.description or "").startswith(MARK)
-        ):
-            subs.add(iface.name)
+    subs = _owned_subinterfaces(facts, lan)
     owned_classes = set(classes) | _class_users(facts, subs, lan)
     out: list[str] = []
     trunk_xconnect = False
@@ -153,16 +167,11 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
         if name in subs or text in owned_classes or protection_section(text):
             out += section_lines(node)
         elif name in {lan, wan, loopback}:
-            keep = [
-                c
-                for c in node.children
-                if c.text.startswith("hold-queue ")
-                or (name == lan and c.text.startswith("xconnect "))
-                or (name == loopback and c.text.startswith("ip address "))
-                or (name == wan and _WAN_LINE.match(c.text) is not None)
-            ]
-            trunk_xconnect = trunk_xconnect or any(
-                name == lan and c.text.startswith("xconnect ") for c in keep
+            # Kept as found (issue 29): without a loopback (None), every root not an interface lands
+            # here, `ip route ... name l2tpgen-PEER` included, so those routes are never owned
+            keep = _owned_children(node, name, site)
+            trunk_xconnect = trunk_xconnect or (
+                name == lan and any(c.text.startswith("xconnect ") for c in keep)
             )
             if keep:
                 out += _block(text, keep, 0)

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from netmiko.exceptions import ReadTimeout
 
-from l2tpgen.device.messages import REFUSALS, Kind, classify
+from l2tpgen.device.messages import Kind, classify
+from l2tpgen.device.refusals import running_config_checked
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.secrets import mask_secrets
@@ -33,16 +34,6 @@ _CONFIG_PROMPT = r"\((?:config|cfg)[^)]*\)#"
 CHUNK_LINES = 100
 # Seconds a show command may take (a large running config on a slow router takes a while).
 SHOW_TIMEOUT = 30.0
-# The line IOS prints under a refused command, pointing at the word it refused.
-_CARET = re.compile(r"\^")
-# A show command's refusals: the known ones only, as some answers start with `%` too
-# (`%%No active L2TP tunnels`), plus AAA's.
-_SHOW_REFUSALS = (
-    *(re.compile(pattern) for pattern, _ in REFUSALS),
-    re.compile(r"(?i)authorization failed|access denied|not authori[sz]ed"),
-)
-# How much of a refusal a message quotes.
-_QUOTED = 80
 
 
 @dataclass(frozen=True)
@@ -125,7 +116,61 @@ def exec_batch(
     return _split_exec(text, prompts, len(commands))
 
 
-def send_batch(  # noqa: C901 - the chunk loop and its checks in one place
+def _write_chunk(
+    connection: Any,  # noqa: ANN401 - netmiko
+    lines: Sequence[str],
+    *,
+    first: bool,
+    last: bool,
+    show: list[str],
+    then: Sequence[str],
+) -> int:
+    """Write a chunk in one write; the configuration prompts it is answered with.
+
+    ``configure terminal`` before the first; ``show`` before each and after all but the last;
+    ``end`` and the exec commands ``then`` after the last.
+    """
+    head = ["configure terminal"] if first else []
+    tail = ["end", *then] if last else show
+    connection.write_channel("".join(f"{line}\n" for line in [*head, *show, *lines, *tail]))
+    return len(head) + len(show) + len(lines) + (0 if last else len(tail))
+
+
+def _last_answer(
+    connection: Any,  # noqa: ANN401 - netmiko
+    back_at_exec: re.Pattern[str],
+    then: Sequence[str],
+    timeout: float,
+    text: str,
+) -> tuple[str, tuple[str, ...]]:
+    """The last chunk's answer read to the end: its configuration part, and what ``then`` printed.
+
+    Refusals are looked for in the configuration part only.
+    """
+    text += read_count(connection, back_at_exec, 1 + len(then), timeout, text)
+    back = back_at_exec.search(text)
+    cut = back.start() if back is not None else len(text)
+    return text[:cut], _split_exec(text[cut:], back_at_exec, len(then))
+
+
+def _shown(
+    text: str, base: str, observed: str | None, *, last: bool
+) -> tuple[str, str | None, tuple[str, str] | None]:
+    """A chunk's answer less its ``do show running-config`` outputs.
+
+    Returns the rest, the config last seen (the closing show's, unless ``last``), and (the config
+    last seen, the one found) when the opening show found another config there.
+    """
+    text, start = _cut_first_show(text, base)
+    foreign = None
+    if observed is not None and comparable(start) != comparable(observed):
+        foreign = (observed, start)
+    if not last:
+        text, observed = _cut_show(text, base)
+    return text, observed, foreign
+
+
+def send_batch(
     connection: Any,  # noqa: ANN401 - netmiko
     commands: Sequence[str],
     *,
@@ -165,25 +210,16 @@ def send_batch(  # noqa: C901 - the chunk loop and its checks in one place
             if stop is not None and stop():
                 interrupted = True
                 break
-            head = ["configure terminal"] if index == 0 and not entered else []
             last = index == len(chunks) - 1
-            tail = ["end", *then] if last else show
-            connection.write_channel("".join(f"{line}\n" for line in [*head, *show, *lines, *tail]))
-            count = len(head) + len(show) + len(lines) + (0 if last else len(tail))
+            first = index == 0 and not entered
+            count = _write_chunk(connection, lines, first=first, last=last, show=show, then=then)
             text = read_count(connection, prompts, count, timeout)
             sent += len(lines)
             if last:
-                text += read_count(connection, back_at_exec, 1 + len(then), timeout, text)
-                back = back_at_exec.search(text)
-                cut = back.start() if back is not None else len(text)
-                after, ended = _split_exec(text[cut:], back_at_exec, len(then)), True
-                text = text[:cut]  # the configuration part: refusals are looked for there only
+                text, after = _last_answer(connection, back_at_exec, then, timeout, text)
+                ended = True
             if show:
-                text, start = _cut_first_show(text, base)
-                if observed is not None and comparable(start) != comparable(observed):
-                    foreign = (observed, start)
-                if not last:
-                    text, observed = _cut_show(text, base)
+                text, observed, foreign = _shown(text, base, observed, last=last)
             observed = after[0] if last and after else observed
             output += text
             if foreign is not None or parse_output(output, base)[0]:
@@ -366,67 +402,6 @@ def show(connection: Any, command: str, *, timeout: float | None = None) -> str:
     return str(output)
 
 
-def refusal(output: str) -> str | None:
-    """The router's refusal of a show command (its first line), or None if it answered.
-
-    A refusal comes first, alone (`% Invalid input`, `% Authorization failed`, `Command
-    authorization failed`), after the caret line that points at the refused word; notices and
-    syslog lines before it are skipped. Only the start is read: a config's banner may hold `%`.
-    """
-    for raw in output.splitlines():
-        line = raw.strip()
-        if not line or _CARET.fullmatch(line) or classify(line) is Kind.NOTICE:
-            continue
-        return line[:_QUOTED] if any(p.search(line) for p in _SHOW_REFUSALS) else None
-    return None
-
-
-def answered(connection: Any, command: str) -> str:  # noqa: ANN401 - netmiko
-    """A show command's output, or ``DeviceError`` if the router refused the command."""
-    return accepted(command, show(connection, command))
-
-
-def accepted(command: str, output: str) -> str:
-    """``output``, or ``DeviceError`` if it is the router's refusal of ``command``."""
-    refused = refusal(output)
-    if refused is not None:
-        message = (
-            f"the router refused `{command}` ({refused}); log in with privilege 15, or "
-            "authorize the command for this user in AAA"
-        )
-        raise DeviceError(message)
-    return output
-
-
 def running_config(connection: Any) -> str:  # noqa: ANN401 - netmiko
     """``show running-config``, checked whole (``running_config_checked``)."""
     return running_config_checked(show(connection, "show running-config"))
-
-
-def running_config_checked(output: str) -> str:
-    """A ``show running-config`` output, checked whole (never diff or push against a bad read).
-
-    Raises:
-        DeviceError: a refusal (the login lacks the privilege or the authorization to read the
-            config), nothing at all, or output that stops before its final ``end``.
-    """
-    refused = refusal(output)
-    if refused is not None:
-        raise DeviceError(
-            f"the router refused `show running-config` ({refused}); log in with privilege 15, "
-            "or authorize the command for this user in AAA"
-        )
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    if not lines:
-        message = (
-            "`show running-config` printed nothing; log in with privilege 15 (or a view that "
-            "shows the whole config)"
-        )
-        raise DeviceError(message)
-    if lines[-1] != "end":
-        message = (
-            "`show running-config` stopped before its final `end` (the output was cut short); "
-            "try again"
-        )
-        raise DeviceError(message)
-    return output

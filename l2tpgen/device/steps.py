@@ -1,8 +1,9 @@
-"""Two steps of a push, with what every step needs (``Job``) and how results are made (``Clock``).
+"""Steps of a push, with what every step needs (``Job``) and how results are made (``Clock``).
 
 ``copy_and_enter``: round trip 2 (old copies deleted, the rollback copy made, configuration mode
 entered and the config read again there: ``l2tpgen.device.exclusive``). ``unsaved``: a router
-whose running config already holds the model, but whose startup config does not.
+whose running config already holds the model, but whose startup config does not. ``problem_after``:
+what keeps a sent change from being saved; ``save``: the save of a verified change.
 """
 
 from __future__ import annotations
@@ -11,21 +12,23 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback_copy
+from l2tpgen.device.config_replace import roll_back
 from l2tpgen.device.plan import plan_change
-from l2tpgen.device.restore import roll_back
+from l2tpgen.device.refusals import refusal
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import refusal
 from l2tpgen.errors import DeviceError, L2tpgenError
 from l2tpgen.ios.tree import parse
 from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
+    from l2tpgen.device.config_replace import Guard, Link
+    from l2tpgen.device.plan import Plan
     from l2tpgen.device.push import PushOptions
-    from l2tpgen.device.restore import Guard, Link
+    from l2tpgen.device.session import Batch
     from l2tpgen.ios.tree import Config
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Site
     from l2tpgen.traits import Traits
 
 
@@ -75,16 +78,16 @@ def copy_and_enter(
         DeviceError: no room or no copy (nothing was changed).
     """
     name, options = job.name, job.options
-    fs = rollback.file_system(listing, job.platform.file_systems)
-    old = rollback.to_prune(rollback.listed_copies(listing, name), options.keep_rollbacks)
-    sizes = rollback.listed_sizes(listing)
-    rollback.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
-    file = rollback.rollback_name(name)
+    fs = rollback_copy.file_system(listing, job.platform.file_systems)
+    old = rollback_copy.to_prune(rollback_copy.listed_copies(listing, name), options.keep_rollbacks)
+    sizes = rollback_copy.listed_sizes(listing)
+    rollback_copy.check_space(fs, before, freed=sum(sizes.get(copy, 0) for copy in old))
+    file = rollback_copy.rollback_name(name)
     enter = confirm.enter_command(before, options.confirm_within)
     step = exclusive.copy_and_enter(
         connection,
-        [rollback.delete_command(fs, copy) for copy in old],
-        rollback.copy_command(fs, file),
+        [rollback_copy.delete_command(fs, copy) for copy in old],
+        rollback_copy.copy_command(fs, file),
         enter,
     )
     timed = options.confirm_within is not None
@@ -93,7 +96,7 @@ def copy_and_enter(
     if not step.entered:
         return _not_entered(job, enter, step.answer)
     try:
-        rollback.check_copy(step.copy, fs, file)
+        rollback_copy.check_copy(step.copy, fs, file)
     except L2tpgenError as exc:
         exclusive.leave(connection)
         if timed:
@@ -107,8 +110,8 @@ def copy_and_enter(
             f"({exclusive.what_changed(before, step.seen)}): someone else is changing this "
             f"router; push again when they have finished{ended}"
         )
-    rollback.keep_locally(options.state_dir / "rollback", file, before)
-    rollback.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
+    rollback_copy.keep_locally(options.state_dir / "rollback", file, before)
+    rollback_copy.prune_locally(options.state_dir / "rollback", name, options.keep_rollbacks)
     return f"{fs.name}{file}", step.seen
 
 
@@ -211,7 +214,7 @@ def roll_back_timed(  # noqa: PLR0917 - the rollback's pieces, as push has them
     before: str,
     entered_at: float,
 ) -> tuple[Status, str]:
-    """``restore.roll_back`` to the copy; a timed push then ends its revert timer."""
+    """``config_replace.roll_back`` to the copy; a timed push then ends its revert timer."""
     status, outcome = roll_back(connection, job.link, rollback_file, before, guard)
     if status is Status.REFUSED:  # another session's lock: the change stays, check by hand
         status = Status.ROLLBACK_FAILED
@@ -235,3 +238,35 @@ def _timer_outcome(
     if minutes is None:
         return ""
     return confirm.after_failure(job.link, connection, status, minutes, entered_at)
+
+
+def problem_after(job: Job, site: Site, plan: Plan, batch: Batch) -> str | None:
+    """What keeps a sent change from being saved (None: the router holds the intended config)."""
+    options, sent = job.options, batch.sent
+    if batch.refused:
+        return f"the router refused `{batch.refused[0].line}`: {batch.refused[0].error}"
+    if batch.interrupted or not batch.after:
+        return f"stopped after {sent} of {len(plan.send)} lines"
+    if options.stopping():  # the stop came while the (last) chunk was in flight
+        return f"stopped after all {sent} lines were sent, before the save"
+    options.tell(job.name, "checking")
+    after = parse(batch.after[0])
+    remaining = plan_change(site, after, job.intended, platform=job.platform.hier_config or "")
+    if not remaining.empty:
+        return f"the router does not hold the intended config; still to do: {remaining.commands[0]}"
+    return None
+
+
+def save(job: Job, connection: Any, applied: str, details: dict[str, Any]) -> PushResult:  # noqa: ANN401 - netmiko
+    """Save a verified change; a save the router refuses leaves it live but unsaved."""
+    command = job.platform.save_command or "write memory"
+    unsaved = save_config(connection, command)
+    stopping = job.options.stopping()
+    late = "; a stop came once the save had begun: the change stays" if stopping else ""
+    if unsaved is not None:
+        message = (
+            f"{applied}, but NOT saved: `{command}` said {unsaved!r}; the change is live and "
+            f"is lost at the next reload unless you run `{command}` on the router{late}"
+        )
+        return job.clock.result(Status.UNSAVED, message, **details)
+    return job.clock.result(Status.CHANGED, f"{applied}, saved{late}", **details)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import textfsm
 
 from l2tpgen.device.cookies import compare, session_blocks, shown_cookies
-from l2tpgen.device.session import BatchError, accepted, exec_batch, refusal
+from l2tpgen.device.refusals import accepted, refusal
+from l2tpgen.device.session import BatchError, exec_batch
 from l2tpgen.errors import DeviceError, SecretError
 from l2tpgen.ios.names import short_interface_name
 from l2tpgen.traits import driver

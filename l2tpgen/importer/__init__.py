@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.importer.classes import name_refusals
+from l2tpgen.importer.class_settings import name_refusals
 from l2tpgen.importer.interfaces import interface_notes
 from l2tpgen.importer.notes import Note
 from l2tpgen.importer.pairs import peerings

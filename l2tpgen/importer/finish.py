@@ -51,9 +51,13 @@ def _header(draft: Draft, notes: Sequence[Note]) -> list[str]:
     return lines
 
 
-def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) -> ImportResult:
-    """Validate, then give each site its notes and its text."""
-    from l2tpgen.importer import ImportedSite, ImportRefusedError, ImportResult  # noqa: PLC0415
+def _validated(sites: Sequence[tuple[Draft, dict[str, object]]]) -> list[Site]:
+    """The imported sites as models (stubs left out).
+
+    Raises:
+        ImportRefusedError: a site read from a config is not valid (one note per file).
+    """
+    from l2tpgen.importer import ImportRefusedError  # noqa: PLC0415
 
     models: list[Site] = []
     refusals: list[Note] = []
@@ -76,12 +80,17 @@ def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) 
             )
     if refusals:
         raise ImportRefusedError(refusals)
-    every = list(notes) + [n for draft, _ in sites for n in draft.notes]
+    return models
+
+
+def _warnings(sites: Sequence[tuple[Draft, dict[str, object]]], models: list[Site]) -> list[Note]:
+    """The fleet's problems, a note per stub, and the management reminder."""
     files = {draft.name: f"{draft.name}.yaml" for draft, _ in sites}
+    warnings: list[Note] = []
     try:
         Fleet.build(models, files)
     except FleetValidationError as exc:
-        every += [
+        warnings += [
             Note(
                 "", 0, 0, "warning", f"{files[p.site]}: {format_path(p.path)}: {p.message}", p.site
             )
@@ -89,7 +98,7 @@ def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) 
         ]
     for draft, _ in sites:
         if draft.router is None:
-            every.append(
+            warnings.append(
                 Note(
                     "",
                     0,
@@ -102,7 +111,17 @@ def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) 
                 )
             )
     if any(d.router is not None for d, _ in sites):
-        every.append(Note("", 0, 0, "warning", MANAGEMENT))
+        warnings.append(Note("", 0, 0, "warning", MANAGEMENT))
+    return warnings
+
+
+def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) -> ImportResult:
+    """Validate, then give each site its notes and its text."""
+    from l2tpgen.importer import ImportedSite, ImportResult  # noqa: PLC0415
+
+    models = _validated(sites)
+    every = list(notes) + [n for draft, _ in sites for n in draft.notes]
+    every += _warnings(sites, models)
     unique = sorted(set(every), key=lambda n: (n.kind != "warning", n.file, n.line, n.message))
     imported = []
     for draft, data in sites:

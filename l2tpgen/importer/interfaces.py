@@ -111,24 +111,12 @@ def _lines(file: str, iface: Interface, consequence: str, *, circuit: bool) -> l
     return notes
 
 
-def interface_notes(  # noqa: C901, PLR0912 - one branch per interface role
-    router: Router, *, static_mtu: bool
-) -> list[Note]:
-    """Everything the LAN, WAN, loopback and attachment circuits have beyond the model.
-
-    ``static_mtu``: the circuits' ``mtu`` lines are the static-session budget (read elsewhere).
-    """
-    facts, file = router.facts, router.file
-    notes: list[Note] = []
-    trunk = facts.interfaces.get(router.trunk)
-    if trunk is not None:
-        notes += _lines(file, trunk, KEPT, circuit=False)
-        if trunk.addresses:
-            notes.append(_note(file, trunk, f"{trunk.name} has an IP address: {KEPT}"))
-        if trunk.mtu is not None and any(c.vlan is not None for c in router.circuits):
-            notes.append(_note(file, trunk, f"mtu {trunk.mtu} on {trunk.name}: {KEPT}"))
-    else:
-        notes.append(
+def _trunk_notes(router: Router) -> list[Note]:
+    """What the LAN trunk has beyond the model (kept by push), or that it has no section."""
+    file = router.file
+    trunk = router.facts.interfaces.get(router.trunk)
+    if trunk is None:
+        return [
             Note(
                 file,
                 0,
@@ -137,7 +125,19 @@ def interface_notes(  # noqa: C901, PLR0912 - one branch per interface role
                 f"no `interface {router.trunk}` section: its "
                 "duplex, speed and hold-queues are l2tpgen's defaults",
             )
-        )
+        ]
+    notes = _lines(file, trunk, KEPT, circuit=False)
+    if trunk.addresses:
+        notes.append(_note(file, trunk, f"{trunk.name} has an IP address: {KEPT}"))
+    if trunk.mtu is not None and any(c.vlan is not None for c in router.circuits):
+        notes.append(_note(file, trunk, f"mtu {trunk.mtu} on {trunk.name}: {KEPT}"))
+    return notes
+
+
+def _wan_notes(router: Router) -> list[Note]:
+    """What the WAN interface and the tunnel-source loopback have beyond the model (kept)."""
+    facts, file = router.facts, router.file
+    notes: list[Note] = []
     wan = facts.interfaces.get(router.wan.interface)
     if wan is not None:
         notes += _lines(file, wan, KEPT, circuit=False)
@@ -151,7 +151,13 @@ def interface_notes(  # noqa: C901, PLR0912 - one branch per interface role
         loopback = facts.interfaces.get(router.wan.loopback[0])
         if loopback is not None:
             notes += _lines(file, loopback, KEPT, circuit=False)
-    owned = {c.interface.name for c in router.circuits if c.vlan is not None}
+    return notes
+
+
+def _circuit_notes(router: Router, *, static_mtu: bool) -> list[Note]:
+    """What the VLANs' subinterfaces have beyond the model (removed by push), and their names."""
+    file = router.file
+    notes: list[Note] = []
     for circuit in router.circuits:
         iface = circuit.interface
         if circuit.vlan is None:
@@ -168,7 +174,18 @@ def interface_notes(  # noqa: C901, PLR0912 - one branch per interface role
                     f"{router.trunk}.{circuit.vlan} (push would replace the subinterface)",
                 )
             )
-    for iface in facts.interfaces.values():
+    return notes
+
+
+def interface_notes(router: Router, *, static_mtu: bool) -> list[Note]:
+    """Everything the LAN, WAN, loopback and attachment circuits have beyond the model.
+
+    ``static_mtu``: the circuits' ``mtu`` lines are the static-session budget (read elsewhere).
+    """
+    notes = _trunk_notes(router) + _wan_notes(router)
+    notes += _circuit_notes(router, static_mtu=static_mtu)
+    owned = {c.interface.name for c in router.circuits if c.vlan is not None}
+    for iface in router.facts.interfaces.values():
         if iface.parent == router.trunk and iface.is_subinterface and iface.name not in owned:
             notes.append(_other_subinterface(router, iface))
     return notes

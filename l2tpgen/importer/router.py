@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import ConfigTextError
 from l2tpgen.importer.notes import Note, redact
+from l2tpgen.ios.encoding import split_lines
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.names import is_ethernet, is_loopback
-from l2tpgen.ios.text import split_lines
 from l2tpgen.ios.tree import parse
 from l2tpgen.model.site import NAME_PATTERN
 from l2tpgen.render.marks import ROUTE_NAME

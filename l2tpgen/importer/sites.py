@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from l2tpgen.importer.classes import (
+from l2tpgen.importer.class_settings import (
     L2tpSettings,
     PeerClasses,
     PwSettings,

@@ -8,13 +8,12 @@ letters among the commands of that mode.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from functools import lru_cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING
 
 from l2tpgen.ios import keywords
+from l2tpgen.ios.class_sections import l2tp_class, pw_class
 from l2tpgen.ios.crypto import read_crypto
 from l2tpgen.ios.facts import (
     XE,
@@ -25,36 +24,19 @@ from l2tpgen.ios.facts import (
     L2tpClass,
     PseudowireClass,
     Route,
-    SecretLine,
     Xconnect,
     make,
 )
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.typos import misspelt_header
+from l2tpgen.ios.words import number, position, word
 
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config, Node
 
-_MAX_DIGITS = 10  # no IOS number needs more; int() of thousands of digits is refused
-
 # Top-level lines only IOS-XE has (its forwarding plane, its management VRF); IOS-XE 3.x prints
 # `version 15.x`, so the version alone does not tell.
 _IOS_XE_ONLY = ("platform ", "vrf definition Mgmt-intf", "license udi pid CSR1000V")
-
-
-def _int(text: str | None) -> int | None:
-    """1 to 10 ASCII digits (``[0-9]{1,10}``, tested without a regex: it runs twice per line)."""
-    if text is None or len(text) > _MAX_DIGITS or not (text.isascii() and text.isdigit()):
-        return None
-    return int(text)
-
-
-def _word(words: list[str], index: int) -> str | None:
-    return words[index] if index < len(words) else None
-
-
-def _at(node: Node) -> At:
-    return At(node.line, node.column)
 
 
 @lru_cache(maxsize=4096)
@@ -76,19 +58,19 @@ def _address(words: list[str]) -> IPv4Interface | None:
 
 def _cookie(node: Node, words: list[str]) -> Cookie | None:
     # l2tp cookie local|remote SIZE LOW [HIGH]  (argument layout unconfirmed on every release)
-    size = _int(_word(words, 3))
+    size = number(word(words, 3))
     if size is None:
         return None
-    values = tuple(v for v in (_int(w) for w in words[4:6]) if v is not None)
-    return Cookie(size, values, _at(node))
+    values = tuple(v for v in (number(w) for w in words[4:6]) if v is not None)
+    return Cookie(size, values, position(node))
 
 
 def _xconnect(node: Node) -> Xconnect:
     words = node.text.split()
     args = words[:3] + [keywords.XCONNECT.get(w.lower(), w) for w in words[3:]]
-    pw_class = _word(words, args.index("pw-class") + 1) if "pw-class" in args else None
+    class_name = word(words, args.index("pw-class") + 1) if "pw-class" in args else None
     encapsulation = (
-        (_word(words, args.index("encapsulation") + 1) or "").lower() or None
+        (word(words, args.index("encapsulation") + 1) or "").lower() or None
         if "encapsulation" in args
         else None
     )
@@ -98,21 +80,21 @@ def _xconnect(node: Node) -> Xconnect:
         if sub[:1] != ["l2tp"] or len(sub) < 3:  # noqa: PLR2004
             continue
         if sub[1] == "id":
-            fields["session_at"] = _at(child)
-            local, remote = _int(_word(sub, 2)), _int(_word(sub, 3))
+            fields["session_at"] = position(child)
+            local, remote = number(word(sub, 2)), number(word(sub, 3))
             if local is not None and remote is not None:
                 fields["session_ids"] = (local, remote)
         elif sub[1] == "cookie" and sub[2] in {"local", "remote"}:
             fields[f"cookie_{sub[2]}"] = _cookie(child, sub)
         elif sub[1] == "hello":
             fields["hello"] = sub[2]
-    peer = _word(words, 1)
+    peer = word(words, 1)
     return make(
         Xconnect,
         peer_text=peer or "",
         peer=_ip(peer),
-        vc_id=_int(_word(words, 2)),
-        pw_class=pw_class,
+        vc_id=number(word(words, 2)),
+        pw_class=class_name,
         encapsulation=encapsulation,
         manual="manual" in args,
         at=At(node.line, node.column),
@@ -124,7 +106,7 @@ def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> b
     """Read an ``ip ...`` line; False when it records nothing."""
     what = keywords.IP_INTERFACE.get(words[1].lower()) if len(words) > 1 else None
     if what == "address" and len(words) > 2:  # noqa: PLR2004 - an address, or `dhcp`
-        fields.setdefault("address_at", _at(child))
+        fields.setdefault("address_at", position(child))
         address = _address(words[2:4])
         if address is None:
             return False
@@ -133,7 +115,7 @@ def _interface_ip(fields: dict[str, object], child: Node, words: list[str]) -> b
         addresses.append(address)
         return len(words) == 4  # noqa: PLR2004 - `secondary` is more than the model keeps
     if what == "mtu" and len(words) == 3:  # noqa: PLR2004
-        fields["ip_mtu"] = _int(words[2])
+        fields["ip_mtu"] = number(words[2])
         return True
     return False
 
@@ -149,13 +131,50 @@ def _interface_no(fields: dict[str, object], child: Node) -> bool:
         and keywords.IP_INTERFACE.get(rest[1]) == "route-cache"
         and rest[2:] in ([], ["cef"])  # `no ip route-cache [cef]`
     ):
-        fields["route_cache_off"] = _at(child)
+        fields["route_cache_off"] = position(child)
     else:
         return False
     return True
 
 
-def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 - flat branches
+def _interface_encapsulation(fields: dict[str, object], child: Node, words: list[str]) -> bool:
+    """Read an ``encapsulation ...`` line; False when it says more than is recorded."""
+    framing = words[1].lower()
+    if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
+        fields["dot1q"] = number(words[2])
+        fields["dot1q_at"] = At(child.line, child.column)
+        native = [w.lower() for w in words[3:]] == ["native"]
+        fields["dot1q_native"] = native
+        return len(words) == 3 or native  # noqa: PLR2004 - `second-dot1q`: more
+    fields["encapsulation"] = framing
+    return True
+
+
+def _interface_setting(
+    fields: dict[str, object], child: Node, words: list[str], head: str | None
+) -> bool:
+    """Read one of the other lines l2tpgen records; False for a line it does not.
+
+    Hold-queue, mtu, duplex, speed, crypto map, tunnel protection, description, shutdown.
+    """
+    if head == "hold-queue" and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
+        fields[f"hold_queue_{words[2]}"] = number(words[1])
+    elif head in {"mtu", "duplex", "speed"} and len(words) == 2:  # noqa: PLR2004
+        fields[head] = number(words[1]) if head == "mtu" else words[1].lower()
+    elif head == "crypto" and len(words) > 2 and words[1].lower() == "map":  # noqa: PLR2004
+        fields["crypto_map"] = words[2]
+    elif head == "tunnel" and words[1:2] == ["protection"]:
+        fields["tunnel_protection"] = True
+    elif head == "description":
+        fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
+    elif head == "shutdown":
+        fields["shutdown"] = True
+    else:
+        return False
+    return True
+
+
+def _interface(node: Node, ppp: set[str]) -> Interface:
     """An interface section; ``ppp`` collects the classes its virtual-ppp ``pseudowire`` names."""
     name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
     fields: dict[str, object] = {}
@@ -168,41 +187,14 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
         elif head == "no":
             read = _interface_no(fields, child)
         elif head == "encapsulation" and len(words) > 1:
-            framing = words[1].lower()
-            if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
-                fields["dot1q"] = _int(words[2])
-                fields["dot1q_at"] = At(child.line, child.column)
-                native = [w.lower() for w in words[3:]] == ["native"]
-                fields["dot1q_native"] = native
-                read = len(words) == 3 or native  # noqa: PLR2004 - `second-dot1q`: more
-            else:
-                fields["encapsulation"] = framing
-                read = True
+            read = _interface_encapsulation(fields, child, words)
         elif head == "xconnect":
             fields["xconnect"] = _xconnect(child)
             read = True
-        elif head == "hold-queue" and len(words) == 3 and words[2] in {"in", "out"}:  # noqa: PLR2004
-            fields[f"hold_queue_{words[2]}"] = _int(words[1])
-            read = True
-        elif head in {"mtu", "duplex", "speed"} and len(words) == 2:  # noqa: PLR2004
-            fields[head] = _int(words[1]) if head == "mtu" else words[1].lower()
-            read = True
-        elif head == "crypto" and len(words) > 2 and words[1].lower() == "map":  # noqa: PLR2004
-            fields["crypto_map"] = words[2]
-            read = True
-        elif head == "tunnel" and words[1:2] == ["protection"]:
-            fields["tunnel_protection"] = True
-            read = True
-        elif head == "description":
-            fields["description"] = child.text.split(maxsplit=1)[1] if len(words) > 1 else ""
-            read = True
-        elif head == "shutdown":
-            fields["shutdown"] = True
-            read = True
         else:
+            read = _interface_setting(fields, child, words, head)
             if head == "pseudowire" and "pw-class" in words[:-1]:
                 ppp.add(words[words.index("pw-class") + 1])
-            read = False
         if not read:
             other.append((child.text, At(child.line, child.column)))
     found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
@@ -214,110 +206,6 @@ def _interface(node: Node, ppp: set[str]) -> Interface:  # noqa: C901, PLR0912 -
         addresses=addresses,
         other=tuple(other),
         **fields,
-    )
-
-
-def _pw_ip(fields: dict[str, object], child: Node, words: list[str]) -> bool:
-    what = keywords.IP_PW.get(words[1].lower()) if len(words) > 1 else None
-    if what == "local" and len(words) > 3:  # noqa: PLR2004 - ip local interface NAME
-        fields["local_interface"] = canonical_or_same(" ".join(words[3:]))
-        fields["local_interface_at"] = _at(child)
-    elif what == "pmtu" and len(words) == 2:  # noqa: PLR2004
-        fields["pmtu"], fields["pmtu_at"] = True, _at(child)
-    elif what == "dfbit" and words[2:3] == ["set"]:
-        fields["df_bit"] = True
-    elif what == "tos" and len(words) > 2:  # noqa: PLR2004
-        if words[2].lower() == "reflect":
-            fields["tos_reflect"] = True
-        else:
-            fields["tos_value"] = _int(_word(words, 3))
-    elif what == "ttl":
-        fields["ttl"] = _int(_word(words, 2))
-    else:
-        return False
-    return True
-
-
-def _pw_class(node: Node) -> PseudowireClass:
-    fields: dict[str, object] = {}
-    other: list[tuple[str, At]] = []
-    for child in node.children:
-        words = child.text.split()
-        head = keywords.PW.get(words[0].lower())
-        if head == "encapsulation" and len(words) > 1:
-            fields["encapsulation"] = words[1].lower()
-            fields["encapsulation_at"] = _at(child)
-        elif head == "protocol" and len(words) > 1:
-            fields["protocol"] = words[1].lower()
-            fields["protocol_class"] = _word(words, 2)
-            fields["protocol_at"] = _at(child)
-        elif head == "sequencing" and len(words) > 1:
-            fields["sequencing"] = words[1].lower()
-        elif not (head == "ip" and _pw_ip(fields, child, words)):
-            other.append((child.text, _at(child)))
-    name = node.text.split(maxsplit=1)[1] if " " in node.text else ""
-    return PseudowireClass(name=name, at=_at(node), other=tuple(other), **fields)  # type: ignore[arg-type]
-
-
-def fingerprint(secret: str, encryption: int) -> str | None:
-    """A short SHA-256 of a secret's plain text, to compare two ends without keeping it."""
-    if encryption == 7:  # noqa: PLR2004 - type 7
-        from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only for configs with secrets
-
-        try:
-            secret = type7.decode(secret)
-        except type7.Type7Error:
-            return None
-    elif encryption != 0:
-        return None
-    return hashlib.sha256(secret.encode()).hexdigest()[:16]
-
-
-_MASK = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*)>$")  # l2tpgen's masked secret: `<VARIABLE>`
-
-
-def _secret(kind: str, node: Node, words: list[str]) -> SecretLine:
-    # "password [0|7] SECRET" / "digest secret [0|7] SECRET [hash ...]"; no type means type 0.
-    typed = len(words) > 1 and words[0] in {"0", "7"}
-    encryption = int(words[0]) if typed else 0
-    secret = words[1] if typed else (words[0] if words else "")
-    masked = _MASK.match(secret)
-    if masked is not None:  # a config l2tpgen rendered: the variable, and no secret at all
-        return SecretLine(kind, encryption, _at(node), variable=masked.group(1))
-    return SecretLine(kind, encryption, _at(node), fingerprint(secret, encryption))
-
-
-def _l2tp_class(node: Node) -> L2tpClass:
-    secrets: list[SecretLine] = []
-    fields: dict[str, object] = {}
-    other: list[tuple[str, At]] = []
-    for child in node.children:
-        words = child.text.split()
-        head = keywords.L2TP.get(words[0].lower())
-        if head == "authentication" and len(words) == 1:
-            fields["authentication"] = True
-        elif head == "password" and len(words) > 1:
-            secrets.append(_secret("password", child, words[1:]))
-        elif head == "digest":
-            fields["digest"] = True
-            lowered = [w.lower() for w in words]
-            if "hash" in lowered[:-1]:
-                fields["digest_hash"] = lowered[lowered.index("hash") + 1]
-            if lowered[1:2] == ["secret"] and len(words) > 2:  # noqa: PLR2004
-                secrets.append(_secret("digest secret", child, words[2:]))
-        elif head == "hello":
-            fields["hello"] = _int(_word(words, 1))
-        elif head == "cookie" and _word(words, 1) == "size":
-            fields["cookie_size"] = _int(_word(words, 2))
-        else:
-            other.append((child.text, _at(child)))
-    name = node.text.split(maxsplit=1)[1] if " " in node.text else ""
-    return L2tpClass(
-        name=name,
-        at=_at(node),
-        secrets=tuple(secrets),
-        other=tuple(other),
-        **fields,  # type: ignore[arg-type]
     )
 
 
@@ -352,7 +240,7 @@ def _connect_xconnects(
     if len(words) < 4 or words[-1].lower() != "l2transport":  # noqa: PLR2004
         return []
     name = canonical_or_same(words[2])
-    iface = interfaces.get(name) or make(Interface, name=name, at=_at(node))
+    iface = interfaces.get(name) or make(Interface, name=name, at=position(node))
     return [
         (iface, _xconnect(child))
         for child in node.children
@@ -372,10 +260,10 @@ def _route(node: Node) -> Route | None:
     hop = _ip(target)
     interface = None if hop is not None else canonical_or_same(target)
     if interface is not None:
-        hop = _ip(_word(words, 5))
+        hop = _ip(word(words, 5))
     lowered = [w.lower() for w in words]
-    name = _word(words, lowered.index("name") + 1) if "name" in lowered[5:] else None
-    return Route(network, hop, interface, _at(node), name)
+    name = word(words, lowered.index("name") + 1) if "name" in lowered[5:] else None
+    return Route(network, hop, interface, position(node), name)
 
 
 def _top_line(node: Node, top: dict[str, str | At]) -> None:
@@ -384,13 +272,13 @@ def _top_line(node: Node, top: dict[str, str | At]) -> None:
     if text.startswith(("hostname ", "version ")) and len(text.split()) > 1:
         top.setdefault(text.split()[0], text.split()[1])
     elif text in {"no ip cef", "no cdp run"}:
-        top[text] = _at(node)
+        top[text] = position(node)
     elif text.startswith("vpdn"):
-        top["vpdn"] = _at(node)
+        top["vpdn"] = position(node)
     elif text.startswith("router ") and len(text.split()) > 1:
-        top.setdefault("router", _at(node))
+        top.setdefault("router", position(node))
     elif text.startswith(_IOS_XE_ONLY):
-        top["ios_xe_only"] = _at(node)
+        top["ios_xe_only"] = position(node)
 
 
 def extract(file: str, config: Config) -> DeviceFacts:
@@ -413,12 +301,12 @@ def extract(file: str, config: Config) -> DeviceFacts:
         elif text.startswith("connect "):
             connects.append(node)
         elif " " in text and (header := misspelt_header(text.split(" ", 1)[0])) is not None:
-            misspelt.append((text.split(" ", 1)[0], header, _at(node)))
+            misspelt.append((text.split(" ", 1)[0], header, position(node)))
         elif text.startswith("pseudowire-class "):
-            pw = _pw_class(node)
+            pw = pw_class(node)
             pw_classes.setdefault(pw.name, pw)
         elif text.startswith("l2tp-class "):
-            l2tp = _l2tp_class(node)
+            l2tp = l2tp_class(node)
             l2tp_classes.setdefault(l2tp.name, l2tp)
         elif text.startswith("ip route "):
             route = _route(node)

@@ -169,11 +169,6 @@ class PseudowireClass:
         """Whether the L2TPv3 rules apply to this class."""
         return self.kind == "l2tpv3"
 
-    @property
-    def valid_encapsulation(self) -> bool:
-        """Whether the class has an encapsulation IOS accepts."""
-        return self.encapsulation in ENCAPSULATIONS
-
 
 @dataclass(frozen=True)
 class SecretLine:
@@ -348,10 +343,6 @@ class DeviceFacts:
     def owned(self) -> dict[IPv4Address, str]:
         """Every IPv4 address configured on this device, with its interface."""
         return {a.ip: i.name for i in self.interfaces.values() for a in i.addresses}
-
-    def owned_addresses(self) -> dict[IPv4Address, str]:
-        """Every IPv4 address configured on this device, with its interface."""
-        return self.owned
 
     @cached_property
     def connected(self) -> tuple[tuple[IPv4Network, str], ...]:

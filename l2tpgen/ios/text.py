@@ -14,10 +14,10 @@ is a child; ``l2tp ...`` lines after an ``xconnect`` are its submode children.
 
 from __future__ import annotations
 
-import codecs
 import re
 from dataclasses import dataclass, field
 
+from l2tpgen.ios.encoding import split_lines
 from l2tpgen.ios.flat import continues, in_circuit, opens_circuit
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.prompts import prompted
@@ -80,54 +80,8 @@ _MACRO_END = "\n@"  # a `macro name NAME` body ends at a line `@` (no banner del
 _BANNER = re.compile(r"^banner\s+\S+\s+(\S)", re.IGNORECASE)
 _EXIT = re.compile(r"^exit(?:-[a-z-]+)?$", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"^!\s*l2tpgen:\s*(disable|disable-file)\s*=\s*([\w,\s-]+)$", re.IGNORECASE)
-_LINE_END = re.compile(r"\r\n|\r|\n")
 # Commands whose argument is free text, where ` !` is part of it rather than a pasted note.
 _FREE_TEXT = frozenset({"description", "remark", "banner", "alias", "hostname", "username"})
-
-
-def decode(data: bytes) -> tuple[str, str]:
-    """Text of a config file and the encoding it was read as.
-
-    A byte order mark decides (UTF-8, UTF-16, UTF-32); without one, UTF-16 is recognised by its NUL
-    bytes (PowerShell's ``>`` writes UTF-16); else UTF-8, and Latin-1 when that fails (a banner
-    typed on a Windows console). Never raises.
-    """
-    for bom, encoding in (
-        (codecs.BOM_UTF32_LE, "utf-32-le"),
-        (codecs.BOM_UTF32_BE, "utf-32-be"),
-        (codecs.BOM_UTF8, "utf-8"),
-        (codecs.BOM_UTF16_LE, "utf-16-le"),
-        (codecs.BOM_UTF16_BE, "utf-16-be"),
-    ):
-        if data.startswith(bom):
-            return data[len(bom) :].decode(encoding, errors="replace"), encoding
-    sample = data[:4096]
-    half = len(sample) // 2
-    if half >= 2:  # noqa: PLR2004 - two characters at least
-        odd_nuls, even_nuls = sample[1::2].count(0), sample[0::2].count(0)
-        if odd_nuls > half // 2 and even_nuls < half // 8:
-            return data.decode("utf-16-le", errors="replace"), "utf-16-le"
-        if even_nuls > half // 2 and odd_nuls < half // 8:
-            return data.decode("utf-16-be", errors="replace"), "utf-16-be"
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines as editors count them: LF, CRLF and CR end a line, nothing else does.
-
-    (``str.splitlines`` also splits at form feeds and Unicode separators, which would shift every
-    line number after them.) NUL characters are dropped; a leading byte order mark too.
-    """
-    text = text.removeprefix("\ufeff")
-    if "\x00" in text:
-        text = text.replace("\x00", "")
-    lines = _LINE_END.split(text) if "\r" in text else text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 @dataclass
@@ -192,6 +146,19 @@ def _is_flattened(raw: list[str], indent: int) -> bool:
     return True
 
 
+def _config_text(stripped: str, lowered: str) -> str:
+    """A command as l2tpgen reads it: a pasted note cut, spaces single, abbreviated headers full."""
+    if " !" in stripped and lowered not in _FREE_TEXT:
+        # `ip local interface Gi0/1 ! public address`: a note pasted with the config
+        stripped = stripped[: stripped.index(" !")].rstrip()
+    text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
+    if lowered.startswith("int"):
+        return _expand_interface(text)
+    if lowered.startswith(("pseudowire-c", "l2tp-c")):
+        return _expand_class(text, lowered)
+    return text
+
+
 class _Cleaner:
     def __init__(self, raw: list[str]) -> None:
         self.raw = raw
@@ -227,14 +194,12 @@ class _Cleaner:
         self.out.disabled_file = frozenset(self.file_codes)
         return self.out
 
-    def line(self, number: int, line: str) -> None:  # noqa: C901, PLR0912 - one pass, cheap tests first
+    def line(self, number: int, line: str) -> None:
         """One input line (right-stripped already)."""
         stripped = line.lstrip()
         column = len(line) - len(stripped) + 1
         if self.banner_end is not None:  # banner and macro text is not configuration
-            if stripped == "@" if self.banner_end == _MACRO_END else self.banner_end in stripped:
-                self.banner_end = None
-            self.filler(column)
+            self.banner_line(self.banner_end, stripped, column)
             return
         # Cheap string tests guard each regex: this loop runs once per line of large configs.
         if (
@@ -244,45 +209,22 @@ class _Cleaner:
         ):
             self.comment(stripped, column)
             return
-        first = stripped.split(" ", 1)[0]
-        prompt = prompted(stripped) if "#" in first or ">" in first else None
-        forced = None if prompt is None else prompt.depth  # the depth a prompt's mode gives
-        if prompt is not None:
-            self.output = prompt.output
-            column += prompt.offset
-            stripped = prompt.command or ""
-            first = stripped.split(" ", 1)[0]
-        if not stripped or (self.output and forced is None):
-            # an exec command, `end` / `exit` / `do ...` after a prompt, or what `R0#show ...`
-            # printed
-            self.filler(column)
+        command = self.command(stripped, column)
+        if command is None:
             return
+        stripped, column, forced = command
+        first = stripped.split(" ", 1)[0]
         lowered = first.lower()
         if lowered in {"end", "exit"} or (lowered.startswith("exit-") and _EXIT.match(stripped)):
             self.exit(lowered, column)
             return
-        if " !" in stripped and lowered not in _FREE_TEXT:
-            # `ip local interface Gi0/1 ! public address`: a note pasted with the config
-            stripped = stripped[: stripped.index(" !")].rstrip()
-        text = " ".join(stripped.split()) if "  " in stripped or "\t" in stripped else stripped
-        if lowered.startswith("int"):
-            text = _expand_interface(text)
-        elif lowered.startswith(("pseudowire-c", "l2tp-c")):
-            text = _expand_class(text, lowered)
+        text = _config_text(stripped, lowered)
         if forced is not None:
             depth = self.prompted_depth(text, forced)
         elif self.flattened:
             depth = self.flat_depth(text)
-        else:  # nest under the last less indented line (inline: it runs for every line)
-            width = (column - 1 if "\t" not in line else _width(line)) - self.indent
-            if width < 0:  # noqa: PLR1730 - max() is a call per line: 8% of the clean-up
-                width = 0
-            stack = self.stack
-            while stack and stack[-1] >= width:
-                stack.pop()
-            depth = len(stack)  # the stack never holds more than MAX_DEPTH widths
-            if depth < MAX_DEPTH:
-                stack.append(width)
+        else:
+            depth = self.indented_depth(line, column)
         self.depth = depth
         if self.pending or self.section:
             self.directives(number, depth)
@@ -290,6 +232,43 @@ class _Cleaner:
             self.open_banner(text)
         self.lines.append(" " * depth + text if depth else text)
         self.columns.append(column)
+
+    def banner_line(self, end: str, stripped: str, column: int) -> None:
+        """A line of a banner's or a macro's text (up to ``end``): a filler."""
+        if stripped == "@" if end == _MACRO_END else end in stripped:
+            self.banner_end = None
+        self.filler(column)
+
+    def command(self, stripped: str, column: int) -> tuple[str, int, int | None] | None:
+        """The configuration command of a line, its column, and the depth a prompt gives it.
+
+        None (a filler is emitted) for an exec command, ``end`` / ``exit`` / ``do ...`` after a
+        prompt, or what ``R0#show ...`` printed.
+        """
+        first = stripped.split(" ", 1)[0]
+        prompt = prompted(stripped) if "#" in first or ">" in first else None
+        forced = None if prompt is None else prompt.depth  # the depth a prompt's mode gives
+        if prompt is not None:
+            self.output = prompt.output
+            column += prompt.offset
+            stripped = prompt.command or ""
+        if not stripped or (self.output and forced is None):
+            self.filler(column)
+            return None
+        return stripped, column, forced
+
+    def indented_depth(self, line: str, column: int) -> int:
+        """Indented mode: nest under the last less indented line."""
+        width = (column - 1 if "\t" not in line else _width(line)) - self.indent
+        if width < 0:  # noqa: PLR1730 - max() is a call per line: 8% of the clean-up
+            width = 0
+        stack = self.stack
+        while stack and stack[-1] >= width:
+            stack.pop()
+        depth = len(stack)  # the stack never holds more than MAX_DEPTH widths
+        if depth < MAX_DEPTH:
+            stack.append(width)
+        return depth
 
     def exit(self, lowered: str, column: int) -> None:
         """``exit`` leaves a section (it tells a flattened config's structure); ``end`` ends it."""

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import LintConfigError
 from l2tpgen.files import UserFileError, read_limited
+from l2tpgen.ios.encoding import decode
 from l2tpgen.ios.extract import extract
-from l2tpgen.ios.text import CleanText, clean, decode
+from l2tpgen.ios.text import CleanText, clean
 from l2tpgen.ios.tree import build
 from l2tpgen.lint.pairing import pair
 from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES

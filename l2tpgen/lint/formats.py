@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from l2tpgen.lint.finding import Finding
     from l2tpgen.lint.rules.base import Rule
 
-FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

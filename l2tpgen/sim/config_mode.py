@@ -121,16 +121,33 @@ def _secret_line(words: list[str], at: int, salt: int) -> str | None:
     return " ".join([*words[:at], "7", encoded, *rest])
 
 
+def _secret_words(t: Terminal, words: list[str]) -> list[str] | None:
+    """A ``password`` or ``digest secret`` line's words, its secret as type 7; None if refused."""
+    at = 1 if words[0] == "password" else 2
+    if words[0] == "digest" and (len(words) < 3 or words[1] != "secret"):  # noqa: PLR2004
+        at = len(words)
+    secret = _secret_line(words, at, t.router.salt)
+    return None if secret is None else secret.split()
+
+
+def _replace(container: list[Line], command: Command, line: Line, mode: str) -> None:
+    """Store a setting: in place of the one with its key (or its text), and of its negation."""
+    key = line.key
+    container[:] = [
+        x for x in container if not (key is not None and x.key == key) and x.text != line.text
+    ]
+    if command.negation_stored and key is not None:
+        container[:] = [x for x in container if x.text != "no " + " ".join(key)]
+    place(container, line, mode)
+
+
 def _store(t: Terminal, command: Command, words: list[str]) -> str:
     """Apply a matched command in the current frame."""
     if words[0] in {"password", "digest"} and t.stack[-1].mode in {"l2tp-class", "line"}:
-        at = 1 if words[0] == "password" else 2
-        if words[0] == "digest" and (len(words) < 3 or words[1] != "secret"):  # noqa: PLR2004
-            at = len(words)
-        secret = _secret_line(words, at, t.router.salt)
+        secret = _secret_words(t, words)
         if secret is None:
             return INVALID_SECRET
-        words = secret.split()
+        words = secret
     key = None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
     mode = t.stack[-1].mode
     words = as_stored(mode, words)
@@ -146,12 +163,7 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
     if command.default_on:
         container[:] = [x for x in container if x.text != f"no {text}"]
         return ""
-    container[:] = [
-        x for x in container if not (key is not None and x.key == key) and x.text != text
-    ]
-    if command.negation_stored and key is not None:
-        container[:] = [x for x in container if x.text != "no " + " ".join(key)]
-    place(container, Line(text, key), mode)
+    _replace(container, command, Line(text, key), mode)
     return ""
 
 
@@ -242,25 +254,25 @@ def _negate(t: Terminal, text: str, words: list[str]) -> str:
     return t.error(text, best.progress + 1, incomplete=False)
 
 
-def _remove(t: Terminal, command: Command, found: Match) -> str:
-    container = _container(t)
+def _interface_removal(command: Command, found: Match, container: list[Line]) -> str | None:
+    """What ``no interface X`` prints: None when refused (a port), a subinterface's notice.
+
+    Empty for any other command.
+    """
+    if command.enters != "interface":
+        return ""
+    name = found.words[1] if len(found.words) > 1 else ""
+    if "." not in name and not name.startswith(("Loopback", "Tunnel")):
+        return None
     spelled = " ".join(found.words)
-    if command.default_on:
-        key = None if command.key is None else tuple(found.words[i] for i in command.key)
-        container[:] = [x for x in container if x.text != f"no {spelled}"]
-        place(container, Line(f"no {spelled}", key), t.stack[-1].mode)
-        return ""
-    notice = ""
-    if command.enters == "interface":
-        name = found.words[1] if len(found.words) > 1 else ""
-        if "." not in name and not name.startswith(("Loopback", "Tunnel")):
-            return PHYSICAL_REMOVAL
-        if "." in name and any(x.text == spelled for x in container):
-            notice = SUBINTERFACE_NOTICE
-    if t.stack[-1].mode == "acl" and found.words[:1] and found.words[0].isdigit():
-        number = int(found.words[0])  # `no 20`: the entry numbered 20
-        container[:] = [x for x in container if x.seq != number]
-        return ""
+    if "." in name and any(x.text == spelled for x in container):
+        return SUBINTERFACE_NOTICE
+    return ""
+
+
+def _remove_lines(t: Terminal, command: Command, found: Match, container: list[Line]) -> None:
+    """Remove the lines (and sections) ``found`` names; store its negation where IOS does."""
+    spelled = " ".join(found.words)
     key = None
     if found.complete and command.key is not None:
         key = tuple(found.words[i] for i in command.key if i < len(found.words))
@@ -273,6 +285,24 @@ def _remove(t: Terminal, command: Command, found: Match) -> str:
     if command.negation_stored and command.key is not None:
         stored_key = tuple(found.words[i] for i in command.key if i < len(found.words))
         place(container, Line("no " + " ".join(stored_key), stored_key), t.stack[-1].mode)
+
+
+def _remove(t: Terminal, command: Command, found: Match) -> str:
+    container = _container(t)
+    spelled = " ".join(found.words)
+    if command.default_on:
+        key = None if command.key is None else tuple(found.words[i] for i in command.key)
+        container[:] = [x for x in container if x.text != f"no {spelled}"]
+        place(container, Line(f"no {spelled}", key), t.stack[-1].mode)
+        return ""
+    notice = _interface_removal(command, found, container)
+    if notice is None:
+        return PHYSICAL_REMOVAL
+    if t.stack[-1].mode == "acl" and found.words[:1] and found.words[0].isdigit():
+        number = int(found.words[0])  # `no 20`: the entry numbered 20
+        container[:] = [x for x in container if x.seq != number]
+        return ""
+    _remove_lines(t, command, found, container)
     return notice
 
 

@@ -149,6 +149,57 @@ def _ip_protocol(pw: Line | None) -> int | str:
     return int(word) if word.isdigit() else IP_PROTOCOLS.get(word, word)
 
 
+def _class_words(pw: Line | None, prefix: str) -> list[str] | None:
+    """The words of a pseudowire-class's line that starts with ``prefix`` (None: no such line)."""
+    return _words(pw, prefix) if pw is not None else None
+
+
+def _xconnect(
+    name: str,
+    section: Line,
+    xconnect: Line,
+    *,
+    interfaces: dict[str, Line],
+    pw_classes: dict[str, Line],
+    l2tp_classes: dict[str, Line],
+) -> Xc:
+    """Interface ``name``'s xconnect, with what its classes say."""
+    words = xconnect.text.split()
+    pw_name = _after(words, "pw-class") or ""
+    pw = pw_classes.get(pw_name)
+    protocol = _class_words(pw, "protocol") or ["", DEFAULT_SIGNALING]
+    source = _class_words(pw, "ip local interface")
+    pw_encapsulation = _class_words(pw, "encapsulation")
+    encapsulation = _after(words, "encapsulation") or _after(
+        pw_encapsulation or [], "encapsulation"
+    )
+    hello = _words(xconnect, "l2tp hello")
+    l2tp_id = _words(xconnect, "l2tp id")
+    static = "manual" in words or protocol[1] == "none"
+    control_class = hello[2] if static and hello else (protocol[2:3] or [""])[0]
+    dot1q = _words(section, "encapsulation dot1Q")
+    return Xc(
+        interface=name,
+        vlan=int(dot1q[2]) if dot1q else None,
+        peer=words[1],
+        vc_id=int(words[2]),
+        pw_class=pw_name,
+        static=static,
+        source=_address(interfaces.get(source[3])) if source else None,
+        shutdown=any(c.text == "shutdown" for c in section.children),
+        port=name.split(".", maxsplit=1)[0],
+        pw_class_defined=pw is not None or not pw_name,
+        encapsulation=encapsulation,
+        ip_protocol=_ip_protocol(pw),
+        signaling=protocol[1],
+        session_ids=(int(l2tp_id[2]), int(l2tp_id[3])) if l2tp_id else None,
+        cookie_local=_cookie(xconnect, "local"),
+        cookie_remote=_cookie(xconnect, "remote"),
+        hello=bool(static and hello),
+        control=_control(l2tp_classes.get(control_class)),
+    )
+
+
 def read(config: Config) -> list[Xc]:
     """Every xconnect of ``config``, in the order their interfaces were entered."""
     interfaces = _sections(config, "interface")
@@ -157,42 +208,15 @@ def read(config: Config) -> list[Xc]:
     found = []
     for name, section in interfaces.items():
         xconnect = next((c for c in section.children if c.text.startswith("xconnect ")), None)
-        if xconnect is None:
-            continue
-        words = xconnect.text.split()
-        pw_name = _after(words, "pw-class") or ""
-        pw = pw_classes.get(pw_name)
-        protocol = (_words(pw, "protocol") if pw is not None else None) or ["", DEFAULT_SIGNALING]
-        source = _words(pw, "ip local interface") if pw is not None else None
-        pw_encapsulation = _words(pw, "encapsulation") if pw is not None else None
-        encapsulation = _after(words, "encapsulation") or _after(
-            pw_encapsulation or [], "encapsulation"
-        )
-        hello = _words(xconnect, "l2tp hello")
-        l2tp_id = _words(xconnect, "l2tp id")
-        static = "manual" in words or protocol[1] == "none"
-        control_class = hello[2] if static and hello else (protocol[2:3] or [""])[0]
-        dot1q = _words(section, "encapsulation dot1Q")
-        found.append(
-            Xc(
-                interface=name,
-                vlan=int(dot1q[2]) if dot1q else None,
-                peer=words[1],
-                vc_id=int(words[2]),
-                pw_class=pw_name,
-                static=static,
-                source=_address(interfaces.get(source[3])) if source else None,
-                shutdown=any(c.text == "shutdown" for c in section.children),
-                port=name.split(".")[0],
-                pw_class_defined=pw is not None or not pw_name,
-                encapsulation=encapsulation,
-                ip_protocol=_ip_protocol(pw),
-                signaling=protocol[1],
-                session_ids=(int(l2tp_id[2]), int(l2tp_id[3])) if l2tp_id else None,
-                cookie_local=_cookie(xconnect, "local"),
-                cookie_remote=_cookie(xconnect, "remote"),
-                hello=bool(static and hello),
-                control=_control(l2tp_classes.get(control_class)),
+        if xconnect is not None:
+            found.append(
+                _xconnect(
+                    name,
+                    section,
+                    xconnect,
+                    interfaces=interfaces,
+                    pw_classes=pw_classes,
+                    l2tp_classes=l2tp_classes,
+                )
             )
-        )
     return found

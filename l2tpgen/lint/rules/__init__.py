@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from l2tpgen.lint.rules.base import DeviceRule, FleetRule, ModelRule, Rule
-from l2tpgen.lint.rules.classes import (
+from l2tpgen.lint.rules.class_definitions import (
     CleartextSecret,
     LocalInterfaceNotLoopback,
     LocalInterfaceWithoutIp,

@@ -30,7 +30,6 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity]
-    cross_device: ClassVar[bool] = False
     scope: ClassVar[Scope] = "device"
 
     @classmethod
@@ -75,7 +74,6 @@ class DeviceRule(Rule):
 class FleetRule(Rule):
     """A rule over several configs checked against each other."""
 
-    cross_device = True
     scope = "cross-device"
 
     def check(self, pairing: Pairing) -> Iterator[Finding]:

@@ -12,7 +12,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import rollback
+from l2tpgen.device import rollback_copy
 from l2tpgen.device.connection import connect
 from l2tpgen.device.exclusive import foreign_change, locked_by
 from l2tpgen.device.result import Status
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
 
 
@@ -93,7 +93,7 @@ def roll_back(
                 f"NOT rolled back: another session holds the router's configuration lock "
                 f"(exclusive configuration mode: {locked}), so `{command}` was refused"
             )
-        if not rollback.replace_failed(output) and config_body(after) == config_body(before):
+        if not rollback_copy.replace_failed(output) and config_body(after) == config_body(before):
             return Status.ROLLED_BACK, f"rolled back to {rollback_file}; the router is as before"
         return (
             Status.ROLLBACK_FAILED,

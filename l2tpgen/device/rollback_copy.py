@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.device.guard import private_dir
 from l2tpgen.device.messages import Kind, classify
+from l2tpgen.device.state_dir import private_dir
 from l2tpgen.errors import DeviceError
 
 if TYPE_CHECKING:

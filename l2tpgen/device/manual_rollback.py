@@ -1,6 +1,6 @@
 """``l2tpgen rollback``: take a router back to a rollback copy push made, later, on request.
 
-Each push copies the router's running config before changing it (``l2tpgen.device.rollback``:
+Each push copies the router's running config before changing it (``l2tpgen.device.rollback_copy``:
 ``FS:l2tpgen-SITE-STAMP-xxxx.cfg`` on the router, the same file under the state directory's
 ``rollback/``). This module lists a site's copies and restores one:
 
@@ -10,8 +10,8 @@ Each push copies the router's running config before changing it (``l2tpgen.devic
    refused, naming the local file) and kept locally (it is what the diff is made from, and what
    the router must hold afterwards);
 3. the diff (running config to the copy, secrets masked) is shown and approved (``approve``);
-4. ``configure replace FS:COPY force`` through ``restore.roll_back``: the router must still hold
-   what was read in step 1 (someone else's change since is never replaced away: exit 4, naming
+4. ``configure replace FS:COPY force`` through ``config_replace.roll_back``: the router must still
+   hold what was read in step 1 (someone else's change since is never replaced away: exit 4, naming
    it), and afterwards must hold the copy (lines that change by themselves aside,
    ``l2tpgen.ios.volatile``);
 5. ``write memory`` on a fresh session, unless told not to save.
@@ -33,13 +33,14 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback
+from l2tpgen.device import confirm, exclusive, rollback_copy
+from l2tpgen.device.config_replace import Guard, Link, close, roll_back
 from l2tpgen.device.connection import connect
-from l2tpgen.device.guard import private_dir, router_lock
-from l2tpgen.device.restore import Guard, Link, close, roll_back
+from l2tpgen.device.refusals import running_config_checked
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.device.save import save_config
-from l2tpgen.device.session import comparable, exec_batch, running_config_checked
+from l2tpgen.device.session import comparable, exec_batch
+from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.secrets import mask_secrets
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from l2tpgen.device.connection import Credentials
+    from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
 
 # A copy's name as `--list` prints it, optionally after its file system (`flash:NAME`).
@@ -98,14 +99,14 @@ def local_copies(state_dir: Path, site: str) -> dict[str, Path]:
     return {
         p.name: p
         for p in folder.iterdir()
-        if rollback.is_copy_of(p.name, site) and p.is_file() and not p.is_symlink()
+        if rollback_copy.is_copy_of(p.name, site) and p.is_file() and not p.is_symlink()
     }
 
 
 def copies(listing: str, state_dir: Path, site: str, fallbacks: tuple[str, ...]) -> list[Copy]:
     """Every copy of ``site`` on the router (``dir`` output) or kept locally, newest first."""
-    fs = rollback.file_system(listing, fallbacks).name
-    there = set(rollback.listed_copies(listing, site))
+    fs = rollback_copy.file_system(listing, fallbacks).name
+    there = set(rollback_copy.listed_copies(listing, site))
     here = local_copies(state_dir, site)
     return [
         Copy(name, name in there, here.get(name), fs)

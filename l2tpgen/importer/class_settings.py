@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from l2tpgen.importer.notes import Note, redact
 from l2tpgen.model.site import NAME_PATTERN, NAME_RULES
@@ -96,15 +96,14 @@ class PeerClasses:
     notes: tuple[Note, ...]
 
 
-def _pw(  # noqa: C901 - one branch per line the model has no field for
-    router: Router, facts: PwFacts, circuits: list[Circuit], notes: list[Note]
-) -> PwSettings:
-    file = router.file
+class _Note(Protocol):
+    """Records a note on a line the model has no field for (by default at the class header)."""
 
-    def note(message: str, at: At | None = facts.at) -> None:
-        notes.append(Note.at(file, at, "unexpressed", message))
+    def __call__(self, message: str, at: At | None = ...) -> None: ...
 
-    static = facts.static
+
+def _pw_protocol(facts: PwFacts, note: _Note) -> str:
+    """The class's dialect; notes on an encapsulation or protocol push would rewrite."""
     if facts.encapsulation != "l2tpv3":
         what = (
             "has no `encapsulation l2tpv3`"
@@ -115,34 +114,34 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
             f"pseudowire-class {facts.name} {what}: push would write `encapsulation l2tpv3`",
             facts.encapsulation_at or facts.at,
         )
-    dialect = facts.protocol if facts.protocol in DIALECTS else "l2tpv3"
     if facts.protocol not in (*DIALECTS, "none", None):
         note(
             f"pseudowire-class {facts.name}: `protocol {facts.protocol}`: push would write the "
             "model's `protocol l2tpv3 ...`",
             facts.protocol_at,
         )
+    return facts.protocol if facts.protocol in DIALECTS else "l2tpv3"
+
+
+def _pw_sessions(facts: PwFacts, circuits: list[Circuit], note: _Note) -> list[Circuit]:
+    """The manual xconnects among ``circuits``; notes where they disagree with the class."""
     manual = [c for c in circuits if c.xconnect.manual]
-    if static and len(manual) < len(circuits):
+    if facts.static and len(manual) < len(circuits):
         note(
             f"pseudowire-class {facts.name} is static (protocol none) but an xconnect using it "
             "is not `manual`: push makes it a manual session with `l2tp id`"
         )
-    if not static and manual:
+    if not facts.static and manual:
         note(
             f"pseudowire-class {facts.name} is signalled but an xconnect using it is `manual`: "
             "push makes it a signalled session",
             manual[0].xconnect.at,
         )
-    pmtu = facts.pmtu
-    if static and pmtu:
-        note(
-            f"`ip pmtu` in the static pseudowire-class {facts.name}: IOS does not support it "
-            "with static sessions; push would remove it",
-            facts.pmtu_at,
-        )
-        pmtu = False
-    sequencing = facts.sequencing if facts.sequencing in SEQUENCING else "none"
+    return manual
+
+
+def _pw_removed(facts: PwFacts, note: _Note) -> None:
+    """Notes on the class's lines push would remove."""
     if facts.sequencing not in (*SEQUENCING, None):
         note(
             f"pseudowire-class {facts.name}: `sequencing {facts.sequencing}`: push would remove it"
@@ -158,6 +157,11 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
             f"pseudowire-class {facts.name}: `{redact(text)}`: push would remove it",
             at,
         )
+
+
+def _static_cookie(facts: PwFacts, manual: list[Circuit], note: _Note) -> int:
+    """The cookie size the static sessions use most (the model's default when none says)."""
+    static = facts.static
     sizes = Counter(c.xconnect.cookie_local.size if c.xconnect.cookie_local else 0 for c in manual)
     cookie = sizes.most_common(1)[0][0] if static and sizes else (4 if static else 0)
     if len(sizes) > 1:
@@ -165,6 +169,29 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
             f"the static sessions using pseudowire-class {facts.name} have different cookie "
             f"sizes; l2tpgen uses {cookie} bytes for all"
         )
+    return cookie
+
+
+def _pw(router: Router, facts: PwFacts, circuits: list[Circuit], notes: list[Note]) -> PwSettings:
+    file = router.file
+
+    def note(message: str, at: At | None = facts.at) -> None:
+        notes.append(Note.at(file, at, "unexpressed", message))
+
+    static = facts.static
+    dialect = _pw_protocol(facts, note)
+    manual = _pw_sessions(facts, circuits, note)
+    pmtu = facts.pmtu
+    if static and pmtu:
+        note(
+            f"`ip pmtu` in the static pseudowire-class {facts.name}: IOS does not support it "
+            "with static sessions; push would remove it",
+            facts.pmtu_at,
+        )
+        pmtu = False
+    sequencing = facts.sequencing if facts.sequencing in SEQUENCING else "none"
+    _pw_removed(facts, note)
+    cookie = _static_cookie(facts, manual, note)
     hello = any(c.xconnect.hello for c in circuits) if circuits else True  # unknown: default
     return PwSettings(
         name=facts.name,
@@ -179,7 +206,39 @@ def _pw(  # noqa: C901 - one branch per line the model has no field for
     )
 
 
-def _l2tp(  # noqa: C901 - one branch per line the model has no field for
+def _l2tp_secret(
+    facts: L2tpFacts, authentication: str, file: str, note: _Note
+) -> tuple[str, str] | None:
+    """The identity of the class's secret (never the secret); a note when it has none."""
+    kind = "digest secret" if facts.digest else "password"
+    lines = [s for s in facts.secrets if s.kind == kind]
+    if lines and lines[0].variable is not None:
+        return ("variable", lines[0].variable)
+    if lines and lines[0].fingerprint is not None:
+        return ("fingerprint", lines[0].fingerprint)
+    if authentication == "none":
+        return None
+    if not lines:
+        note(
+            f"l2tp-class {facts.name} has {authentication} authentication without a secret: "
+            "push would add the one in its secret_env"
+        )
+    return ("own", f"{file}:{facts.name}")
+
+
+def _l2tp_hash(facts: L2tpFacts, note: _Note) -> str | None:
+    """The digest hash the model writes (None: its default, sha)."""
+    if not facts.digest:
+        return None
+    if facts.digest_hash not in (None, "md5", "sha"):
+        note(
+            f"l2tp-class {facts.name}: digest hash {facts.digest_hash} is not md5 or sha; "
+            "l2tpgen uses sha"
+        )
+    return "md5" if facts.digest_hash in (None, "md5") else None
+
+
+def _l2tp(
     router: Router, facts: L2tpFacts | None, name: str | None, notes: list[Note]
 ) -> L2tpSettings:
     file = router.file
@@ -195,28 +254,8 @@ def _l2tp(  # noqa: C901 - one branch per line the model has no field for
             f"l2tp-class {facts.name} has both `authentication` and `digest` (a migration "
             "step): l2tpgen keeps digest, push would remove `authentication`"
         )
-    hash_ = None
-    if facts.digest:
-        hash_ = "md5" if facts.digest_hash in (None, "md5") else None
-        if facts.digest_hash not in (None, "md5", "sha"):
-            note(
-                f"l2tp-class {facts.name}: digest hash {facts.digest_hash} is not md5 or sha; "
-                "l2tpgen uses sha"
-            )
-    kind = "digest secret" if facts.digest else "password"
-    lines = [s for s in facts.secrets if s.kind == kind]
-    secret: tuple[str, str] | None = None
-    if lines and lines[0].variable is not None:
-        secret = ("variable", lines[0].variable)
-    elif lines and lines[0].fingerprint is not None:
-        secret = ("fingerprint", lines[0].fingerprint)
-    elif authentication != "none":
-        secret = ("own", f"{file}:{facts.name}")
-        if not lines:
-            note(
-                f"l2tp-class {facts.name} has {authentication} authentication without a secret: "
-                "push would add the one in its secret_env"
-            )
+    hash_ = _l2tp_hash(facts, note)
+    secret = _l2tp_secret(facts, authentication, file, note)
     hello = facts.hello if facts.hello not in (None, IOS_DEFAULT_HELLO) else None
     if facts.cookie_size is not None:
         note(
