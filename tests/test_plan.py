@@ -192,6 +192,18 @@ def test_routes_to_the_peers_loopbacks_are_owned_by_name() -> None:
     assert "interface Loopback0" in plan.send
 
 
+def test_a_site_without_a_loopback_still_removes_its_stale_named_route() -> None:
+    # site-a has no loopback: its owned interfaces were {lan, wan, None}, and every root that is
+    # not an interface (name None) matched them, so named routes were never owned nor removed
+    assert SITE_A.wan.loopback is None
+    stale = "ip route 10.255.0.9 255.255.255.255 198.51.100.14 name l2tpgen-gone"
+    mine = "ip route 10.8.0.0 255.255.0.0 198.51.100.14 name mgmt"
+    plan, router = _push(f"hostname lab-a-rtr1\n{stale}\n{mine}\n")
+    assert f"no {stale}" in plan.send
+    assert not [line for line in plan.send if "name mgmt" in line]
+    assert mine in _running(router)
+
+
 def test_a_fresh_router_gets_classes_before_the_subinterfaces_that_use_them() -> None:
     plan, _ = _push("hostname lab-a-rtr1\n")
     send = list(plan.send)

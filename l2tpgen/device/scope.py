@@ -166,9 +166,7 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
         name = text.removeprefix("interface ") if text.startswith("interface ") else None
         if name in subs or text in owned_classes or protection_section(text):
             out += section_lines(node)
-        elif name in {lan, wan, loopback}:
-            # Kept as found (issue 29): without a loopback (None), every root not an interface lands
-            # here, `ip route ... name l2tpgen-PEER` included, so those routes are never owned
+        elif name is not None and name in {lan, wan, loopback}:  # no loopback: None is no name
             keep = _owned_children(node, name, site)
             trunk_xconnect = trunk_xconnect or (
                 name == lan and any(c.text.startswith("xconnect ") for c in keep)
