@@ -1,0 +1,274 @@
+"""docs/development.md keeps up with the code: every package in its map, every path it names real.
+
+A path is a backquoted token with a ``/`` or a file suffix, read as the page says: from the
+repository's root, or under ``l2tpgen/``, or (a bare module name in a package's paragraph of the
+map) in that package; ``<name>`` stands for any one name and needs at least one match.
+
+``PENDING`` is the one list of paths the page names before they exist: the target layout of the
+issue 29 redesign, written while other branches build it. Each waits on a sign that is on main
+today and that the owner's change takes away (a file that goes, or a text a file stops holding).
+While the sign is there, the path may be missing; once the sign is gone the path must exist; and
+once it exists, its entry must go. So after a merge this module names every path to fix, in one
+place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "l2tpgen"
+PAGE = ROOT / "docs" / "development.md"
+
+# target path as the page writes it -> (owner, sign: a path on main, and a text it holds or None)
+PENDING: dict[str, tuple[str, str, str | None]] = {
+    **dict.fromkeys(
+        (
+            "l2tpgen/platforms/ios/",
+            "l2tpgen/platforms/linux/",
+            "l2tpgen/platforms/vyos/",
+            "l2tpgen/platforms/<name>/",
+            "l2tpgen/platforms/<name>/templates/",
+            "tests/test_layers.py",
+        ),
+        ("h11-platforms", "l2tpgen/platforms/ios.py", None),
+    ),
+    **dict.fromkeys(
+        (
+            "l2tpgen/lab/engines/",
+            "l2tpgen/lab/engines/vm.py",
+            "l2tpgen/lab/engines/qemu.py",
+            "l2tpgen/lab/engines/clab.py",
+            "l2tpgen/lab/engines/live.py",
+            "l2tpgen/lab/checks/",
+            "l2tpgen/lab/checks/frames.py",
+            "l2tpgen/lab/checks/<name>.py",
+        ),
+        ("h12-labchecks", "l2tpgen/lab/engine.py", None),
+    ),
+    **dict.fromkeys(
+        ("l2tpgen/lint/scaffold.py", "l2tpgen/model/codes.py", "docs/problems.md"),
+        ("h13-rules", "tests/lint_cases.py", "The default severities of docs/rules.md's table"),
+    ),
+    "tests/builders.py": ("h14-testbuilders", "tests/test_interface_names.py", "from test_lab import"),
+    "l2tpgen/cli/verify.py": ("h15-cleanup", "l2tpgen/cli/device.py", None),
+}
+
+SUFFIXES = (".py", ".md", ".j2", ".json", ".yaml", ".yml", ".toml", ".sh", ".textfsm", ".cfg")
+NOT_PATHS = (".venv/", "http://", "https://", "~")
+PACKAGE_HEADING = re.compile(r"^### `l2tpgen/([\w/]+)/`")
+
+
+@dataclass(frozen=True)
+class Named:
+    """A path as the page names it: the token, its line, and the package it is read in (or None)."""
+
+    token: str
+    line: int
+    package: str | None
+
+
+def named_paths(text: str) -> list[Named]:
+    """Every path a page names in backquotes, outside code blocks, once each (the first time)."""
+    found: dict[str, Named] = {}
+    package: str | None = None
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if line.startswith("#"):
+            heading = PACKAGE_HEADING.match(line)
+            package = f"l2tpgen/{heading[1]}" if heading else None
+            if line.startswith("### The ground floor"):
+                package = "l2tpgen"
+        for token in re.findall(r"`([^`\s]+)`", line):
+            is_path = "/" in token or token.endswith(SUFFIXES)
+            if is_path and not token.startswith(NOT_PATHS) and "@" not in token:
+                found.setdefault(token, Named(token, number, package))
+    return list(found.values())
+
+
+def matches(named: Named, root: Path) -> list[Path]:
+    """The files or folders a named path stands for (none: it names nothing)."""
+    pattern = re.sub(r"<[^>]*>", "*", named.token)
+    folder = pattern.endswith("/")
+    pattern = pattern.rstrip("/")
+    if named.package is not None and "/" not in pattern:
+        bases = [root / named.package, root]  # a module of the package, or `pyproject.toml`
+    else:
+        bases = [root, root / "l2tpgen"] + ([root / named.package] if named.package else [])
+    found = [path for base in bases for path in base.glob(pattern)]
+    return [path for path in found if path.is_dir() or not folder]
+
+
+def sign_present(sign: tuple[str, str, str | None], root: Path) -> bool:
+    """Whether the owner's change has not landed yet: its sign is still on the tree."""
+    _, path, text = sign
+    file = root / path
+    if not file.exists():
+        return False
+    return text is None or text in file.read_text(encoding="utf-8")
+
+
+def path_problem(
+    named: Named, root: Path, pending: dict[str, tuple[str, str, str | None]]
+) -> str | None:
+    """What is wrong with one path the page names (None: nothing)."""
+    exists = bool(matches(named, root))
+    where = f"docs/development.md:{named.line}: `{named.token}`"
+    if named.token in pending:
+        owner, sign, _ = pending[named.token]
+        if exists:
+            return f"{where} exists now: drop it from PENDING in tests/test_development_doc.py"
+        if sign_present(pending[named.token], root):
+            return None
+        return (
+            f"{where} is missing, and {owner}'s change has landed ({sign} changed): write the "
+            "name it chose in docs/development.md and drop the entry from PENDING"
+        )
+    if exists:
+        return None
+    return f"{where} names nothing in the repository: correct or drop it"
+
+
+def unmapped(text: str, root: Path) -> list[str]:
+    """The packages and top-level modules of ``l2tpgen/`` the map does not name."""
+    start = text.index("## The map")
+    end = text.index("\n## ", start + 1)
+    named = {path for item in named_paths(text[start:end]) for path in matches(item, root)}
+    package = root / "l2tpgen"
+    wanted = [init.parent for init in package.rglob("__init__.py") if init.parent != package]
+    wanted += [module for module in package.glob("*.py") if not module.name.startswith("_")]
+    return sorted(str(path.relative_to(root)) for path in wanted if path not in named)
+
+
+TEXT = PAGE.read_text(encoding="utf-8")
+NAMED = named_paths(TEXT)
+
+
+def test_the_map_names_every_package_and_top_level_module_of_l2tpgen() -> None:
+    missing = unmapped(TEXT, ROOT)
+    assert not missing, f"docs/development.md's map leaves out: {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("named", NAMED, ids=[named.token for named in NAMED])
+def test_every_path_the_development_page_names_exists(named: Named) -> None:
+    problem = path_problem(named, ROOT, PENDING)
+    assert problem is None, problem
+
+
+def test_every_pending_path_is_one_the_page_still_names() -> None:
+    tokens = {named.token for named in NAMED}
+    stale = sorted(set(PENDING) - tokens)
+    assert not stale, f"PENDING lists paths the page no longer names: {', '.join(stale)}"
+
+
+def _recipes(text: str) -> dict[str, str]:
+    start = text.index("## Recipes")
+    end = text.index("\n## ", start + 1)
+    parts = re.split(r"^### (.+)$", text[start:end], flags=re.MULTILINE)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+RECIPES = _recipes(TEXT)
+
+
+def test_the_page_has_a_recipe_for_each_usual_addition() -> None:
+    wanted = {"A lint rule", "A validate check", "A command", "A platform", "A lab check"}
+    assert wanted <= set(RECIPES), f"missing recipes: {sorted(wanted - set(RECIPES))}"
+
+
+@pytest.mark.parametrize("title", sorted(RECIPES))
+def test_each_recipe_names_the_code_its_test_and_its_doc(title: str) -> None:
+    tokens = [named.token for named in named_paths(RECIPES[title])]
+    assert any(t.startswith("l2tpgen/") for t in tokens), f"{title}: no file under l2tpgen/"
+    assert any(t.startswith("tests/test_") for t in tokens), f"{title}: no test module"
+    assert any(t.startswith(("docs/", "schema/")) for t in tokens), f"{title}: no doc"
+
+
+# The checker itself, on pages written here: each kind of mistake it must see.
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    for path in ("l2tpgen/lint/rules/base.py", "l2tpgen/lint/engine.py", "l2tpgen/mtu.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text('"""A module."""\n', encoding="utf-8")
+    for package in ("l2tpgen", "l2tpgen/lint", "l2tpgen/lint/rules"):
+        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "old.py").write_text("OLD = 1\n", encoding="utf-8")
+    return tmp_path
+
+
+PAGE_HERE = """\
+# Developing
+
+## The map
+
+### The ground floor
+
+`mtu.py`
+
+### `l2tpgen/lint/`
+
+`engine.py` and `lint/rules/` (`rules/base.py`)
+
+```sh
+`not/a/path.py` in a code block
+```
+
+## Recipes
+"""
+
+
+def test_the_checker_reads_bare_names_in_their_package_and_finds_the_map_complete(
+    tree: Path,
+) -> None:
+    named = named_paths(PAGE_HERE)
+    assert [n.token for n in named] == ["mtu.py", "l2tpgen/lint/", "engine.py", "lint/rules/"] + [
+        "rules/base.py"
+    ]
+    assert [path_problem(n, tree, {}) for n in named] == [None] * 5
+    assert unmapped(PAGE_HERE, tree) == []
+
+
+def test_the_checker_names_a_package_or_module_the_map_leaves_out(tree: Path) -> None:
+    (tree / "l2tpgen" / "hosts").mkdir()
+    (tree / "l2tpgen" / "hosts" / "__init__.py").write_text("", encoding="utf-8")
+    (tree / "l2tpgen" / "errors.py").write_text("", encoding="utf-8")
+    assert unmapped(PAGE_HERE, tree) == ["l2tpgen/errors.py", "l2tpgen/hosts"]
+
+
+def test_the_checker_names_a_missing_path_and_a_bare_name_outside_its_package(tree: Path) -> None:
+    page = "### `l2tpgen/lint/`\n\n`mtu.py` `lint/ccp.py` `tests/<name>.py` `tests/<name>.md`\n"
+    problems = [path_problem(n, tree, {}) for n in named_paths(page)]
+    assert problems[0] is None  # l2tpgen/lint/ itself
+    assert "`mtu.py` names nothing" in str(problems[1])  # not a module of lint/
+    assert "`lint/ccp.py` names nothing" in str(problems[2])
+    assert problems[3] is None  # tests/old.py matches
+    assert "`tests/<name>.md` names nothing" in str(problems[4])
+
+
+def test_a_pending_path_passes_until_its_owner_lands_then_must_exist_then_must_leave(
+    tree: Path,
+) -> None:
+    named = Named("l2tpgen/lab/engines/", 1, None)
+    pending = {named.token: ("h12", "tests/old.py", "OLD")}
+    assert path_problem(named, tree, pending) is None
+    (tree / "tests" / "old.py").write_text("NEW = 1\n", encoding="utf-8")
+    assert "h12's change has landed" in str(path_problem(named, tree, pending))
+    (tree / "l2tpgen" / "lab" / "engines").mkdir(parents=True)
+    assert "drop it from PENDING" in str(path_problem(named, tree, pending))
+
+
+def test_a_folder_path_is_not_matched_by_a_file(tree: Path) -> None:
+    assert matches(Named("l2tpgen/mtu.py/", 1, None), tree) == []
+    assert matches(Named("l2tpgen/mtu.py", 1, None), tree) == [tree / "l2tpgen" / "mtu.py"]
