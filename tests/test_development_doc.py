@@ -17,15 +17,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+# owner, and the sign that its change has not landed: a path on main, and a text it holds or None
+Sign = tuple[str, str, str | None]
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "l2tpgen"
 PAGE = ROOT / "docs" / "development.md"
 
-# target path as the page writes it -> (owner, sign: a path on main, and a text it holds or None)
-PENDING: dict[str, tuple[str, str, str | None]] = {
+# target path as the page writes it -> its sign
+PENDING: dict[str, Sign] = {
     **dict.fromkeys(
         (
             "l2tpgen/platforms/ios/",
@@ -54,7 +61,11 @@ PENDING: dict[str, tuple[str, str, str | None]] = {
         ("l2tpgen/lint/scaffold.py", "l2tpgen/model/codes.py", "docs/problems.md"),
         ("h13-rules", "tests/lint_cases.py", "The default severities of docs/rules.md's table"),
     ),
-    "tests/builders.py": ("h14-testbuilders", "tests/test_interface_names.py", "from test_lab import"),
+    "tests/builders.py": (
+        "h14-testbuilders",
+        "tests/test_interface_names.py",
+        "from test_lab import",
+    ),
     "l2tpgen/cli/verify.py": ("h15-cleanup", "l2tpgen/cli/device.py", None),
 }
 
@@ -108,7 +119,7 @@ def matches(named: Named, root: Path) -> list[Path]:
     return [path for path in found if path.is_dir() or not folder]
 
 
-def sign_present(sign: tuple[str, str, str | None], root: Path) -> bool:
+def sign_present(sign: Sign, root: Path) -> bool:
     """Whether the owner's change has not landed yet: its sign is still on the tree."""
     _, path, text = sign
     file = root / path
@@ -117,9 +128,7 @@ def sign_present(sign: tuple[str, str, str | None], root: Path) -> bool:
     return text is None or text in file.read_text(encoding="utf-8")
 
 
-def path_problem(
-    named: Named, root: Path, pending: dict[str, tuple[str, str, str | None]]
-) -> str | None:
+def path_problem(named: Named, root: Path, pending: Mapping[str, Sign]) -> str | None:
     """What is wrong with one path the page names (None: nothing)."""
     exists = bool(matches(named, root))
     where = f"docs/development.md:{named.line}: `{named.token}`"
@@ -233,9 +242,8 @@ def test_the_checker_reads_bare_names_in_their_package_and_finds_the_map_complet
     tree: Path,
 ) -> None:
     named = named_paths(PAGE_HERE)
-    assert [n.token for n in named] == ["mtu.py", "l2tpgen/lint/", "engine.py", "lint/rules/"] + [
-        "rules/base.py"
-    ]
+    tokens = ["mtu.py", "l2tpgen/lint/", "engine.py", "lint/rules/", "rules/base.py"]
+    assert [n.token for n in named] == tokens
     assert [path_problem(n, tree, {}) for n in named] == [None] * 5
     assert unmapped(PAGE_HERE, tree) == []
 
