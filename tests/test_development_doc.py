@@ -158,6 +158,13 @@ def unmapped(text: str, root: Path) -> list[str]:
     return sorted(str(path.relative_to(root)) for path in wanted if path not in named)
 
 
+def without_paragraph(text: str, root: Path) -> list[str]:
+    """The packages directly under ``l2tpgen/`` that have no paragraph (heading) of their own."""
+    headed = {heading[1] for heading in map(PACKAGE_HEADING.match, text.splitlines()) if heading}
+    packages = sorted(init.parent.name for init in (root / "l2tpgen").glob("*/__init__.py"))
+    return [f"l2tpgen/{name}/" for name in packages if name not in headed]
+
+
 TEXT = PAGE.read_text(encoding="utf-8")
 NAMED = named_paths(TEXT)
 
@@ -165,6 +172,11 @@ NAMED = named_paths(TEXT)
 def test_the_map_names_every_package_and_top_level_module_of_l2tpgen() -> None:
     missing = unmapped(TEXT, ROOT)
     assert not missing, f"docs/development.md's map leaves out: {', '.join(missing)}"
+
+
+def test_each_package_of_l2tpgen_has_its_own_paragraph_in_the_map() -> None:
+    missing = without_paragraph(TEXT, ROOT)
+    assert not missing, f"the map has no paragraph (### heading) for: {', '.join(missing)}"
 
 
 @pytest.mark.parametrize("named", NAMED, ids=[named.token for named in NAMED])
@@ -253,6 +265,14 @@ def test_the_checker_names_a_package_or_module_the_map_leaves_out(tree: Path) ->
     (tree / "l2tpgen" / "hosts" / "__init__.py").write_text("", encoding="utf-8")
     (tree / "l2tpgen" / "errors.py").write_text("", encoding="utf-8")
     assert unmapped(PAGE_HERE, tree) == ["l2tpgen/errors.py", "l2tpgen/hosts"]
+
+
+def test_the_checker_wants_a_paragraph_per_package_not_a_mention(tree: Path) -> None:
+    (tree / "l2tpgen" / "hosts").mkdir()
+    (tree / "l2tpgen" / "hosts" / "__init__.py").write_text("", encoding="utf-8")
+    page = PAGE_HERE.replace("## Recipes", "`l2tpgen/hosts/` is mentioned\n\n## Recipes")
+    assert unmapped(page, tree) == []
+    assert without_paragraph(page, tree) == ["l2tpgen/hosts/"]
 
 
 def test_the_checker_names_a_missing_path_and_a_bare_name_outside_its_package(tree: Path) -> None:
