@@ -10,6 +10,9 @@ today and that the owner's change takes away (a file that goes, or a text a file
 While the sign is there, the path may be missing; once the sign is gone the path must exist; and
 once it exists, its entry must go. So after a merge this module names every path to fix, in one
 place.
+
+The README and the other pages are held to less: a path they spell out from the repository's root
+(``l2tpgen/lab/cache.py``, ``tests/test_lab.py``) must exist.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ def named_paths(text: str) -> list[Named]:
         if line.startswith("#"):
             heading = PACKAGE_HEADING.match(line)
             package = f"l2tpgen/{heading[1]}" if heading else None
-            if line.startswith("### The ground floor"):
+            if line.startswith("### The top-level modules"):
                 package = "l2tpgen"
         for token in re.findall(r"`([^`\s]+)`", line):
             is_path = "/" in token or token.endswith(SUFFIXES)
@@ -214,6 +217,33 @@ def test_each_recipe_names_the_code_its_test_and_its_doc(title: str) -> None:
     assert any(t.startswith(("docs/", "schema/")) for t in tokens), f"{title}: no doc"
 
 
+# The other pages: a path they spell out from the repository's root names a file that exists.
+
+QUALIFIED = ("l2tpgen/", "tests/", "scripts/", "bench/", "schema/", "examples/", "labs/", "docs/")
+OTHER_PAGES = [ROOT / "README.md", ROOT / "labs" / "README.md"] + [
+    page for page in sorted((ROOT / "docs").glob("*.md")) if page != PAGE
+]
+OTHER_PATHS = [
+    (page, Named(named.token, named.line, None))
+    for page in OTHER_PAGES
+    for named in named_paths(page.read_text(encoding="utf-8"))
+    if named.token.startswith(QUALIFIED)
+]
+
+
+@pytest.mark.parametrize(
+    ("page", "named"),
+    OTHER_PATHS,
+    ids=[f"{page.relative_to(ROOT)}:{named.line}:{named.token}" for page, named in OTHER_PATHS],
+)
+def test_every_repository_path_the_readme_and_the_other_docs_spell_out_exists(
+    page: Path, named: Named
+) -> None:
+    assert matches(named, ROOT), (
+        f"{page.relative_to(ROOT)}:{named.line}: `{named.token}` names nothing in the repository"
+    )
+
+
 # The checker itself, on pages written here: each kind of mistake it must see.
 
 
@@ -234,7 +264,7 @@ PAGE_HERE = """\
 
 ## The map
 
-### The ground floor
+### The top-level modules
 
 `mtu.py`
 
