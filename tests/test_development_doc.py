@@ -87,8 +87,8 @@ class Named:
 
 
 def named_paths(text: str) -> list[Named]:
-    """Every path a page names in backquotes, outside code blocks, once each (the first time)."""
-    found: dict[str, Named] = {}
+    """Every path a page names in backquotes, outside code blocks, once per package paragraph."""
+    found: dict[tuple[str, str | None], Named] = {}
     package: str | None = None
     fenced = False
     for number, line in enumerate(text.splitlines(), 1):
@@ -105,16 +105,20 @@ def named_paths(text: str) -> list[Named]:
         for token in re.findall(r"`([^`\s]+)`", line):
             is_path = "/" in token or token.endswith(SUFFIXES)
             if is_path and not token.startswith(NOT_PATHS) and "@" not in token:
-                found.setdefault(token, Named(token, number, package))
+                found.setdefault((token, package), Named(token, number, package))
     return list(found.values())
 
 
 def matches(named: Named, root: Path) -> list[Path]:
-    """The files or folders a named path stands for (none: it names nothing)."""
-    pattern = re.sub(r"<[^>]*>", "*", named.token)
+    """The files or folders a named path stands for (none: it names nothing).
+
+    ``<name>``, and the words ``CODE``, ``SITE``, ``FILE`` and ``NAME`` the pages write for a
+    user's value (``examples/CODE.yaml``), stand for any one name.
+    """
+    pattern = re.sub(r"<[^>]*>|\b(?:CODE|SITE|FILE|NAME)\b", "*", named.token)
     folder = pattern.endswith("/")
     pattern = pattern.rstrip("/")
-    if named.package is not None and "/" not in pattern:
+    if named.package is not None and "/" not in named.token:
         bases = [root / named.package, root]  # a module of the package, or `pyproject.toml`
     else:
         bases = [root, root / "l2tpgen"] + ([root / named.package] if named.package else [])
@@ -182,7 +186,7 @@ def test_each_package_of_l2tpgen_has_its_own_paragraph_in_the_map() -> None:
     assert not missing, f"the map has no paragraph (### heading) for: {', '.join(missing)}"
 
 
-@pytest.mark.parametrize("named", NAMED, ids=[named.token for named in NAMED])
+@pytest.mark.parametrize("named", NAMED, ids=[f"{n.package or ''}:{n.token}" for n in NAMED])
 def test_every_path_the_development_page_names_exists(named: Named) -> None:
     problem = path_problem(named, ROOT, PENDING)
     assert problem is None, problem
@@ -325,6 +329,20 @@ def test_a_pending_path_passes_until_its_owner_lands_then_must_exist_then_must_l
     assert "h12's change has landed" in str(path_problem(named, tree, pending))
     (tree / "l2tpgen" / "lab" / "engines").mkdir(parents=True)
     assert "drop it from PENDING" in str(path_problem(named, tree, pending))
+
+
+def test_the_checker_reads_a_bare_name_again_in_each_package_that_names_it(tree: Path) -> None:
+    page = "### `l2tpgen/lint/`\n\n`engine.py`\n\n### `l2tpgen/lint/rules/`\n\n`engine.py`\n"
+    problems = [path_problem(n, tree, {}) for n in named_paths(page)]
+    assert problems[:2] == [None, None]  # the heading, and lint/engine.py
+    assert "docs/development.md:7: `engine.py` names nothing" in str(problems[3])
+
+
+def test_a_placeholder_in_capitals_stands_for_any_name_and_readme_for_itself(tree: Path) -> None:
+    (tree / "README.md").write_text("", encoding="utf-8")
+    assert matches(Named("tests/FILE.py", 1, None), tree) == [tree / "tests" / "old.py"]
+    assert matches(Named("README.md", 1, None), tree) == [tree / "README.md"]
+    assert matches(Named("tests/README.md", 1, None), tree) == []
 
 
 def test_a_folder_path_is_not_matched_by_a_file(tree: Path) -> None:
