@@ -17,8 +17,10 @@ The README and the other pages are held to less: a path they spell out from the 
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -215,6 +217,69 @@ def without_paragraph(text: str, root: Path) -> list[str]:
     return [f"l2tpgen/{name}/" for name in packages if name not in headed]
 
 
+def contract_layers(source: str) -> list[tuple[str, list[str]]]:
+    """``LAYERS`` of a layer contract (tests/test_layers.py), read from its source, not imported.
+
+    Each layer: its name and the module patterns written out in it (patterns built at run time,
+    such as one per platform folder, are left out: the written ones place every module here).
+    """
+    for node in ast.walk(ast.parse(source)):
+        target = getattr(node, "target", None) or next(iter(getattr(node, "targets", [])), None)
+        if isinstance(target, ast.Name) and target.id == "LAYERS":
+            value = node.value  # type: ignore[attr-defined]  # an Assign or an AnnAssign
+            return [
+                (
+                    layer.elts[0].value,
+                    [str(p.value) for p in layer.elts[1].elts if isinstance(p, ast.Constant)],
+                )
+                for layer in value.elts
+            ]
+    raise AssertionError("the layer contract has no LAYERS")
+
+
+def dotted(token: str) -> str:
+    """A path the page names as the module name the contract matches: `model/` -> l2tpgen.model."""
+    path = re.sub(r"<[^>]*>", "x", token).rstrip("/").removesuffix(".py").removesuffix("/__init__")
+    name = path.replace("/", ".")
+    return name if name == "l2tpgen" or name.startswith("l2tpgen.") else f"l2tpgen.{name}"
+
+
+def layer_table(text: str) -> list[tuple[str, list[str]]]:
+    """The map's layer table: each row's layer and the paths of the modules it puts there."""
+    if "## The map" in text:
+        start = text.index("## The map")
+        text = text[start : text.index("\n## ", start + 1)]
+    rows = re.findall(r"^\| ([a-z][a-z ]*) \| (`.*?) \|", text, re.MULTILINE)
+    return [(layer, re.findall(r"`([^`]+)`", modules)) for layer, modules in rows]
+
+
+def table_disagreements(text: str, contract: str) -> list[str]:
+    """Where the page's layer table and the contract's ``LAYERS`` differ."""
+    layers = contract_layers(contract)
+    table = layer_table(text)
+    names = [name for name, _ in layers]
+    if [layer for layer, _ in table] != names:
+        return [
+            f"the table's layers {[layer for layer, _ in table]} are not the contract's {names}"
+        ]
+    wrong = []
+    for row, (layer, tokens) in enumerate(table):
+        for token in tokens:
+            module = dotted(token)
+            index = next(
+                (
+                    i
+                    for i, (_, patterns) in enumerate(layers)
+                    if any(fnmatchcase(module, pattern) for pattern in patterns)
+                ),
+                None,
+            )
+            if index != row:
+                found = "no layer" if index is None else f"the {names[index]} layer"
+                wrong.append(f"`{token}` ({module}) is in {found}, not in the {layer} layer")
+    return wrong
+
+
 TEXT = PAGE.read_text(encoding="utf-8")
 NAMED = named_paths(TEXT)
 
@@ -256,6 +321,18 @@ def _recipes(text: str) -> dict[str, str]:
 
 
 RECIPES = _recipes(TEXT)
+
+
+CONTRACT = ROOT / "tests" / "test_layers.py"
+
+
+def test_the_layer_table_is_the_layer_contract_row_by_row() -> None:
+    if not CONTRACT.exists():  # not merged yet: the contract must be one the page waits on
+        assert sign_present(PENDING["tests/test_layers.py"], ROOT), "tests/test_layers.py is gone"
+        assert [layer for layer, _ in layer_table(TEXT)][:2] == ["errors", "ground"]
+        return
+    wrong = table_disagreements(TEXT, CONTRACT.read_text(encoding="utf-8"))
+    assert not wrong, "docs/development.md's layer table: " + "; ".join(wrong)
 
 
 def test_the_page_has_a_recipe_for_each_usual_addition() -> None:
@@ -400,6 +477,52 @@ def test_a_placeholder_in_capitals_stands_for_any_name_and_readme_for_itself(tre
     assert matches(Named("tests/FILE.py", 1, None), tree) == [tree / "tests" / "old.py"]
     assert matches(Named("README.md", 1, None), tree) == [tree / "README.md"]
     assert matches(Named("tests/README.md", 1, None), tree) == []
+
+
+CONTRACT_HERE = """\
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("errors", ("l2tpgen.errors",)),
+    ("traits", ("l2tpgen.traits", "l2tpgen.platforms.*.traits", *(f"x{p}" for p in "ab"))),
+    ("model", ("l2tpgen.model", "l2tpgen.model.*")),
+    ("drivers", ("l2tpgen.platforms.*.*",)),
+    ("cli", ("l2tpgen.cli", "l2tpgen.cli.*", "l2tpgen")),
+]
+"""
+TABLE_HERE = """\
+| layer | modules | what |
+|---|---|---|
+| errors | `errors.py` | e |
+| traits | `l2tpgen/traits.py`, `l2tpgen/platforms/<name>/traits.py` | t |
+| model | `model/` | m |
+| drivers | `l2tpgen/platforms/<name>/driver.py` | d |
+| cli | `cli/`, `l2tpgen/__init__.py` | c |
+"""
+
+
+def test_the_table_check_agrees_with_a_contract_it_matches() -> None:
+    assert contract_layers(CONTRACT_HERE)[1] == (
+        "traits",
+        ["l2tpgen.traits", "l2tpgen.platforms.*.traits"],
+    )
+    assert table_disagreements(TABLE_HERE, CONTRACT_HERE) == []
+
+
+def test_the_table_check_names_a_module_in_the_wrong_layer_and_a_missing_layer() -> None:
+    swapped = TABLE_HERE.replace("| model | `model/` |", "| model | `model/`, `mtu.py` |")
+    assert table_disagreements(swapped, CONTRACT_HERE) == [
+        "`mtu.py` (l2tpgen.mtu) is in no layer, not in the model layer"
+    ]
+    moved = TABLE_HERE.replace("`l2tpgen/platforms/<name>/traits.py` |", "|").replace(
+        "`model/` |", "`model/`, `l2tpgen/platforms/<name>/traits.py` |"
+    )
+    assert table_disagreements(moved, CONTRACT_HERE) == [
+        (
+            "`l2tpgen/platforms/<name>/traits.py` (l2tpgen.platforms.x.traits) is in the traits "
+            "layer, not in the model layer"
+        )
+    ]
+    dropped = TABLE_HERE.replace("| drivers | `l2tpgen/platforms/<name>/driver.py` | d |\n", "")
+    assert "are not the contract's" in table_disagreements(dropped, CONTRACT_HERE)[0]
 
 
 def test_a_folder_path_is_not_matched_by_a_file(tree: Path) -> None:
