@@ -172,7 +172,9 @@ CONTRACT = ROOT / "tests" / "test_layers.py"
 
 def test_the_layer_table_is_the_layer_contract_row_by_row() -> None:
     if not CONTRACT.exists():  # not merged yet: the contract must be one the page waits on
-        assert sign_present(PENDING["tests/test_layers.py"], ROOT), "tests/test_layers.py is gone"
+        sign = PENDING.get("tests/test_layers.py")
+        assert sign is not None, "tests/test_layers.py, the layer contract, is missing"
+        assert sign_present(sign, ROOT), f"{sign[0]} has landed without tests/test_layers.py"
         assert [layer for layer, _ in layer_table(TEXT)][:2] == ["errors", "ground"]
         return
     wrong = table_disagreements(TEXT, CONTRACT.read_text(encoding="utf-8"))
