@@ -131,6 +131,21 @@ def check_mixed_peers(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem
     """
     if not site.driver.kernel_sessions:
         return
+    ends = _pseudowires(site, sites)
+    clear = [pw.peer.name for _, pw in ends if not pw.protection.ipsec]
+    if not clear or len(clear) == len(ends):
+        return
+    for index, pw in ends:
+        if not pw.protection.ipsec or (pw.cookie_size == MIXED_COOKIE and pw.keyed_cookies):
+            continue
+        if not site.driver.cookies:
+            yield _no_cookies(site, index, pw.peer.name, clear)
+            return
+        yield _unkeyed_cookies(site, index, pw, clear)
+
+
+def _pseudowires(site: Site, sites: Mapping[str, Site]) -> list[tuple[int, Pseudowire]]:
+    """(index in ``peers``, pseudowire) of each peer that is a known site with a VLAN here."""
     ends = []
     for index, peer_name in enumerate(site.peer_names):
         peer = sites.get(peer_name)
@@ -138,43 +153,47 @@ def check_mixed_peers(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem
         if peer is None or peer is site or vlan is None:
             continue
         ends.append((index, Pseudowire(site, vlan, peer)))
-    clear = [pw.peer.name for _, pw in ends if not pw.protection.ipsec]
-    if not clear or len(clear) == len(ends):
-        return
+    return ends
+
+
+def _mixing(clear: list[str]) -> str:
+    return (
+        f"this PE mixes clear peers ({', '.join(clear)}) with IPsec peers, and the kernel "
+        "admits a clear peer's L2TPv3 into any session by its ID alone"
+    )
+
+
+def _no_cookies(site: Site, index: int, peer_name: str, clear: list[str]) -> Problem:
+    """V062: a platform without cookies cannot keep a clear peer out of its IPsec sessions."""
     title = site.driver.short_title or site.driver.title
-    for index, pw in ends:
-        if not pw.protection.ipsec or (pw.cookie_size == MIXED_COOKIE and pw.keyed_cookies):
-            continue
-        peer_name = pw.peer.name
-        entry = site.peers[index]
-        where: tuple[PathItem, ...] = (
-            ("peers", index, "pseudowire", "cookie")
-            if entry.pseudowire.cookie is not None
-            else ("pseudowire_class", "cookie")
-            if "cookie" in site.pseudowire_class.model_fields_set
-            else ("peers", index)
-        )
-        what = (
-            f"this PE mixes clear peers ({', '.join(clear)}) with IPsec peers, and the kernel "
-            "admits a clear peer's L2TPv3 into any session by its ID alone"
-        )
-        if not site.driver.cookies:
-            yield Problem(
-                site.name,
-                ("peers", index),
-                f"{what}; {title} has no L2TPv3 cookies to keep them out of the IPsec "
-                f"pseudowires to {peer_name}",
-                f"protect the pseudowires to {', '.join(clear)} with IPsec too, or move them to "
-                "another PE",
-                code="V062",
-            )
-            return
-        yield Problem(
-            site.name,
-            where,
-            f"{what}: the IPsec pseudowires to {peer_name} need keyed 8-byte cookies (they have "
-            f"{pw.cookie_size or 'no'}{'-byte' if pw.cookie_size else ''} cookies)",
-            f"set `cookie: 8` for {peer_name} here and at {peer_name} (the cookies are then keyed "
-            f"and travel only inside ESP), or protect {', '.join(clear)} with IPsec too",
-            code="V063",
-        )
+    return Problem(
+        site.name,
+        ("peers", index),
+        f"{_mixing(clear)}; {title} has no L2TPv3 cookies to keep them out of the IPsec "
+        f"pseudowires to {peer_name}",
+        f"protect the pseudowires to {', '.join(clear)} with IPsec too, or move them to another PE",
+        code="V062",
+    )
+
+
+def _cookie_path(site: Site, index: int) -> tuple[PathItem, ...]:
+    """Where the peer's cookie is set: on the peer, in the pseudowire-class, else the peer."""
+    if site.peers[index].pseudowire.cookie is not None:
+        return ("peers", index, "pseudowire", "cookie")
+    if "cookie" in site.pseudowire_class.model_fields_set:
+        return ("pseudowire_class", "cookie")
+    return ("peers", index)
+
+
+def _unkeyed_cookies(site: Site, index: int, pw: Pseudowire, clear: list[str]) -> Problem:
+    """V063: an IPsec pseudowire of a mixed PE without keyed 8-byte cookies."""
+    peer_name = pw.peer.name
+    return Problem(
+        site.name,
+        _cookie_path(site, index),
+        f"{_mixing(clear)}: the IPsec pseudowires to {peer_name} need keyed 8-byte cookies (they "
+        f"have {pw.cookie_size or 'no'}{'-byte' if pw.cookie_size else ''} cookies)",
+        f"set `cookie: 8` for {peer_name} here and at {peer_name} (the cookies are then keyed "
+        f"and travel only inside ESP), or protect {', '.join(clear)} with IPsec too",
+        code="V063",
+    )
