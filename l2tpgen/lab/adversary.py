@@ -96,6 +96,40 @@ def _tunnels(commands: tuple[str, ...]) -> dict[int, tuple[str, str]]:
     return {int(m.group(1)): (m.group(2), m.group(3)) for m in found if m}
 
 
+def _ipsec_pair(lab: Lab) -> tuple[Pair, dict[str, str]]:
+    """The pair aimed at (a PE with a clear peer first) and each IPsec PE's clear peer."""
+    ipsec = {n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec"}
+    candidates = [p for p in pairs(lab) if {p.near.pe, p.far.pe} <= ipsec]
+    if not candidates:
+        raise L2tpgenError("the attacker needs a pair of PEs that both run IPsec")
+    clear = {
+        p.far.pe: p.near.pe for p in pairs(lab) if p.far.pe in ipsec and p.near.pe not in ipsec
+    } | {p.near.pe: p.far.pe for p in pairs(lab) if p.near.pe in ipsec and p.far.pe not in ipsec}
+    return next((p for p in candidates if p.far.pe in clear), candidates[0]), clear
+
+
+def _wan_segment(lab: Lab, wan_name: str, pe: str) -> tuple[str, str]:
+    """The WAN router's interface on the PE's segment, and its own address/prefix there."""
+    link = next(
+        (link.b if link.a.node == pe else link.a)
+        for link in lab.links
+        if {link.a.node, link.b.node} == {pe, wan_name}
+    )
+    subnet = next(
+        f"{m.group(1)}/{m.group(2)}"
+        for m in map(_ADDR.match, lab.node(wan_name).exec)
+        if m and m.group(3) == link.interface
+    )
+    return link.interface, subnet
+
+
+def _clear_end(lab: Lab, pe: str, peer: str) -> tuple[str, str]:
+    """The clear peer's tunnel address and the cookie it sends on its own session to ``pe``."""
+    vlan = next(p.vlan for p in pairs(lab) if {p.near.pe, p.far.pe} == {pe, peer})
+    peer_tunnel, _, clear_cookie, _ = _session(lab.node(peer).exec, vlan)
+    return _tunnels(lab.node(peer).exec)[peer_tunnel][0], clear_cookie
+
+
 def aim(lab: Lab) -> Aim:
     """The far PE of the first pair between two IPsec PEs; a PE with a clear peer first.
 
@@ -104,34 +138,15 @@ def aim(lab: Lab) -> Aim:
     """
     if lab.wan is None:
         raise L2tpgenError("the attacker needs the lab's WAN router")
-    ipsec = {n.name for n in lab.nodes if n.role == "pe" and protection(n) == "ipsec"}
-    candidates = [p for p in pairs(lab) if {p.near.pe, p.far.pe} <= ipsec]
-    if not candidates:
-        raise L2tpgenError("the attacker needs a pair of PEs that both run IPsec")
-    clear = {
-        p.far.pe: p.near.pe for p in pairs(lab) if p.far.pe in ipsec and p.near.pe not in ipsec
-    } | {p.near.pe: p.far.pe for p in pairs(lab) if p.near.pe in ipsec and p.far.pe not in ipsec}
-    pair = next((p for p in candidates if p.far.pe in clear), candidates[0])
+    pair, clear = _ipsec_pair(lab)
     node = lab.node(pair.far.pe)
     tunnel_id, session, _, cookie = _session(node.exec, pair.vlan)
     local, remote = _tunnels(node.exec)[tunnel_id]
-    link = next(
-        (link.b if link.a.node == node.name else link.a)
-        for link in lab.links
-        if {link.a.node, link.b.node} == {node.name, lab.wan}
-    )
-    wan = lab.node(lab.wan)
-    subnet = next(
-        f"{m.group(1)}/{m.group(2)}"
-        for m in map(_ADDR.match, wan.exec)
-        if m and m.group(3) == link.interface
-    )
+    interface, subnet = _wan_segment(lab, lab.wan, node.name)
     peer = clear.get(node.name)
     clear_address, clear_cookie = "", "-"
     if peer is not None:
-        vlan = next(p.vlan for p in pairs(lab) if {p.near.pe, p.far.pe} == {node.name, peer})
-        peer_tunnel, _, clear_cookie, _ = _session(lab.node(peer).exec, vlan)
-        clear_address = _tunnels(lab.node(peer).exec)[peer_tunnel][0]
+        clear_address, clear_cookie = _clear_end(lab, node.name, peer)
     return Aim(
         pair,
         node.name,
@@ -141,7 +156,7 @@ def aim(lab: Lab) -> Aim:
         session,
         cookie,
         lab.wan,
-        link.interface,
+        interface,
         subnet,
         peer,
         clear_address,
