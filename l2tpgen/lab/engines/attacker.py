@@ -43,7 +43,7 @@ from l2tpgen.lab.security import (
 from l2tpgen.lab.strongswan import protection_extras
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
 
     from l2tpgen.lab.inputs import Lab
 
@@ -160,13 +160,11 @@ def _places(figures: Phase, kinds: str) -> str:
     return ", ".join(f"{d} {n}" for d, n in figures.by_destination(kinds).items()) or "none"
 
 
-def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> list[CheckResult]:
-    """The verdicts: each 0 in the protected copy and more than 0 in the control."""
-    sites = f"wan->{a.pe}"
-    out: list[CheckResult] = []
-    # a 0 counts only if the pseudowire works: a session that was never created delivers nothing
-    alive = protected.get("adv.steady.reach") == "0"
-    dead = "" if alive else f"; the pseudowire did NOT answer at steady state ({a.pe})"
+def _judge_steady(
+    a: Aim, protected: Mapping[str, str], control: Mapping[str, str], dead: str
+) -> Iterator[CheckResult]:
+    """The forgeries at steady state: to what a neighbour finds, and to every PE address."""
+    alive = not dead
     for name, kinds, what in (
         ("attack-discovered", "debBmM", "to what a WAN neighbour finds"),
         ("attack-every-address", "af", "to every address the PE holds"),
@@ -180,17 +178,29 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
             f"{xfrm_deltas(protected, 'steady')}); "
             f"control without the block policies: {cd}/{cs} ({_places(c, kinds)})"
         )
-        out.append(CheckResult(name, a.pair.vlan, sites, ok, detail + dead))
+        yield CheckResult(name, a.pair.vlan, f"wan->{a.pe}", ok, detail + dead)
+
+
+def _judge_boot(
+    a: Aim, protected: Mapping[str, str], control: Mapping[str, str], dead: str
+) -> CheckResult:
+    """The boot phase: no clear L2TPv3 on the WAN and no forgery delivered before IKE."""
     p, c = phase_figures(protected, "boot"), phase_figures(control, "boot")
     (pd, ps), (cd, cs) = p.total("debBmMaf"), c.total("debBmMaf")
     pc, cc = clear_packets(protected, "boot"), clear_packets(control, "boot")
-    ok = alive and ps > 0 and pd == 0 and pc == 0 and cd > 0 and cc > 0
+    ok = not dead and ps > 0 and pd == 0 and pc == 0 and cd > 0 and cc > 0
     detail = (
         f"script applied, no IKE daemon: {pc} clear L2TPv3 packets on the WAN while "
         f"{a.pair.far.node} pinged ({_pings(protected, 'adv.boot.ping')}), forgeries {pd}/{ps} "
         f"delivered; control: {cc} clear, {cd}/{cs} delivered"
     )
-    out.append(CheckResult("attack-boot", a.pair.vlan, sites, ok, detail + dead))
+    return CheckResult("attack-boot", a.pair.vlan, f"wan->{a.pe}", ok, detail + dead)
+
+
+def _judge_outages(
+    a: Aim, protected: Mapping[str, str], control: Mapping[str, str]
+) -> Iterator[CheckResult]:
+    """The restart and the crash of charon: no clear L2TPv3 on the WAN, and the pseudowire back."""
     for phase, what in (("restart", "SIGTERM and start"), ("crash", "SIGKILL and start")):
         pc, cc = clear_packets(protected, phase), clear_packets(control, phase)
         back = protected.get(f"adv.{phase}.back") == "0"
@@ -203,22 +213,38 @@ def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> l
             f"{'answering again' if back else 'NOT answering again'}; "
             f"{xfrm_deltas(protected, phase)}); control: {cc} clear"
         )
-        out.append(CheckResult(f"attack-{phase}", a.pair.vlan, sites, ok, detail))
+        yield CheckResult(f"attack-{phase}", a.pair.vlan, f"wan->{a.pe}", ok, detail)
+
+
+def _judge_mixed(
+    a: Aim, protected: Mapping[str, str], control: Mapping[str, str], dead: str
+) -> CheckResult:
+    """The clear peer, and whoever spoofs it, kept out of the IPsec session."""
+    p, c = phase_figures(protected, "steady"), phase_figures(control, "steady")
+    guessed = [f"x{w}{t}{s}" for w in "ps" for t in "no" for s in "ns"]
+    pd = sum(max(p.delivered.get(label, 0), 0) for label in guessed)
+    right = [max(c.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
+    pr = [max(p.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
+    ok = not dead and pd == 0 and min(right) > 0
+    detail = (
+        f"from the clear peer {a.clear_peer} ({a.clear_address}) and spoofed from the WAN, "
+        f"to session {a.session} on {a.tunnel}, with no cookie or the peer's own: "
+        f"{pd}/{len(guessed) * SENT} reached {a.pair.far.node}; with the session's right "
+        f"cookie (never sent in clear): {pr[0]}/{SENT} and {pr[1]}/{SENT}; control: "
+        f"{right[0]}/{SENT} and {right[1]}/{SENT}"
+    )
+    return CheckResult("attack-mixed", a.pair.vlan, f"wan->{a.pe}", ok, detail + dead)
+
+
+def judge(a: Aim, protected: Mapping[str, str], control: Mapping[str, str]) -> list[CheckResult]:
+    """The verdicts: each 0 in the protected copy and more than 0 in the control."""
+    # a 0 counts only if the pseudowire works: a session that was never created delivers nothing
+    alive = protected.get("adv.steady.reach") == "0"
+    dead = "" if alive else f"; the pseudowire did NOT answer at steady state ({a.pe})"
+    out = [*_judge_steady(a, protected, control, dead), _judge_boot(a, protected, control, dead)]
+    out += _judge_outages(a, protected, control)
     if a.clear_peer is not None:
-        p, c = phase_figures(protected, "steady"), phase_figures(control, "steady")
-        guessed = [f"x{w}{t}{s}" for w in "ps" for t in "no" for s in "ns"]
-        pd = sum(max(p.delivered.get(label, 0), 0) for label in guessed)
-        right = [max(c.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
-        pr = [max(p.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
-        ok = alive and pd == 0 and min(right) > 0
-        detail = (
-            f"from the clear peer {a.clear_peer} ({a.clear_address}) and spoofed from the WAN, "
-            f"to session {a.session} on {a.tunnel}, with no cookie or the peer's own: "
-            f"{pd}/{len(guessed) * SENT} reached {a.pair.far.node}; with the session's right "
-            f"cookie (never sent in clear): {pr[0]}/{SENT} and {pr[1]}/{SENT}; control: "
-            f"{right[0]}/{SENT} and {right[1]}/{SENT}"
-        )
-        out.append(CheckResult("attack-mixed", a.pair.vlan, sites, ok, detail + dead))
+        out.append(_judge_mixed(a, protected, control, dead))
     return out
 
 
