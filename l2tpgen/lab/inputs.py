@@ -306,6 +306,23 @@ def _cross_checks(nodes: Sequence[Node], ces: Sequence[Ce], problems: list[str])
         problems.append("more than one node has the wan role")
 
 
+def _nodes(
+    raw: Mapping[object, object],
+    defaults: object,
+    problems: list[str],
+    files: Mapping[str, str] | None,
+) -> list[Node]:
+    """The valid nodes of ``topology.nodes``, with ``topology.defaults.kind`` where one has none."""
+    default_kind = defaults.get("kind") if isinstance(defaults, dict) else None
+    found = (_node(str(k), v, default_kind, problems, files) for k, v in raw.items())
+    return [n for n in found if n is not None]
+
+
+def _shaping(wan: Node | None, problems: list[str]) -> Shaping:
+    """The WAN router's shaping labels; none without a WAN router."""
+    return parse_shaping(dict(wan.labels), f"node {wan.name!r}", problems) if wan else Shaping()
+
+
 def parse_lab(
     data: object, source: str = "topology", files: Mapping[str, str] | None = None
 ) -> Lab:
@@ -327,19 +344,13 @@ def parse_lab(
     raw_nodes = topology.get("nodes")
     if not isinstance(raw_nodes, dict) or not raw_nodes:
         raise LabInputError(source, [*problems, "topology.nodes must be a non-empty mapping"])
-    defaults = topology.get("defaults")
-    default_kind = defaults.get("kind") if isinstance(defaults, dict) else None
-    nodes = [
-        n
-        for n in (_node(str(k), v, default_kind, problems, files) for k, v in raw_nodes.items())
-        if n is not None
-    ]
+    nodes = _nodes(raw_nodes, topology.get("defaults"), problems, files)
     kinds = {n.name: n.kind for n in nodes}
     links = _links(topology.get("links"), kinds, problems)
     ces = [c for c in (_ce(n, problems) for n in nodes if n.role == "ce") if c is not None]
     _cross_checks(nodes, ces, problems)
     wan = next((n for n in nodes if n.role == "wan"), None)
-    shaping = parse_shaping(dict(wan.labels), f"node {wan.name!r}", problems) if wan else Shaping()
+    shaping = _shaping(wan, problems)
     if problems:
         raise LabInputError(source, problems)
     return Lab(str(name), tuple(nodes), links, tuple(ces), wan.name if wan else None, shaping)
