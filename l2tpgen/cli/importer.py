@@ -81,8 +81,29 @@ def _write_sites(output: Path, result: ImportResult, targets: list[Path]) -> Non
         write_files(target, {"": site.text}, private=False)
 
 
+def _refused(notes: tuple[Note, ...], fmt: OutputFormat) -> None:
+    """The notes of a refused import, as JSON or one line each."""
+    if fmt is OutputFormat.json:
+        _json(None, [], notes)
+        return
+    for note in notes:
+        _print_note(note)
+
+
+def _print_written(result: ImportResult, targets: list[Path], output: Path) -> None:
+    """The notes, each file written, and the next step (none while a stub is left to fill)."""
+    for note in result.notes:
+        _print_note(note)
+    for site, target in zip(result.sites, targets, strict=True):
+        what = "stub" if site.stub else f"from {site.source}"
+        out.print(f"wrote {safe(str(target))} ({what})")
+    if any(site.stub for site in result.sites):
+        raise typer.Exit(0)
+    err.print(f"next: l2tpgen validate --sites {safe(str(output))}")
+
+
 @app.command("import")
-def import_command(  # noqa: C901 - one branch per outcome, each printed its way
+def import_command(
     configs: Annotated[
         list[Path],
         typer.Argument(
@@ -164,11 +185,7 @@ def import_command(  # noqa: C901 - one branch per outcome, each printed its way
     try:
         result = import_configs(_read(configs), options)
     except ImportRefusedError as exc:
-        if fmt is OutputFormat.json:
-            _json(None, [], exc.notes)
-        else:
-            for note in exc.notes:
-                _print_note(note)
+        _refused(exc.notes, fmt)
         fail(str(exc))
     targets = [output / f"{site.name}.yaml" for site in result.sites]
     existing = [str(t) for t in targets if t.exists()]
@@ -184,11 +201,4 @@ def import_command(  # noqa: C901 - one branch per outcome, each printed its way
     if fmt is OutputFormat.json:
         _json(result, targets, ())
         return
-    for note in result.notes:
-        _print_note(note)
-    for site, target in zip(result.sites, targets, strict=True):
-        what = "stub" if site.stub else f"from {site.source}"
-        out.print(f"wrote {safe(str(target))} ({what})")
-    if any(site.stub for site in result.sites):
-        raise typer.Exit(0)
-    err.print(f"next: l2tpgen validate --sites {safe(str(output))}")
+    _print_written(result, targets, output)
