@@ -306,6 +306,32 @@ def test_a_config_without_l2tpv3_is_refused_in_json_too(tmp_path: Path) -> None:
     assert "nothing to import" in report["refused"][0]["message"]
 
 
+def test_a_refused_import_lists_its_notes_once_in_text_and_only_in_the_report_in_json(
+    tmp_path: Path,
+) -> None:
+    config = str(REALWORLD / "ciscoconfparse-sample01.cfg")
+    code, _, stderr = _import(config, "-o", str(tmp_path))
+    assert code == 1
+    assert stderr.count("refused:") == 1
+    code, stdout, stderr = _import(config, "-o", str(tmp_path), "--format", "json")
+    assert code == 1
+    assert len(json.loads(stdout)["refused"]) == 1
+    assert "refused:" not in stderr
+
+
+def test_import_names_the_next_step_only_when_no_stub_is_left_to_fill(tmp_path: Path) -> None:
+    configs = _rendered(tmp_path, SITES, ["site-a", "site-b"])
+    code, _, stderr = _import(*map(str, configs), "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert f"next: l2tpgen validate --sites {tmp_path / 'out'}" in " ".join(stderr.split())
+    config = tmp_path / "r1.cfg"
+    config.write_text(SECRET_CONFIG)  # its peer 192.0.2.2 is not given: a stub
+    code, stdout, stderr = _import(str(config), "-o", str(tmp_path / "stubbed"))
+    assert code == 0
+    assert "(stub)" in stdout
+    assert "next:" not in stderr
+
+
 def test_two_configs_of_one_hostname_need_a_name() -> None:
     a = (SINGLE_TRUNK / "lab-a-rtr1.cfg").read_text()
     with pytest.raises(ImportRefusedError) as caught:
