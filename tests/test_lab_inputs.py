@@ -54,6 +54,16 @@ def test_the_committed_example_parses_into_five_nodes_four_links_two_ces() -> No
     assert lab.shaping == Shaping()
 
 
+def test_a_node_without_a_kind_takes_topology_defaults_kind() -> None:
+    data = _topology()
+    kinds = {name: node.pop("kind") for name, node in data["topology"]["nodes"].items()}
+    assert len(set(kinds.values())) == 1  # one kind for every node: the defaults can carry it
+    assert "has no kind" in " ".join(_problems(copy.deepcopy(data)))
+    data["topology"]["defaults"] = {"kind": next(iter(kinds.values()))}
+    lab = parse_lab(data, "t.clab.yml")
+    assert {n.name: n.kind for n in lab.nodes} == kinds
+
+
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
