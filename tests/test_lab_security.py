@@ -13,7 +13,10 @@ transport AES-GCM-128 on a 1500-byte WAN (1500 - 20 IP - 8 ESP header - 8 IV - 1
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
 from typing import TYPE_CHECKING
 
 import pytest
@@ -37,7 +40,12 @@ from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.fields import LabInputError
 from l2tpgen.lab.inputs import load_lab, parse_lab
 from l2tpgen.lab.pairs import pairs
-from l2tpgen.lab.security import reveal_secrets, security_plan, without_protection
+from l2tpgen.lab.security import (
+    reveal_secrets,
+    security_plan,
+    start_charon,
+    without_protection,
+)
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.model.keys import pair_psk
 
@@ -130,6 +138,39 @@ def test_the_inbound_policy_waits_until_the_ike_daemons_run() -> None:
     assert keys[-1] == "protect.xfrm.pe-site-b"
     assert "ip xfrm policy add src 0.0.0.0/0 dst 0.0.0.0/0 proto 115 dir in" in before[-1].command
     assert without_protection(_lab()).node("pe-site-b").exec == plan.lab.node("pe-site-b").exec
+
+
+BUSYBOX = shutil.which("busybox")
+
+
+@pytest.mark.skipif(BUSYBOX is None, reason="busybox (the guest's shell) absent")
+def test_the_wait_for_charon_ends_when_its_vici_socket_appears_not_when_the_polls_run_out(
+    tmp_path: Path,
+) -> None:
+    # start_charon's wait, run by busybox sh as in the guest, with the socket made 0.3 s late:
+    # it must end because the socket is there (i < 1000), having paused between polls (``read
+    # -t`` on its FIFO; without the FIFO open the 1000 polls run out at once, before the socket).
+    wait = [
+        line
+        for line in start_charon("connections {}\n").splitlines()
+        if line.startswith(("[ -p", "for i in", "exec 4"))
+    ]
+    assert len(wait) == 3  # the FIFO, the polls, its close
+    make = (
+        "python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "
+        '"$L2TPGEN_TMP/charon.vici"'
+    )
+    script = f"(sleep 0.3; {make}) & " + "\n".join(wait) + '\necho "$i"; wait\n'
+    done = subprocess.run(
+        [str(BUSYBOX), "sh", "-c", script],
+        env={"L2TPGEN_TMP": str(tmp_path), "PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    assert (tmp_path / "charon.vici").is_socket()
+    assert int(done.stdout.split()[-1]) < 1000  # the polls' limit
 
 
 def test_a_hub_tries_each_of_its_ike_children_even_when_its_peer_initiated_first() -> None:

@@ -156,6 +156,10 @@ def _initiate(child: str) -> str:
     )
 
 
+_WAIT = '"$L2TPGEN_TMP/charon.wait"'
+_PAUSE = "read -t 0.01 _ <&4"
+
+
 def start_charon(conf: str) -> str:
     """Write the configurations, start charon in its own mount namespace, load the connections.
 
@@ -174,8 +178,12 @@ def start_charon(conf: str) -> str:
         f'cat > "$L2TPGEN_TMP/strongswan.conf" <<{eof}\n{_strongswan_conf()}{eof}\n'
         f"cat > \"$L2TPGEN_TMP/swanctl.conf\" <<'{eof}'\n{conf}{eof}\n"
         f'unshare -m sh -c {shlex.quote(daemon)} >"$L2TPGEN_TMP/charon.out" 2>&1 </dev/null &\n'
-        'for i in $(seq 1000); do [ -S "$L2TPGEN_TMP/charon.vici" ] && break; sleep 0.01; done\n'
-        + _swanctl('--load-all --file "$L2TPGEN_TMP/swanctl.conf"')
+        # Wait for the vici socket without a process per poll: ``read -t`` on a FIFO nobody
+        # writes (opened read-write, so it never ends) is the shell's own 10 ms pause; busybox's
+        # ``sleep`` forks and execs each time, while the other PEs' charons start side by side.
+        f"[ -p {_WAIT} ] || mkfifo {_WAIT}; exec 4<>{_WAIT}\n"
+        f'for i in $(seq 1000); do [ -S "$L2TPGEN_TMP/charon.vici" ] && break; {_PAUSE}; done\n'
+        "exec 4<&-\n" + _swanctl('--load-all --file "$L2TPGEN_TMP/swanctl.conf"')
     )
 
 
