@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -43,3 +44,11 @@ def golden(request: pytest.FixtureRequest) -> Golden:
 
 
 pytest_plugins = ["conftest_sim", "conftest_netbox", "conftest_lab"]
+
+# No timed assertions on these shared, noisy machines: hypothesis's per-example deadline (200 ms by
+# default) and its too-slow health check are off for every property test; a failing example is
+# still reported with its seed.
+settings.register_profile(
+    "l2tpgen", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("l2tpgen")
