@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from l2tpgen.model import Site
 
 EXAMPLES = ROOT / "examples"
+# The reference case's single-trunk routers (one xconnect on the LAN port carries every VLAN)
+REFERENCE_BEFORE = {
+    f"before-router-{end}": ROOT / "tests" / "reference" / f"before-router-{end}.conf"
+    for end in "ab"
+}
 HUB = EXAMPLES / "hub"
 PROTECTED = EXAMPLES / "protected"
 
@@ -385,3 +390,16 @@ def unprotected(config: str) -> str:
     return config.replace(" ip access-group l2tpgen-wan-in in\n", "").replace(
         " crypto map l2tpgen\n", ""
     )
+
+
+def import_reference(tmp_path: Path, *options: str) -> Path:
+    """``l2tpgen import`` of the reference case's single-trunk routers into ``tmp_path/sites``."""
+    from typer.testing import CliRunner  # noqa: PLC0415 - only the import tests need it
+
+    from l2tpgen.cli import app  # noqa: PLC0415
+
+    sites = tmp_path / "sites"
+    args = ["import", *map(str, REFERENCE_BEFORE.values()), *options, "-o", str(sites)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return sites

@@ -24,7 +24,7 @@ from l2tpgen.sim import Credentials, Faults, SimDevice, SimFleet, SimSpec
 from l2tpgen.sim.flavor import IOS, Flavor
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from pathlib import Path
     from types import TracebackType
 
@@ -143,6 +143,18 @@ def run_cli(
         check=False,
         timeout=timeout,
     )
+
+
+def dry_run_results(
+    sites: Path, inventory: Path, env: Mapping[str, str], names: Iterable[str]
+) -> list[dict[str, Any]]:
+    """``push NAMES --dry-run --format json`` against ``inventory``: its per-router results."""
+    result = run_cli(
+        "push", *names, "--dry-run", "--sites", str(sites), "--inventory", str(inventory),
+        "--format", "json", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return list(json.loads(result.stdout)["results"])
 
 
 def sim_cli(

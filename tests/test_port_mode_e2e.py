@@ -8,46 +8,26 @@ configs changes nothing; with `--vlans` they migrate (test_sim_scope_e2e.py has 
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
-from conftest import SITES
-from conftest_sim import SimUp, cli_env, run_cli
-from typer.testing import CliRunner
-
-from l2tpgen.cli import app
+from builders import REFERENCE_BEFORE, import_reference
+from conftest_sim import SimUp, cli_env, dry_run_results
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-REFERENCE = SITES.parent / "tests" / "reference"
-BEFORE = {f"before-router-{end}": REFERENCE / f"before-router-{end}.conf" for end in "ab"}
-runner = CliRunner()
-
-
-def _imported(tmp_path: Path, *options: str) -> Path:
-    sites = tmp_path / "sites"
-    result = runner.invoke(app, ["import", *map(str, BEFORE.values()), *options, "-o", str(sites)])
-    assert result.exit_code == 0, result.stdout + result.stderr
-    return sites
 
 
 def _dry_run(sites: Path, tmp_path: Path) -> list[dict[str, Any]]:
     # The reference configs' own test secret (type 0 in the file), so the classes agree too.
     env = {**cli_env(tmp_path), "L2TPGEN_L2TP_SECRET": "123456789"}
     inventory = tmp_path / "inventory.json"
-    configs = [f"--config={site}={file}" for site, file in BEFORE.items()]
+    configs = [f"--config={site}={file}" for site, file in REFERENCE_BEFORE.items()]
     with SimUp("--sites", str(sites), *configs, inventory=inventory, env=env):
-        result = run_cli(
-            "push", *BEFORE, "--dry-run", "--sites", str(sites), "--inventory", str(inventory),
-            "--format", "json", env=env,
-        )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    return list(json.loads(result.stdout)["results"])
+        return dry_run_results(sites, inventory, env, REFERENCE_BEFORE)
 
 
 def test_a_kept_port_mode_xconnect_is_pushed_as_it_stands_no_migration(tmp_path: Path) -> None:
-    sites = _imported(tmp_path)
+    sites = import_reference(tmp_path)
     assert (
         "port_xconnect: {peer: before-router-b, vc_id: 125, action: keep}"
         in (sites / "before-router-a.yaml").read_text()
@@ -61,7 +41,7 @@ def test_a_kept_port_mode_xconnect_is_pushed_as_it_stands_no_migration(tmp_path:
 
 
 def test_a_port_mode_xconnect_chosen_to_migrate_shows_the_migration(tmp_path: Path) -> None:
-    sites = _imported(tmp_path, "--vlans", "2996-2999", "--port-xconnect", "migrate")
+    sites = import_reference(tmp_path, "--vlans", "2996-2999", "--port-xconnect", "migrate")
     assert "action: migrate" in (sites / "before-router-a.yaml").read_text()
     results = _dry_run(sites, tmp_path)
     assert [(r["status"], r["migration"]) for r in results] == [("would-change", True)] * 2

@@ -12,8 +12,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from builders import REFERENCE_BEFORE, import_reference
 from conftest import SITES
-from conftest_sim import SimUp, cli_env, run_cli, sim_cli
+from conftest_sim import SimUp, cli_env, dry_run_results, sim_cli
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
@@ -25,38 +26,18 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-REFERENCE = SITES.parent / "tests" / "reference"
-BEFORE = {f"before-router-{end}": REFERENCE / f"before-router-{end}.conf" for end in "ab"}
 runner = CliRunner()
-
-
-def _imported(tmp_path: Path) -> Path:
-    sites = tmp_path / "sites"
-    result = runner.invoke(
-        app, ["import", *map(str, BEFORE.values()), "--vlans", "2996-2999", "-o", str(sites)]
-    )
-    assert result.exit_code == 0, result.stdout + result.stderr
-    return sites
-
-
-def _dry_run(sites: Path, inventory: Path, env: dict[str, str]) -> list[dict[str, Any]]:
-    result = run_cli(
-        "push", *BEFORE, "--dry-run", "--sites", str(sites), "--inventory", str(inventory),
-        "--format", "json", env=env,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    return list(json.loads(result.stdout)["results"])
 
 
 def test_a_router_started_from_its_imported_single_trunk_config_shows_the_migration(
     tmp_path: Path,
 ) -> None:
-    sites = _imported(tmp_path)
+    sites = import_reference(tmp_path, "--vlans", "2996-2999")
     env = cli_env(tmp_path)
-    configs = [f"--config={site}={file}" for site, file in BEFORE.items()]
+    configs = [f"--config={site}={file}" for site, file in REFERENCE_BEFORE.items()]
     inventory = tmp_path / "inventory.json"
     with SimUp("--sites", str(sites), *configs, inventory=inventory, env=env):
-        results = _dry_run(sites, inventory, env)
+        results = dry_run_results(sites, inventory, env, REFERENCE_BEFORE)
     assert [(r["status"], r["migration"]) for r in results] == [("would-change", True)] * 2
     for result in results:
         commands = result["commands"]
@@ -66,7 +47,7 @@ def test_a_router_started_from_its_imported_single_trunk_config_shows_the_migrat
     # The control: from the base config the same fleet is a fresh build, not a migration.
     base = tmp_path / "base-inventory.json"
     with SimUp("--sites", str(sites), inventory=base, env=env):
-        fresh = _dry_run(sites, base, env)
+        fresh = dry_run_results(sites, base, env, REFERENCE_BEFORE)
     assert [(r["status"], r["migration"]) for r in fresh] == [("would-change", False)] * 2
 
 
