@@ -15,17 +15,29 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from l2tpgen.platforms.traits import InterfaceNames, Traits
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
 PLATFORMS = Path(__file__).parent / "platforms"  # one folder per platform
+
+
+def platform_modules(name: str) -> list[ModuleType]:
+    """Every platform folder's module ``name`` (``traits``, ``driver``), imported, in folder order.
+
+    What finds the platforms: no list of them is kept anywhere.
+    """
+    folders = sorted(p.name for p in PLATFORMS.iterdir() if (p / f"{name}.py").is_file())
+    return [importlib.import_module(f"l2tpgen.platforms.{folder}.{name}") for folder in folders]
 
 
 def _discover() -> dict[str, Traits]:
     """Every platform folder's ``traits.py`` (each lists its ``TRAITS``), in folder name order."""
     found: dict[str, Traits] = {}
-    for folder in sorted(p.name for p in PLATFORMS.iterdir() if (p / "traits.py").is_file()):
-        module = importlib.import_module(f"l2tpgen.platforms.{folder}.traits")
+    for module in platform_modules("traits"):
         listed: tuple[Traits, ...] = module.TRAITS
         found.update((t.name, t) for t in listed)
     return found

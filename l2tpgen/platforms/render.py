@@ -7,13 +7,12 @@ environment, marks, crypto and class views, swanctl) is in ``l2tpgen.render``, b
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
 from l2tpgen.model.interfaces import is_ios_style
 from l2tpgen.model.needs import SecretNeed, secret_needs_in
-from l2tpgen.traits import DRIVERS, PLATFORMS
+from l2tpgen.traits import DRIVERS, platform_modules
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -25,8 +24,7 @@ if TYPE_CHECKING:
 def _discover() -> dict[str, Renderer]:
     """Every platform folder's ``driver.py`` (each lists its ``RENDERERS``), in folder order."""
     found: dict[str, Renderer] = {}
-    for folder in sorted(p.name for p in PLATFORMS.iterdir() if (p / "driver.py").is_file()):
-        module = importlib.import_module(f"l2tpgen.platforms.{folder}.driver")
+    for module in platform_modules("driver"):
         listed: dict[str, Renderer] = module.RENDERERS
         found.update(listed)
     return found
