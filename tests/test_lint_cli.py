@@ -49,7 +49,7 @@ def test_json_output_lists_every_field_scripts_need() -> None:
     result = runner.invoke(app, ["lint", "--config", BEFORE, "--format", "json"])
     findings = json.loads(result.stdout)
     assert {tuple(sorted(f)) for f in findings} == {
-        ("code", "column", "file", "fix", "line", "message", "rule", "severity")
+        ("code", "column", "file", "fix", "line", "message", "rule", "severity", "silenced")
     }
     assert {"code": "L2T005", "rule": "cleartext-secret", "severity": "warning"}.items() <= (
         next(f for f in findings if f["code"] == "L2T005").items()

@@ -6,6 +6,7 @@ both sites' rendered configs have L2T001 (xconnect on the main interface).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,3 +74,71 @@ def test_an_ignored_code_that_is_no_rule_is_an_error_at_its_line(tmp_path: Path)
         linted.stdout
     )
     assert linted.exit_code == 1
+
+
+@pytest.mark.parametrize("given", ["L", "L2", "L2T", "l2t"])
+def test_an_ignore_prefix_spanning_every_rule_family_is_refused_at_its_line(
+    tmp_path: Path, given: str
+) -> None:
+    sites = _sites(tmp_path, [given])
+    validated = runner.invoke(app, ["validate", "--sites", str(sites)])
+    assert validated.exit_code == 1
+    assert f"lab-a-rtr1.yaml:21:17: error: lint.ignore: {given} spans every rule family" in (
+        validated.stderr
+    )
+    assert "[V130]" in validated.stderr
+    linted = runner.invoke(app, ["lint", "--sites", str(sites)])
+    assert linted.exit_code == 1
+    assert "lab-a-rtr1.yaml:13:1: L2T001" not in linted.stdout  # silenced, but the run fails
+
+
+@pytest.mark.parametrize("given", ["L2T0", "L2T1", "L2T00"])
+def test_an_ignore_prefix_within_one_family_is_accepted(tmp_path: Path, given: str) -> None:
+    validated = runner.invoke(app, ["validate", "--sites", str(_sites(tmp_path, [given]))])
+    assert validated.exit_code == 0, validated.stderr
+
+
+def test_silenced_findings_are_listed_in_json_with_their_place_in_the_site_file(
+    tmp_path: Path,
+) -> None:
+    sites = _sites(tmp_path, ["L2T001"])
+    result = runner.invoke(app, ["lint", "--sites", str(sites), "--format", "json"])
+    findings = json.loads(result.stdout)
+    quiet = [(Path(f["file"]).name, f["line"], f["code"]) for f in findings if f["silenced"]]
+    assert quiet == [("lab-a-rtr1.yaml", 13, "L2T001")]
+    loud = [(Path(f["file"]).name, f["code"]) for f in findings if not f["silenced"]]
+    assert ("lab-b-rtr1.yaml", "L2T001") in loud
+    assert ("lab-a-rtr1.yaml", "L2T001") not in loud
+
+
+def test_silenced_findings_are_sarif_results_with_an_in_source_suppression(
+    tmp_path: Path,
+) -> None:
+    sites = _sites(tmp_path, ["L2T001"])
+    result = runner.invoke(app, ["lint", "--sites", str(sites), "--format", "sarif"])
+    results = json.loads(result.stdout)["runs"][0]["results"]
+    suppressed = [
+        (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["ruleId"])
+        for r in results
+        if r.get("suppressions")
+    ]
+    assert [(Path(uri).name, code) for uri, code in suppressed] == [("lab-a-rtr1.yaml", "L2T001")]
+    (quiet,) = [r for r in results if r.get("suppressions")]
+    assert quiet["suppressions"] == [
+        {"kind": "inSource", "justification": "lint.ignore in the site file"}
+    ]
+    open_ones = [r for r in results if "suppressions" not in r and r["ruleId"] == "L2T001"]
+    assert len(open_ones) == 1  # site-b's, not silenced
+
+
+def test_silenced_findings_end_the_github_output_as_one_notice(tmp_path: Path) -> None:
+    sites = _sites(tmp_path, ["L2T001"])
+    result = runner.invoke(app, ["lint", "--sites", str(sites), "--format", "github"])
+    notices = [line for line in result.stdout.splitlines() if "title=l2tpgen lint" in line]
+    assert len(notices) == 1
+    (notice,) = notices
+    assert notice.startswith("::notice title=l2tpgen lint%3A 1 finding silenced::")
+    assert "lab-a-rtr1.yaml:13:1: L2T001 single-trunk-xconnect" in notice
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
+    l2t001 = [line.split(",line=")[0] for line in warnings if "title=L2T001" in line]
+    assert [Path(line).name for line in l2t001] == ["lab-b-rtr1.yaml"]

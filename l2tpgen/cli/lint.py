@@ -24,6 +24,8 @@ from l2tpgen.cli.app import (
 from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from l2tpgen.lint import Finding, Selection
     from l2tpgen.lint.settings import LintSettings
 
@@ -56,16 +58,18 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _print_findings(findings: list[Finding], fmt: LintFormat, silenced: int = 0) -> None:
+def _print_findings(
+    findings: list[Finding], fmt: LintFormat, quiet: Sequence[Finding] = ()
+) -> None:
     from l2tpgen.lint import Severity  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif  # noqa: PLC0415
 
     if fmt is LintFormat.json:
-        sys.stdout.write(to_json(findings) + "\n")
+        sys.stdout.write(to_json(findings, quiet) + "\n")
     elif fmt is LintFormat.sarif:
-        sys.stdout.write(to_sarif(findings, __version__) + "\n")
+        sys.stdout.write(to_sarif(findings, __version__, quiet) + "\n")
     elif fmt is LintFormat.github:
-        sys.stdout.write(to_github(findings))
+        sys.stdout.write(to_github(findings, quiet))
     else:
         for finding in findings:
             out.print(safe(text_line(finding)), style=_STYLE[str(finding.severity)])
@@ -73,8 +77,10 @@ def _print_findings(findings: list[Finding], fmt: LintFormat, silenced: int = 0)
                 out.print(f"  fix: {safe(finding.fix)}", style="dim")
         counts = {s: sum(f.severity is s for f in findings) for s in Severity}
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), reverse=True) if n)
-        quiet = f", {silenced} silenced (lint.ignore in site files)" if silenced else ""
-        err.print(_plural(len(findings), "finding") + (f" ({summary})" if summary else "") + quiet)
+        silenced = f", {len(quiet)} silenced (lint.ignore in site files)" if quiet else ""
+        err.print(
+            _plural(len(findings), "finding") + (f" ({summary})" if summary else "") + silenced
+        )
 
 
 def _selection(
@@ -92,10 +98,10 @@ def _selection(
 
 def _site_findings(
     sites_args: list[str], sites: Path, selection: Selection
-) -> tuple[list[Finding], int]:
+) -> tuple[list[Finding], list[Finding]]:
     """Lint the sites named (all when none), or list why the fleet does not load.
 
-    Also how many findings the site files' ``lint.ignore`` silenced.
+    Also the findings the site files' ``lint.ignore`` silenced.
     """
     from l2tpgen.lint import problems_as_findings  # noqa: PLC0415 - start-up
     from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
@@ -109,10 +115,10 @@ def _site_findings(
     try:
         fleet = load_fleet(directory)
     except FleetValidationError as exc:
-        return problems_as_findings(exc.problems), 0
+        return problems_as_findings(exc.problems), []
     unknown = unknown_ignores(fleet, names)
     counted = lint_sites_counted(fleet, names, selection, in_site_files=True)
-    return sorted([*problems_as_findings(unknown), *counted.findings]), counted.silenced
+    return sorted([*problems_as_findings(unknown), *counted.findings]), counted.quiet
 
 
 @app.command()
@@ -173,15 +179,15 @@ def lint(
     selection = _selection(select, ignore, settings)
     if config and sites_args:
         raise typer.BadParameter("give sites or --config files, not both", param_hint="SITE")
-    silenced = 0
+    quiet: list[Finding] = []
     try:
         if config:
             findings = lint_configs(read_configs(config), selection)
         else:
-            findings, silenced = _site_findings(sites_args or [], sites, selection)
+            findings, quiet = _site_findings(sites_args or [], sites, selection)
     except L2tpgenError as exc:
         fail(str(exc))
-    _print_findings(findings, fmt, silenced)
+    _print_findings(findings, fmt, quiet)
     threshold = Severity.parse(fail_on.value if fail_on else settings.fail_on or "warning")
     if any(f.severity >= threshold for f in findings):
         raise typer.Exit(EXIT_FINDINGS)

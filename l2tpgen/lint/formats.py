@@ -74,9 +74,15 @@ def as_dict(finding: Finding) -> dict[str, object]:
     }
 
 
-def to_json(findings: Sequence[Finding]) -> str:
-    """A JSON list of findings."""
-    return json.dumps([as_dict(f) for f in findings], indent=2)
+def to_json(findings: Sequence[Finding], silenced: Sequence[Finding] = ()) -> str:
+    """A JSON list of findings, each with ``silenced``.
+
+    ``silenced`` is true for the findings a site's ``lint.ignore`` silenced: listed after the
+    others, they do not fail the run.
+    """
+    listed = [as_dict(f) | {"silenced": False} for f in findings]
+    listed += [as_dict(f) | {"silenced": True} for f in silenced]
+    return json.dumps(listed, indent=2)
 
 
 # Site-file validation problems (`l2tpgen validate`) reported as findings: not a rule of the
@@ -100,8 +106,37 @@ MODEL_RULE = {
 }
 
 
-def to_sarif(findings: Sequence[Finding], version: str) -> str:
-    """SARIF 2.1.0, as GitHub code scanning accepts it (site-file problems included, as L2T000)."""
+SILENCED = "lint.ignore in the site file"
+# SARIF 2.1.0 section 3.35: a result suppressed where the analysed artefact says so is "inSource";
+# GitHub code scanning shows such a result as dismissed, not open.
+_SUPPRESSION = {"kind": "inSource", "justification": SILENCED}
+
+
+def _sarif_result(f: Finding, index: dict[str, int], *, quiet: bool) -> dict[str, object]:
+    result: dict[str, object] = {
+        "ruleId": f.code,
+        "ruleIndex": index.get(f.code, 0),
+        "level": _SARIF_LEVEL[f.severity],
+        "message": {"text": f"{f.message}" + (f" (fix: {f.fix})" if f.fix else "")},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": repository_path(f.file)},
+                    "region": {"startLine": f.line, "startColumn": f.column},
+                }
+            }
+        ],
+    }
+    if quiet:
+        result["suppressions"] = [_SUPPRESSION]
+    return result
+
+
+def to_sarif(findings: Sequence[Finding], version: str, silenced: Sequence[Finding] = ()) -> str:
+    """SARIF 2.1.0, as GitHub code scanning accepts it (site-file problems included, as L2T000).
+
+    Findings a site's ``lint.ignore`` silenced are results with a ``suppressions`` entry.
+    """
     index = {"L2T000": 0} | {rule.code: n + 1 for n, rule in enumerate(ALL_RULES)}
     rules = [MODEL_RULE] + [
         {
@@ -115,23 +150,8 @@ def to_sarif(findings: Sequence[Finding], version: str) -> str:
         }
         for rule in ALL_RULES
     ]
-    results = [
-        {
-            "ruleId": f.code,
-            "ruleIndex": index.get(f.code, 0),
-            "level": _SARIF_LEVEL[f.severity],
-            "message": {"text": f"{f.message}" + (f" (fix: {f.fix})" if f.fix else "")},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": repository_path(f.file)},
-                        "region": {"startLine": f.line, "startColumn": f.column},
-                    }
-                }
-            ],
-        }
-        for f in findings
-    ]
+    results = [_sarif_result(f, index, quiet=False) for f in findings]
+    results += [_sarif_result(f, index, quiet=True) for f in silenced]
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -159,8 +179,12 @@ def escape_annotation(text: str, *, property_value: bool = False) -> str:
     return text
 
 
-def to_github(findings: Sequence[Finding]) -> str:
-    """GitHub Actions workflow commands: one annotation per finding, its fix on a second line."""
+def to_github(findings: Sequence[Finding], silenced: Sequence[Finding] = ()) -> str:
+    """GitHub Actions workflow commands: one annotation per finding, its fix on a second line.
+
+    Findings a site's ``lint.ignore`` silenced end it as one notice that lists them (GitHub shows
+    a few annotations of each kind per step; one line keeps them all in view).
+    """
     lines = [
         f"::{_GITHUB_LEVEL[f.severity]} "
         f"file={escape_annotation(repository_path(f.file), property_value=True)}"
@@ -169,6 +193,15 @@ def to_github(findings: Sequence[Finding]) -> str:
         + escape_annotation(f.message + (f"\nfix: {f.fix}" if f.fix else ""))
         for f in findings
     ]
+    if silenced:
+        listed = "\n".join(
+            f"{repository_path(f.file)}:{f.line}:{f.column}: {f.code} {f.rule}" for f in silenced
+        )
+        count = f"{len(silenced)} finding{'' if len(silenced) == 1 else 's'}"
+        title = escape_annotation(f"l2tpgen lint: {count} silenced", property_value=True)
+        lines.append(
+            f"::notice title={title}::" + escape_annotation(f"silenced by {SILENCED}:\n{listed}")
+        )
     return "\n".join(lines) + ("\n" if lines else "")
 
 

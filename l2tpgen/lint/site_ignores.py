@@ -2,8 +2,10 @@
 
 A site's ``lint.ignore`` names rule codes, prefixes or names (``L2T001``, ``L2T1``,
 ``single-trunk-xconnect``). A finding of such a rule on that site (its rendered config or its
-model) is silenced: left out of the findings, and counted (``1 silenced``) so that it is not
-invisible. A name that matches no rule is an error at its line of the site file.
+model) is silenced: left out of the findings that fail a run, and still shown (counted in text,
+listed in JSON with ``"silenced": true``, as SARIF ``suppressions``, as one GitHub notice) so that
+it is not invisible. A name that matches no rule is an error at its line of the site file, and so
+is a prefix that spans more than one rule family (``L``, ``L2T``: it would silence every rule).
 """
 
 from __future__ import annotations
@@ -25,10 +27,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Silenced:
-    """Findings kept, and how many a site's ``lint.ignore`` silenced."""
+    """Findings kept, and those a site's ``lint.ignore`` silenced."""
 
     findings: list[Finding]
-    silenced: int
+    quiet: list[Finding]
+
+    @property
+    def silenced(self) -> int:
+        """How many findings the sites' ``lint.ignore`` silenced."""
+        return len(self.quiet)
 
 
 def ignored_codes(fleet: Fleet) -> dict[str, tuple[str, ...]]:
@@ -41,11 +48,13 @@ def silenced(code: str, prefixes: Iterable[str]) -> bool:
     return any(code.startswith(prefix) for prefix in prefixes)
 
 
-def unknown_ignores(fleet: Fleet, names: Collection[str] = ()) -> list[Problem]:
-    """A problem for each ``lint.ignore`` entry that matches no rule, at its line."""
-    codes = [rule.code for rule in ALL_RULES]
-    problems = [
-        Problem(
+FAMILY = 4  # a rule family is the code's first four characters: L2T0 (one router), L2T1 (pairs)
+
+
+def _problem(name: str, index: int, given: str, prefix: str) -> Problem | None:
+    matched = {rule.code[:FAMILY] for rule in ALL_RULES if rule.code.startswith(prefix)}
+    if not matched:
+        return Problem(
             name,
             ("lint", "ignore", index),
             f"lint.ignore: {given} matches no rule code or name",
@@ -53,11 +62,27 @@ def unknown_ignores(fleet: Fleet, names: Collection[str] = ()) -> list[Problem]:
             "L2T1)",
             code="V076",
         )
+    if len(matched) > 1:
+        return Problem(
+            name,
+            ("lint", "ignore", index),
+            f"lint.ignore: {given} spans every rule family ({', '.join(sorted(matched))}): it "
+            "would silence every rule for this site",
+            "name the rules or one family: L2T001, single-trunk-xconnect, L2T1 (the pair rules)",
+            code="V130",
+        )
+    return None
+
+
+def unknown_ignores(fleet: Fleet, names: Collection[str] = ()) -> list[Problem]:
+    """A problem, at its line, for each ``lint.ignore`` entry matching no rule or every family."""
+    problems = [
+        problem
         for name, site in fleet.sites.items()
         if not names or name in names
         for index, (given, prefix) in enumerate(
             zip(site.lint.ignore, resolve(site.lint.ignore), strict=True)
         )
-        if not any(code.startswith(prefix) for code in codes)
+        if (problem := _problem(name, index, given, prefix)) is not None
     ]
     return locate_problems(problems, fleet.files)

@@ -134,4 +134,6 @@ def lint_sites_counted(
     kept = [f for site, f in about if not silenced(f.code, ignores.get(site, ()))]
     if in_site_files:
         kept = place_in_site_files(kept, fleet, texts)
-    return Silenced(sorted(kept), len(quiet))
+    if in_site_files:
+        quiet = place_in_site_files(quiet, fleet, texts)
+    return Silenced(sorted(kept), sorted(quiet))
