@@ -518,3 +518,103 @@ def test_every_realworld_config_typed_with_prompts_lints_the_same(path: Path) ->
     assert sorted((f.line, f.code, f.message) for f in pasted) == sorted(
         (f.line, f.code, f.message) for f in plain
     )
+
+
+# A config as `show running-config` prints it, with a clear-text l2tp-class password (L2T005)...
+CLEAN_COPY = """
+hostname R1
+!
+l2tp-class class1
+ authentication
+ password 0 placeholder-not-a-secret
+!
+pseudowire-class ABC
+ encapsulation l2tpv3
+ protocol l2tpv3 class1
+ ip local interface Loopback0
+!
+interface Loopback0
+ ip address 192.0.2.1 255.255.255.255
+!
+interface GigabitEthernet0/0.10
+ encapsulation dot1Q 10
+ xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class ABC
+"""
+# ... and as people paste it: the prompt kept on the section headers they typed, not on the
+# indented lines under them (IOS echoes a pasted block this way: the prompt appears when the
+# header is entered; the body follows as pasted). Same lines, so the same line numbers.
+HEADERS_PROMPTED = (
+    CLEAN_COPY.replace("\nl2tp-class class1", "\nR1(config)#l2tp-class class1")
+    .replace("\npseudowire-class ABC", "\nR1(config)# pseudowire-class ABC")
+    .replace("\ninterface Loopback0", "\nR1(config)#interface Loopback0")
+)
+
+
+def _codes(text: str) -> list[tuple[int, str, str]]:
+    return sorted((line, code, message) for line, _, code, message in _lint(text))
+
+
+def test_a_prompt_on_a_section_header_keeps_its_indented_body_under_it() -> None:
+    clean_findings = _codes(CLEAN_COPY)
+    assert {code for _, code, _ in clean_findings} >= {"L2T005", "L2T002", "L2T003"}
+    assert "L2T009" not in {code for _, code, _ in clean_findings}
+    assert _codes(HEADERS_PROMPTED) == clean_findings  # no false L2T009/L2T021, L2T005 seen
+
+
+# A session whose interface header is typed abbreviated in the pseudowire-class submode: IOS
+# finds no pw-class command `int` taking an interface name, so it runs the line in global
+# configuration and enters the interface (the parser falls back to the parent mode).
+ABBREVIATED_SESSION = """
+R1#configure terminal
+R1(config)#interface Serial0/0
+R1(config-if)#ip address 192.0.2.1 255.255.255.252
+R1(config-if)#exit
+R1(config)#pseudowire-class ABC
+R1(config-pw-class)#encapsulation l2tpv3
+R1(config-pw-class)#ip local interface Serial0/0
+R1(config-pw-class)#ip pmtu
+R1(config-pw-class)#ip dfbit set
+R1(config-pw-class)# int s0/1
+R1(config-if)#xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class ABC
+R1(config-if-xconn)#end
+"""
+ABBREVIATED_CLEAN = """
+!
+interface Serial0/0
+ ip address 192.0.2.1 255.255.255.252
+!
+pseudowire-class ABC
+ encapsulation l2tpv3
+ ip local interface Serial0/0
+ ip pmtu
+ ip dfbit set
+interface Serial0/1
+ xconnect 192.0.2.2 10 encapsulation l2tpv3 pw-class ABC
+!
+"""
+
+
+def test_an_abbreviated_header_typed_in_a_submode_opens_its_own_section() -> None:
+    pasted = {(code, message) for _, code, message in _codes(ABBREVIATED_SESSION)}
+    clean_findings = {(code, message) for _, code, message in _codes(ABBREVIATED_CLEAN)}
+    assert pasted == clean_findings
+    assert ("L2T012", "attachment circuit Serial0/1 runs CDP") in pasted
+
+
+@pytest.mark.parametrize(
+    ("line", "depth"),
+    [
+        ("R1(config-pw-class)# int s0/1", 0),
+        ("R1(config-if)#inter GigabitEthernet0/0.10", 0),
+        ("R1(config-l2tp-class)#pseudowire-cla ABC", 0),
+        ("R1(config-pw-class)#l2tp-cl class1", 0),
+        ("R1(config-pw-class)#interworking ethernet", 1),  # the submode's own command
+        ("R1(config-if)#ip address 192.0.2.1 255.255.255.0", 1),
+    ],
+)
+def test_an_abbreviated_global_header_in_a_submode_goes_to_global_configuration(
+    line: str, depth: int
+) -> None:
+    prompt = prompted(line)
+    assert prompt is not None
+    assert prompt.depth == depth

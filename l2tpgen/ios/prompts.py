@@ -34,6 +34,15 @@ _GLOBAL_FROM_SUBMODE = re.compile(
     r"version|snmp-server|aaa|banner|enable|spanning-tree mode)(?=\s|$)",
     re.IGNORECASE,
 )
+# The same headers abbreviated, as IOS takes them (a unique prefix): `int Gi0/1`, `inter s0/1`,
+# `pseudowire-c X`, `l2tp-cl X`. In a submode IOS first tries the submode's own commands; an
+# interface name after the word (a letter, then a digit somewhere) is no argument of a submode
+# command that begins the same way (`interworking ethernet` in config-pw-class).
+_ABBREVIATED_GLOBAL = re.compile(
+    r"^(?:int(?:e|er|erf|erfa|erfac)?\s+[A-Za-z][\w./:-]*\d|"
+    r"pseudowire-cl?a?s?\s|l2tp-cl?a?s?\s|rou(?:t|te)?\s+(?:bgp|ospf|eigrp|isis|rip))",
+    re.IGNORECASE,
+)
 _NOT_CONFIG = re.compile(
     r"^(?:end|exit(?:-[a-z-]+)?|do|show|sh|write|wr|copy)(?=\s|$)", re.IGNORECASE
 )
@@ -91,6 +100,6 @@ def prompted(stripped: str) -> Prompted | None:
         output = _PRINTS.match(command) is not None and not dump
         return Prompted(None, offset, 0, output)
     depth = mode_depth(mode)
-    if depth and _GLOBAL_FROM_SUBMODE.match(command):
+    if depth and (_GLOBAL_FROM_SUBMODE.match(command) or _ABBREVIATED_GLOBAL.match(command)):
         depth = 0
     return Prompted(command, offset, depth)

@@ -168,6 +168,7 @@ class _Cleaner:
         self.lines, self.columns = self.out.lines, self.out.columns
         self.depth = 0  # depth of the last content line
         self.stack: list[int] = []  # indented mode: indent widths of the open parents
+        self.base = 0  # indented mode: the depth of the prompted line the stack starts from
         self.pending: set[str] = set()  # directive for the next content line
         self.section: set[str] = set()  # directive covering the open section's children
         self.file_codes: set[str] = set()
@@ -220,7 +221,7 @@ class _Cleaner:
             return
         text = _config_text(stripped, lowered)
         if forced is not None:
-            depth = self.prompted_depth(text, forced)
+            depth = self.prompted_depth(text, forced, len(line) - len(line.lstrip()))
         elif self.flattened:
             depth = self.flat_depth(text)
         else:
@@ -265,7 +266,9 @@ class _Cleaner:
         stack = self.stack
         while stack and stack[-1] >= width:
             stack.pop()
-        depth = len(stack)  # the stack never holds more than MAX_DEPTH widths
+        if not stack:
+            self.base = 0
+        depth = self.base + len(stack)  # the stack never holds more than MAX_DEPTH widths
         if depth < MAX_DEPTH:
             stack.append(width)
         return depth
@@ -322,13 +325,21 @@ class _Cleaner:
             self.blank = self.open
         self.filler(column)
 
-    def prompted_depth(self, text: str, depth: int) -> int:
-        """A prompted line goes where its mode says; lines after it without one nest under it."""
+    def prompted_depth(self, text: str, depth: int, width: int) -> int:
+        """A prompted line goes where its mode says; lines after it without one nest under it.
+
+        In an indented config, the lines after it that are indented further (a section pasted
+        with its prompt on the header only: ``R1(config)# pseudowire-class X`` then `` encap...``)
+        are its children, as in a flat one.
+        """
         self.open, self.xconnect = True, bool(_XCONNECT.match(text)) and depth > 0
         self.circuit, self.xdepth = False, depth
         self.blank = False
-        self.stack = []
-        return min(depth, MAX_DEPTH)
+        if depth == 0:
+            self.kind = text.split(" ", 1)[0].lower()
+        depth = min(depth, MAX_DEPTH)
+        self.stack, self.base = [max(width - self.indent, 0)], depth
+        return depth
 
     def flat_depth(self, text: str) -> int:
         blank, self.blank = self.blank, False

@@ -163,6 +163,11 @@ def _on(flag: bool) -> str:  # noqa: FBT001 - a display helper
     return "on" if flag else "off"
 
 
+def _undefined_class(end: End) -> bool:
+    """The xconnect names a pseudowire-class its config lacks (L2T006 says so)."""
+    return bool(end.xconnect.pw_class) and _pw(end) is None
+
+
 def _class_view(end: End) -> dict[str, str]:
     pw = _pw(end)
     return {
@@ -199,6 +204,8 @@ class PwClassAsymmetry(FleetRule):
         groups: dict[tuple[str, str, str, str, str, str], list[Link]] = {}
         for link in pairing.links:
             if link.mirror is None or link.other is None or not _first_of_pair(link):
+                continue
+            if _undefined_class(link.end) or _undefined_class(link.mirror):
                 continue
             ours, theirs = _class_view(link.end), _class_view(link.mirror)
             for key, value in ours.items():
