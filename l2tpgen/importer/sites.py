@@ -18,7 +18,7 @@ from l2tpgen.importer.interfaces import hold_queue, port_settings
 from l2tpgen.importer.notes import Note
 from l2tpgen.model.pseudowire import derive_cookie
 from l2tpgen.model.site import PseudowireClass, class_suffix
-from l2tpgen.render.marks import MARK
+from l2tpgen.render.marks import MARK, read_description
 from l2tpgen.traits import DEFAULT, linted
 
 if TYPE_CHECKING:
@@ -47,17 +47,14 @@ class Draft:
     notes: list[Note] = field(default_factory=list)
 
 
-_MARKED = re.compile(rf"^{re.escape(MARK)} VLAN \d+ (\S+) to \S+$")
-
-
 def vlan_name(description: str | None, vlan: int) -> str:
     """A VLAN's name: its subinterface's description made a name, else ``vlanN``.
 
     l2tpgen's own mark (``l2tpgen: VLAN N NAME to PEER``) gives back the model's NAME.
     """
-    marked = _MARKED.match(description or "")
-    if marked is not None:
-        return marked.group(1)
+    marked = read_description(description)
+    if marked is not None and (description or "").startswith(MARK):
+        return marked.name
     slug = _SLUG.sub("-", description or "").strip("-._")[:63].rstrip("-._")
     return slug or f"vlan{vlan}"
 

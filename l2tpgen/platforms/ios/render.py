@@ -15,7 +15,7 @@ from l2tpgen.model.protection import reveal_cookies
 from l2tpgen.render.classes import L2tpClassView, PseudowireClassView, class_views
 from l2tpgen.render.crypto import CryptoView, crypto_view
 from l2tpgen.render.env import environment
-from l2tpgen.render.marks import MARK, ROUTE_NAME
+from l2tpgen.render.marks import ROUTE_NAME, VlanDescription
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -153,7 +153,7 @@ def _attachment(site: Site, pw_end: Pseudowire) -> Interface:
         mtu = pw_end.budget.max_inner_mtu
     return Interface(
         name=f"{site.lan.interface}.{pw_end.vlan.id}",
-        description=f"{MARK} VLAN {pw_end.vlan.id} {pw_end.vlan.name} to {pw_end.peer.name}",
+        description=VlanDescription(pw_end.vlan.id, pw_end.vlan.name, pw_end.peer.name).text(),
         dot1q=pw_end.vlan.id,
         native=pw_end.vlan.native,
         no_cdp=True,  # CDP must never cross a pseudowire, whatever the global setting

@@ -35,6 +35,7 @@ from l2tpgen.model.keys import pair_psk_text
 from l2tpgen.model.protection import TRANSFORM_NAMES
 from l2tpgen.platforms.vyos.traits import wan_path
 from l2tpgen.render.env import environment
+from l2tpgen.render.marks import VlanDescription
 from l2tpgen.render.swanctl import psk_text
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def _session(pw: Pseudowire) -> dict[str, object]:
     return {
         "name": f"l2tpeth{pw.vlan.id}",
         "vlan": pw.vlan.id,
-        "description": f"VLAN {pw.vlan.id} {pw.vlan.name} to {pw.peer.name}",
+        "description": VlanDescription(pw.vlan.id, pw.vlan.name, pw.peer.name).text(marked=False),
         "source": str(pw.site.tunnel_address),
         "remote": str(pw.peer_address),
         "tunnel": pw.vc_id,  # one tunnel per session; IP mode carries no tunnel ID on the wire
