@@ -9,12 +9,13 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import SITES, TESTS
+from conftest import ROOT, SITES, TESTS
 from lint_cases import example
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli import sites as cli_sites
+from l2tpgen.lint.rules import ALL_RULES
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -145,7 +146,10 @@ def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyP
 def test_rules_lists_every_rule() -> None:
     result = runner.invoke(app, ["rules", "--format", "json"])
     rows = json.loads(result.stdout)
-    assert len(rows) == 37  # 27 device (L2T027, L2T028, L2T030 among them), 2 model, 8 cross-device
+    # every registered rule, each with its examples file (a scaffolded rule adds both at once)
+    examples = sorted(path.stem for path in (ROOT / "l2tpgen/lint/rules/examples").glob("*.yaml"))
+    assert sorted(row["code"] for row in rows) == examples
+    assert len(rows) == len(ALL_RULES) >= 37  # the 37 rules of 2026-12
     assert rows[0] == {
         "code": "L2T001",
         "name": "single-trunk-xconnect",
