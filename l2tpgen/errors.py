@@ -22,6 +22,10 @@ class ModelError(L2tpgenError):
     """Site files cannot be read or are not valid."""
 
 
+class SitesDirectoryError(ModelError):
+    """The sites directory given or found is missing or not a directory: a usage error (exit 2)."""
+
+
 class FleetValidationError(ModelError):
     """One or more problems were found in the site files; ``problems`` lists all of them."""
 

@@ -113,7 +113,7 @@ def test_validate_json_on_success() -> None:
 
 def test_validate_reports_a_missing_sites_directory(tmp_path: Path) -> None:
     result = runner.invoke(app, ["validate", "--sites", str(tmp_path / "nope")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error: the option names no directory
     assert "does not exist; pass --sites DIR" in result.stderr
 
 

@@ -66,7 +66,7 @@ def test_validate_json_keeps_every_documented_key_when_the_fleet_has_errors() ->
 
 def test_validate_json_of_a_missing_directory_is_still_json() -> None:
     result = runner.invoke(app, ["validate", "--sites", "no-such-dir", "--format", "json"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     report = json.loads(result.stdout)
     assert report["ok"] is False
     assert "does not exist" in report["error"]
@@ -74,7 +74,7 @@ def test_validate_json_of_a_missing_directory_is_still_json() -> None:
 
 def test_sites_given_a_site_file_says_it_takes_the_directory() -> None:
     result = runner.invoke(app, ["validate", "--sites", str(SITES / "site-a.yaml")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     flat = " ".join(result.stderr.split())
     assert f"--sites {SITES}/site-a.yaml is a site file, not a directory" in flat
     assert f"(--sites {SITES})" in flat

@@ -28,7 +28,17 @@ PACKAGE = ROOT / "l2tpgen"
 # module patterns (fnmatch on the dotted name); the first layer with a matching pattern wins.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("errors", ("l2tpgen.errors",)),
-    ("ground", ("l2tpgen.files", "l2tpgen.mtu", "l2tpgen.public", "l2tpgen.sim", "l2tpgen.sim.*")),
+    (
+        "ground",
+        (
+            "l2tpgen.files",
+            "l2tpgen.mtu",
+            "l2tpgen.public",
+            "l2tpgen.sim",
+            "l2tpgen.sim.*",
+            "l2tpgen.discovery",
+        ),
+    ),
     ("ios", ("l2tpgen.ios", "l2tpgen.ios.*", "l2tpgen.secrets")),
     (
         "traits",

@@ -24,7 +24,7 @@ from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from l2tpgen import __version__
-from l2tpgen.errors import FleetValidationError, L2tpgenError
+from l2tpgen.errors import FleetValidationError, L2tpgenError, SitesDirectoryError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Problem
 
 EXIT_FINDINGS = 1
+EXIT_USAGE = 2
 
 
 class _Option(TyperOption):
@@ -219,10 +220,15 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-def fail(message: str) -> NoReturn:
-    """Print an error and exit 1."""
+def fail(message: str, code: int = EXIT_FINDINGS) -> NoReturn:
+    """Print an error and exit 1 (or ``code``)."""
     err.print(Text.assemble(("error:", "bold red"), " ", safe(message)))
-    raise typer.Exit(EXIT_FINDINGS)
+    raise typer.Exit(code)
+
+
+def exit_code(exc: L2tpgenError) -> int:
+    """1 for an error of the input; 2 (usage) for a sites directory that is not one."""
+    return EXIT_USAGE if isinstance(exc, SitesDirectoryError) else EXIT_FINDINGS
 
 
 def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
@@ -278,7 +284,7 @@ def load(sites: Path, fmt: OutputFormat = OutputFormat.text, names: Sequence[str
     except FleetValidationError as exc:
         report_problems(exc, fmt)
     except L2tpgenError as exc:
-        fail(str(exc))
+        fail(str(exc), exit_code(exc))
 
 
 def _version(value: bool) -> None:
@@ -299,7 +305,28 @@ def main_callback(
     """Build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites."""
 
 
+def _sites(ctx: typer.Context, param: typer.CallbackParam, value: Path) -> Path:
+    """``--sites`` as given, else discovered (a missing directory is reported when it is read)."""
+    from l2tpgen.discovery import DiscoveryError, find_sites  # noqa: PLC0415 - start-up
+
+    # click's ParameterSource (typer vendors click; its enum is compared by name)
+    source = ctx.get_parameter_source(param.name or "sites")
+    given = source is not None and source.name != "DEFAULT"
+    try:
+        return find_sites(value if given else None).path
+    except DiscoveryError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
 SitesOption = Annotated[
     Path,
-    typer.Option("--sites", help="Directory of site files.", show_default=True),
+    typer.Option(
+        "--sites",
+        metavar="DIR",
+        callback=_sites,
+        show_default=False,
+        help="Directory of site files [default: $L2TPGEN_SITES, else `sites` of "
+        "[tool.l2tpgen] in the nearest pyproject.toml, else ./sites here or in a parent "
+        "directory up to the repository root (docs/site-files.md#where-l2tpgen-finds-the-sites)].",
+    ),
 ]

@@ -17,6 +17,7 @@ from l2tpgen.cli.app import (
     SitesOption,
     app,
     err,
+    exit_code,
     fail,
     out,
     safe,
@@ -186,7 +187,7 @@ def lint(
         else:
             findings, quiet = _site_findings(sites_args or [], sites, selection)
     except L2tpgenError as exc:
-        fail(str(exc))
+        fail(str(exc), exit_code(exc))
     _print_findings(findings, fmt, quiet)
     threshold = Severity.parse(fail_on.value if fail_on else settings.fail_on or "warning")
     if any(f.severity >= threshold for f in findings):

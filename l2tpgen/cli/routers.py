@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -131,11 +132,31 @@ def router_targets(
     ``accept_new``: learn the host key of a router its known_hosts file does not know yet (each
     key learned is printed on stderr).
     """
-    found = _targets(fleet, names, inventory)
+    found = _targets(fleet, names, _discovered(fleet, inventory))
     if not accept_new:
         return found
     _announce_learned_keys()
     return {name: replace(t, accept_new_host_keys=True) for name, t in found.items()}
+
+
+def _discovered(fleet: Fleet, inventory: Path | None) -> Path | None:
+    """``--inventory``, else the simulator running for these sites (said on stderr), else None."""
+    from l2tpgen.discovery import SIM_NAME_ENV, find_inventory  # noqa: PLC0415
+
+    if inventory is not None or not fleet.files:
+        return inventory
+    sites = Path(next(iter(fleet.files.values()))).parent
+    try:
+        found = find_inventory(None, sites, os.environ.get(SIM_NAME_ENV) or None)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    if found is None:
+        return None
+    err.print(
+        safe(f"using {found.source}: its inventory {found.path} (--inventory FILE overrides it)"),
+        style="dim",
+    )
+    return found.path
 
 
 class _Announce(logging.Handler):

@@ -93,4 +93,4 @@ def status_of(simulators: SimFleet, sites: Path, inventory: Path, known: Path) -
         name: Router(d.router.hostname, d.port, d.router.flavor.name, tuple(d.faults.words()))
         for name, d in simulators.devices.items()
     }
-    return SimStatus(os.getpid(), str(inventory), str(known), str(sites), routers)
+    return SimStatus(os.getpid(), str(inventory), str(known), str(sites.resolve()), routers)

@@ -16,6 +16,7 @@ from l2tpgen.cli.app import (
     app,
     coded,
     err,
+    exit_code,
     fail,
     load,
     out,
@@ -71,8 +72,8 @@ def validate(
     except L2tpgenError as exc:
         if fmt is ValidateFormat.json:
             out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
-            raise typer.Exit(1) from None
-        fail(str(exc))
+            raise typer.Exit(exit_code(exc)) from None
+        fail(str(exc), exit_code(exc))
     unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
     if unknown:
         _invalid(unknown, fmt, sites)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from l2tpgen.errors import FleetValidationError, ModelError
+from l2tpgen.errors import FleetValidationError, ModelError, SitesDirectoryError
 from l2tpgen.files import kind_of
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, site_not_found
@@ -49,11 +49,15 @@ def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem], set[str]]:
     if not root.is_dir():
         if root.is_file():
             kind = "a site file" if root.suffix in SITE_SUFFIXES else "a file"
-            raise ModelError(
+            raise SitesDirectoryError(
                 f"--sites {root} is {kind}, not a directory: --sites takes the directory that "
                 f"holds the fleet's site files (--sites {root.parent})"
             )
-        raise ModelError(f"sites directory {root} does not exist; pass --sites DIR")
+        raise SitesDirectoryError(
+            f"sites directory {root} does not exist; pass --sites DIR (or set L2TPGEN_SITES, "
+            "or `sites` in [tool.l2tpgen] of pyproject.toml; l2tpgen also looks for ./sites in "
+            "the parent directories up to the repository root)"
+        )
     with os.scandir(root) as entries:  # names and types in one read: no stat per file
         found = sorted(
             (e for e in entries if os.path.splitext(e.name)[1] in SITE_SUFFIXES),  # noqa: PTH122
