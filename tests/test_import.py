@@ -266,7 +266,10 @@ def test_what_the_model_cannot_say_is_listed_located_and_commented_in_a_file_tha
     }
     assert {"file", "line", "column", "site", "kind", "message"} <= set(report["unexpressed"][0])
     text = (tmp_path / "out" / "r1.yaml").read_text()
-    assert f"#   {config}:16:2: `no ip route-cache`" in text
+    # each note on its own comment lines, wrapped at 80 columns (yamllint's default)
+    comments = " ".join(line[1:].strip() for line in text.splitlines() if line.startswith("#"))
+    assert f"{config}:16:2: `no ip route-cache`" in comments
+    assert "\n#   " + str(config) in text  # the note's indent kept
     shutil.copy(tmp_path / "out" / "r1.yaml", tmp_path / "r1.yaml")
     stub = tmp_path / "out" / "peer-192-0-2-2.yaml"
     assert stub.exists()
@@ -292,7 +295,7 @@ def test_import_refuses_to_overwrite_a_site_file_unless_forced(tmp_path: Path) -
     assert (out / "site-a.yaml").read_text() == "# mine\n"
     assert not (out / "site-b.yaml").exists()
     assert _import(*map(str, configs), "-o", str(out), "--force")[0] == 0
-    assert (out / "site-a.yaml").read_text().startswith("# Imported by `l2tpgen import`")
+    assert (out / "site-a.yaml").read_text().startswith("---\n# Imported by `l2tpgen import`")
 
 
 def test_a_config_without_l2tpv3_is_refused_in_json_too(tmp_path: Path) -> None:

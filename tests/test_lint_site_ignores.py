@@ -38,6 +38,12 @@ def _sites(tmp_path: Path, ignore: Sequence[str] = ()) -> Path:
     return sites
 
 
+def _line(sites: Path, name: str, start: str) -> int:
+    """The line of ``name``'s file that starts with ``start`` (the header's length varies)."""
+    lines = (sites / f"{name}.yaml").read_text().splitlines()
+    return next(n for n, line in enumerate(lines, start=1) if line.startswith(start))
+
+
 def _l2t001(sites: Path) -> tuple[list[str], int]:
     counted = lint_sites_counted(load_fleet(sites), in_site_files=True)
     return sorted(Path(f.file).name for f in counted.findings if f.code == "L2T001"), (
@@ -56,21 +62,24 @@ def test_a_rule_ignored_in_a_site_file_is_silenced_there_only_and_counted(
 
 
 def test_lint_says_how_many_findings_the_site_files_silenced(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["lint", "--sites", str(_sites(tmp_path, ["L2T001"]))])
+    sites = _sites(tmp_path, ["L2T001"])
+    result = runner.invoke(app, ["lint", "--sites", str(sites)])
     assert "1 silenced (lint.ignore in site files)" in result.stderr
-    assert "lab-a-rtr1.yaml:13:1: L2T001" not in result.stdout
-    assert "lab-b-rtr1.yaml:13:1: L2T001" in result.stdout
+    a, b = _line(sites, "lab-a-rtr1", "lan:"), _line(sites, "lab-b-rtr1", "lan:")
+    assert f"lab-a-rtr1.yaml:{a}:1: L2T001" not in result.stdout
+    assert f"lab-b-rtr1.yaml:{b}:1: L2T001" in result.stdout
 
 
 def test_an_ignored_code_that_is_no_rule_is_an_error_at_its_line(tmp_path: Path) -> None:
     sites = _sites(tmp_path, ["L2T001", "L2T999"])
+    at = _line(sites, "lab-a-rtr1", "lint:")
     validated = runner.invoke(app, ["validate", "--sites", str(sites)])
     assert validated.exit_code == 1
-    assert "lab-a-rtr1.yaml:21:25: error: lint.ignore: L2T999 matches no rule code or name" in (
+    assert f"lab-a-rtr1.yaml:{at}:25: error: lint.ignore: L2T999 matches no rule code or name" in (
         validated.stdout + validated.stderr
     )
     linted = runner.invoke(app, ["lint", "--sites", str(sites)])
-    assert "lab-a-rtr1.yaml:21:25: L2T000 error lint.ignore: L2T999 matches no rule" in (
+    assert f"lab-a-rtr1.yaml:{at}:25: L2T000 error lint.ignore: L2T999 matches no rule" in (
         linted.stdout
     )
     assert linted.exit_code == 1
@@ -81,15 +90,16 @@ def test_an_ignore_prefix_spanning_every_rule_family_is_refused_at_its_line(
     tmp_path: Path, given: str
 ) -> None:
     sites = _sites(tmp_path, [given])
+    at, lan = _line(sites, "lab-a-rtr1", "lint:"), _line(sites, "lab-a-rtr1", "lan:")
     validated = runner.invoke(app, ["validate", "--sites", str(sites)])
     assert validated.exit_code == 1
-    assert f"lab-a-rtr1.yaml:21:17: error: lint.ignore: {given} spans every rule family" in (
+    assert f"lab-a-rtr1.yaml:{at}:17: error: lint.ignore: {given} spans every rule family" in (
         validated.stderr
     )
     assert "[V130]" in validated.stderr
     linted = runner.invoke(app, ["lint", "--sites", str(sites)])
     assert linted.exit_code == 1
-    assert "lab-a-rtr1.yaml:13:1: L2T001" not in linted.stdout  # silenced, but the run fails
+    assert f"lab-a-rtr1.yaml:{lan}:1: L2T001" not in linted.stdout  # silenced; the run fails
 
 
 @pytest.mark.parametrize("given", ["L2T0", "L2T1", "L2T00"])
@@ -105,7 +115,7 @@ def test_silenced_findings_are_listed_in_json_with_their_place_in_the_site_file(
     result = runner.invoke(app, ["lint", "--sites", str(sites), "--format", "json"])
     findings = json.loads(result.stdout)
     quiet = [(Path(f["file"]).name, f["line"], f["code"]) for f in findings if f["silenced"]]
-    assert quiet == [("lab-a-rtr1.yaml", 13, "L2T001")]
+    assert quiet == [("lab-a-rtr1.yaml", _line(sites, "lab-a-rtr1", "lan:"), "L2T001")]
     loud = [(Path(f["file"]).name, f["code"]) for f in findings if not f["silenced"]]
     assert ("lab-b-rtr1.yaml", "L2T001") in loud
     assert ("lab-a-rtr1.yaml", "L2T001") not in loud
@@ -138,7 +148,8 @@ def test_silenced_findings_end_the_github_output_as_one_notice(tmp_path: Path) -
     assert len(notices) == 1
     (notice,) = notices
     assert notice.startswith("::notice title=l2tpgen lint%3A 1 finding silenced::")
-    assert "lab-a-rtr1.yaml:13:1: L2T001 single-trunk-xconnect" in notice
+    lan = _line(sites, "lab-a-rtr1", "lan:")
+    assert f"lab-a-rtr1.yaml:{lan}:1: L2T001 single-trunk-xconnect" in notice
     warnings = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
     l2t001 = [line.split(",line=")[0] for line in warnings if "title=L2T001" in line]
     assert [Path(line).name for line in l2t001] == ["lab-b-rtr1.yaml"]
