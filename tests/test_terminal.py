@@ -14,11 +14,14 @@ from conftest import TESTS
 BEFORE = TESTS / "lint" / "reference" / "before.conf"
 
 
-def _on_a_terminal(env: dict[str, str]) -> bytes:
-    """Run `l2tpgen lint` on the "before" config with stdout and stderr on a pseudo-terminal."""
+LINT = ("lint", "--config", str(BEFORE))
+
+
+def _on_a_terminal(env: dict[str, str], args: tuple[str, ...] = LINT) -> bytes:
+    """Run `l2tpgen ARGS` (lint of the "before" config) with stdout and stderr on a terminal."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "l2tpgen", "lint", "--config", str(BEFORE)],
+        [sys.executable, "-m", "l2tpgen", *args],
         stdout=follower,
         stderr=follower,
         env=env,
@@ -56,6 +59,25 @@ def test_no_color_leaves_no_escape_sequence_on_a_terminal(value: str) -> None:
     shown = _on_a_terminal(_env(NO_COLOR=value))
     assert b"fix: add `ip pmtu` to pseudowire-class ethernet" in shown
     assert b"\x1b[" not in shown
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--help",), ("lint", "--help"), ("validate", "--no-such-option")],
+    ids=["help", "command-help", "usage-error"],
+)
+def test_no_color_holds_for_help_and_usage_errors_too(args: tuple[str, ...]) -> None:
+    assert b"\x1b[" in _on_a_terminal(_env(), args)  # the control: typer colours them
+    shown = _on_a_terminal(_env(NO_COLOR="1"), args)
+    assert b"Usage:" in shown
+    assert b"\x1b[" not in shown
+
+
+def test_help_shows_no_escaping_backslash() -> None:
+    shown = _on_a_terminal(_env(NO_COLOR="1"), ("lint", "--help"))
+    assert b"[tool.l2tpgen.lint]" in shown
+    assert b"[default: warning]" in shown
+    assert b"\\[" not in shown
 
 
 def test_summary_stays_on_its_own_line_when_stdout_and_stderr_share_a_pipe() -> None:

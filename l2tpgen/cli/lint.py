@@ -159,7 +159,7 @@ def lint(
         FailOn | None,
         typer.Option(
             "--fail-on",
-            help="Lowest severity that makes the exit code 1 \\[default: warning].",
+            help="Lowest severity that makes the exit code 1 [default: warning].",
             show_default=False,
         ),
     ] = None,
@@ -167,7 +167,7 @@ def lint(
     r"""Lint sites (model and rendered configs) or raw IOS config files.
 
     Several configs are also checked against each other (both ends of every pseudowire).
-    Defaults for --select, --ignore and --fail-on come from \[tool.l2tpgen.lint] in the nearest
+    Defaults for --select, --ignore and --fail-on come from [tool.l2tpgen.lint] in the nearest
     pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
     from l2tpgen.lint import Severity, lint_configs, read_configs  # noqa: PLC0415 - start-up
