@@ -38,7 +38,7 @@ from l2tpgen.lab.topology import build_topology, protection_files
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from click.testing import Result
+    from typer.testing import Result
 
     from l2tpgen.lab.inputs import Lab
 
