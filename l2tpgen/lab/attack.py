@@ -57,7 +57,7 @@ class Target:
     sequenced: bool = False  # either end numbers its packets (``seq send``/``seq both``)
 
 
-_TUNNEL = re.compile(r"^ip l2tp add tunnel tunnel_id (\d+) .*\blocal (\S+) remote (\S+)")
+_TUNNEL = re.compile(r"^ip l2tp add tunnel .*?\btunnel_id (\d+) .*\blocal (\S+) remote (\S+)")
 _ADDR = re.compile(r"^ip addr add ([\d.]+)/\d+ dev (\S+)$")
 _OWN = re.compile(r"^ip addr add ([0-9A-Fa-f.:]+)/\d+ dev \S+")  # either family, any options
 
