@@ -133,6 +133,40 @@ class Encapsulation(enum.Enum):
     UDP = "udp"
 
 
+class Circuit(enum.Enum):
+    """What an xconnect's attachment circuit hands the pseudowire: the inner frame's header.
+
+    * ``DOT1Q_SUBINTERFACE``: a dot1Q subinterface forwards "the VLAN Ethernet frames ... in
+      their entirety" (Cisco's L2TPv3 feature guide, IOS 12.0(29)S/12.2(25)S p.22): Ethernet
+      14 and the tag 4.
+    * ``ETHERNET_PORT``: a port-mode xconnect on the Ethernet port itself tunnels "any Ethernet
+      frame received on an interface" (the same guide, "Ethernet"): on the trunk it usually
+      is (the single trunk tunnel, L2T001) each VLAN's frames keep their tag inside the
+      session, Ethernet 14 and the tag 4. The lab measured it: the single-trunk variant's
+      largest unfragmented CE packet on a 1500-byte WAN is 1458, not 1462 (labs/README.md).
+      A port that only ever receives untagged frames has 4 bytes to spare.
+    * ``SERIAL``: an HDLC or PPP circuit, its 4-byte header (``HDLC_PPP_HEADER``).
+    * ``OTHER``: anything else (a tunnel or VLAN interface): Ethernet 14, no tag.
+    """
+
+    DOT1Q_SUBINTERFACE = "dot1Q subinterface"
+    ETHERNET_PORT = "Ethernet port (port mode)"
+    SERIAL = "HDLC/PPP serial"
+    OTHER = "other"
+
+    @property
+    def inner_header(self) -> tuple[str, int]:
+        """The inner frame's header as a budget item (``overhead_budget``'s ``inner_header``)."""
+        if self is Circuit.SERIAL:
+            return ("inner HDLC/PPP header", HDLC_PPP_HEADER)
+        return ("inner Ethernet header", ETHERNET_HEADER)
+
+    @property
+    def dot1q(self) -> bool:
+        """Whether the 802.1Q tag travels inside the pseudowire."""
+        return self in {Circuit.DOT1Q_SUBINTERFACE, Circuit.ETHERNET_PORT}
+
+
 @dataclass(frozen=True)
 class OverheadBudget:
     """The byte budget of one L2TPv3 data packet on a WAN of a given MTU.

@@ -371,6 +371,43 @@ def mixed_fleet(directory: Path, *, branch_cookie: int = 8) -> Path:
     return directory
 
 
+# --- a hub with a Cisco and a Linux spoke, one VLAN each (issue 34) -------------------------------
+
+_HUB_PEERS_IN_ORDER = (
+    "peers:\n  - branch\n  - name: linux-edge\n    pseudowire: {signaling: static, cookie: 0}\n"
+)
+_HUB_PEERS_SWAPPED = (
+    "peers:\n  - name: linux-edge\n    pseudowire: {signaling: static, cookie: 0}\n  - branch\n"
+)
+
+
+_BRANCH_DROPPED = ((101, "app"), (102, "db"), (103, "backup"), (104, "vmotion"), (105, "mgmt"))
+
+
+def three_sites(directory: Path, *, linux_vlan: int = 20, swap_peers: bool = False) -> Path:
+    """``examples/hub`` cut to one VLAN per spoke, in ``directory/hub``: the IOS-XE hub (dc-pe1)
+    with the Cisco branch on VLAN 100 and the Linux edge on ``linux_vlan``, every pseudowire
+    IPsec (the WANs are public). Below 100 (the default) the hub's first tunnel is the Linux
+    edge's, so the branch's pair is judged on the hub's second tunnel; ``swap_peers`` lists the
+    hub's peers the other way round."""
+    dropped = (
+        *((vlan, name, "branch") for vlan, name in _BRANCH_DROPPED),
+        *((vlan, name, "linux-edge") for vlan, name in ((201, "lab-b"), (202, "lab-c"))),
+    )
+    edits: list[Edit] = [
+        *(
+            (site, f"  - {{id: {vlan}, name: {name}, peer: {peer}}}\n", "")
+            for vlan, name, spoke in dropped
+            for site, peer in (("hub", spoke), (spoke, "hub"))
+        ),
+        ("hub", "{id: 200, name: lab-a,", f"{{id: {linux_vlan}, name: lab-a,"),
+        ("linux-edge", "{id: 200, name: lab-a,", f"{{id: {linux_vlan}, name: lab-a,"),
+    ]
+    if swap_peers:
+        edits.append(("hub", _HUB_PEERS_IN_ORDER, _HUB_PEERS_SWAPPED))
+    return copy_example(HUB, directory, *edits)
+
+
 # --- rendered configs --------------------------------------------------------------------------
 
 

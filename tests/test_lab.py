@@ -229,15 +229,48 @@ def test_example_lab_forwards_every_vlan_isolated_with_the_predicted_mtu_and_mul
     ] * 4
 
 
+def _single_trunk_hint() -> int:
+    """The CE MTU L2T013 tells the README's single trunk (tests/lint/reference/before.conf)."""
+    before = TESTS / "lint" / "reference" / "before.conf"
+    (finding,) = [
+        f
+        for f in lint_configs([ConfigText("before.conf", before.read_text())])
+        if f.code == "L2T013"
+    ]
+    found = re.search(r"lower the CE MTU to (\d+)", finding.fix)
+    assert found is not None, finding.fix
+    return int(found.group(1))
+
+
 @pytest.mark.lab
 @requires_vm
 def test_single_trunk_variant_forwards_too() -> None:
-    report = run_vm(parse_lab(_yaml(LABS / "example-single-trunk.clab.yml")))
+    lab = _yaml(LABS / "example-single-trunk.clab.yml")
+    # before.conf's design on the lab's PEs: the whole trunk in one session (each VLAN's frames
+    # keep their tag), no cookie, no sublayer, a 1500-byte WAN.
+    commands = lab["topology"]["nodes"]["pe-site-a"]["exec"]
+    (session,) = [c for c in commands if c.startswith("ip l2tp add session")]
+    assert session.endswith(" l2spec_type none")
+    assert "cookie" not in session
+    assert "ip link set dev eth1 up mtu 1500" in commands
+    report = run_vm(parse_lab(lab))
     assert report.ok, (_failed(report), report.setup_errors)
     assert {r.check for r in report.results} == {"reach", "isolation", "mtu", "multicast"}
     assert all(
         "1459 crosses only fragmented" in r.detail for r in report.results if r.check == "mtu"
     )
+    # What the lab measured (a DF ping crosses unfragmented, the PE's FragCreates flat; one byte
+    # more crosses only fragmented) is the CE MTU L2T013 tells before.conf's users (issue 34):
+    # 1458, not the untagged 1462.
+    measured = {
+        int(m.group(1))
+        for r in report.results
+        if r.check == "mtu"
+        and (
+            m := re.match(r"predicted \d+: (\d+) crosses unfragmented, \d+ crosses only", r.detail)
+        )
+    }
+    assert measured == {_single_trunk_hint()} == {1458}
 
 
 @pytest.mark.lab

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from l2tpgen.mtu import Encapsulation, budget_matrix, overhead_budget
+from l2tpgen.mtu import Circuit, Encapsulation, budget_matrix, overhead_budget
 
 IP, UDP = Encapsulation.IP, Encapsulation.UDP
 
@@ -119,3 +119,23 @@ def test_the_smallest_and_largest_ip_mtus_are_accepted(wan: int) -> None:
 def test_a_wan_mtu_outside_576_to_65535_is_refused_with_the_range(wan: int) -> None:
     with pytest.raises(ValueError, match=f"WAN MTU must be between 576 and 65535, not {wan}"):
         overhead_budget(wan)
+
+
+@pytest.mark.parametrize(
+    ("circuit", "inner_mtu"),
+    [
+        # 1500 - 20 (IPv4) - 4 (session) - 14 (Ethernet) - 4 (tag) = 1458: a port-mode trunk's
+        # frames keep their tag (Cisco's L2TPv3 guide, 12.0(29)S: "any Ethernet frame received on
+        # an interface is tunneled"; the lab's single-trunk variant measures 1458)
+        (Circuit.ETHERNET_PORT, 1458),
+        (Circuit.DOT1Q_SUBINTERFACE, 1458),
+        (Circuit.SERIAL, 1472),  # HDLC/PPP header 4, no tag: 1500 - 28
+        (Circuit.OTHER, 1462),  # Ethernet 14, no tag
+    ],
+    ids=lambda v: v.name.lower() if isinstance(v, Circuit) else str(v),
+)
+def test_each_attachment_circuit_hands_the_pseudowire_its_own_header(
+    circuit: Circuit, inner_mtu: int
+) -> None:
+    budget = overhead_budget(1500, dot1q=circuit.dot1q, inner_header=circuit.inner_header)
+    assert budget.max_inner_mtu == inner_mtu

@@ -6,7 +6,9 @@ address on the far PE's link, and from the near PE's address, spoofed), captures
 the far PE, and replays a captured packet. A watcher on the far CE counts what arrives.
 
 Everything it needs is read from the (revealed) topology, as the kernel was configured: the far
-PE's tunnel (``ip l2tp add tunnel ... local FAR remote NEAR``), the VLAN's session on the far PE
+PE's tunnel that carries the VLAN (``ip l2tp add tunnel ... local FAR remote NEAR``, the one whose
+``tunnel_id`` the VLAN's session names: a PE with several peers has several, and the pair's is
+never just the first listed), the VLAN's session on the far PE
 (``session_id`` and the ``peer_cookie`` it expects: an attacker on the path reads cookies off the
 wire, so the forgeries carry the right one), and the WAN router's address on the far PE's link.
 """
@@ -24,7 +26,7 @@ from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.inputs import Lab, Node
     from l2tpgen.lab.pairs import Pair
 
 L2TP_IP = 115  # IP protocol number of L2TPv3 over IP (RFC 3931)
@@ -55,31 +57,87 @@ class Target:
     sequenced: bool = False  # either end numbers its packets (``seq send``/``seq both``)
 
 
-_TUNNEL = re.compile(r"^ip l2tp add tunnel .*\blocal (\S+) remote (\S+)")
+_TUNNEL = re.compile(r"^ip l2tp add tunnel .*?\btunnel_id (\d+) .*\blocal (\S+) remote (\S+)")
 _ADDR = re.compile(r"^ip addr add ([\d.]+)/\d+ dev (\S+)$")
+_OWN = re.compile(r"^ip addr add ([0-9A-Fa-f.:]+)/\d+ dev \S+")  # either family, any options
+
+
+@dataclass(frozen=True)
+class Tunnel:
+    """The tunnel that carries one VLAN's session on one PE (``ip l2tp add tunnel``)."""
+
+    tunnel_id: int
+    local: str
+    remote: str
+
+
+def _session_line(commands: tuple[str, ...], vlan: int) -> re.Match[str] | None:
+    """The VLAN's ``ip l2tp add session`` (Linux names it ``l2tpVLAN``, VyOS ``l2tpethVLAN``)."""
+    pattern = re.compile(
+        rf"^ip l2tp add session name (l2tp(?:eth)?{vlan}) .*\btunnel_id (\d+)\b"
+        r".*\bsession_id (\d+)\b"
+    )
+    return next((m for m in map(pattern.match, commands) if m), None)
 
 
 def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str, bool, int | None]:
     """(session ID, peer cookie, sublayer, tag) of the VLAN's session among a PE's commands.
 
-    Linux names it ``l2tpVLAN``, VyOS ``l2tpethVLAN``. No ``l2spec_type`` is iproute2's default
-    sublayer (VyOS); the tag is carried when a VLAN device sits on the session (Linux towards a
-    Cisco end) or a VLAN-filtering bridge takes the VLAN tagged on it (VyOS towards Cisco).
+    No ``l2spec_type`` is iproute2's default sublayer (VyOS); the tag is carried when a VLAN
+    device sits on the session (Linux towards a Cisco end) or a VLAN-filtering bridge takes the
+    VLAN tagged on it (VyOS towards Cisco).
     """
-    pattern = re.compile(rf"^ip l2tp add session name (l2tp(?:eth)?{vlan}) .*\bsession_id (\d+)\b")
-    for command in commands:
-        found = pattern.match(command)
-        if found:
-            name = found.group(1)
-            cookie = re.search(r"\bpeer_cookie ([0-9a-fA-F]+)\b", command)
-            sublayer = "l2spec_type none" not in command
-            tagged = {
-                f"ip link add link {name} name {name}.{vlan} type vlan id {vlan}",
-                f"bridge vlan add dev {name} vid {vlan} master",
-            }
-            tag = vlan if tagged & set(commands) else None
-            return int(found.group(2)), cookie.group(1) if cookie else "-", sublayer, tag
-    raise L2tpgenError(f"no session for VLAN {vlan} (l2tp{vlan}) among the PE's commands")
+    found = _session_line(commands, vlan)
+    if found is None:
+        raise L2tpgenError(f"no session for VLAN {vlan} (l2tp{vlan}) among the PE's commands")
+    name, command = found.group(1), found.string
+    cookie = re.search(r"\bpeer_cookie ([0-9a-fA-F]+)\b", command)
+    sublayer = "l2spec_type none" not in command
+    tagged = {
+        f"ip link add link {name} name {name}.{vlan} type vlan id {vlan}",
+        f"bridge vlan add dev {name} vid {vlan} master",
+    }
+    tag = vlan if tagged & set(commands) else None
+    return int(found.group(3)), cookie.group(1) if cookie else "-", sublayer, tag
+
+
+def pair_tunnel(far: Node, near: Node, vlan: int) -> Tunnel:
+    """The far PE's tunnel that carries ``vlan``'s session, checked to lead to the near PE.
+
+    A PE with several peers has a tunnel per peer (and VyOS one per session): the one judged is
+    the one the VLAN's session names by its ``tunnel_id``, never the first in the list; its
+    remote end must be an address of the near PE (IPv4 or IPv6).
+
+    Raises:
+        L2tpgenError: no session for the VLAN, no tunnel with its ID, or a tunnel to another PE.
+    """
+    session = _session_line(far.exec, vlan)
+    if session is None:
+        raise L2tpgenError(
+            f"{far.name}: no session for VLAN {vlan} (l2tp{vlan}) among its commands"
+        )
+    tunnel_id = int(session.group(2))
+    found = next(
+        (
+            Tunnel(tunnel_id, m.group(2), m.group(3))
+            for m in map(_TUNNEL.match, far.exec)
+            if m and int(m.group(1)) == tunnel_id
+        ),
+        None,
+    )
+    if found is None:
+        raise L2tpgenError(
+            f"{far.name}: VLAN {vlan}'s session names tunnel_id {tunnel_id}, and no "
+            "`ip l2tp add tunnel` has it"
+        )
+    near_addresses = {m.group(1) for m in map(_OWN.match, near.exec) if m}
+    if found.remote not in near_addresses:
+        raise L2tpgenError(
+            f"{far.name}: VLAN {vlan}'s session is in tunnel {tunnel_id} to {found.remote}, "
+            f"which is not an address of {near.name}, the other end of the VLAN "
+            f"({', '.join(sorted(near_addresses)) or 'none'})"
+        )
+    return found
 
 
 def target(lab: Lab, pair: Pair) -> Target:
@@ -91,12 +149,10 @@ def target(lab: Lab, pair: Pair) -> Target:
     if lab.wan is None:
         raise L2tpgenError("the protection checks need the lab's WAN router (the attacker)")
     far = lab.node(pair.far.pe)
-    tunnel = next((m for m in map(_TUNNEL.match, far.exec) if m), None)
-    if tunnel is None:
-        raise L2tpgenError(f"{far.name}: no `ip l2tp add tunnel` among its commands")
-    if ":" in tunnel.group(1):
+    tunnel = pair_tunnel(far, lab.node(pair.near.pe), pair.vlan)
+    if ":" in tunnel.local:
         raise L2tpgenError(
-            f"{far.name}'s tunnel runs over IPv6 ({tunnel.group(1)}): the lab's protection checks "
+            f"{far.name}'s tunnel runs over IPv6 ({tunnel.local}): the lab's protection checks "
             "forge and replay IPv4 packets only (pwprobe), so a lab of IPv6 sites with IPsec or "
             "an inbound filter cannot run yet; lab an unprotected copy of the fleet "
             "(`wan.trusted: true` at both ends) for its data plane and MTU"
@@ -122,8 +178,8 @@ def target(lab: Lab, pair: Pair) -> Target:
         pair.vlan,
         pair.near.pe,
         far.name,
-        tunnel.group(2),
-        tunnel.group(1),
+        tunnel.remote,
+        tunnel.local,
         session,
         cookie,
         lab.wan,

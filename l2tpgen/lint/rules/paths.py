@@ -10,9 +10,8 @@ from l2tpgen.ios.names import is_ethernet, is_serial
 from l2tpgen.lint.finding import Severity
 from l2tpgen.lint.rules.base import DeviceRule
 from l2tpgen.mtu import (
-    ETHERNET_HEADER,
-    HDLC_PPP_HEADER,
     IPSEC_ESP_TUNNEL,
+    Circuit,
     Encapsulation,
     esp_overhead,
     overhead_budget,
@@ -195,15 +194,17 @@ class MtuBudget(DeviceRule):
     ## What it does
     For each attachment circuit, adds the L2TPv3 overhead (`l2tpgen mtu`: outer IPv4 20, session 4,
     cookie 0/4/8 (a manual session's, or the l2tp-class `cookie size`), sublayer 4 with sequencing,
-    the inner frame header: Ethernet 14, plus 4 for a dot1Q tag on a subinterface, an assumption
-    kept conservative until confirmed, or 4 for an HDLC/PPP serial circuit) to the AC's MTU (`mtu`,
-    default 1500) and compares with the WAN interface's MTU (a GRE tunnel's default is 1476). IPsec
-    on that interface adds ESP: for a `crypto map` whose entry permits the pseudowire's packets,
-    the bytes its transform set costs at that MTU (`esp-gcm` or `esp-aes` with an HMAC, `mode
-    transport` or the default tunnel mode: `l2tpgen.mtu.esp_overhead`); none when no entry of the
-    map permits them (they leave in clear); 73 bytes (ESP tunnel mode, AES-CBC, SHA-1, worst-case
-    padding) for `tunnel protection` or a map l2tpgen cannot read. Flags the AC when the frame does
-    not fit and the pseudowire-class has no `ip pmtu`.
+    the inner frame header: Ethernet 14, plus 4 for the dot1Q tag on a subinterface and on an
+    Ethernet port in port mode (a trunk's VLAN frames keep their tag inside the one session: the
+    lab's single-trunk variant measures 1458 on a 1500-byte WAN, not 1462), or 4 for an HDLC/PPP
+    serial circuit; `l2tpgen.mtu.Circuit`) to the AC's MTU (`mtu`, default 1500) and compares
+    with the WAN interface's MTU (a GRE tunnel's default is 1476). IPsec on that interface adds
+    ESP: for a `crypto map` whose entry permits the pseudowire's packets, the bytes its transform
+    set costs at that MTU (`esp-gcm` or `esp-aes` with an HMAC, `mode transport` or the default
+    tunnel mode: `l2tpgen.mtu.esp_overhead`); none when no entry of the map permits them (they
+    leave in clear); 73 bytes (ESP tunnel mode, AES-CBC, SHA-1, worst-case padding) for `tunnel
+    protection` or a map l2tpgen cannot read. Flags the AC when the frame does not fit and the
+    pseudowire-class has no `ip pmtu`.
 
     ## Why is this bad?
     Without `ip pmtu`, full-size frames are fragmented after encapsulation (slow reassembly on the
@@ -224,18 +225,14 @@ class MtuBudget(DeviceRule):
             if (pw is not None and pw.pmtu and not pw.static) or (xc.pw_class and pw is None):
                 continue  # handled by ip pmtu, or the class is undefined (L2T006 says so)
             path = _path(device, xc)
-            serial = iface.is_serial
+            circuit = _circuit(iface)
             budget = overhead_budget(
                 max(path.mtu, 576),
                 Encapsulation.IP,
                 _cookie(device, xc),
                 sublayer=bool(pw and pw.sequencing),
-                dot1q=iface.is_subinterface and not serial,
-                inner_header=(
-                    ("inner HDLC/PPP header", HDLC_PPP_HEADER)
-                    if serial
-                    else ("inner Ethernet header", ETHERNET_HEADER)
-                ),
+                dot1q=circuit.dot1q,
+                inner_header=circuit.inner_header,
                 outer=path.outer,
             )
             ac_mtu = _ip_mtu(iface, device.interfaces.get(iface.parent))
@@ -251,6 +248,15 @@ class MtuBudget(DeviceRule):
                     + ("static sessions cannot use ip pmtu" if static else "there is no ip pmtu"),
                     lower if static else f"add `ip pmtu`, or {lower}",
                 )
+
+
+def _circuit(iface: Interface) -> Circuit:
+    """The attachment circuit's kind, by its name (``mtu.Circuit`` has what each carries)."""
+    if iface.is_serial:
+        return Circuit.SERIAL
+    if iface.is_subinterface:
+        return Circuit.DOT1Q_SUBINTERFACE
+    return Circuit.ETHERNET_PORT if is_ethernet(iface.name) else Circuit.OTHER
 
 
 def _ip_mtu(iface: Interface, parent: Interface | None = None) -> int:
