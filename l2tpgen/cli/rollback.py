@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from l2tpgen.device.manual_rollback import Copy, RollbackOptions
     from l2tpgen.model import Fleet
 
-SiteArg = Annotated[str, typer.Argument(metavar="SITE", help="The site (name or site file).")]
-
 
 def _state() -> Path:
     return Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
@@ -226,27 +224,45 @@ def _rollback_several(
 
 @app.command()
 def confirm(
-    site: SiteArg,
+    sites_args: SitesArg = None,
+    every: AllOption = False,
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
+    fmt: FormatOption = OutputFormat.text,
     accept_new: AcceptNewOption = False,
 ) -> None:
     """Keep a change pushed with --confirm-within: `configure confirm`, then save.
 
-    Exit 0: confirmed and saved; 1: nothing waited for confirmation (confirmed already, or the
-    timer ran out and the router went back), or the save failed.
+    Takes the sites push takes (both ends of a pair, several, or --all): every router is read
+    first, and the change is confirmed on every one or on none (one end kept and the other
+    reverted splits a pair). Only a change this login armed is confirmed (the router's `User:`
+    in `show archive config rollback timer`); another's is refused, naming its user, and
+    nothing is sent. Exit 0: confirmed and saved; 1: nothing was confirmed (nothing waits,
+    another user's change, a lock, not reached), a confirmation did not take (each result says
+    the state its router is in and what to do), or the save failed.
     """
-    from l2tpgen.device.confirm import confirm_site  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.confirm_fleet import confirm_routers  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.traits import driver  # noqa: PLC0415
 
     creds = read_credentials()
-    fleet, names = select_sites([site], every=False, sites=sites)
-    name = names[0]
-    target = router_targets(fleet, names, inventory, accept_new=accept_new)[name]
-    command = driver(fleet.site(name).effective_platform).save_command or "write memory"
+    fleet, names = select_sites(sites_args, every, sites)
+    targets = router_targets(fleet, names, inventory, accept_new=accept_new)
+    commands = {
+        name: driver(fleet.site(name).effective_platform).save_command or "write memory"
+        for name in names
+    }
     quiet_libraries()
-    status, message = confirm_site(target, creds, _state(), save_command=command)
-    if status.exit_code:
-        err.print(Text.assemble(("error:", "bold red"), " ", safe(f"{target}: {message}")))
-        raise typer.Exit(status.exit_code)
-    out.print(safe(f"{name}: {status.value}: {message}"), markup=False, highlight=False)
+    results = confirm_routers(targets, creds, _state(), commands)
+    code = max(r.status.exit_code for r in results)
+    if fmt is OutputFormat.json:
+        document = {"exit_code": code, "results": [result_dict(r) for r in results]}
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    for result in results:
+        if result.status.exit_code:
+            line = safe(f"{targets[result.site]}: {result.message}")
+            err.print(Text.assemble(("error:", "bold red"), " ", line))
+        elif fmt is OutputFormat.text:
+            text = safe(f"{result.site}: {result.status.value}: {result.message}")
+            out.print(text, markup=False, highlight=False)
+    if code:
+        raise typer.Exit(code)

@@ -111,6 +111,7 @@ class _Writer:
 
 async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -> None:
     terminal = device.router.open_terminal()
+    terminal.user = str(process.get_extra_info("username") or "unknown")
     writer = _Writer(process, device.faults.latency_ms / 1000)
     writer.send(f"\r\n{terminal.prompt()}")
     buffer = ""
