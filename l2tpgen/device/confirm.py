@@ -51,7 +51,6 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
-
     from l2tpgen.device.config_replace import Link
 
 _ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)
