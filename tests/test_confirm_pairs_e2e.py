@@ -71,6 +71,7 @@ def timed_pair_push(lab: Lab) -> dict[str, str]:
     code, results = push(lab, *PAIR, "--confirm-within", "2")
     assert code == 0, [r["message"] for r in results]
     assert all("unconfirmed: reverts at" in r["message"] for r in results)
+    assert all("`l2tpgen confirm site-a site-b`" in r["message"] for r in results)
     return {name: lab.running(name) for name in PAIR}
 
 

@@ -234,11 +234,10 @@ def test_ctrl_c_between_routers_exits_130_with_each_routers_state_printed(
     monkeypatch: pytest.MonkeyPatch,
     keep_signal_handlers: None,  # noqa: ARG001 - restores pytest's handlers afterwards
 ) -> None:
-    import l2tpgen.device.rollback_fleet as fleet_rollback  # noqa: PLC0415 - patched below
+    from l2tpgen.device.manual_rollback import rollback_site as original  # noqa: PLC0415
 
     push(lab, *PAIR)
     pushed = {name: lab.running(name) for name in PAIR}
-    original = fleet_rollback.rollback_site
 
     def rollback_then_ctrl_c(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         result = original(*args, **kwargs)
@@ -246,7 +245,7 @@ def test_ctrl_c_between_routers_exits_130_with_each_routers_state_printed(
             os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C, between the two routers
         return result
 
-    monkeypatch.setattr(fleet_rollback, "rollback_site", rollback_then_ctrl_c)
+    monkeypatch.setattr("l2tpgen.device.rollback_fleet.rollback_site", rollback_then_ctrl_c)
 
     result = cli(lab, "rollback", *PAIR, "--yes")
 

@@ -213,7 +213,11 @@ def reverts_at(entered: float, minutes: int) -> str:
 
 
 def unconfirmed(site: str, applied: str, when: str) -> str:
-    """Push's message for a change left waiting for ``configure confirm``."""
+    """Push's message for a change left waiting for ``configure confirm``.
+
+    ``site``: the sites to confirm together (every site of the run: confirming one end of a pair
+    alone lets the other revert).
+    """
     return (
         f"{applied}, NOT saved (unconfirmed: reverts at {when} unless confirmed with "
         f"`l2tpgen confirm {site}`)"

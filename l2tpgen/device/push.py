@@ -335,7 +335,8 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     if options.confirm_within is not None:
         when = confirm.reverts_at(prepared.entered_at, options.confirm_within)
-        return clock.result(Status.CHANGED, confirm.unconfirmed(name, applied, when), **details)
+        run = " ".join(sorted({name, *options.together}))  # a pair is confirmed as a pair
+        return clock.result(Status.CHANGED, confirm.unconfirmed(run, applied, when), **details)
     if not options.save:
         return clock.result(Status.CHANGED, f"{applied}, not saved (--no-save)", **details)
     return steps.save(job, connection, applied, details)

@@ -23,8 +23,9 @@ reverts at once with ``configure revert now``. What is modelled:
   timer`` / ``Timer value: 2 min`` / ``User: console``; the field table: "User: Displays the
   username"), the user being the session's login that armed the timer (``Terminal.user``: the
   SSH username; ``console`` for a session without one, as in that sample), and ``%No Rollback
-  Confirmed Change pending`` when nothing waits (as napalm's IOS integration test asserts it, ``assert '%No
-  Rollback Confirmed Change pending' in output``, and as a Japanese lab capture prints it);
+  Confirmed Change pending`` when nothing waits (as napalm's IOS integration test asserts it,
+  ``assert '%No Rollback Confirmed Change pending' in output``, and as a Japanese lab capture
+  prints it);
 - ``configure replace`` and ``configure revert now`` under another session's exclusive lock are
   refused as ``configure terminal`` is (``config_lock``): Cisco's lock guide calls the rollback
   lock "complementary" to the exclusive one; the refusal's text there is assumed [U].
