@@ -25,15 +25,20 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from conftest import SITES
-from conftest_sim import USERNAME, Lab
+from conftest_sim import PASSWORD, USERNAME, Lab
 from push_runs import cli, exec_lines, push
 
 from l2tpgen import load_fleet
+from l2tpgen.device.connection import connect
+from l2tpgen.device.credentials import Credentials
+from l2tpgen.device.inventory import Target
+from l2tpgen.device.result import Status
 from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
 PAIR = ("site-a", "site-b")
 ARCHIVE = "archive\n path flash:archived-config\n maximum 5\n"
@@ -225,4 +230,35 @@ def test_a_confirmation_refused_on_the_first_end_leaves_the_other_to_revert_with
     assert "configure confirm" not in exec_lines(lab, "site-b")
     for name in PAIR:
         later(lab, name, 3 * 60)
+    assert {name: lab.running(name) for name in PAIR} == before
+
+
+def test_a_timer_that_runs_out_between_the_read_and_the_confirm_is_not_reported_confirmed(
+    new_lab: Callable[..., Lab], tmp_path: Path
+) -> None:
+    from l2tpgen.device.confirm_fleet import confirm_routers  # noqa: PLC0415
+
+    lab = archived_pair(new_lab)
+    before = {name: lab.running(name) for name in PAIR}
+    timed_pair_push(lab)
+    known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
+    targets = {n: Target(n, "127.0.0.1", lab.device(n).port, "cisco_ios", known) for n in PAIR}
+
+    def connector(target: Target, login: Credentials) -> Any:  # noqa: ANN401 - netmiko
+        if target.site == "site-b":  # site-a was read: its timer runs out now
+            lab.device("site-a").router.clock = lambda: time.monotonic() + 60 * 60
+        return connect(target, login)
+
+    results = confirm_routers(
+        targets,
+        Credentials(USERNAME, PASSWORD),
+        tmp_path / "state",
+        dict.fromkeys(PAIR, "write memory"),
+        connector=connector,
+    )
+
+    assert [r.status for r in results] == [Status.FAILED, Status.REFUSED], results
+    assert "its timer ran out first" in results[0].message
+    assert "left to revert with it" in results[1].message
+    later(lab, "site-b", 60 * 60)
     assert {name: lab.running(name) for name in PAIR} == before

@@ -236,6 +236,11 @@ def _go_back(
         result = run.done.get(name) or run.results[name]
         if status is Status.ROLLED_BACK:
             message = f"{result.message}; then put back as it was, because {run.why}: {outcome}"
+            if "`configure confirm` after the replace" in result.message:
+                message += (
+                    "; its revert timer, ended by the rollback, is not armed again: the change "
+                    "it waited for stays until you confirm, push or roll back"
+                )
             run.results[name] = replace(
                 result, status=Status.ROLLED_BACK, message=message + " (nothing was saved)"
             )
