@@ -54,7 +54,7 @@ CISCO_SAMPLE = (
 
 def test_the_user_who_armed_the_timer_is_read_from_ciscos_sample_output() -> None:
     assert armed_by(CISCO_SAMPLE) == "console"
-    assert armed_by(CISCO_SAMPLE.replace("console", "netops").replace("\n", "\r\n")) == "netops"
+    assert armed_by(CISCO_SAMPLE.replace("console", "NetOps").replace("\n", "\r\n")) == "NetOps"
 
 
 def test_no_user_is_read_when_nothing_waits_and_an_empty_one_when_the_router_names_none() -> None:

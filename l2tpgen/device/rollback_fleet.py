@@ -235,7 +235,8 @@ def _go_back(
             )
         result = run.done.get(name) or run.results[name]
         if status is Status.ROLLED_BACK:
-            message = f"{result.message}; then put back as it was, because {run.why}: {outcome}"
+            done = result.message if name in run.done else _failed(result)
+            message = f"{done}; then put back as it was, because {run.why}: {outcome}"
             if "`configure confirm` after the replace" in result.message:
                 message += (
                     "; its revert timer, ended by the rollback, is not armed again: the change "
@@ -254,6 +255,11 @@ def _go_back(
             f"{outcome}. It may differ from the others of the run (a pair split): check it by "
             f"hand; its config before the rollback is {path} on the router and {local}",
         )
+
+
+def _failed(result: PushResult) -> str:
+    """What a failed replace did, without its advice to check the router (it is put back)."""
+    return "not rolled back: " + result.message.split("; check the router", 1)[0]
 
 
 def _discard(

@@ -21,7 +21,7 @@ from l2tpgen.device import rollback_copy
 from l2tpgen.device.config_replace import close, restore
 from l2tpgen.device.connection import connect
 from l2tpgen.device.session import exec_batch, exec_prompts, read_count
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.errors import DeviceError, L2tpgenError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -58,9 +58,15 @@ def make(
         DeviceError: the router did not write it (nothing was changed).
     """
     fs = rollback_copy.FileSystem(file_system)
-    connection.write_channel(f"{rollback_copy.copy_command(fs, name)}\n\n")
-    said = read_count(connection, exec_prompts(connection), 1, 60)
-    rollback_copy.check_copy(said, fs, name)
+    try:
+        connection.write_channel(f"{rollback_copy.copy_command(fs, name)}\n\n")
+        said = read_count(connection, exec_prompts(connection), 1, 60)
+        rollback_copy.check_copy(said, fs, name)
+    except DeviceError as exc:
+        raise DeviceError(
+            f"could not copy the running config to {fs.name}{name} before the replace (the way "
+            f"back should another router of the run fail): {exc}"
+        ) from exc
     rollback_copy.keep_locally(options.state_dir / "forward", name, running)
 
 
@@ -74,7 +80,10 @@ def roll_forward(
 ) -> tuple[Status, str]:
     """``configure replace`` of the forward copy ``FS:NAME``; ``rolled-back`` when it took."""
     name = path.split(":", 1)[-1].lstrip("/")
-    return restore(target, credentials, path, local(state_dir, name), connector=connector)
+    status, outcome = restore(
+        target, credentials, path, local(state_dir, name), connector=connector
+    )
+    return status, outcome.replace("rolled back to", "restored from", 1)
 
 
 def discard(
