@@ -184,7 +184,7 @@ def _session(job: Job) -> PushResult:
         job.options.tell(job.name, "connecting")
         connection = job.link.connector(job.link.target, job.link.credentials)
     except L2tpgenError as exc:
-        return job.clock.result(Status.REFUSED, str(exc))
+        return job.clock.result(Status.REFUSED, str(exc), reached=False)
     try:
         prepared = _prepare(job, connection)
         if isinstance(prepared, PushResult):

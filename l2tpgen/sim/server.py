@@ -199,6 +199,10 @@ class SimServers:
         device.host_key = asyncssh.generate_private_key("ssh-ed25519")
         self._run(self._start(device, port))
 
+    def stop(self, name: str) -> None:
+        """Stop serving one device and end its sessions: a router that went away (unreachable)."""
+        self._run(self._stop(self.devices[name]))
+
     async def _stop(self, device: SimDevice) -> None:
         if device.server is not None:
             device.server.close()
