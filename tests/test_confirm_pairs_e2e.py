@@ -262,3 +262,30 @@ def test_a_timer_that_runs_out_between_the_read_and_the_confirm_is_not_reported_
     assert "left to revert with it" in results[1].message
     later(lab, "site-b", 60 * 60)
     assert {name: lab.running(name) for name in PAIR} == before
+
+
+def test_rollback_leaves_another_users_pending_change_alone_and_names_its_user(
+    new_lab: Callable[..., Lab],
+) -> None:
+    lab = archived_pair(new_lab)
+    assert push(lab, "site-a")[0] == 0
+    router = lab.device("site-a").router
+    colleague = router.open_terminal()
+    colleague.user = "alice"
+    colleague.handle("configure terminal revert timer 5")
+    colleague.handle("interface Loopback91")
+    colleague.handle(" description alice's timed change")
+    colleague.handle("end")
+    during = lab.running("site-a")
+
+    result = cli(lab, "rollback", "site-a", "--yes", "--format", "json")
+
+    outcome = json.loads(result.stdout)  # one site: its result
+    assert result.exit_code == 1
+    assert outcome["status"] == "refused"
+    assert "not this login's change (`User: alice`)" in outcome["message"]
+    assert lab.running("site-a") == during
+    sent = exec_lines(lab, "site-a")
+    assert "configure confirm" not in sent  # their timer is not ended for them
+    assert not any(line.startswith("configure replace") for line in sent)
+    assert "User: alice" in timer(lab, "site-a")  # still theirs, still pending

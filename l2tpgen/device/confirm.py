@@ -139,14 +139,30 @@ def not_ours(site: str, user: str, username: str, described: str) -> str:
     )[:600]
 
 
-def waiting(site: str, described: str, doing: str) -> str:
-    """Why ``doing`` (push, rollback, confirm's save) is refused while a change waits."""
+def waiting(site: str, described: str, doing: str, user: str | None = None) -> str:
+    """Why ``doing`` (push, rollback) is refused while a change waits.
+
+    ``user``: the timer's ``User:`` when it is not this login's (``armed_by``): ``l2tpgen
+    confirm`` would refuse that change, so its user is named instead.
+    """
+    keep = (
+        f"Run `l2tpgen confirm {site}` to keep it (or `configure revert now` on the router to "
+        "drop it), then run this again"
+        if user is None
+        else f"It is not this login's change (`User: {user}`): whoever armed it confirms it "
+        "(`configure confirm` on the router) or lets it revert; then run this again"
+    )
     return (
         f"{doing}: a change on the router waits for confirmation (`{SHOW_TIMER}`: {described}); "
         "when its timer runs out the router goes back to the config from before that change, "
-        f"taking along anything changed since. Run `l2tpgen confirm {site}` to keep it (or "
-        "`configure revert now` on the router to drop it), then run this again"
+        f"taking along anything changed since. {keep}"
     )
+
+
+def foreign_user(timer: str, username: str) -> str | None:
+    """The timer's ``User:`` when a change waits that this login did not arm, else None."""
+    user = armed_by(timer)
+    return None if user is None or user == username else user
 
 
 def end_timer(connection: Any) -> str | None:  # noqa: ANN401 - netmiko

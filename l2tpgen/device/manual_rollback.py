@@ -277,6 +277,9 @@ def _roll_back(  # noqa: C901, PLR0911 - one return per way it ends
     if holder:
         return clock.result(Status.REFUSED, exclusive.lock_refusal(holder, "roll back again"))
     waits = confirm.pending(timer)
+    other = confirm.foreign_user(timer, link.credentials.username)
+    if waits is not None and other is not None:  # its `configure confirm` would end their timer
+        return clock.result(Status.REFUSED, confirm.waiting(site, waits, "not rolled back", other))
     chosen = _chosen(copies(listing, options.state_dir, site, options.file_systems), options, site)
     if isinstance(chosen, str):
         return clock.result(Status.REFUSED, chosen)

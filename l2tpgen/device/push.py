@@ -218,7 +218,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         ]
         before, startup, listing, timer, lock = exec_batch(connection, read)
         running_config_checked(before)
-        busy = None if options.dry_run else steps.busy(name, timer, lock)
+        login = job.link.credentials.username
+        busy = None if options.dry_run else steps.busy(name, timer, lock, login)
         if busy is not None:
             return clock.result(Status.REFUSED, busy)
         hc = job.platform.hier_config or ""
