@@ -250,6 +250,7 @@ def test_ctrl_c_between_routers_exits_130_with_each_routers_state_printed(
     result = cli(lab, "rollback", *PAIR, "--yes")
 
     assert result.exit_code == 130
+    assert "SIGINT: stopping; the router being rolled back finishes" in result.stderr
     assert "SIGINT: the rollback was stopped" in result.stderr
     assert "put back as it was, because the rollback was stopped" in result.stdout
     assert "stopped first" in result.stdout + result.stderr

@@ -223,8 +223,10 @@ def _rollback_several(
     else:
 
         def tell(text: str) -> None:
+            name = text.split(":", 1)[0]
             err.print(
-                text.replace("finish the lines in flight, then roll back", "are put back"),
+                f"{name}: stopping; the router being rolled back finishes, then every router "
+                "rolled back is put back as it was; nothing new is started",
                 style="yellow",
                 markup=False,
             )
