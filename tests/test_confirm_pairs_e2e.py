@@ -289,3 +289,24 @@ def test_rollback_leaves_another_users_pending_change_alone_and_names_its_user(
     assert "configure confirm" not in sent  # their timer is not ended for them
     assert not any(line.startswith("configure replace") for line in sent)
     assert "User: alice" in timer(lab, "site-a")  # still theirs, still pending
+
+
+def test_a_timed_pair_rolled_back_then_put_back_says_its_timer_is_not_armed_again(
+    new_lab: Callable[..., Lab],
+) -> None:
+    lab = archived_pair(
+        new_lab, faults={"site-b": Faults(refuse=r"^configure replace flash:l2tpgen-")}
+    )
+    pushed = timed_pair_push(lab)
+
+    result = cli(lab, "rollback", *PAIR, "--yes", "--format", "json")
+
+    by_site = {r["site"]: r for r in json.loads(result.stdout)["results"]}
+    assert result.exit_code == 3
+    assert by_site["site-a"]["status"] == "rolled-back"
+    assert (
+        "its revert timer, ended by the rollback, is not armed again"
+        in by_site["site-a"]["message"]
+    )
+    assert lab.running("site-a") == pushed["site-a"]
+    assert timer(lab, "site-a") == NONE_PENDING  # as said: the change is kept from now on
