@@ -8,7 +8,7 @@ router-facing message's; these tests hold to its substance (what is missing), no
 
 from __future__ import annotations
 
-from l2tpgen.device.confirm import lacking
+from l2tpgen.device.confirm import armed_by, lacking
 
 ARCHIVE = "archive\n path flash:l2tpgen-archive\n!\n"
 
@@ -38,3 +38,26 @@ def test_an_ordinary_push_is_never_refused_here() -> None:
 
 def test_the_archive_is_found_in_a_config_with_windows_line_ends() -> None:
     assert lacking(("hostname r1\n" + ARCHIVE).replace("\n", "\r\n"), 5) is None
+
+
+# -- who armed the timer: `User:` of `show archive config rollback timer` --------------------------
+# Cisco's sample output (IOS Configuration Fundamentals Command Reference, `show archive config
+# rollback timer`; field table: "User: Displays the username"), as napalm's IOS driver reads it
+# (napalm-automation/napalm, napalm/ios/ios.py, `_get_pending_commits`: `User: (?P<user>.*)`).
+CISCO_SAMPLE = (
+    "Time configured(or reconfigured): 22:50:48 UTC Sat Feb 21 2009\n"
+    "Timer type: absolute timer\n"
+    "Timer value: 2 min\n"
+    "User: console\n"
+)
+
+
+def test_the_user_who_armed_the_timer_is_read_from_ciscos_sample_output() -> None:
+    assert armed_by(CISCO_SAMPLE) == "console"
+    assert armed_by(CISCO_SAMPLE.replace("console", "NetOps").replace("\n", "\r\n")) == "NetOps"
+
+
+def test_no_user_is_read_when_nothing_waits_and_an_empty_one_when_the_router_names_none() -> None:
+    assert armed_by("%No Rollback Confirmed Change pending") is None
+    assert armed_by(CISCO_SAMPLE.replace("User: console\n", "")) == ""
+    assert armed_by(CISCO_SAMPLE.replace("User: console", "User:")) == ""

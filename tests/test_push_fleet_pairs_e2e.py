@@ -96,3 +96,41 @@ def test_a_stop_during_the_checks_stops_every_router_of_the_run_not_refuses_them
     assert _held("branch", stopped).status is Status.STOPPED
     assert _held("branch", refused).status is Status.REFUSED
     assert _held("hub", refused) is refused["hub"]
+
+
+def test_a_router_gone_between_the_checks_and_its_change_takes_the_other_end_back(
+    lab: Lab, tmp_path: Path
+) -> None:
+    from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME  # noqa: PLC0415
+
+    from l2tpgen.device.credentials import Credentials  # noqa: PLC0415
+    from l2tpgen.device.fleet import push_fleet  # noqa: PLC0415
+    from l2tpgen.device.inventory import Target  # noqa: PLC0415
+    from l2tpgen.device.push import PushOptions  # noqa: PLC0415
+
+    pair = ("site-a", "site-b")
+    before = {name: lab.running(name) for name in pair}
+    known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")
+    targets = {n: Target(n, "127.0.0.1", lab.device(n).port, "cisco_ios", known) for n in pair}
+    connecting: list[str] = []
+
+    def progress(site: str, phase: str) -> None:
+        if phase == "connecting":
+            connecting.append(site)
+            if connecting.count("site-b") == 2:  # checked by the preflight, gone before its change
+                lab.sim.servers.stop("site-b")
+
+    options = PushOptions(
+        state_dir=tmp_path / "state",
+        environ={"L2TPGEN_L2TP_SECRET": L2TP_SECRET},
+        progress=progress,
+    )
+    report = push_fleet(lab.fleet, targets, Credentials(USERNAME, PASSWORD), options, workers=2)
+
+    by_site = {r.site: r for r in report.results}
+    assert by_site["site-b"].status.value == "refused", by_site["site-b"].message
+    assert by_site["site-a"].status.value == "rolled-back", by_site["site-a"].message
+    assert "could not be reached" in by_site["site-a"].message
+    assert report.exit_code == 3
+    assert lab.running("site-a") == before["site-a"]
+    assert lab.device("site-a").router.startup.body() == before["site-a"]

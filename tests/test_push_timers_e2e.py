@@ -187,7 +187,8 @@ def test_a_push_inside_a_confirm_window_is_refused_with_the_routers_timer_and_ch
     message = results[0]["message"]
     assert "waits for confirmation" in message
     assert "Timer value: 5 min" in message  # the router's own words
-    assert f"l2tpgen confirm {SITE}" in message
+    assert "not this login's change (`User: console`)" in message  # confirm would refuse it
+    assert f"l2tpgen confirm {SITE}" not in message
     assert lab.running(SITE) == during
     assert saved(lab) == saved_before  # not saved under the colleague's timer either
     assert not entered_config_mode_by_push(lab)
@@ -211,6 +212,7 @@ def test_a_second_timed_push_in_the_window_is_refused_quoting_the_pending_timer(
 
     assert (code, results[0]["status"]) == (1, "refused")
     assert "Timer value: 5 min" in results[0]["message"]
+    assert f"Run `l2tpgen confirm {SITE}` to keep it" in results[0]["message"]  # our own change
     assert "check this login may configure" not in results[0]["message"]
     assert lab.running(SITE) == during
     assert exec_lines(lab, SITE).count("configure terminal revert timer 5") == 1

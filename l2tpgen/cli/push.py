@@ -224,8 +224,8 @@ def push(
             min=1,
             max=MAX_CONFIRM_MINUTES,
             help="IOS/IOS-XE: the change reverts itself after MINUTES unless `l2tpgen confirm "
-            "SITE` confirms it (needs `archive` with a `path` on the router); not saved until "
-            "then.",
+            "SITE...` (every site of the run together) confirms it (needs `archive` with a "
+            "`path` on the router); not saved until then.",
         ),
     ] = None,
     fmt: FormatOption = OutputFormat.text,

@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from l2tpgen.device.manual_rollback import Copy, RollbackOptions
     from l2tpgen.model import Fleet
 
-SiteArg = Annotated[str, typer.Argument(metavar="SITE", help="The site (name or site file).")]
-
 
 def _state() -> Path:
     return Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
@@ -97,10 +95,15 @@ def rollback(
     Takes the sites push takes (both ends of a pair, several, or --all). Shows each diff (the
     running config to the copy, secrets masked) and asks unless --yes; then `configure replace
     FS:COPY force`, checks the router holds the copy, and saves unless --no-save. Several
-    routers: every one is read first, and if one would be refused none is changed. A copy no
-    longer on the router is refused (l2tpgen uploads nothing). Exit 0: done or nothing to do; 1:
-    nothing was changed (refused, unreachable) or not saved; 4: the router did not take the copy,
-    or someone else changed it meanwhile (check it by hand).
+    routers end with every one rolled back or every one as it was: every one is read first (one
+    that would be refused or cannot be reached keeps the others unchanged); then each is rolled
+    back in turn and saved only once all are; a router that is refused or fails then, or Ctrl-C
+    between two, puts the ones before it back as they were (from a copy made right before each
+    replace). A copy no longer on the router is refused (l2tpgen uploads nothing). Exit 0: done
+    or nothing to do; 1: nothing was changed (refused, unreachable) or not saved; 3: a router
+    refused or failed its rollback and the others were put back as they were; 4: a router did
+    not take its copy or could not be put back, or someone else changed it meanwhile (check it
+    by hand); 130: stopped by a signal (each router's state is printed).
     """
     from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - start-up stays cheap
 
@@ -202,17 +205,34 @@ def _rollback_several(
     yes: bool,
     fmt: OutputFormat,
 ) -> None:
-    """Every router read first; all rolled back or none; one result per router."""
-    from l2tpgen.device.rollback_fleet import rollback_fleet  # noqa: PLC0415
+    """Every router read first; all rolled back or every one as it was; one result per router.
 
-    def approve(diffs: Mapping[str, str]) -> bool:
-        if yes:
-            return True
-        for diff in diffs.values():
-            print_diff(diff)
-        return typer.confirm(f"Roll {', '.join(diffs)} back to these configs?", err=True)
+    A signal (Ctrl-C, SIGTERM) after the approval only asks the run to stop between two routers:
+    the ones rolled back are put back as they were, every result is printed, and the exit code
+    is 130.
+    """
+    from l2tpgen.device.rollback_fleet import apply, prepare  # noqa: PLC0415
+    from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415
 
-    results = rollback_fleet(targets, creds, options, approve)
+    prepared = prepare(targets, creds, options)
+    stop = Stop()
+    if prepared.final is not None:
+        results = prepared.final
+    elif not _approved(prepared.shown, yes=yes):
+        results = tuple(prepared.preflight[n] for n in targets)
+    else:
+
+        def tell(text: str) -> None:
+            name = text.split(":", 1)[0]
+            err.print(
+                f"{name}: stopping; the router being rolled back finishes, then every router "
+                "rolled back is put back as it was; nothing new is started",
+                style="yellow",
+                markup=False,
+            )
+
+        with stop_on_signals(stop, tell, restore=False):
+            results = apply(prepared, targets, creds, options, stop=stop)
     code = max(r.status.exit_code for r in results)
     if fmt is OutputFormat.json:
         document = {"exit_code": code, "results": [result_dict(r) for r in results]}
@@ -220,33 +240,62 @@ def _rollback_several(
     else:
         for result in results:
             print_result(result, str(targets[result.site]), diff=yes)
+    if stop():
+        err.print(safe(f"{stop.reason}: the rollback was stopped"), style="yellow", markup=False)
+        raise typer.Exit(130)
     if code:
         raise typer.Exit(code)
 
 
+def _approved(diffs: Mapping[str, str], *, yes: bool) -> bool:
+    if yes:
+        return True
+    for diff in diffs.values():
+        print_diff(diff)
+    return typer.confirm(f"Roll {', '.join(diffs)} back to these configs?", err=True)
+
+
 @app.command()
 def confirm(
-    site: SiteArg,
+    sites_args: SitesArg = None,
+    every: AllOption = False,
     sites: SitesOption = Path("sites"),
     inventory: InventoryOption = None,
+    fmt: FormatOption = OutputFormat.text,
     accept_new: AcceptNewOption = False,
 ) -> None:
     """Keep a change pushed with --confirm-within: `configure confirm`, then save.
 
-    Exit 0: confirmed and saved; 1: nothing waited for confirmation (confirmed already, or the
-    timer ran out and the router went back), or the save failed.
+    Takes the sites push takes (both ends of a pair, several, or --all): every router is read
+    first, and the change is confirmed on every one or on none (one end kept and the other
+    reverted splits a pair). Only a change this login armed is confirmed (the router's `User:`
+    in `show archive config rollback timer`); another's is refused, naming its user, and
+    nothing is sent. Exit 0: confirmed and saved; 1: nothing was confirmed (nothing waits,
+    another user's change, a lock, not reached), a confirmation did not take (each result says
+    the state its router is in and what to do), or the save failed.
     """
-    from l2tpgen.device.confirm import confirm_site  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.confirm_fleet import confirm_routers  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.traits import driver  # noqa: PLC0415
 
     creds = read_credentials()
-    fleet, names = select_sites([site], every=False, sites=sites)
-    name = names[0]
-    target = router_targets(fleet, names, inventory, accept_new=accept_new)[name]
-    command = driver(fleet.site(name).effective_platform).save_command or "write memory"
+    fleet, names = select_sites(sites_args, every, sites)
+    targets = router_targets(fleet, names, inventory, accept_new=accept_new)
+    commands = {
+        name: driver(fleet.site(name).effective_platform).save_command or "write memory"
+        for name in names
+    }
     quiet_libraries()
-    status, message = confirm_site(target, creds, _state(), save_command=command)
-    if status.exit_code:
-        err.print(Text.assemble(("error:", "bold red"), " ", safe(f"{target}: {message}")))
-        raise typer.Exit(status.exit_code)
-    out.print(safe(f"{name}: {status.value}: {message}"), markup=False, highlight=False)
+    results = confirm_routers(targets, creds, _state(), commands)
+    code = max(r.status.exit_code for r in results)
+    if fmt is OutputFormat.json:
+        document = {"exit_code": code, "results": [result_dict(r) for r in results]}
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    for result in results:
+        if result.status.exit_code:
+            line = safe(f"{targets[result.site]}: {result.message}")
+            err.print(Text.assemble(("error:", "bold red"), " ", line))
+        elif fmt is OutputFormat.text:
+            text = safe(f"{result.site}: {result.status.value}: {result.message}")
+            out.print(text, markup=False, highlight=False)
+    if code:
+        raise typer.Exit(code)

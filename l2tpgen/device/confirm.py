@@ -44,22 +44,14 @@ from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import exclusive
 from l2tpgen.device.config_replace import close
-from l2tpgen.device.connection import connect
 from l2tpgen.device.refusals import refusal
 from l2tpgen.device.result import Status
-from l2tpgen.device.save import save_config
 from l2tpgen.device.session import alive, exec_batch
-from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
-
     from l2tpgen.device.config_replace import Link
-    from l2tpgen.device.credentials import Credentials
-    from l2tpgen.device.inventory import Target
 
 _ARCHIVE_PATH = re.compile(r"^archive\s*\n(?: .*\n)*? path \S+", re.MULTILINE)
 SHOW_TIMER = "show archive config rollback timer"
@@ -71,6 +63,7 @@ NONE_PENDING = "No Rollback Confirmed Change pending"
 _FIELDS = re.compile(
     r"^\s*(Time configured[^:]*|Timer type|Timer value|User)\s*:\s*(.*?)\s*$", re.MULTILINE
 )
+_USER = re.compile(r"^\s*User\s*:[ \t]*(\S*)[ \t]*$", re.MULTILINE)
 
 
 def unsupported(site: str, platform: str) -> str:
@@ -119,14 +112,57 @@ def pending(output: str) -> str | None:
     return mask_secrets(said)[:200]
 
 
-def waiting(site: str, described: str, doing: str) -> str:
-    """Why ``doing`` (push, rollback, confirm's save) is refused while a change waits."""
+def armed_by(output: str) -> str | None:
+    """The ``User:`` of the change waiting for confirmation (who armed its timer), or None.
+
+    ``output``: ``show archive config rollback timer``. Cisco's field table for that command
+    (IOS Configuration Fundamentals Command Reference): "User: Displays the username" (its sample:
+    ``User: console``). napalm's IOS driver (``napalm/ios/ios.py``, ``confirm_commit`` and
+    ``rollback``, reading ``_get_pending_commits``'s ``User: (?P<user>.*)``) acts on a pending
+    change only when that user is its own login, and raises "Configuration session active but not
+    owned by USER" otherwise; ``confirm`` does the same.
+    """
+    if pending(output) is None:
+        return None
+    found = _USER.search(output.replace("\r\n", "\n"))
+    return found.group(1) if found is not None else ""
+
+
+def not_ours(site: str, user: str, username: str, described: str) -> str:
+    """Why ``confirm`` leaves a change armed by another login alone (nothing is sent)."""
+    who = f"`User: {user}`" if user else "no `User:`"
+    return (
+        f"not confirmed: the change waiting on {site} is not this login's: the router says {who} "
+        f"(`{SHOW_TIMER}`: {described}), and l2tpgen logs in as `{username}`; it confirms "
+        "only a change its own login armed (nothing was sent). Whoever armed it confirms it "
+        "(`configure confirm` on the router) or lets it revert"
+    )[:600]
+
+
+def waiting(site: str, described: str, doing: str, user: str | None = None) -> str:
+    """Why ``doing`` (push, rollback) is refused while a change waits.
+
+    ``user``: the timer's ``User:`` when it is not this login's (``armed_by``): ``l2tpgen
+    confirm`` would refuse that change, so its user is named instead.
+    """
+    keep = (
+        f"Run `l2tpgen confirm {site}` to keep it (or `configure revert now` on the router to "
+        "drop it), then run this again"
+        if user is None
+        else f"It is not this login's change (`User: {user}`): whoever armed it confirms it "
+        "(`configure confirm` on the router) or lets it revert; then run this again"
+    )
     return (
         f"{doing}: a change on the router waits for confirmation (`{SHOW_TIMER}`: {described}); "
         "when its timer runs out the router goes back to the config from before that change, "
-        f"taking along anything changed since. Run `l2tpgen confirm {site}` to keep it (or "
-        "`configure revert now` on the router to drop it), then run this again"
+        f"taking along anything changed since. {keep}"
     )
+
+
+def foreign_user(timer: str, username: str) -> str | None:
+    """The timer's ``User:`` when a change waits that this login did not arm, else None."""
+    user = armed_by(timer)
+    return None if user is None or user == username else user
 
 
 def end_timer(connection: Any) -> str | None:  # noqa: ANN401 - netmiko
@@ -193,63 +229,12 @@ def reverts_at(entered: float, minutes: int) -> str:
 
 
 def unconfirmed(site: str, applied: str, when: str) -> str:
-    """Push's message for a change left waiting for ``configure confirm``."""
+    """Push's message for a change left waiting for ``configure confirm``.
+
+    ``site``: the sites to confirm together (every site of the run: confirming one end of a pair
+    alone lets the other revert).
+    """
     return (
         f"{applied}, NOT saved (unconfirmed: reverts at {when} unless confirmed with "
         f"`l2tpgen confirm {site}`)"
     )
-
-
-def confirm_site(
-    target: Target,
-    credentials: Credentials,
-    state_dir: Path,
-    *,
-    save_command: str = "write memory",
-    connector: Callable[[Target, Credentials], Any] = connect,
-) -> tuple[Status, str]:
-    """``configure confirm`` the change waiting on the router, then save it.
-
-    ``changed`` when confirmed and saved; ``refused`` when nothing waits (confirmed already, or the
-    timer ran out and the router went back); ``unsaved`` when the save failed; ``failed`` when the
-    router still shows a pending change after ``configure confirm``.
-    """
-    try:
-        private_dir(state_dir.expanduser())
-        with router_lock(state_dir, target.host, target.port):
-            connection = connector(target, credentials)
-            try:
-                return _confirm(connection, save_command)
-            finally:
-                close(connection)
-    except L2tpgenError as exc:
-        return Status.REFUSED, f"not confirmed: {exc}"
-
-
-def _confirm(connection: Any, save_command: str) -> tuple[Status, str]:  # noqa: ANN401 - netmiko
-    pending, lock = exec_batch(connection, [SHOW_TIMER, exclusive.SHOW_LOCK])
-    holder = exclusive.held_by(lock)
-    if holder:  # `write memory` would save their half-typed change with ours
-        return Status.REFUSED, exclusive.lock_refusal(holder, "confirm again")
-    refused = refusal(pending)
-    if refused is not None:
-        return Status.REFUSED, f"nothing to confirm: the router refused `{SHOW_TIMER}` ({refused})"
-    if NONE_PENDING in pending:
-        return Status.REFUSED, (
-            "nothing to confirm: no change waits for confirmation on the router (it was "
-            "confirmed already, or its timer ran out and the router went back to the config "
-            "before the push: run `l2tpgen diff` to see which)"
-        )
-    said, after = exec_batch(connection, ["configure confirm", SHOW_TIMER])
-    if NONE_PENDING not in after:
-        return Status.FAILED, (
-            f"`configure confirm` did not take ({said.strip()[:120] or 'no answer'}): the change "
-            "still reverts when its timer runs out"
-        )
-    why = save_config(connection, save_command)
-    if why is not None:
-        return Status.UNSAVED, (
-            f"confirmed, but `{save_command}` said {why!r}: the change is live and lost at the "
-            f"next reload unless you run `{save_command}` on the router"
-        )
-    return Status.CHANGED, "confirmed and saved"

@@ -266,7 +266,9 @@ def _protect_pairs(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
 
     Adding (or removing) IPsec at one end of a pair takes its pseudowires down until the other
     end has the same change (``outage.PAIR_OUTAGE``): a pair is never left half-protected, with or
-    without ``--rollback-pairs``.
+    without ``--rollback-pairs``. An end whose peer in the run could not be reached (it was at the
+    preflight, and went away before its change) is rolled back too: an unreachable router holds
+    the other end of its pairs back.
     """
     failed = {r.site for r in report.results if r.status in _NOT_CHANGED}
     half = {
@@ -274,7 +276,23 @@ def _protect_pairs(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
         for r in report.results
         if pair_outage(r.notes) and {pw.peer.name for pw in fleet.pseudowires(r.site)} & failed
     }
-    if not half:
+    if half:
+        report = roll_back_pairs(
+            fleet,
+            report,
+            targets,
+            credentials,
+            options,
+            workers=workers,
+            failed=failed,
+            only=half,
+            why="its IPsec would not match its peer's (a pair is never left half-protected)",
+        )
+    gone = {r.site for r in report.results if not r.reached}
+    alone = {
+        r.site for r in report.results if {pw.peer.name for pw in fleet.pseudowires(r.site)} & gone
+    }
+    if not alone:
         return report
     return roll_back_pairs(
         fleet,
@@ -283,9 +301,10 @@ def _protect_pairs(  # noqa: PLR0917 - the run's pieces, as push_fleet has them
         credentials,
         options,
         workers=workers,
-        failed=failed,
-        only=half,
-        why="its IPsec would not match its peer's (a pair is never left half-protected)",
+        failed=gone,
+        only=alone,
+        why="a router of the pair could not be reached, and a pair is changed at both ends or "
+        "at neither",
     )
 
 

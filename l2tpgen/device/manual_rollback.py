@@ -30,10 +30,10 @@ import calendar
 import difflib
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback_copy
+from l2tpgen.device import confirm, exclusive, rollback_copy, rollback_forward
 from l2tpgen.device.config_replace import Guard, Link, close, roll_back
 from l2tpgen.device.connection import connect
 from l2tpgen.device.refusals import running_config_checked
@@ -89,6 +89,11 @@ class RollbackOptions:
     save: bool = True
     save_command: str = "write memory"
     file_systems: tuple[str, ...] = ()
+    # A rollback of several routers (``rollback_fleet``): the name of a copy of the running config
+    # made right before the replace (the way forward again if a later router fails), and saving
+    # left to the caller (``save_rolled_back``), once every router is rolled back.
+    forward: str | None = None
+    defer_save: bool = False
 
 
 def local_copies(state_dir: Path, site: str) -> dict[str, Path]:
@@ -272,6 +277,9 @@ def _roll_back(  # noqa: C901, PLR0911 - one return per way it ends
     if holder:
         return clock.result(Status.REFUSED, exclusive.lock_refusal(holder, "roll back again"))
     waits = confirm.pending(timer)
+    other = confirm.foreign_user(timer, link.credentials.username)
+    if waits is not None and other is not None:  # its `configure confirm` would end their timer
+        return clock.result(Status.REFUSED, confirm.waiting(site, waits, "not rolled back", other))
     chosen = _chosen(copies(listing, options.state_dir, site, options.file_systems), options, site)
     if isinstance(chosen, str):
         return clock.result(Status.REFUSED, chosen)
@@ -285,6 +293,8 @@ def _roll_back(  # noqa: C901, PLR0911 - one return per way it ends
     diff = masked_diff(site, running, chosen, text)
     if not approve(diff):
         return clock.result(Status.UNCHANGED, "nothing was changed", diff=diff, rollback_file=path)
+    if options.forward is not None:
+        rollback_forward.make(connection, chosen.file_system, options.forward, running, options)
     status, outcome = roll_back(connection, link, path, text, Guard(running, frozenset()))
     if status is Status.REFUSED:  # another session's lock met the replace: nothing changed
         outcome = outcome.replace("NOT rolled back", "nothing was changed", 1)
@@ -299,22 +309,49 @@ def _roll_back(  # noqa: C901, PLR0911 - one return per way it ends
             f"; the change that waited for confirmation ({waits}) was ended with `configure "
             "confirm` after the replace, so its timer cannot undo this rollback"
         )
-    if not options.save:
-        return clock.result(
-            Status.CHANGED, f"{done}, not saved (--no-save)", diff=diff, rollback_file=path
+    if options.defer_save:
+        return clock.result(Status.CHANGED, done, diff=diff, rollback_file=path)
+    return _save(link, options, clock.result(Status.CHANGED, done, diff=diff, rollback_file=path))
+
+
+def save_rolled_back(
+    target: Target,
+    credentials: Credentials,
+    options: RollbackOptions,
+    result: PushResult,
+    *,
+    connector: Callable[[Target, Credentials], Any] = connect,
+) -> PushResult:
+    """Save a router ``rollback_site`` rolled back with ``defer_save`` (unless told not to save).
+
+    Never raises for a router problem (an unreachable router is ``unsaved``).
+    """
+    try:
+        return _save(Link(target, credentials, connector), options, result)
+    except L2tpgenError as exc:
+        return replace(
+            result,
+            status=Status.UNSAVED,
+            message=f"{result.message}, but NOT saved ({exc}); a reload brings the pushed change "
+            f"back unless you run `{options.save_command}` on the router",
         )
-    # A fresh session, as restore() saves on: the replace's may hold unread output.
+
+
+def _save(link: Link, options: RollbackOptions, result: PushResult) -> PushResult:
+    """``write memory`` on a fresh session (the replace's may hold unread output)."""
+    done = result.message
+    if not options.save:
+        return replace(result, message=f"{done}, not saved (--no-save)")
     fresh = link.connector(link.target, link.credentials)
     try:
         why = save_config(fresh, options.save_command)
     finally:
         close(fresh)
     if why is not None:
-        return clock.result(
-            Status.UNSAVED,
-            f"{done}, but NOT saved: `{options.save_command}` said {why!r}; a reload brings "
-            f"the pushed change back unless you run `{options.save_command}` on the router",
-            diff=diff,
-            rollback_file=path,
+        return replace(
+            result,
+            status=Status.UNSAVED,
+            message=f"{done}, but NOT saved: `{options.save_command}` said {why!r}; a reload "
+            f"brings the pushed change back unless you run `{options.save_command}` on the router",
         )
-    return clock.result(Status.CHANGED, f"{done}, saved", diff=diff, rollback_file=path)
+    return replace(result, message=f"{done}, saved")

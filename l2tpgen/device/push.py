@@ -184,7 +184,7 @@ def _session(job: Job) -> PushResult:
         job.options.tell(job.name, "connecting")
         connection = job.link.connector(job.link.target, job.link.credentials)
     except L2tpgenError as exc:
-        return job.clock.result(Status.REFUSED, str(exc))
+        return job.clock.result(Status.REFUSED, str(exc), reached=False)
     try:
         prepared = _prepare(job, connection)
         if isinstance(prepared, PushResult):
@@ -218,7 +218,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         ]
         before, startup, listing, timer, lock = exec_batch(connection, read)
         running_config_checked(before)
-        busy = None if options.dry_run else steps.busy(name, timer, lock)
+        login = job.link.credentials.username
+        busy = None if options.dry_run else steps.busy(name, timer, lock, login)
         if busy is not None:
             return clock.result(Status.REFUSED, busy)
         hc = job.platform.hier_config or ""
@@ -335,7 +336,8 @@ def _apply(job: Job, connection: Any, prepared: _Prepared) -> PushResult:  # noq
         return clock.result(status, f"{problem}; {outcome}", errors=refused, **details)
     if options.confirm_within is not None:
         when = confirm.reverts_at(prepared.entered_at, options.confirm_within)
-        return clock.result(Status.CHANGED, confirm.unconfirmed(name, applied, when), **details)
+        run = " ".join(sorted({name, *options.together}))  # a pair is confirmed as a pair
+        return clock.result(Status.CHANGED, confirm.unconfirmed(run, applied, when), **details)
     if not options.save:
         return clock.result(Status.CHANGED, f"{applied}, not saved (--no-save)", **details)
     return steps.save(job, connection, applied, details)

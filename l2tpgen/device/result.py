@@ -55,3 +55,6 @@ class PushResult:
     notices: tuple[str, ...] = ()
     migration: bool = False
     notes: tuple[str, ...] = ()
+    # False when the router could not be reached at all (nothing was sent to it): a fleet push
+    # then takes back the other end of its pairs (``fleet._protect_pairs``).
+    reached: bool = True

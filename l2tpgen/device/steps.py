@@ -194,14 +194,16 @@ def _startup(output: str) -> str:
     return "" if "startup-config is not present" in output else output
 
 
-def busy(name: str, timer: str, lock: str) -> str | None:
+def busy(name: str, timer: str, lock: str, username: str = "") -> str | None:
     """Why nothing may change now: a change waiting for confirmation, another session's lock.
 
-    ``timer``: ``show archive config rollback timer``; ``lock``: ``show configuration lock``.
+    ``timer``: ``show archive config rollback timer``; ``lock``: ``show configuration lock``;
+    ``username``: this login (another's waiting change is named as theirs).
     """
     waits = confirm.pending(timer)
     if waits is not None:
-        return confirm.waiting(name, waits, "not pushed")
+        user = confirm.foreign_user(timer, username)
+        return confirm.waiting(name, waits, "not pushed", user)
     holder = exclusive.held_by(lock)
     return exclusive.lock_refusal(holder, "push again") if holder else None
 

@@ -20,9 +20,12 @@ reverts at once with ``configure revert now``. What is modelled:
 - ``show archive config rollback timer``: what is pending, in the fields of Cisco's sample output
   (IOS Configuration Fundamentals Command Reference, ``show archive config rollback timer``:
   ``Time configured(or reconfigured): 22:50:48 UTC Sat Feb 21 2009`` / ``Timer type: absolute
-  timer`` / ``Timer value: 2 min`` / ``User: console``), and ``%No Rollback Confirmed Change
-  pending`` when nothing waits (as napalm's IOS integration test asserts it, ``assert '%No
-  Rollback Confirmed Change pending' in output``, and as a Japanese lab capture prints it);
+  timer`` / ``Timer value: 2 min`` / ``User: console``; the field table: "User: Displays the
+  username"), the user being the session's login that armed the timer (``Terminal.user``: the
+  SSH username; ``console`` for a session without one, as in that sample), and ``%No Rollback
+  Confirmed Change pending`` when nothing waits (as napalm's IOS integration test asserts it,
+  ``assert '%No Rollback Confirmed Change pending' in output``, and as a Japanese lab capture
+  prints it);
 - ``configure replace`` and ``configure revert now`` under another session's exclusive lock are
   refused as ``configure terminal`` is (``config_lock``): Cisco's lock guide calls the rollback
   lock "complementary" to the exclusive one; the refusal's text there is assumed [U].
@@ -62,7 +65,7 @@ class Pending:
     minutes: int
     started: float
     deadline: float
-    user: str = "unknown"
+    user: str = "console"
 
 
 def archive_on(router: Router) -> bool:
@@ -93,7 +96,7 @@ def start(t: Terminal, words: list[str]) -> str:
     minutes = int(words[-1])
     now = router.clock()
     router.pending_revert = Pending(
-        router.running.copy(), minutes, now, now + minutes * router.minute
+        router.running.copy(), minutes, now, now + minutes * router.minute, t.user
     )
     t.stack = [Frame("config")]
     return said

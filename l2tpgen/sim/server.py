@@ -111,6 +111,7 @@ class _Writer:
 
 async def _session(device: SimDevice, process: asyncssh.SSHServerProcess[str]) -> None:
     terminal = device.router.open_terminal()
+    terminal.user = str(process.get_extra_info("username") or "unknown")
     writer = _Writer(process, device.faults.latency_ms / 1000)
     writer.send(f"\r\n{terminal.prompt()}")
     buffer = ""
@@ -197,6 +198,10 @@ class SimServers:
         self._run(self._stop(device))
         device.host_key = asyncssh.generate_private_key("ssh-ed25519")
         self._run(self._start(device, port))
+
+    def stop(self, name: str) -> None:
+        """Stop serving one device and end its sessions: a router that went away (unreachable)."""
+        self._run(self._stop(self.devices[name]))
 
     async def _stop(self, device: SimDevice) -> None:
         if device.server is not None:

@@ -28,9 +28,13 @@ INCOMPLETE = "% Incomplete command."
 class Terminal:
     """One session's command line over a router's shared configuration."""
 
-    def __init__(self, router: Router, *, faults: bool = True) -> None:
+    def __init__(self, router: Router, *, faults: bool = True, user: str = "console") -> None:
         self.router = router
         self.faults = faults
+        # Who this session is, as ``show archive config rollback timer`` names the user who
+        # armed a revert timer: the SSH login (set by the server), or ``console`` as in Cisco's
+        # sample output for a session without one.
+        self.user = user
         self.stack: list[Frame] = []
         self.pending: Callable[[str], str] | None = None
         self.pending_prompt = ""
