@@ -175,3 +175,20 @@ def test_static_stated_for_the_dc_peer_itself_is_not_warned(tmp_path: Path) -> N
     data["pseudowire_class"]["signaling"] = "static"
     _write(sites, "branch", data)
     assert _warnings(sites) == []
+
+
+def test_a_pair_whose_ends_differ_is_v047s_error_and_no_v119_warning(tmp_path: Path) -> None:
+    # dc1 follows the hint (static for branch only), dc2 makes its whole class static: the DC
+    # pair's ends differ (V047, an error), which V119 does not repeat at either end.
+    sites = _three_sites(tmp_path / "fleet")
+    data = _data(sites, "dc1")
+    data["peers"] = ["dc2", {"name": "branch", "pseudowire": {"signaling": "static"}}]
+    _write(sites, "dc1", data)
+    for name in ("dc2", "branch"):
+        data = _data(sites, name)
+        data["pseudowire_class"]["signaling"] = "static"
+        _write(sites, name, data)
+    result = runner.invoke(app, ["validate", "--sites", str(sites), "--format", "json"])
+    report = json.loads(result.stdout)
+    assert [p["code"] for p in report["problems"]] == ["V047"]
+    assert [w["code"] for w in report["warnings"] if w["code"] == "V119"] == []

@@ -192,3 +192,22 @@ def test_each_kind_of_schema_problem_has_its_own_code(
     result = runner.invoke(app, ["validate", "--sites", str(sites), "--format", "json"])
     report = json.loads(result.stdout)
     assert [p["code"] for p in report["problems"]] == [expected]
+
+
+def test_a_misspelt_key_whose_value_does_not_fit_its_near_key_leaves_the_site_checked(
+    tmp_path: Path,
+) -> None:
+    # `holdqueue: 2048` is near `hold_queue`, which takes {in, out}: the key is left out instead,
+    # and the rest of the site is still checked (the gateway outside its subnet).
+    sites = hub_fleet(
+        tmp_path,
+        (
+            "branch",
+            "lan: {interface: GigabitEthernet0/0}",
+            "lan: {interface: GigabitEthernet0/0, holdqueue: 2048}",
+        ),
+        ("branch", "gateway: 198.51.100.14", "gateway: 198.51.100.30"),
+    )
+    code, found = _validate(sites)
+    assert code == 1
+    assert [p["code"] for p in found] == ["V013", "V111"]
