@@ -144,6 +144,10 @@ def test_a_site_that_fails_entirely_is_noted_and_the_other_pairs_are_still_check
     assert found[1]["text"] == (
         "linux-edge was not checked against hub: the errors in its file stop it from loading"
     )
+    result = runner.invoke(app, ["validate", "--sites", str(sites), "--format", "json"])
+    report = json.loads(result.stdout)
+    assert [p["code"] for p in report["problems"]] == ["V027", "V110"]
+    assert [w["code"] for w in report["warnings"]] == ["V118"]
 
 
 def test_an_unknown_lint_ignore_is_reported_in_the_same_run_as_a_schema_error(
