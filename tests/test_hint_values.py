@@ -74,7 +74,9 @@ def test_v027s_vlan_entry_of_a_vlan_without_a_vc_id_gives_the_vlan_id(tmp_path: 
 
 def test_v073s_port_xconnect_pasted_at_the_other_end_keeps_the_pair() -> None:
     configs = [(str(p), p.read_text()) for p in sorted(SINGLE_TRUNK.glob("*.cfg"))]
-    data = {s.name: copy.deepcopy(dict(s.data)) for s in import_configs(configs).sites}
+    data: dict[str, dict[str, Any]] = {
+        s.name: copy.deepcopy(dict(s.data)) for s in import_configs(configs).sites
+    }
     a, b = sorted(data)
     kept = data[b]["lan"].pop("port_xconnect")
     with pytest.raises(FleetValidationError) as caught:

@@ -4,7 +4,9 @@
 ``validate`` and ``--all`` need). ``load_sites`` reads the sites asked for and their peers only
 (what ``render SITE`` and ``push SITE`` need: the peers' addresses, and both ends of each of the
 site's pseudowires): its cost does not grow with the size of the fleet. Both raise
-``FleetValidationError`` with every problem, each located at file:line:column.
+``FleetValidationError`` with every problem, each located at file:line:column: a file with schema
+errors is still checked where it can be (``salvage.py``), so that one run reports them all
+(``FleetCheckError``, which also holds what could be checked).
 """
 
 from __future__ import annotations
