@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from builders import hub_fleet
+import yaml
+from builders import EXAMPLES, hub_fleet
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
+from l2tpgen.importer import import_configs
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 runner = CliRunner()
+SINGLE_TRUNK = EXAMPLES.parent / "tests" / "importer" / "single-trunk"
 LINE = re.compile(
     r"^(?P<where>\S+:\d+:\d+): (?P<level>error|warning): (?P<text>.*) \[(?P<code>V\d+)\]$"
 )
@@ -215,3 +218,23 @@ def test_a_misspelt_key_whose_value_does_not_fit_its_near_key_leaves_the_site_ch
     code, found = _validate(sites)
     assert code == 1
     assert [p["code"] for p in found] == ["V013", "V111"]
+
+
+def test_a_migration_whose_only_vlan_has_a_schema_error_is_not_said_to_have_no_vlan(
+    tmp_path: Path,
+) -> None:
+    # The reference pair's single trunk, migrated at both ends to VLAN 10; site A's VLAN 10 has
+    # a VLAN ID out of range: left out, it must not make A "migrate with no VLAN" (V069).
+    configs = [(str(p), p.read_text()) for p in sorted(SINGLE_TRUNK.glob("*.cfg"))]
+    sites: dict[str, dict[str, Any]] = {s.name: dict(s.data) for s in import_configs(configs).sites}
+    a, b = sorted(sites)
+    for name, peer, vlan_id in ((a, b, 5000), (b, a, 10)):
+        data = sites[name]
+        data["lan"] = {
+            **data["lan"],
+            "port_xconnect": {**data["lan"]["port_xconnect"], "action": "migrate"},
+        }
+        data["vlans"] = [{"id": vlan_id, "name": "v10", "peer": peer}]
+        (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    result = runner.invoke(app, ["validate", "--sites", str(tmp_path), "--format", "json"])
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["V114"]

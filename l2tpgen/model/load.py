@@ -26,7 +26,7 @@ from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.fleet import Fleet, FleetCheckError, site_not_found
 from l2tpgen.model.interface_checks import raw_name_problems
 from l2tpgen.model.problems import Location, Problem
-from l2tpgen.model.salvage import Salvaged, paired_view, restore, salvage
+from l2tpgen.model.salvage import Salvaged, doubtful, paired_view, restore, salvage
 from l2tpgen.model.schema_errors import schema_problems
 from l2tpgen.model.site import Site
 from l2tpgen.model.source import SourceDoc, read_source
@@ -143,10 +143,12 @@ class _Reader:
             return
         self.failed.discard(stem)
         self.sites[stem] = site
+        problems = check_site(site)
         if isinstance(found, Salvaged):
             self.salvaged[stem] = found
-        kept = {stem: found.kept} if isinstance(found, Salvaged) else {}
-        self.problems.extend(_locate(restore(p, kept), self.docs) for p in check_site(site))
+            kept = {stem: found.kept}
+            problems = (restore(p, kept) for p in problems if not doubtful(p, found))
+        self.problems.extend(_locate(p, self.docs) for p in problems)
 
     def fleet(self, *, complete: bool) -> Fleet:
         sites = dict(sorted(self.sites.items()))

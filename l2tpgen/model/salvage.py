@@ -169,6 +169,20 @@ def paired_view(
     return view, kept
 
 
+def doubtful(problem: Problem, salvaged: Salvaged) -> bool:
+    """Whether a problem of a salvaged site is one the VLANs left out may have answered.
+
+    One rule of a site alone asks for a VLAN that could be among them: V069, a port-mode
+    xconnect to migrate with no VLAN to its peer.
+    """
+    port = salvaged.site.lan.port_xconnect
+    return (
+        problem.code == "V069"
+        and port is not None
+        and any(peer in {None, port.peer} for _, peer in salvaged.dropped)
+    )
+
+
 def restore(problem: Problem, kept: Mapping[str, tuple[int, ...]]) -> Problem:
     """``problem`` pointing at its VLAN's place in the file, when VLANs were left out before it."""
     indices = kept.get(problem.site)
