@@ -5,6 +5,11 @@ unknown key, a secret written in the file, a value of the wrong type, out of its
 that is not one, a value of the wrong form, a value not among those allowed; ``V010`` is what is
 left (a rule that relates fields of one block). A misspelt key is one problem, at the key, with
 its suggestion: pydantic reports it twice (the unknown key, and the key it stands for as missing).
+
+The kinds are pydantic's error ``type``s, as its reference lists them
+(https://docs.pydantic.dev/latest/errors/validation_errors/: ``missing``, ``extra_forbidden``,
+``int_parsing``, ``less_than_equal``, ``literal_error``, ``string_pattern_mismatch``, ...), and
+l2tpgen's own (``PydanticCustomError``: an address, a rate, a name).
 """
 
 from __future__ import annotations
