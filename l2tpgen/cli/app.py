@@ -242,11 +242,12 @@ def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
         )
         raise typer.Exit(EXIT_FINDINGS)
     for problem in exc.problems:
+        level = problem.level
         err.print(
             Text.assemble(
                 (f"{safe(problem.where)}:", "bold"),
                 " ",
-                ("error:", "red"),
+                (f"{level}:", "red" if level == "error" else "yellow"),
                 " ",
                 safe(problem.message),
                 *coded(problem),
@@ -254,7 +255,10 @@ def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
         )
         if problem.hint:
             err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(problem.hint)))
-    err.print(str(exc))
+    errors = [p for p in exc.problems if p.level == "error"]
+    warned = len(exc.problems) - len(errors)
+    noted = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
+    err.print(f"{FleetValidationError(errors)}{noted}")
     raise typer.Exit(EXIT_FINDINGS)
 
 

@@ -54,33 +54,22 @@ def validate(
     """Load every site file and check the fleet as a whole.
 
     Every problem is reported at once, as file:line:column with a hint; exit 1 if there is any.
+    A file with schema errors is still checked where it can be (its other VLANs, its pairs); one
+    that does not load is not checked against its peers, and says so.
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
     from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
-    from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
-    from l2tpgen.model.load import locate_problems  # noqa: PLC0415
-    from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
-    from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
+    from l2tpgen.model.underlay import reaches  # noqa: PLC0415
 
-    try:
-        fleet = load_fleet(sites)
-    except FleetValidationError as exc:
-        _invalid(exc.problems, fmt, sites)
-    except L2tpgenError as exc:
-        if fmt is ValidateFormat.json:
-            out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
-            raise typer.Exit(exit_code(exc)) from None
-        fail(str(exc), exit_code(exc))
+    fleet = _load_every_problem(sites, fmt)
     unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
     if unknown:
         _invalid(unknown, fmt, sites)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
-    hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]
-    warnings = locate_problems([*hints, *check_underlay(fleet.sites)], fleet.files)
+    warnings = _warnings(fleet)
     unset = unset_secrets(fleet)
     if fmt is ValidateFormat.json:
         summary = {
@@ -121,6 +110,41 @@ def validate(
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
     _print_kept_ports(fleet)
+
+
+def _load_every_problem(sites: Path, fmt: ValidateFormat) -> Fleet:
+    """The fleet; or exit 1 with every problem, those of the checks run on what loaded too."""
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
+    from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.fleet import FleetCheckError  # noqa: PLC0415
+
+    try:
+        return load_fleet(sites)
+    except FleetCheckError as exc:  # the rest of the checks, on what could be checked
+        more = [*exc.notes, *unknown_ignores(exc.checked), *_warnings(exc.checked)]
+        _invalid(sorted([*exc.problems, *more], key=lambda p: p.sort_key()), fmt, sites)
+    except FleetValidationError as exc:
+        _invalid(exc.problems, fmt, sites)
+    except L2tpgenError as exc:
+        if fmt is ValidateFormat.json:
+            out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
+            raise typer.Exit(exit_code(exc)) from None
+        fail(str(exc), exit_code(exc))
+
+
+def _warnings(fleet: Fleet) -> list[Problem]:
+    """What validate warns about besides the problems that stop a fleet, placed in the files."""
+    from l2tpgen.model.class_checks import static_spread_hints  # noqa: PLC0415
+    from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
+    from l2tpgen.model.load import locate_problems  # noqa: PLC0415
+    from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
+    from l2tpgen.model.salvage import restore  # noqa: PLC0415
+    from l2tpgen.model.underlay import check_underlay  # noqa: PLC0415
+
+    sites = fleet.sites
+    found = [*interface_hints(sites.values()), *native_hints(sites.values())]
+    found += [*check_underlay(sites), *static_spread_hints(sites)]
+    return locate_problems([restore(p, fleet.kept) for p in found], fleet.files)
 
 
 def _print_kept_ports(fleet: Fleet) -> None:

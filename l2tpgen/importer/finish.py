@@ -10,8 +10,8 @@ from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer.notes import Note
 from l2tpgen.importer.writer import site_yaml
 from l2tpgen.model.fleet import Fleet
-from l2tpgen.model.load import explain
 from l2tpgen.model.problems import format_path
+from l2tpgen.model.schema_errors import explain
 from l2tpgen.model.site import Site
 
 if TYPE_CHECKING:

@@ -104,7 +104,7 @@ def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Pro
             _pw_path(site, peer, "signaling"),
             f"a {site.driver.short_title or site.driver.title} PE speaks only "
             f"{' or '.join(site.driver.signaling)} L2TPv3 sessions, not {pw.signaling}{towards}",
-            "set `pseudowire_class: {signaling: static}` here and at its peers",
+            _static_hint(site),
             code="V043",
         )
     if pw.signaling == "dynamic" and pw.cookie:
@@ -123,6 +123,61 @@ def _check_pw(site: Site, peer: str | None, pw: PseudowireClass) -> Iterator[Pro
             "remove `pmtu: true`; with static sessions lower the CE MTU to what `l2tpgen mtu` "
             "prints instead",
             code="V045",
+        )
+
+
+def _static_hint(site: Site) -> str:
+    """V043's fix: static for this site only at its peers first, then here."""
+    return (
+        f"at each peer, for {site.name} only: `- {{name: {site.name}, pseudowire: {{signaling: "
+        "static}}` in its `peers` (not its `pseudowire_class`, which would make its other pairs "
+        "static too); here: `pseudowire_class: {signaling: static}`"
+    )
+
+
+def static_spread_hints(sites: Mapping[str, Site]) -> Iterator[Problem]:
+    """Warnings for `validate`: site-wide static classes that turn dynamic-capable pairs static."""
+    for name in sorted(sites):
+        yield from _site_wide_static(sites[name], sites)
+
+
+def _site_wide_static(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem]:
+    """A site-wide static class that also makes static a pair whose two ends speak dynamic.
+
+    Written for a peer that speaks only static (a Linux PE), ``pseudowire_class: {signaling:
+    static}`` makes every other pair of the site static too: no control channel, no ``ip pmtu``.
+    Warned once per such pair, at the site-wide setting, when the other end is static as well
+    (else the ends differ: V047).
+    """
+    if site.pseudowire_class.signaling != "static" or "dynamic" not in site.driver.signaling:
+        return
+    static_only = [
+        p for p in site.peer_names if p in sites and "dynamic" not in sites[p].driver.signaling
+    ]
+    if not static_only:
+        return  # no peer needs it: static everywhere is the design
+    for entry in site.peers:
+        peer = sites.get(entry.name)
+        if (
+            peer is None
+            or entry.name == site.name
+            or "dynamic" not in peer.driver.signaling
+            or entry.pseudowire.signaling is not None  # stated for this peer: meant
+            or peer.pseudowire_for(site.name).signaling != "static"
+        ):
+            continue
+        yield Problem(
+            site.name,
+            ("pseudowire_class", "signaling"),
+            f"the pseudowires to {entry.name} are static because `pseudowire_class.signaling` is "
+            f"static here, though both ends speak dynamic L2TPv3 (a control channel, `ip pmtu`); "
+            f"the site-wide setting serves {', '.join(static_only)}, which speaks only static",
+            f"set static for {' and '.join(static_only)} only (`peers: [{{name: "
+            f"{static_only[0]}, pseudowire: {{signaling: static}}}}]`) and leave "
+            f"`pseudowire_class.signaling` dynamic here and at {entry.name}; keep it if static "
+            "sessions between the two are meant",
+            level="warning",
+            code="V119",
         )
 
 

@@ -8,7 +8,7 @@ in memory. Both raise ``FleetValidationError`` listing every problem found, neve
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
@@ -17,7 +17,7 @@ from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.pseudowire import Pseudowire
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping, Sequence
 
     from l2tpgen.model.protection import PathProtection
     from l2tpgen.model.site import Site, Vlan
@@ -30,6 +30,23 @@ def site_not_found(name: str, known: Collection[str]) -> SiteNotFoundError:
     return SiteNotFoundError(f"no site named {name} (sites: {listed(known)}){hint}")
 
 
+class FleetCheckError(FleetValidationError):
+    """Every problem of the site files, and what of the fleet could still be checked.
+
+    ``checked`` holds the sites that loaded (some without their broken VLANs, see ``salvage.py``),
+    for the checks of other layers (``validate`` runs the linter's on it) to report in the same
+    run; ``checked.kept`` places their problems in the files. ``notes`` (warnings, V118) name the
+    site files that did not load and the sites not checked against them, for ``validate``.
+    """
+
+    def __init__(
+        self, problems: Sequence[Problem], checked: Fleet, notes: Sequence[Problem] = ()
+    ) -> None:
+        super().__init__(problems)
+        self.checked = checked
+        self.notes = tuple(notes)
+
+
 def _bare(site: Site) -> object:
     """The site's management without a device type (it follows the platform)."""
     return site.management.model_copy(update={"device_type": None})
@@ -40,12 +57,15 @@ class Fleet:
     """Validated sites by name, and the file each came from (for messages).
 
     ``complete`` is false when only some sites were loaded (``load_sites``): then ``sites`` holds
-    the sites asked for and their peers, ``files`` still names every site file.
+    the sites asked for and their peers, ``files`` still names every site file. ``kept`` is only
+    set on the sites a fleet with problems could check (``FleetCheckError``): for each site that
+    lost VLANs there, the file's index of each VLAN it kept.
     """
 
     sites: Mapping[str, Site]
     files: Mapping[str, str]
     complete: bool = True
+    kept: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, sites: Iterable[Site], files: Mapping[str, str] | None = None) -> Fleet:

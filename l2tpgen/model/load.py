@@ -4,37 +4,35 @@
 ``validate`` and ``--all`` need). ``load_sites`` reads the sites asked for and their peers only
 (what ``render SITE`` and ``push SITE`` need: the peers' addresses, and both ends of each of the
 site's pseudowires): its cost does not grow with the size of the fleet. Both raise
-``FleetValidationError`` with every problem, each located at file:line:column.
+``FleetValidationError`` with every problem, each located at file:line:column: a file with schema
+errors is still checked where it can be (``salvage.py``), so that one run reports them all
+(``FleetCheckError``, which also holds what could be checked).
 """
 
 from __future__ import annotations
 
-import difflib
 import gc
 import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, get_args
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from l2tpgen.errors import FleetValidationError, ModelError, SitesDirectoryError
+from l2tpgen.errors import ModelError, SitesDirectoryError
 from l2tpgen.files import kind_of
 from l2tpgen.model.checks import check_fleet, check_site
-from l2tpgen.model.fleet import Fleet, site_not_found
+from l2tpgen.model.fleet import Fleet, FleetCheckError, site_not_found
 from l2tpgen.model.interface_checks import raw_name_problems
-from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
-from l2tpgen.model.problems import Location, Problem, format_path
-from l2tpgen.model.secret_names import NAMESPACE_HINT, OUTSIDE
-from l2tpgen.model.site import LITERAL_SECRET_KEYS, NAME_RULES, UNSAFE_NAME, Site
+from l2tpgen.model.problems import Location, Problem
+from l2tpgen.model.salvage import Salvaged, doubtful, paired_view, restore, salvage
+from l2tpgen.model.schema_errors import schema_problems
+from l2tpgen.model.site import Site
 from l2tpgen.model.source import SourceDoc, read_source
-from l2tpgen.workloads import WORKLOADS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
-
-    from pydantic_core import ErrorDetails
 
 SITE_SUFFIXES = (".yaml", ".yml")
 
@@ -119,19 +117,23 @@ class _Reader:
         self.files = {stem: str(path) for stem, path in self.paths.items()}
         self.docs: dict[str, SourceDoc] = {}
         self.sites: dict[str, Site] = {}
+        self.salvaged: dict[str, Salvaged] = {}  # sites checked without their broken VLANs
+        self.failed: set[str] = set()  # site files read that gave no site to check
 
     def read(self, stem: str) -> None:
         path, display = self.paths[stem], self.files[stem]
         if stem in self.unusable:
             return  # not a regular file (see _site_files): never opened
+        self.failed.add(stem)
         source = read_source(path, display)
         if isinstance(source, Problem):
             self.problems.append(source)
             return
         self.docs[stem] = source
-        site = _validate(stem, source, self.problems)
-        if site is None:
+        found = _validate(stem, source, self.problems)
+        if found is None:
             return
+        site = found.site if isinstance(found, Salvaged) else found
         if site.name != stem:
             self.problems.append(
                 Problem(
@@ -143,15 +145,42 @@ class _Reader:
                 ).located(source.locate(("name",)))
             )
             return
+        self.failed.discard(stem)
         self.sites[stem] = site
-        self.problems.extend(_locate(p, self.docs) for p in check_site(site))
+        problems = check_site(site)
+        if isinstance(found, Salvaged):
+            self.salvaged[stem] = found
+            kept = {stem: found.kept}
+            problems = (restore(p, kept) for p in problems if not doubtful(p, found))
+        self.problems.extend(_locate(p, self.docs) for p in problems)
 
     def fleet(self, *, complete: bool) -> Fleet:
         sites = dict(sorted(self.sites.items()))
-        self.problems.extend(_locate(p, self.docs) for p in check_fleet(sites, self.files))
+        view, kept = paired_view(sites, self.salvaged)
+        self.problems.extend(
+            _locate(restore(p, kept), self.docs) for p in check_fleet(view, self.files)
+        )
         if self.problems:
-            raise FleetValidationError(sorted(self.problems, key=Problem.sort_key))
+            checked = Fleet(view, self.files, complete=False, kept=kept)
+            problems = sorted(self.problems, key=Problem.sort_key)
+            raise FleetCheckError(problems, checked, list(self._unpaired(sites)))
         return Fleet(sites, self.files, complete=complete)
+
+    def _unpaired(self, sites: Mapping[str, Site]) -> Iterator[Problem]:
+        """A note at each site file that failed, for each site whose pair checks it stopped."""
+        for name in sorted(self.failed):
+            peers = sorted(other for other, site in sites.items() if name in _peers(site))
+            if peers:
+                yield Problem(
+                    name,
+                    (),
+                    f"{name} was not checked against {', '.join(peers)}: the errors in its file "
+                    "stop it from loading",
+                    "fix them and validate again: the checks of the pairs follow",
+                    location=Location(self.files[name], 1, 1),
+                    level="warning",
+                    code="V118",
+                )
 
 
 @contextmanager
@@ -238,160 +267,27 @@ def _locate(problem: Problem, docs: Mapping[str, SourceDoc]) -> Problem:
     return problem.located(doc.locate(problem.path, key=problem.point_at_key))
 
 
-def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | None:
+def _validate(stem: str, source: SourceDoc, problems: list[Problem]) -> Site | Salvaged | None:
+    """The site of a file; with schema errors, what can still be checked of it (or None)."""
     data = source.plain()
     try:
         return Site.model_validate(data)
     except ValidationError as exc:
-        paths = set()
-        for error in exc.errors(include_url=False, include_input=False):
-            path = tuple(error["loc"])
-            paths.add(path)
-            message, hint = explain(error)
-            problem = Problem(stem, path, message, hint, code="V010")
-            key = error["type"] == "extra_forbidden"
-            problems.append(problem.located(source.locate(path, key=key)))
+        errors = exc.errors(include_url=False, include_input=False)
+        problems.extend(
+            schema_problems(stem, errors, lambda path, key: source.locate(path, key=key))
+        )
+        rescued = salvage(data, errors)
+        if rescued is not None:
+            return rescued  # its interface names are checked with the site (check_site)
         # Interface names are checked once the platform is known; report them in this run too.
+        paths = {tuple(error["loc"]) for error in errors}
         problems.extend(
             p.located(source.locate(p.path))
             for p in raw_name_problems(stem, data)
             if p.path not in paths
         )
         return None
-
-
-_RANGE_ERRORS = frozenset(
-    {
-        *("greater_than", "greater_than_equal", "less_than_equal"),
-        *("int_parsing", "int_parsing_size", "int_type", "float_type", "float_parsing"),
-    }
-)
-_RANGES = {
-    "id": "a VLAN ID is a whole number from 1 to 4094",
-    "vc_id": "a VC ID is a whole number from 1 to 4294967295",
-    "port": "a TCP port is a whole number from 1 to 65535",
-    "mtu": "the WAN MTU is a whole number from 576 to 9216",
-    "hello": "the hello interval is a whole number of seconds from 0 to 1000",
-    "in": "a hold-queue length is a whole number from 0 to 65535",
-    "out": "a hold-queue length is a whole number from 0 to 65535",
-    "rtt_ms": "the round-trip time is a number of milliseconds above 0 and at most 10000",
-}
-
-
-_SECRET_IN_FILE = (
-    "remove this key, set `secret_env: L2TPGEN_L2TP_SECRET` instead, and export "  # noqa: S105 - advice, not a secret
-    "L2TPGEN_L2TP_SECRET in the environment that renders or pushes"
-)
-_SECRET_ENV = (
-    (
-        "secret_env must be the name of an environment variable, such as L2TPGEN_L2TP_SECRET, "
-        "never the secret itself"
-    ),
-    "put the name of the variable here and export the secret in that variable",
-)
-_ENV_FIELDS = {
-    "secret_env": _SECRET_ENV,
-    "psk_env": (
-        (
-            "psk_env must be the name of an environment variable, such as L2TPGEN_IKE_PSK, never "
-            "the pre-shared key itself"
-        ),
-        _SECRET_ENV[1],
-    ),
-    "cookie_key_env": (
-        (
-            "cookie_key_env must be the name of an environment variable, such as "
-            "L2TPGEN_COOKIE_KEY, never the key itself"
-        ),
-        _SECRET_ENV[1],
-    ),
-}
-_PROTECTION_SECRET_IN_FILE = (
-    "remove this key: the IKEv2 pre-shared key comes from the variable named by "  # noqa: S105 - advice
-    "`protection.psk_env` (default L2TPGEN_IKE_PSK) and cookie values are derived from the key "
-    "in `protection.cookie_key_env` (default L2TPGEN_COOKIE_KEY); export them where l2tpgen "
-    "renders or pushes"
-)
-_HINTS = {
-    "extra_forbidden": "check the spelling against the site-file reference",
-    "bool_type": (
-        "write true or false: site files are YAML 1.2, where yes, no, on, off and quoted "
-        "words are text, and 1 is a number"
-    ),
-    UNSAFE_NAME: (
-        "it reaches router configs, file names, shell commands and lab scripts, where a space or "
-        "a character such as `$`, `;`, `|` or a quote would be interpreted"
-    ),
-    BANDWIDTH_ERROR: "e.g. `link: {bandwidth: 10Gbit, rtt_ms: 55, loss: 0.01}`",
-    LOSS_ERROR: "e.g. `link: {bandwidth: 10Gbit, rtt_ms: 55, loss: 0.01}`",
-}
-
-
-def _explain(
-    kind: str, message: str, path: tuple[str | int, ...], pattern: str | None = None
-) -> tuple[str, str]:
-    """Turn a pydantic error into our message and hint; never echoes the input value."""
-    field = format_path(path) or "site"
-    message = message.removeprefix("Value error, ")
-    if pattern in NAME_RULES:
-        kind, message = UNSAFE_NAME, NAME_RULES[pattern]
-    last = path[-1] if path else ""
-    if kind in _RANGE_ERRORS and last in _RANGES:
-        return f"{field}: {_RANGES[str(last)]}", ""
-    if kind in {"string_pattern_mismatch", OUTSIDE} and last in _ENV_FIELDS:
-        # Never the name: it may be a secret written in its place.
-        return (f"{field} {message}", NAMESPACE_HINT) if kind == OUTSIDE else _ENV_FIELDS[str(last)]
-    if kind == "missing":
-        return f"{field}: required key is missing", f"add `{last}:`"
-    if last == "carries" and kind == "literal_error":
-        return (
-            f"{field}: a VLAN carries one of: {', '.join(WORKLOADS)}",
-            "leave carries out for general traffic",
-        )
-    if kind == "extra_forbidden":
-        return _unknown_key(field, path)
-    if kind == "string_pattern_mismatch":  # pydantic's words quote the regular expression
-        message = "this value does not have the form the field takes"
-    return f"{field}: {message}", _HINTS.get(kind, "")
-
-
-def explain(error: ErrorDetails) -> tuple[str, str]:
-    """A pydantic error about a site in l2tpgen's words: a message and a hint.
-
-    Never the input value, never a regular expression: what ``validate`` prints, for callers
-    that build sites from something else than a file (``import``).
-    """
-    pattern = error.get("ctx", {}).get("pattern")
-    return _explain(error["type"], error["msg"], tuple(error["loc"]), pattern)
-
-
-def _unknown_key(field: str, path: tuple[str | int, ...]) -> tuple[str, str]:
-    if path[-1] in LITERAL_SECRET_KEYS:
-        protection = "protection" in path or path[-1] not in {"secret", "password", "digest_secret"}
-        hint = _PROTECTION_SECRET_IN_FILE if protection else _SECRET_IN_FILE
-        return f"{field}: secrets must not be written in site files", hint
-    close = difflib.get_close_matches(str(path[-1]), _known_keys(path[:-1]), n=1, cutoff=0.6)
-    if close:
-        return f"{field}: unknown key; did you mean `{close[0]}`?", ""
-    return f"{field}: unknown key", _HINTS.get("extra_forbidden", "")
-
-
-def _models_in(annotation: object) -> list[type[BaseModel]]:
-    """The pydantic models an annotation holds (through Optional, tuples, Annotated)."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return [annotation]
-    return [m for arg in get_args(annotation) for m in _models_in(arg)]
-
-
-def _known_keys(path: tuple[str | int, ...]) -> list[str]:
-    """The keys a site file may have at ``path`` (a mapping), by name and alias."""
-    models: list[type[BaseModel]] = [Site]
-    for step in path:
-        if isinstance(step, int):
-            continue
-        fields = [f for m in models for n, f in m.model_fields.items() if step in {n, f.alias}]
-        models = [m for f in fields for m in _models_in(f.annotation)]
-    return [f.alias or n for m in models for n, f in m.model_fields.items()]
 
 
 def resolve_site(argument: str, sites_dir: str | os.PathLike[str] | None) -> tuple[Path, str]:
