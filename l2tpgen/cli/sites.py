@@ -23,7 +23,13 @@ from l2tpgen.cli.app import (
     report_problems,
     safe,
 )
-from l2tpgen.cli.secrets_cmd import unset_secrets, warn_unset
+from l2tpgen.cli.secrets_cmd import (
+    pair_keys,
+    uncompared_annotations,
+    unset_secrets,
+    warn_uncompared,
+    warn_unset,
+)
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
 from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.traits import DRIVERS, NAMES, driver
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from l2tpgen.model import Fleet, Problem
+    from l2tpgen.model.pair_keys import KeyComparison
     from l2tpgen.model.protection import PathProtection
 
 
@@ -76,6 +83,7 @@ def validate(
     unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
     if unknown:
         _invalid(unknown, fmt, sites)
+    comparisons = _compared_keys(fleet, fmt, sites)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
     hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]
@@ -97,6 +105,7 @@ def validate(
                 for a, b, n, protection in pairs
             ],
             "secrets": [need.as_dict() for need in unset],
+            "pair_keys": [c.as_dict() for c in comparisons],
         }
         out.print_json(json.dumps(summary))
         return
@@ -108,9 +117,11 @@ def validate(
                 f"::warning title=l2tpgen validate::environment variable {need.variable} {state} "
                 f"(needed by {', '.join(need.sites)})\n"
             )
+        sys.stdout.write(uncompared_annotations(comparisons))
         return
     _print_warnings(warnings)
     warn_unset(unset)
+    warn_uncompared(comparisons)
     noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
     out.print(
         f"ok: {plural(len(fleet.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
@@ -120,6 +131,14 @@ def validate(
         for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
             out.print(f"  note: {note}", markup=False)
     _print_kept_ports(fleet)
+
+
+def _compared_keys(fleet: Fleet, fmt: ValidateFormat, directory: Path) -> list[KeyComparison]:
+    """The pairs whose ends name different master-key variables; exit 1 when keys differ."""
+    comparisons, differ = pair_keys(fleet)  # the environment's values, compared by fingerprint
+    if differ:
+        _invalid(differ, fmt, directory)
+    return comparisons
 
 
 def _print_kept_ports(fleet: Fleet) -> None:
@@ -150,6 +169,7 @@ def _empty_summary() -> dict[str, object]:
         "underlay": [],
         "pairs": [],
         "secrets": [],
+        "pair_keys": [],
     }
 
 
