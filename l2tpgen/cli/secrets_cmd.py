@@ -51,26 +51,33 @@ def secrets(
         needs = secret_needs(fleet, names or None)
     except L2tpgenError as exc:
         fail(str(exc))
-    comparisons = [c for c in pair_keys(fleet)[0] if not names or {c.a, c.b} & set(names)]
+    comparisons = _selected(pair_keys(fleet)[0], names)
     bad = [n for n in needs if n.state != "set"]
     differ = [c for c in comparisons if c.outcome == "differ"]
     if fmt is OutputFormat.json:
-        out.print_json(
-            json.dumps(
-                {
-                    "ok": not bad and not differ,
-                    "variables": [n.as_dict() for n in needs],
-                    "missing": [n.variable for n in needs if n.state == "missing"],
-                    "refused": [n.variable for n in needs if n.state == "refused"],
-                    "pair_keys": [c.as_dict() for c in comparisons],
-                }
-            )
-        )
+        out.print_json(json.dumps(_as_json(needs, comparisons)))
     else:
         _print(needs, PURPOSES)
         _print_pairs(comparisons)
     if bad or differ:
         raise typer.Exit(1)
+
+
+def _selected(comparisons: list[KeyComparison], names: list[str] | None) -> list[KeyComparison]:
+    """The comparisons of pairs with an end among ``names`` (all without names)."""
+    return [c for c in comparisons if not names or {c.a, c.b} & set(names)]
+
+
+def _as_json(needs: list[SecretNeed], comparisons: list[KeyComparison]) -> dict[str, object]:
+    """``secrets --format json``: states and comparisons, never a value."""
+    bad = any(n.state != "set" for n in needs)
+    return {
+        "ok": not bad and all(c.outcome != "differ" for c in comparisons),
+        "variables": [n.as_dict() for n in needs],
+        "missing": [n.variable for n in needs if n.state == "missing"],
+        "refused": [n.variable for n in needs if n.state == "refused"],
+        "pair_keys": [c.as_dict() for c in comparisons],
+    }
 
 
 _PAIR_MARK = {"same": "same", "differ": "DIFFER", "unknown": "UNKNOWN"}

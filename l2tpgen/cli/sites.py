@@ -84,7 +84,8 @@ def validate(
     if unknown:
         _invalid(unknown, fmt, sites)
     comparisons = _compared_keys(fleet, fmt, sites)
-    count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
+    # Each pair's VLAN pseudowires, and its kept port-mode pseudowire (every VLAN of a trunk).
+    count = sum(len(site.vlans) for site in fleet.sites.values()) // 2 + len(fleet.kept_ports())
     pairs = fleet.pairs()
     hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]
     warnings = locate_problems([*hints, *check_underlay(fleet.sites)], fleet.files)
