@@ -6,7 +6,9 @@
 2. the LAN, WAN and loopback interfaces' owned lines (hold-queues, the loopback's address) and the
    routes to the peers' loopbacks, so the new sessions have a source and a path;
 3. l2tp-classes, then pseudowire-classes (a pseudowire-class names its l2tp-class);
-4. the subinterfaces and their xconnects;
+4. the subinterfaces and their xconnects, and the LAN trunk's own xconnect when it is typed
+   again (a kept port-mode xconnect moving to a new class version), so that no xconnect names a
+   class that is not there yet;
 5. protection (``docs/security.md``, "Adding protection to a running pair"): l2tpgen's access
    lists come first of all, each sent whole (``no ip access-list extended X`` then the list, when
    it exists: IOS appends lines typed into an existing list after its ``permit ip any any``), and
@@ -140,6 +142,11 @@ def _secret_keys(body: list[str]) -> list[tuple[str, tuple[str, ...] | None]]:
     return out
 
 
+def _retyped(body: list[str]) -> bool:
+    """Whether an interface block types an xconnect (not only removes one)."""
+    return any(_XCONNECT.match(line) and not line.startswith(" no ") for line in body)
+
+
 def _freeing(text: str, body: list[str], taken: set[tuple[str, str, str]]) -> list[str]:
     """The ``no xconnect`` lines of interface ``text`` that free a peer and VC ID another takes."""
     gone = []
@@ -185,6 +192,13 @@ def order_commands(
         key = interface_sort_key(text.split(" ", 1)[1]) if phase == _SUBINTERFACES else ()
         if text in whole:
             blocks.append((phase, key, whole[text]))
+        elif text == f"interface {lan}" and _retyped(body):
+            # A kept port-mode xconnect typed again (its class moved to a new version): after
+            # the classes, as a subinterface's, so it never names a class not yet there.
+            wire = [line for line in body if _XCONNECT.match(line)]
+            rest = [line for line in body if line not in wire]
+            blocks += [(2, key, [text, *rest])] if rest else []
+            blocks.append((_SUBINTERFACES, interface_sort_key(lan), [text, *wire]))
         elif text.startswith("interface ") and phase != _SUBINTERFACES:
             blocks += [(p, key, block) for p, block in _split_wan(text, body)]
         else:

@@ -360,9 +360,12 @@ def _result_of(name: str, multi: Sequence[object]) -> PushResult:
 
 
 def _paired_sites(fleet: Fleet, pushed: set[str]) -> set[str]:
-    """Sites pushed together with at least one of their peers."""
+    """Sites pushed together with at least one of their peers (a kept port's peer too)."""
     return {
-        name for name in pushed if any(pw.peer.name in pushed for pw in fleet.pseudowires(name))
+        name
+        for name in pushed
+        if any(pw.peer.name in pushed for pw in fleet.pseudowires(name))
+        or ((port := fleet.kept_port(name)) is not None and port.peer.name in pushed)
     }
 
 
