@@ -159,6 +159,27 @@ def _freeing(text: str, body: list[str], taken: set[tuple[str, str, str]]) -> li
     return gone
 
 
+def _blocks(
+    text: str, body: list[str], lan: str, whole: dict[str, list[str]]
+) -> list[tuple[int, Any, list[str]]]:
+    """One remediation section as (phase, sort key, lines) blocks (``order_commands``)."""
+    phase = _phase(text, lan)
+    # Subinterfaces in numeric order; everything else in hier_config's (the config's) order.
+    key = interface_sort_key(text.split(" ", 1)[1]) if phase == _SUBINTERFACES else ()
+    if text in whole:
+        return [(phase, key, whole[text])]
+    if text == f"interface {lan}" and _retyped(body):
+        # A kept port-mode xconnect typed again (its class moved to a new version): after the
+        # classes, as a subinterface's, so it never names a class not yet there.
+        wire = [line for line in body if _XCONNECT.match(line)]
+        rest = [line for line in body if line not in wire]
+        head = [(2, key, [text, *rest])] if rest else []
+        return [*head, (_SUBINTERFACES, interface_sort_key(lan), [text, *wire])]
+    if text.startswith("interface ") and phase != _SUBINTERFACES:
+        return [(p, key, block) for p, block in _split_wan(text, body)]
+    return [(phase, key, [text, *body])]
+
+
 def order_commands(
     remediation: Any,  # noqa: ANN401 - hier_config
     lan: str,
@@ -180,7 +201,6 @@ def order_commands(
     first: list[str] = []
     blocks: list[tuple[int, Any, list[str]]] = []
     for text, body in raw:
-        phase = _phase(text, lan)
         if text.startswith("interface "):
             gone = _freeing(text, body, taken)
             if gone:
@@ -188,21 +208,7 @@ def order_commands(
                 body = [line for line in body if line not in gone]  # noqa: PLW2901
                 if not body:
                     continue
-        # Subinterfaces in numeric order; everything else in hier_config's (the config's) order.
-        key = interface_sort_key(text.split(" ", 1)[1]) if phase == _SUBINTERFACES else ()
-        if text in whole:
-            blocks.append((phase, key, whole[text]))
-        elif text == f"interface {lan}" and _retyped(body):
-            # A kept port-mode xconnect typed again (its class moved to a new version): after
-            # the classes, as a subinterface's, so it never names a class not yet there.
-            wire = [line for line in body if _XCONNECT.match(line)]
-            rest = [line for line in body if line not in wire]
-            blocks += [(2, key, [text, *rest])] if rest else []
-            blocks.append((_SUBINTERFACES, interface_sort_key(lan), [text, *wire]))
-        elif text.startswith("interface ") and phase != _SUBINTERFACES:
-            blocks += [(p, key, block) for p, block in _split_wan(text, body)]
-        else:
-            blocks.append((phase, key, [text, *body]))
+        blocks += _blocks(text, body, lan, whole)
     blocks.sort(key=lambda b: (b[0], b[1]))
     removals = [line for phase, _, block in blocks if phase == 0 for line in block]
     rest = [line for phase, _, block in blocks if phase != 0 for line in block]
