@@ -108,6 +108,7 @@ def test_validate_json_on_success() -> None:
             }
         ],
         "secrets": [],
+        "pair_keys": [],
     }
 
 

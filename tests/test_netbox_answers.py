@@ -124,8 +124,8 @@ def test_an_error_body_that_echoes_the_authorization_header_never_shows_the_toke
 
     made = module._session  # noqa: SLF001
 
-    def session(limit: float) -> Any:  # noqa: ANN401
-        real = made(limit)
+    def session(limit: float, budget: Any = None) -> Any:  # noqa: ANN401
+        real = made(limit, budget)
         replaying(
             real,
             Recording(

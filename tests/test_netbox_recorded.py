@@ -259,8 +259,8 @@ def _replay_cli(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 
     made = module._session  # noqa: SLF001
 
-    def session(limit: float) -> Any:  # noqa: ANN401
-        real = made(limit)
+    def session(limit: float, budget: Any = None) -> Any:  # noqa: ANN401
+        real = made(limit, budget)
         replaying(real, Recording.load(RECORDED / f"{name}.json"))
         return real
 

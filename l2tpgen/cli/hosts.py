@@ -17,7 +17,8 @@ from l2tpgen.errors import L2tpgenError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from l2tpgen.hosts import VlanHosts
+    from l2tpgen.hosts import PortHosts, VlanHosts
+    from l2tpgen.hosts.advice import HostAdvice
 
 
 class HostsFormat(str, Enum):
@@ -57,17 +58,66 @@ def _print_text(name: str, advice: Sequence[VlanHosts]) -> None:
             f"{host.path.describe()} (stated in {one.link_file})" if host.path else _link_hint(one)
         )
         out.print(f"  path: {safe(path)}")
-        out.print(f"  inner MTU: {host.inner_mtu} (the pseudowire's budget, l2tpgen mtu)")
-        for item in host.items:
-            out.print(f"  [{item.kind}] {item.setting} = {item.value}")
-            out.print(f"      why:  {item.reason}")
-            for number, basis in enumerate(item.basis):
-                out.print(f"      {'from:' if number == 0 else '     '} {basis}")
-            if item.takes_effect:
-                out.print(f"      when: {item.takes_effect}")
+        _print_items(host)
 
 
-def _as_json(name: str, advice: Sequence[VlanHosts]) -> dict[str, object]:
+def _print_items(host: HostAdvice) -> None:
+    out.print(f"  inner MTU: {host.inner_mtu} (the pseudowire's budget, l2tpgen mtu)")
+    for item in host.items:
+        out.print(f"  [{item.kind}] {item.setting} = {item.value}")
+        out.print(f"      why:  {item.reason}")
+        for number, basis in enumerate(item.basis):
+            out.print(f"      {'from:' if number == 0 else '     '} {basis}")
+        if item.takes_effect:
+            out.print(f"      when: {item.takes_effect}")
+
+
+def _print_port(port: PortHosts) -> None:
+    """The hosts behind the kept port-mode pseudowire: every VLAN of the trunk, one budget."""
+    kept, host = port.port, port.advice
+    out.print()
+    out.print(
+        Text(
+            f"every VLAN of {kept.interface} to {kept.peer.name} (the kept port-mode "
+            f"pseudowire, VC ID {kept.vc_id}): carries {host.workload} (not stated per VLAN)",
+            style="bold",
+        )
+    )
+    link = port.site_file if kept.site.link_to(kept.peer.name) else port.peer_file
+    path = f"{host.path.describe()} (stated in {link})" if host.path else "not stated"
+    out.print(f"  path: {safe(path)}")
+    _print_items(host)
+
+
+def _items_json(host: HostAdvice) -> list[dict[str, object]]:
+    return [
+        {
+            "kind": item.kind,
+            "setting": item.setting,
+            "value": item.value,
+            "reason": item.reason,
+            "basis": list(item.basis),
+            "takes_effect": item.takes_effect,
+        }
+        for item in host.items
+    ]
+
+
+def _port_json(port: PortHosts | None) -> dict[str, object] | None:
+    if port is None:
+        return None
+    kept, host = port.port, port.advice
+    return {
+        "interface": kept.interface,
+        "peer": kept.peer.name,
+        "vc_id": kept.vc_id,
+        "carries": host.workload,
+        "inner_mtu": host.inner_mtu,
+        "items": _items_json(host),
+    }
+
+
+def _as_json(name: str, advice: Sequence[VlanHosts], port: PortHosts | None) -> dict[str, object]:
     from l2tpgen.hosts import merged_sysctls  # noqa: PLC0415 - start-up stays cheap
 
     vlans = []
@@ -89,21 +139,12 @@ def _as_json(name: str, advice: Sequence[VlanHosts]) -> dict[str, object]:
                 ),
                 "link_stated_in": one.link_file,
                 "inner_mtu": host.inner_mtu,
-                "items": [
-                    {
-                        "kind": item.kind,
-                        "setting": item.setting,
-                        "value": item.value,
-                        "reason": item.reason,
-                        "basis": list(item.basis),
-                        "takes_effect": item.takes_effect,
-                    }
-                    for item in host.items
-                ],
+                "items": _items_json(host),
             }
         )
-    merged = merged_sysctls(one.advice for one in advice)
-    return {"site": name, "vlans": vlans, "sysctl": dict(merged)}
+    extra = [port.advice] if port is not None else []
+    merged = merged_sysctls([*(one.advice for one in advice), *extra])
+    return {"site": name, "vlans": vlans, "port": _port_json(port), "sysctl": dict(merged)}
 
 
 @app.command()
@@ -130,10 +171,11 @@ def hosts(
 
     Each item comes with its reason and the numbers it came from. The path is the peers entry's
     link (either site may state it), the workload what the VLAN carries, the MTU the pseudowire's
-    budget. --format sysctl prints one file for hosts on all the VLANs shown (the larger value
-    wins where two VLANs ask for the same key).
+    budget. A kept port-mode pseudowire (lan.port_xconnect) gets one block for every VLAN of the
+    trunk, its budget counting the dot1Q tag. --format sysctl prints one file for hosts on all
+    the VLANs shown (the larger value wins where two VLANs ask for the same key).
     """
-    from l2tpgen.hosts import site_advice, site_sysctl  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.hosts import port_advice, site_advice, site_sysctl  # noqa: PLC0415
     from l2tpgen.model import resolve_site  # noqa: PLC0415
 
     try:
@@ -145,9 +187,12 @@ def hosts(
         advice = site_advice(fleet, name, vlan or ())
     except L2tpgenError as exc:
         fail(str(exc))
+    port = None if vlan else port_advice(fleet, name)  # --vlan: only the VLAN pseudowires asked
     if fmt is HostsFormat.sysctl:
-        sys.stdout.write(site_sysctl(name, advice))
+        sys.stdout.write(site_sysctl(name, advice, port))
     elif fmt is HostsFormat.json:
-        sys.stdout.write(json.dumps(_as_json(name, advice), indent=2) + "\n")
+        sys.stdout.write(json.dumps(_as_json(name, advice, port), indent=2) + "\n")
     else:
         _print_text(name, advice)
+        if port is not None:
+            _print_port(port)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from dataclasses import replace as dataclass_replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
     from l2tpgen.lab.engines.vm import LabReport
     from l2tpgen.lab.inputs import Lab
+    from l2tpgen.model import Fleet
 
 lab_app = typer.Typer(
     help="Labs: containerlab topologies and a real L2TPv3 data plane.", no_args_is_help=True
@@ -157,6 +159,7 @@ def build(
         )
     except L2tpgenError as exc:
         fail(str(exc))
+    _note_kept_ports(fleet)
     yaml = YAML()
     yaml.default_flow_style = False
     yaml.width = 4096  # one exec command per line
@@ -182,6 +185,19 @@ def build(
         err.print(f"wrote {output.parent / file} (the topology binds it)")
 
 
+def _note_kept_ports(fleet: Fleet) -> None:
+    """A note per kept port-mode pseudowire: the lab names it and does not run it."""
+    from l2tpgen.lab.kept_ports import WHY  # noqa: PLC0415 - start-up stays cheap
+
+    for port in fleet.kept_ports():
+        err.print(
+            f"note: {port.site.name} <-> {port.peer.name} (VC ID {port.vc_id}, the kept "
+            f"port-mode xconnect of {port.interface}): {WHY}",
+            style="yellow",
+            markup=False,
+        )
+
+
 def _print(result: LabReport) -> None:
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
@@ -193,7 +209,9 @@ def _print(result: LabReport) -> None:
     for r in result.results:
         verdict = Text("ok" if r.ok else "FAIL", "green" if r.ok else "red")
         table.add_row(r.check, str(r.vlan), r.sites, verdict, r.detail)
-    if result.results:
+    for r in result.not_run:  # named by the lab, not run: never a pass
+        table.add_row(r.check, "all", r.sites, Text("N/A", "yellow"), r.detail)
+    if result.results or result.not_run:
         out.print(table)
     for error in result.setup_errors:
         err.print(error, style="red", markup=False)
@@ -277,6 +295,7 @@ def run(
     from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415
     from l2tpgen.lab.fields import check_writable  # noqa: PLC0415
+    from l2tpgen.lab.kept_ports import kept_port_rows  # noqa: PLC0415
 
     sites = topology_file.is_dir()
     if sites and engine is not EngineChoice.vm:
@@ -301,6 +320,7 @@ def run(
             result = run_containerlab(topology_file, lab)
     except L2tpgenError as exc:
         fail(str(exc))
+    result = dataclass_replace(result, not_run=kept_port_rows(lab))
     try:
         write_output(target, result.to_json() + "\n")
     except L2tpgenError as exc:

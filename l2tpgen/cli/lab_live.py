@@ -338,7 +338,10 @@ def check(lab: LabOption = None) -> None:
     ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Exit 1 if a check
     fails.
     """
+    from dataclasses import replace  # noqa: PLC0415 - start-up stays cheap
+
     from l2tpgen.lab.engines.liveops import check as check_lab  # noqa: PLC0415
+    from l2tpgen.lab.kept_ports import kept_port_rows  # noqa: PLC0415
 
     live = _running(lab)
     found = _lab_from(Path(live.source), live.name)
@@ -346,7 +349,7 @@ def check(lab: LabOption = None) -> None:
         report = check_lab(live, found)
     except L2tpgenError as exc:
         fail(str(exc))
-    _print(report)
+    _print(replace(report, not_run=kept_port_rows(found)))
     if not report.ok:
         raise typer.Exit(EXIT_FINDINGS)
 

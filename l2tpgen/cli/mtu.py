@@ -181,7 +181,8 @@ def mtu(
     """Show the L2TPv3 overhead budget: the largest CE MTU that crosses without fragmentation.
 
     With SITE, the budget of each of its pairs as the site files make it (what render, hosts and
-    the lab use); without, the budget of the options given.
+    the lab use), its kept port-mode xconnect included (the tag carried); without, the budget of
+    the options given.
     """
     if site is not None:
         _site_budgets(site, sites, fmt)
@@ -227,18 +228,27 @@ def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
     for pw in fleet.pseudowires(name):
         vlans, _ = rows.setdefault(pw.peer.name, ([], pw.budget))
         vlans.append(pw.vlan.id)
+    port = fleet.kept_port(name)  # the trunk's own pseudowire: every VLAN of the port, tagged
+    entries = [(peer, vlans, budget, False) for peer, (vlans, budget) in rows.items()]
+    if port is not None:
+        entries.append((port.peer.name, [], port.budget, True))
     if fmt is OutputFormat.json:
         report = [
-            {"site": name, "peer": peer, "vlans": vlans, **_budget_dict(budget)}
-            for peer, (vlans, budget) in rows.items()
+            {"site": name, "peer": peer, "vlans": vlans, "port": kept, **_budget_dict(budget)}
+            for peer, vlans, budget, kept in entries
         ]
         out.print_json(json.dumps(report))
         return
     # One block per peer, not a wide table: a long site name is never cut at 80 columns.
-    for peer, (vlans, budget) in rows.items():
+    for peer, vlans, budget, kept in entries:
         esp = budget.esp.describe() if budget.esp else "no ESP"
         family = " (IPv6)" if budget.ipv6 else ""
-        out.print(f"{name} -> {peer}: VLANs {vlan_ranges(vlans)}", markup=False)
+        what = (
+            f"the kept port-mode xconnect of {fleet.site(name).lan.interface} (every VLAN)"
+            if kept
+            else f"VLANs {vlan_ranges(vlans)}"
+        )
+        out.print(f"{name} -> {peer}: {what}", markup=False)
         out.print(
             f"  WAN MTU {budget.wan_mtu}{family}, cookie {budget.cookie}, "
             f"sublayer {'yes' if budget.sublayer else 'no'}, dot1Q "

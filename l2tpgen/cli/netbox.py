@@ -16,7 +16,7 @@ from l2tpgen.errors import L2tpgenError
 if TYPE_CHECKING:
     from l2tpgen.device.inventory import Target
     from l2tpgen.model import Fleet
-    from l2tpgen.netbox import PullResult, Selection
+    from l2tpgen.netbox import Budget, PullResult, Selection
 
 netbox_app = typer.Typer(help="NetBox as the source of truth.", no_args_is_help=True)
 TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
@@ -24,6 +24,11 @@ TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
 # keeps the two equal.
 DEFAULT_TIMEOUT = 30.0
 TIMEOUT_ENV = "L2TPGEN_NETBOX_TIMEOUT"
+# l2tpgen.netbox.http's DEFAULT_DEADLINE, DEFAULT_MAX_PAGES and their variables, likewise.
+DEFAULT_DEADLINE = 300.0
+DEFAULT_MAX_PAGES = 5000
+DEADLINE_ENV = "L2TPGEN_NETBOX_DEADLINE"
+MAX_PAGES_ENV = "L2TPGEN_NETBOX_MAX_PAGES"
 
 
 def _token() -> str:
@@ -34,14 +39,35 @@ def _token() -> str:
 
 
 def _timeout() -> float:
-    text = os.environ.get(TIMEOUT_ENV) or str(DEFAULT_TIMEOUT)
+    return _positive(TIMEOUT_ENV, DEFAULT_TIMEOUT, "a number of seconds, e.g. 30")
+
+
+def _positive(variable: str, default: float, what: str) -> float:
+    """A positive number from the environment (``default`` when unset); exit 2 otherwise."""
+    text = os.environ.get(variable) or str(default)
     try:
-        timeout = float(text)
+        value = float(text)
     except ValueError:
-        timeout = 0.0
-    if not timeout > 0:
-        fail(f"{TIMEOUT_ENV} is {text[:20]!r}: write a number of seconds, e.g. 30")
-    return timeout
+        value = 0.0
+    if not value > 0:
+        fail(f"{variable} is {text[:20]!r}: write {what}")
+    return value
+
+
+def _budget(deadline: float, max_pages: int) -> Budget:
+    """The command's limits over all its NetBox requests (``l2tpgen.netbox.http.Budget``)."""
+    from l2tpgen.netbox.http import Budget  # noqa: PLC0415 - start-up stays cheap
+
+    return Budget(deadline, max_pages)
+
+
+def _env_budget() -> Budget:
+    """The limits of a NetBox read without options (``--inventory netbox``): the variables."""
+    deadline = _positive(DEADLINE_ENV, DEFAULT_DEADLINE, "a number of seconds, e.g. 300")
+    pages = _positive(MAX_PAGES_ENV, DEFAULT_MAX_PAGES, "a whole number of pages, e.g. 5000")
+    if pages != int(pages):
+        fail(f"{MAX_PAGES_ENV} is {pages:g}: write a whole number of pages, e.g. 5000")
+    return _budget(deadline, int(pages))
 
 
 def netbox_targets(fleet: Fleet, names: list[str], text: str) -> dict[str, Target] | None:
@@ -68,7 +94,7 @@ def netbox_targets(fleet: Fleet, names: list[str], text: str) -> dict[str, Targe
     if not url:
         fail("--inventory netbox: set L2TPGEN_NETBOX_URL to NetBox's address")
     try:
-        hosts = map_hosts(Client(url, _token(), _timeout()).devices(spec.selection))
+        hosts = map_hosts(Client(url, _token(), _timeout(), _env_budget()).devices(spec.selection))
     except L2tpgenError as exc:
         fail(str(exc))
     asked = set(names)
@@ -95,13 +121,15 @@ def _json(result: PullResult, written: list[Path]) -> None:
     out.print_json(json.dumps(report))
 
 
-def _pull(url: str, selection: Selection, overlay: Path | None, timeout: float) -> PullResult:
+def _pull(
+    url: str, selection: Selection, overlay: Path | None, timeout: float, budget: Budget
+) -> PullResult:
     """Pull, printing every object that cannot be mapped; exit 1 on an error."""
     from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap (no model import)
 
     token = _token()
     try:
-        result = pull(url, token, selection, overlay, timeout)
+        result = pull(url, token, selection, overlay, timeout, budget=budget)
     except L2tpgenError as exc:
         fail(str(exc))
     for unmapped in result.unmapped:
@@ -170,6 +198,28 @@ Timeout = Annotated[
         "L2TPGEN_NETBOX_TIMEOUT).",
     ),
 ]
+Deadline = Annotated[
+    float,
+    typer.Option(
+        "--deadline",
+        metavar="SECONDS",
+        min=0.1,
+        envvar=DEADLINE_ENV,
+        help="How long the whole command may talk to NetBox, every request together, before "
+        f"l2tpgen gives up (or {DEADLINE_ENV}).",
+    ),
+]
+MaxPages = Annotated[
+    int,
+    typer.Option(
+        "--max-pages",
+        metavar="N",
+        min=1,
+        envvar=MAX_PAGES_ENV,
+        help="How many pages (GET requests) the command may read from NetBox before l2tpgen "
+        f"gives up (or {MAX_PAGES_ENV}); a `next` link back to a page already read always stops.",
+    ),
+]
 OverlayFile = Annotated[
     Path | None,
     typer.Option(
@@ -194,6 +244,8 @@ def pull_command(
     role: Role = None,
     overlay: OverlayFile = None,
     timeout: Timeout = DEFAULT_TIMEOUT,
+    deadline: Deadline = DEFAULT_DEADLINE,
+    max_pages: MaxPages = DEFAULT_MAX_PAGES,
     partial: Annotated[
         bool,
         typer.Option(
@@ -216,7 +268,7 @@ def pull_command(
     """
     from l2tpgen.netbox import Selection  # noqa: PLC0415 - start-up stays cheap
 
-    result = _pull(url, Selection(tag, site, role), overlay, timeout)
+    result = _pull(url, Selection(tag, site, role), overlay, timeout, _budget(deadline, max_pages))
     if not result.sites and not result.unmapped:
         fail("no device in NetBox matches the selection; nothing was written")
     written = _write(result, output, force=force) if not result.unmapped or partial else []
@@ -244,6 +296,8 @@ def diff_command(
     role: Role = None,
     overlay: OverlayFile = None,
     timeout: Timeout = DEFAULT_TIMEOUT,
+    deadline: Deadline = DEFAULT_DEADLINE,
+    max_pages: MaxPages = DEFAULT_MAX_PAGES,
 ) -> None:
     """Drift check: NetBox's intent (what pull would write) against the site files.
 
@@ -253,7 +307,7 @@ def diff_command(
     from l2tpgen.errors import FleetValidationError  # noqa: PLC0415
     from l2tpgen.netbox import Selection, find_drift  # noqa: PLC0415
 
-    result = _pull(url, Selection(tag, site, role), overlay, timeout)
+    result = _pull(url, Selection(tag, site, role), overlay, timeout, _budget(deadline, max_pages))
     try:
         drift = find_drift(result, sites)
     except FleetValidationError as exc:
@@ -290,6 +344,8 @@ def push_command(
         bool, typer.Option("--dry-run", help="Only list the changes.", metavar="")
     ] = False,
     timeout: Timeout = DEFAULT_TIMEOUT,
+    deadline: Deadline = DEFAULT_DEADLINE,
+    max_pages: MaxPages = DEFAULT_MAX_PAGES,
 ) -> None:
     """Record the fleet's site files (e.g. what import wrote) in NetBox, idempotently.
 
@@ -302,7 +358,15 @@ def push_command(
     token = _token()
     fleet = load(sites)
     try:
-        changes = push(url, token, fleet, dry_run=dry_run, tag=tag, timeout=timeout)
+        changes = push(
+            url,
+            token,
+            fleet,
+            dry_run=dry_run,
+            tag=tag,
+            timeout=timeout,
+            budget=_budget(deadline, max_pages),
+        )
     except L2tpgenError as exc:
         fail(str(exc))
     verb = "would " if dry_run else ""

@@ -164,7 +164,8 @@ def summary(report: FleetReport) -> None:
         for p in one_sided + down:
             out.print(
                 safe(
-                    f"  {p.site} <-> {p.peer} VLAN {p.vlan} (VC {p.vc_id}): {p.here} at {p.site}, "
+                    f"  {p.site} <-> {p.peer} {_wire(p.port, p.vlan)} (VC {p.vc_id}): {p.here} at "
+                    f"{p.site}, "
                     f"{p.there} at {p.peer}" + (" (up on one side only)" if p.one_sided else "")
                 ),
                 style="red",
@@ -177,3 +178,8 @@ def summary(report: FleetReport) -> None:
 def pair_dict(pair: PairState) -> dict[str, object]:
     """A verified pair as JSON."""
     return {**asdict(pair), "up_both": pair.up_both, "one_sided": pair.one_sided}
+
+
+def _wire(port: bool, vlan: int) -> str:
+    """``VLAN 2996``, or ``port`` for a kept port-mode xconnect (every VLAN of the trunk)."""
+    return "port (every VLAN)" if port else f"VLAN {vlan}"

@@ -12,8 +12,9 @@ from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Problem
     from l2tpgen.model.needs import SecretNeed
+    from l2tpgen.model.pair_keys import KeyComparison
 
 _MARK = {"set": "set", "missing": "MISSING", "refused": "REFUSED"}
 
@@ -38,7 +39,9 @@ def secrets(
     The sites are rendered as render and push render them; each variable their configs read is
     listed with what it is for, the sites that need it, and its state: set, MISSING (unset or
     empty) or REFUSED (set to a value l2tpgen would not use, with the reason). Never a value.
-    Exit 1 when one is missing or refused.
+    Where the two ends of a pair name different master-key variables, their pair keys are
+    compared (a fingerprint, in memory, never shown): DIFFER when they would not match, or why
+    the comparison could not be made. Exit 1 when one is missing, refused or differs.
     """
     from l2tpgen.model.needs import PURPOSES  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
@@ -48,22 +51,50 @@ def secrets(
         needs = secret_needs(fleet, names or None)
     except L2tpgenError as exc:
         fail(str(exc))
+    comparisons = _selected(pair_keys(fleet)[0], names)
     bad = [n for n in needs if n.state != "set"]
+    differ = [c for c in comparisons if c.outcome == "differ"]
     if fmt is OutputFormat.json:
-        out.print_json(
-            json.dumps(
-                {
-                    "ok": not bad,
-                    "variables": [n.as_dict() for n in needs],
-                    "missing": [n.variable for n in needs if n.state == "missing"],
-                    "refused": [n.variable for n in needs if n.state == "refused"],
-                }
-            )
-        )
+        out.print_json(json.dumps(_as_json(needs, comparisons)))
     else:
         _print(needs, PURPOSES)
-    if bad:
+        _print_pairs(comparisons)
+    if bad or differ:
         raise typer.Exit(1)
+
+
+def _selected(comparisons: list[KeyComparison], names: list[str] | None) -> list[KeyComparison]:
+    """The comparisons of pairs with an end among ``names`` (all without names)."""
+    return [c for c in comparisons if not names or {c.a, c.b} & set(names)]
+
+
+def _as_json(needs: list[SecretNeed], comparisons: list[KeyComparison]) -> dict[str, object]:
+    """``secrets --format json``: states and comparisons, never a value."""
+    bad = any(n.state != "set" for n in needs)
+    return {
+        "ok": not bad and all(c.outcome != "differ" for c in comparisons),
+        "variables": [n.as_dict() for n in needs],
+        "missing": [n.variable for n in needs if n.state == "missing"],
+        "refused": [n.variable for n in needs if n.state == "refused"],
+        "pair_keys": [c.as_dict() for c in comparisons],
+    }
+
+
+_PAIR_MARK = {"same": "same", "differ": "DIFFER", "unknown": "UNKNOWN"}
+
+
+def _print_pairs(comparisons: list[KeyComparison]) -> None:
+    """Each pair whose ends name different variables: the comparison, never a value."""
+    for c in comparisons:
+        out.print(safe(f"{_PAIR_MARK[c.outcome]:<8} {c.a} <-> {c.b}"), markup=False)
+        out.print(safe(f"         {c.describe()}"), markup=False)
+    differ = [c for c in comparisons if c.outcome == "differ"]
+    if differ:
+        err.print(
+            f"{len(differ)} pair key(s) differ between the two ends: name the same variable at "
+            "both ends, or give both variables the same value",
+            markup=False,
+        )
 
 
 def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
@@ -113,3 +144,35 @@ def warn_unset(unset: list[SecretNeed]) -> None:
             style="yellow",
             markup=False,
         )
+
+
+def pair_keys(fleet: Fleet) -> tuple[list[KeyComparison], list[Problem]]:
+    """The pairs whose ends name different master-key variables, and those whose keys differ.
+
+    Each comparison says same, differ or unknown (never a value, ``model.pair_keys``); a pair
+    whose keys differ is also a located problem (V100), for ``validate`` to refuse.
+    """
+    from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.pair_keys import check_pair_keys, compare_pair_keys  # noqa: PLC0415
+
+    comparisons = compare_pair_keys(fleet.sites)
+    problems = check_pair_keys(fleet.sites, fleet.files, comparisons)
+    return comparisons, locate_problems(problems, fleet.files)
+
+
+def warn_uncompared(comparisons: list[KeyComparison]) -> None:
+    """One warning per pair whose keys could not be compared (``validate``)."""
+    for comparison in comparisons:
+        if comparison.outcome == "unknown":
+            err.print(safe(f"warning: {comparison.describe()}"), style="yellow", markup=False)
+
+
+def uncompared_annotations(comparisons: list[KeyComparison]) -> str:
+    """A GitHub warning per pair whose keys could not be compared (``validate --format github``)."""
+    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415 - start-up stays cheap
+
+    return "".join(
+        f"::warning title=l2tpgen validate::{escape_annotation(c.describe())}\n"
+        for c in comparisons
+        if c.outcome == "unknown"
+    )

@@ -24,7 +24,13 @@ from l2tpgen.cli.app import (
     report_problems,
     safe,
 )
-from l2tpgen.cli.secrets_cmd import unset_secrets, warn_unset
+from l2tpgen.cli.secrets_cmd import (
+    pair_keys,
+    uncompared_annotations,
+    unset_secrets,
+    warn_uncompared,
+    warn_unset,
+)
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
 from l2tpgen.files import UserFileError, is_stdout, write_output
 from l2tpgen.traits import DRIVERS, NAMES, driver
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from l2tpgen.model import Fleet, Problem
+    from l2tpgen.model.pair_keys import KeyComparison
     from l2tpgen.model.protection import PathProtection
 
 
@@ -67,7 +74,9 @@ def validate(
     unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
     if unknown:
         _invalid(unknown, fmt, sites)
-    count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
+    comparisons = _compared_keys(fleet, fmt, sites)
+    # Each pair's VLAN pseudowires, and its kept port-mode pseudowire (every VLAN of a trunk).
+    count = sum(len(site.vlans) for site in fleet.sites.values()) // 2 + len(fleet.kept_ports())
     pairs = fleet.pairs()
     warnings = _warnings(fleet)
     unset = unset_secrets(fleet)
@@ -87,6 +96,7 @@ def validate(
                 for a, b, n, protection in pairs
             ],
             "secrets": [need.as_dict() for need in unset],
+            "pair_keys": [c.as_dict() for c in comparisons],
         }
         out.print_json(json.dumps(summary))
         return
@@ -98,9 +108,11 @@ def validate(
                 f"::warning title=l2tpgen validate::environment variable {need.variable} {state} "
                 f"(needed by {', '.join(need.sites)})\n"
             )
+        sys.stdout.write(uncompared_annotations(comparisons))
         return
     _print_warnings(warnings)
     warn_unset(unset)
+    warn_uncompared(comparisons)
     noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
     out.print(
         f"ok: {plural(len(fleet.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
@@ -147,6 +159,14 @@ def _warnings(fleet: Fleet) -> list[Problem]:
     return locate_problems([restore(p, fleet.kept) for p in found], fleet.files)
 
 
+def _compared_keys(fleet: Fleet, fmt: ValidateFormat, directory: Path) -> list[KeyComparison]:
+    """The pairs whose ends name different master-key variables; exit 1 when keys differ."""
+    comparisons, differ = pair_keys(fleet)  # the environment's values, compared by fingerprint
+    if differ:
+        _invalid(differ, fmt, directory)
+    return comparisons
+
+
 def _print_kept_ports(fleet: Fleet) -> None:
     """Each pair that keeps a port-mode xconnect (``lan.port_xconnect``), once."""
     for name, site in fleet.sites.items():
@@ -175,6 +195,7 @@ def _empty_summary() -> dict[str, object]:
         "underlay": [],
         "pairs": [],
         "secrets": [],
+        "pair_keys": [],
     }
 
 

@@ -35,7 +35,11 @@ def verify(
     workers: WorkersOption = DEFAULT_WORKERS,
     accept_new: AcceptNewOption = False,
 ) -> None:
-    """Read pseudowire state from the routers (in parallel); exit 1 if any is not up."""
+    """Read pseudowire state from the routers (in parallel); exit 1 if any is not up.
+
+    Every VLAN pseudowire of the selected sites is read, and the kept port-mode xconnect of a
+    site's LAN trunk (lan.port_xconnect, action keep) as one row, VLAN "port (all)".
+    """
     from l2tpgen.device.fleet import verify_fleet  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.ios.names import short_interface_name  # noqa: PLC0415
 
@@ -58,7 +62,7 @@ def verify(
         for s in states:
             view.add_row(
                 s.site,
-                str(s.vlan),
+                "port (all)" if s.port else str(s.vlan),
                 short_interface_name(s.interface),
                 s.peer,
                 str(s.vc_id),

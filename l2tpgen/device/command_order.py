@@ -6,7 +6,9 @@
 2. the LAN, WAN and loopback interfaces' owned lines (hold-queues, the loopback's address) and the
    routes to the peers' loopbacks, so the new sessions have a source and a path;
 3. l2tp-classes, then pseudowire-classes (a pseudowire-class names its l2tp-class);
-4. the subinterfaces and their xconnects;
+4. the subinterfaces and their xconnects, and the LAN trunk's own xconnect when it is typed
+   again (a kept port-mode xconnect moving to a new class version), so that no xconnect names a
+   class that is not there yet;
 5. protection (``docs/security.md``, "Adding protection to a running pair"): l2tpgen's access
    lists come first of all, each sent whole (``no ip access-list extended X`` then the list, when
    it exists: IOS appends lines typed into an existing list after its ``permit ip any any``), and
@@ -140,6 +142,11 @@ def _secret_keys(body: list[str]) -> list[tuple[str, tuple[str, ...] | None]]:
     return out
 
 
+def _retyped(body: list[str]) -> bool:
+    """Whether an interface block types an xconnect (not only removes one)."""
+    return any(_XCONNECT.match(line) and not line.startswith(" no ") for line in body)
+
+
 def _freeing(text: str, body: list[str], taken: set[tuple[str, str, str]]) -> list[str]:
     """The ``no xconnect`` lines of interface ``text`` that free a peer and VC ID another takes."""
     gone = []
@@ -150,6 +157,27 @@ def _freeing(text: str, body: list[str], taken: set[tuple[str, str, str]]) -> li
             if clash:
                 gone.append(line)
     return gone
+
+
+def _blocks(
+    text: str, body: list[str], lan: str, whole: dict[str, list[str]]
+) -> list[tuple[int, Any, list[str]]]:
+    """One remediation section as (phase, sort key, lines) blocks (``order_commands``)."""
+    phase = _phase(text, lan)
+    # Subinterfaces in numeric order; everything else in hier_config's (the config's) order.
+    key = interface_sort_key(text.split(" ", 1)[1]) if phase == _SUBINTERFACES else ()
+    if text in whole:
+        return [(phase, key, whole[text])]
+    if text == f"interface {lan}" and _retyped(body):
+        # A kept port-mode xconnect typed again (its class moved to a new version): after the
+        # classes, as a subinterface's, so it never names a class not yet there.
+        wire = [line for line in body if _XCONNECT.match(line)]
+        rest = [line for line in body if line not in wire]
+        head = [(2, key, [text, *rest])] if rest else []
+        return [*head, (_SUBINTERFACES, interface_sort_key(lan), [text, *wire])]
+    if text.startswith("interface ") and phase != _SUBINTERFACES:
+        return [(p, key, block) for p, block in _split_wan(text, body)]
+    return [(phase, key, [text, *body])]
 
 
 def order_commands(
@@ -173,7 +201,6 @@ def order_commands(
     first: list[str] = []
     blocks: list[tuple[int, Any, list[str]]] = []
     for text, body in raw:
-        phase = _phase(text, lan)
         if text.startswith("interface "):
             gone = _freeing(text, body, taken)
             if gone:
@@ -181,14 +208,7 @@ def order_commands(
                 body = [line for line in body if line not in gone]  # noqa: PLW2901
                 if not body:
                     continue
-        # Subinterfaces in numeric order; everything else in hier_config's (the config's) order.
-        key = interface_sort_key(text.split(" ", 1)[1]) if phase == _SUBINTERFACES else ()
-        if text in whole:
-            blocks.append((phase, key, whole[text]))
-        elif text.startswith("interface ") and phase != _SUBINTERFACES:
-            blocks += [(p, key, block) for p, block in _split_wan(text, body)]
-        else:
-            blocks.append((phase, key, [text, *body]))
+        blocks += _blocks(text, body, lan, whole)
     blocks.sort(key=lambda b: (b[0], b[1]))
     removals = [line for phase, _, block in blocks if phase == 0 for line in block]
     rest = [line for phase, _, block in blocks if phase != 0 for line in block]

@@ -72,6 +72,7 @@ class PairState:
     vc_id: int
     here: str
     there: str
+    port: bool = False  # the kept port-mode xconnect of the LAN trunk (vlan 0)
 
     @property
     def up_both(self) -> bool:
@@ -378,21 +379,33 @@ def _result_of(name: str, multi: Sequence[object]) -> PushResult:
 
 
 def _paired_sites(fleet: Fleet, pushed: set[str]) -> set[str]:
-    """Sites pushed together with at least one of their peers."""
+    """Sites pushed together with at least one of their peers (a kept port's peer too)."""
     return {
-        name for name in pushed if any(pw.peer.name in pushed for pw in fleet.pseudowires(name))
+        name
+        for name in pushed
+        if any(pw.peer.name in pushed for pw in fleet.pseudowires(name))
+        or ((port := fleet.kept_port(name)) is not None and port.peer.name in pushed)
     }
 
 
 def _pairs(states: Sequence[PseudowireState], fleet: Fleet) -> list[PairState]:
-    by_end = {(s.site, s.vlan): s for s in states}
+    by_end = {(s.site, s.vlan, s.port): s for s in states}
     pairs = []
     for state in states:
-        peer = next(
-            pw.peer.name for pw in fleet.pseudowires(state.site) if pw.vlan.id == state.vlan
+        kept = fleet.site(state.site).kept_port
+        peer = (
+            kept.peer
+            if state.port and kept is not None
+            else next(
+                pw.peer.name for pw in fleet.pseudowires(state.site) if pw.vlan.id == state.vlan
+            )
         )
-        other = by_end.get((peer, state.vlan))
+        other = by_end.get((peer, state.vlan, state.port))
         if other is None or peer < state.site:
             continue
-        pairs.append(PairState(state.site, peer, state.vlan, state.vc_id, state.state, other.state))
+        pairs.append(
+            PairState(
+                state.site, peer, state.vlan, state.vc_id, state.state, other.state, state.port
+            )
+        )
     return pairs

@@ -17,11 +17,24 @@ its peer's until the peer has the same change, that pair's pseudowires are down 
 
 Every such note says "until each peer has been pushed" (``PAIR_OUTAGE``): the fleet runner reads
 it to keep a pair from being left half-protected.
+
+One more outage is not a protection change: a kept port-mode xconnect typed again
+(``recreation_notes``). When the class it names changes (``ip pmtu`` or ``ip dfbit set`` turned
+on, for instance), push moves it to a new class version make-before-break (``class_versions``),
+which for an xconnect means ``no xconnect`` then ``xconnect`` on the LAN trunk: the session is torn
+down and signaled again, and since that one session carries every VLAN of the port, the whole
+trunk is down at both ends in between (the far end loses its session too). How long the new
+session takes to come up (control channel and session setup) is not documented in the sources
+here [U]. Each end does this once, whether or not the peer is pushed, so the note does not say
+``PAIR_OUTAGE``.
 """
 
 from __future__ import annotations
 
+import re
+
 PAIR_OUTAGE = "until each peer has been pushed"
+_XCONNECT = re.compile(r"^ (?:no )?xconnect (\S+) (\d+)\b")
 _TAIL = f"{PAIR_OUTAGE} the same change; push both ends in one run"
 ENCRYPTING = (
     "this change applies the crypto map to the WAN interface: the pseudowires to the peers it "
@@ -68,7 +81,38 @@ def _where(send: tuple[str, ...], index: int) -> str:
     return f"`{shown}` (line {index + 1} of {len(send)})"
 
 
+def recreation_notes(send: tuple[str, ...], lan: str) -> tuple[str, ...]:
+    """The note for a kept port-mode xconnect removed and typed again (module docstring)."""
+    header = ""
+    removed: dict[tuple[str, str], int] = {}
+    for index, line in enumerate(send):
+        if not line.startswith(" "):
+            header = line
+            continue
+        found = _XCONNECT.match(line) if header == f"interface {lan}" else None
+        if found is None:
+            continue
+        peer, vc_id = found.group(1), found.group(2)
+        if line.startswith(" no "):
+            removed[peer, vc_id] = index
+        elif (peer, vc_id) in removed:
+            note = (
+                f"this change re-creates the port-mode xconnect of {lan} (to {peer}, VC ID "
+                f"{vc_id}) on a new pseudowire-class: its session, which carries every VLAN of "
+                f"the trunk, is torn down at {_where(send, removed[peer, vc_id])} and set up "
+                f"again at {_where(send, index)}; the whole trunk is down at both ends until the "
+                "new session is up (seconds, not measured here); push in a maintenance window"
+            )
+            return (note,)
+    return ()
+
+
 def outage_notes(send: tuple[str, ...], lan: str) -> tuple[str, ...]:
+    """The notes of a change that takes pseudowires down: protection, then re-creation."""
+    return _protection_notes(send, lan) + recreation_notes(send, lan)
+
+
+def _protection_notes(send: tuple[str, ...], lan: str) -> tuple[str, ...]:
     """The note for a change that takes the pair down until its peer has it too, if any."""
     applying = _first(send, " crypto map ")
     if applying is not None:

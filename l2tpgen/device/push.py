@@ -48,6 +48,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.origins import rendered_name
+from l2tpgen.model import pair_keys
 from l2tpgen.platforms.render import render_site
 from l2tpgen.render.classes import reveal
 from l2tpgen.traits import driver
@@ -146,6 +147,9 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
         )
     try:
         masked = masked_rendering(fleet, name, options)
+        keys = pair_keys.refusal(fleet.sites, name, options.environ)
+        if keys is not None:  # IKE or the cookies would fail after a push that says ok
+            return clock.result(Status.REFUSED, f"not pushed: {keys}")
         if options.lint_gate:
             options.tell(name, "linting")
             blocked = lint_gate(fleet, [name], {name: masked}).get(name)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -119,7 +119,9 @@ class PseudowireState:
 
     ``state`` is the xconnect state (``UP``, ``DN``, ``AD``, ``IA``, ``SB``, ``HS``, ``RV``, ``NH``,
     ``--``), or ``MISSING`` when the router has no xconnect on that circuit, or ``WRONG-PEER``
-    when it has one to another peer or VC ID (``detail`` says which).
+    when it has one to another peer or VC ID (``detail`` says which). ``port``: the kept
+    port-mode xconnect of the LAN trunk (``lan.port_xconnect``), which carries every VLAN of the
+    port; its ``vlan`` is 0 and its ``interface`` the trunk itself.
     """
 
     site: str
@@ -130,6 +132,7 @@ class PseudowireState:
     state: str
     session: str
     detail: str = ""
+    port: bool = False
 
     @property
     def up(self) -> bool:
@@ -214,16 +217,40 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
             raise
         outputs = exc.answered  # the session table is only a detail: the states come without it
     rows = read_xconnect_table(platform.show_xconnect, accepted(platform.show_xconnect, outputs[0]))
-    by_wire = {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"}
-    by_circuit = {r.circuit: r for r in rows if r.circuit}
-    sessions = _sessions(outputs[1] if len(outputs) > 1 else None)
+    table = _Table(
+        {(r.peer, r.vc_id): r for r in rows if r.kind == "l2tp"},
+        {r.circuit: r for r in rows if r.circuit},
+        _sessions(outputs[1] if len(outputs) > 1 else None),
+    )
     cookies = _cookies_shown(outputs[1] if len(outputs) > 1 else None)
     states = []
     for pw in fleet.pseudowires(name):
         peer = str(pw.peer_address)
         interface = f"{site.lan.interface}.{pw.vlan.id}"
-        found = by_wire.get((peer, pw.vc_id))
-        other = by_circuit.get(short_interface_name(interface))
+        state = table.state(name, pw.vlan.id, interface, peer, pw.vc_id)
+        cookie = _cookie_detail(pw, cookies.get((peer, str(pw.vc_id)), {}))
+        detail = "; ".join(d for d in (state.detail, cookie) if d)
+        states.append(replace(state, detail=detail))
+    port = site.kept_port
+    if port is not None and port.peer in fleet.sites:  # the trunk's own xconnect, kept as it is
+        peer = str(fleet.site(port.peer).tunnel_address)
+        kept = table.state(name, 0, site.lan.interface, peer, port.vc_id)
+        states.append(replace(kept, port=True))
+    return states
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What one router's shows say: xconnects by (peer, VC ID) and by circuit, sessions."""
+
+    by_wire: dict[tuple[str, int | None], XconnectRow]
+    by_circuit: dict[str, XconnectRow]
+    sessions: dict[tuple[str, str], dict[str, str]]
+
+    def state(self, site: str, vlan: int, interface: str, peer: str, vc_id: int) -> PseudowireState:
+        """The state of the pseudowire on ``interface`` to ``peer`` with ``vc_id``."""
+        found = self.by_wire.get((peer, vc_id))
+        other = self.by_circuit.get(short_interface_name(interface))
         if found is not None:
             state, detail = found.state, ""
         elif other is not None:
@@ -231,21 +258,16 @@ def verify_site(fleet: Fleet, name: str, connection: Any) -> list[PseudowireStat
             detail = f"{other.kind} {other.peer}:{other.vc_id}" if other.peer else other.kind
         else:
             state, detail = "MISSING", ""
-        session = sessions.get((peer, str(pw.vc_id))) or sessions.get(
-            (short_interface_name(interface), str(pw.vc_id)), {}
+        session = self.sessions.get((peer, str(vc_id))) or self.sessions.get(
+            (short_interface_name(interface), str(vc_id)), {}
         )
-        cookie = _cookie_detail(pw, cookies.get((peer, str(pw.vc_id)), {}))
-        detail = "; ".join(d for d in (detail, cookie) if d)
-        states.append(
-            PseudowireState(
-                site=name,
-                vlan=pw.vlan.id,
-                interface=interface,
-                peer=peer,
-                vc_id=pw.vc_id,
-                state=state,
-                session=session.get("STATE", "-") or "-",
-                detail=detail,
-            )
+        return PseudowireState(
+            site=site,
+            vlan=vlan,
+            interface=interface,
+            peer=peer,
+            vc_id=vc_id,
+            state=state,
+            session=session.get("STATE", "-") or "-",
+            detail=detail,
         )
-    return states

@@ -23,7 +23,14 @@ if TYPE_CHECKING:
         tcp_buffer_max,
     )
     from l2tpgen.hosts.path import HostsInputError, NetworkPath
-    from l2tpgen.hosts.sites import VlanHosts, network_path, site_advice, site_sysctl
+    from l2tpgen.hosts.sites import (
+        PortHosts,
+        VlanHosts,
+        network_path,
+        port_advice,
+        site_advice,
+        site_sysctl,
+    )
     from l2tpgen.hosts.sysctl import merged_sysctls, render_sysctl
 
 __all__ = [
@@ -34,11 +41,13 @@ __all__ = [
     "HostAdvice",
     "HostsInputError",
     "NetworkPath",
+    "PortHosts",
     "VlanHosts",
     "Workload",
     "merged_sysctls",
     "needs_bbr",
     "network_path",
+    "port_advice",
     "recommend",
     "render_sysctl",
     "site_advice",
@@ -58,7 +67,9 @@ _WHERE = {
     "tcp_buffer_max": "l2tpgen.hosts.advice",
     "HostsInputError": "l2tpgen.hosts.path",
     "NetworkPath": "l2tpgen.hosts.path",
+    "PortHosts": "l2tpgen.hosts.sites",
     "VlanHosts": "l2tpgen.hosts.sites",
+    "port_advice": "l2tpgen.hosts.sites",
     "network_path": "l2tpgen.hosts.sites",
     "site_advice": "l2tpgen.hosts.sites",
     "site_sysctl": "l2tpgen.hosts.sites",

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
     from l2tpgen.hosts.advice import HostAdvice
-    from l2tpgen.model import Fleet, Pseudowire
+    from l2tpgen.model import Fleet, KeptPort, Pseudowire
     from l2tpgen.model.link import Link
 
 
@@ -88,8 +88,38 @@ def site_advice(fleet: Fleet, name: str, vlans: Collection[int] = ()) -> tuple[V
     return tuple(found)
 
 
-def site_sysctl(name: str, advice: Sequence[VlanHosts]) -> str:
-    """One ``/etc/sysctl.d/`` file for hosts on all of ``advice``'s VLANs of site ``name``."""
+@dataclass(frozen=True)
+class PortHosts:
+    """What the hosts behind a kept port-mode pseudowire need: every VLAN of the trunk.
+
+    One budget for all of them (the tag carried, ``KeptPort.budget``); what they carry is not
+    stated per VLAN for a port, so the advice is the ``general`` workload's.
+    """
+
+    port: KeptPort
+    advice: HostAdvice
+    site_file: str
+    peer_file: str
+
+
+def port_advice(fleet: Fleet, name: str) -> PortHosts | None:
+    """The advice for the hosts behind the site's kept port-mode pseudowire (None: it has none)."""
+    port = fleet.kept_port(name)
+    if port is None:
+        return None
+    path = network_path(port.link) if port.link is not None else None
+    advice = recommend(path, port.budget.max_inner_mtu, "general")
+    return PortHosts(port, advice, fleet.files[name], fleet.files[port.peer.name])
+
+
+def site_sysctl(name: str, advice: Sequence[VlanHosts], port: PortHosts | None = None) -> str:
+    """One ``/etc/sysctl.d/`` file for hosts on all of ``advice``'s VLANs of site ``name``.
+
+    ``port``: the kept port-mode pseudowire's hosts too (every VLAN of the trunk).
+    """
     ids = ", ".join(str(one.vlan) for one in advice)
-    header = (f"site {name}, VLAN{'s' if len(advice) != 1 else ''} {ids or 'none'}",)
-    return render_sysctl((one.advice for one in advice), header)
+    header = f"site {name}, VLAN{'s' if len(advice) != 1 else ''} {ids or 'none'}"
+    if port is not None:
+        header += f"; every VLAN of {port.port.interface} (port-mode pseudowire)"
+    extra = [port.advice] if port is not None else []
+    return render_sysctl([*(one.advice for one in advice), *extra], (header,))

@@ -229,7 +229,8 @@ def _ce(node: Node, problems: list[str]) -> Ce | None:
         v
         for v in (
             parse_int(t.strip(), f"{where} label {VLANS}", problems, 1, 4094)
-            for t in labels[VLANS].split(",")
+            # empty: a CE whose site keeps a port-mode xconnect (no VLAN listed, kept_ports.py)
+            for t in (labels[VLANS].split(",") if labels[VLANS] else ())
         )
         if v is not None
     )
@@ -301,7 +302,9 @@ def _cross_checks(nodes: Sequence[Node], ces: Sequence[Ce], problems: list[str])
     shared = {v for ce in ces for v in ce.vlans if sum(v in o.vlans for o in ces) > 1}
     whole = len(ces) == [n.role for n in nodes].count("ce")  # else a CE's own problem explains
     if ces and whole and not shared:
-        problems.append("no VLAN is shared by two CE nodes: there is nothing to check")
+        problems.append(
+            "no VLAN is shared by two CE nodes: there is nothing to check" + _kept_ports(nodes)
+        )
     if [n.role for n in nodes].count("wan") > 1:
         problems.append("more than one node has the wan role")
 
@@ -368,3 +371,13 @@ def load_lab(path: Path) -> Lab:
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path), bound_files(data, path.parent))
+
+
+def _kept_ports(nodes: Sequence[Node]) -> str:
+    """Why a lab of kept port-mode pseudowires has nothing to check (empty: it has none)."""
+    from l2tpgen.lab.kept_ports import KEPT_PORT, WHY  # noqa: PLC0415 - it reads this module
+
+    kept = sorted(n.name for n in nodes if n.label(KEPT_PORT) is not None)
+    if not kept:
+        return ""
+    return f" ({', '.join(kept)} keep a port-mode xconnect; {WHY.removeprefix('N/A: ')})"

@@ -49,6 +49,7 @@ from l2tpgen.lab.inputs import (
     WORKLOADS_LABEL,
 )
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
+from l2tpgen.lab.kept_ports import kept_port_labels
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.platforms.linux.render import base_commands
@@ -222,6 +223,7 @@ def build_topology(
     from l2tpgen.lab.checks.frames import frames_labels  # noqa: PLC0415 - renders the Cisco ends
 
     frames = frames_labels(fleet) if variant == "per-vlan" else {}
+    kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
     links: list[dict[str, Any]] = []
@@ -234,7 +236,7 @@ def build_topology(
                 "kind": IOL_KIND,
                 "image": IOL_IMAGE,
                 "startup-config": partial_config_name(site_name),
-                "labels": {ROLE: "pe", SITE: site_name},
+                "labels": {ROLE: "pe", SITE: site_name, **kept.get(site_name, {})},
             }
         else:
             commands = (
@@ -248,7 +250,7 @@ def build_topology(
                 "kind": LINUX_KIND,
                 "image": LINUX_IMAGE,
                 "exec": commands,
-                "labels": {ROLE: "pe", SITE: site_name},
+                "labels": {ROLE: "pe", SITE: site_name, **kept.get(site_name, {})},
             }
             pe["labels"].update(frames.get(site_name, {}))
             if not site.driver.ios_config and not site.driver.inbound_filter:

@@ -2,6 +2,7 @@
 
 from l2tpgen.model.fleet import Fleet
 from l2tpgen.model.load import load_fleet, load_sites, resolve_site
+from l2tpgen.model.port_mode import KeptPort
 from l2tpgen.model.problems import Location, Problem
 from l2tpgen.model.pseudowire import Pseudowire
 from l2tpgen.model.site import (
@@ -19,6 +20,7 @@ from l2tpgen.model.site import (
 __all__ = [
     "Fleet",
     "HoldQueue",
+    "KeptPort",
     "L2tpClass",
     "Lan",
     "Location",

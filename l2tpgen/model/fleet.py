@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import FleetValidationError, ModelError, SiteNotFoundError
 from l2tpgen.model.checks import check_fleet, check_site
+from l2tpgen.model.port_mode import kept_port
 from l2tpgen.model.problems import Problem, listed
 from l2tpgen.model.pseudowire import Pseudowire
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
+    from l2tpgen.model.port_mode import KeptPort
     from l2tpgen.model.protection import PathProtection
     from l2tpgen.model.site import Site, Vlan
 
@@ -130,6 +132,15 @@ class Fleet:
             )
             for vlan in sorted(site.vlans, key=lambda v: v.id)
         )
+
+    def kept_port(self, name: str) -> KeptPort | None:
+        """The site's kept port-mode pseudowire (``lan.port_xconnect``, keep), if it has one."""
+        return kept_port(self.site(name), self.sites)
+
+    def kept_ports(self) -> tuple[KeptPort, ...]:
+        """Each pair's kept port-mode pseudowire once, seen from the site that sorts first."""
+        found = (kept_port(site, self.sites) for name, site in sorted(self.sites.items()))
+        return tuple(k for k in found if k is not None and k.site.name < k.peer.name)
 
     def pairs(self) -> tuple[tuple[str, str, int, PathProtection], ...]:
         """Each pair of sites with pseudowires between them, sorted: (a, b, count, protection).

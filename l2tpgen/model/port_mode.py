@@ -10,14 +10,18 @@ site's VLANs replace it and must be there.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.problems import Problem
+from l2tpgen.mtu import Encapsulation, overhead_budget
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
+    from l2tpgen.model.link import Link
     from l2tpgen.model.site import Site
+    from l2tpgen.mtu import OverheadBudget
 
 PORT = ("lan", "port_xconnect")
 
@@ -118,3 +122,53 @@ def check_port_pairs(
             "migrate to per-VLAN pseudowires, or state `protection.mode: none` on a trusted path",
             code="V075",
         )
+
+
+@dataclass(frozen=True)
+class KeptPort:
+    """A kept port-mode pseudowire seen from ``site``: the trunk's one xconnect to ``peer``.
+
+    It carries every frame of the port as it came in, tag included (the guide quoted above), so
+    the largest frame is a tagged one: its budget carries the dot1Q tag whatever the platforms.
+    Validation makes it dynamic (V072) and unprotected by IPsec (V075); its cookie is the larger
+    of the two l2tp-classes' ``cookie_size`` [U], as for any dynamic pseudowire.
+    """
+
+    site: Site
+    peer: Site
+    vc_id: int
+
+    @property
+    def interface(self) -> str:
+        """The LAN trunk that holds the xconnect."""
+        return self.site.lan.interface
+
+    @property
+    def link(self) -> Link | None:
+        """The path between the two sites, as either end states it."""
+        return self.site.link_to(self.peer.name) or self.peer.link_to(self.site.name)
+
+    @property
+    def budget(self) -> OverheadBudget:
+        """The data-plane budget both ends share (``Pseudowire.budget``'s rules, tag carried)."""
+        sizes = (
+            self.site.l2tp_for(self.peer.name).cookie_size,
+            self.peer.l2tp_for(self.site.name).cookie_size,
+        )
+        return overhead_budget(
+            min(self.site.wan.mtu, self.peer.wan.mtu),
+            Encapsulation.IP,
+            max((s for s in sizes if s), default=0),
+            sublayer=self.site.pseudowire_for(self.peer.name).sequencing != "none",
+            dot1q=True,
+            esp=None,
+            ipv6=self.site.wan.ipv6,
+        )
+
+
+def kept_port(site: Site, sites: Mapping[str, Site]) -> KeptPort | None:
+    """The kept port-mode pseudowire of ``site`` when its peer is among ``sites`` (else None)."""
+    port = site.kept_port
+    if port is None or port.peer not in sites:
+        return None
+    return KeptPort(site, sites[port.peer], port.vc_id)

@@ -198,12 +198,19 @@ def _pynetbox() -> Any:  # noqa: ANN401 - an untyped module
 class Client:
     """One NetBox, read through pynetbox."""
 
-    def __init__(self, url: str, token: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        budget: http.Budget | None = None,
+    ) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
         self._token = token
         self.api = _pynetbox().api(self.url, token=token)
-        self.api.http_session = http._session(timeout)  # noqa: SLF001 - the package's own
+        # ``budget``: the command's deadline and page limit over all its requests.
+        self.api.http_session = http._session(timeout, budget)  # noqa: SLF001 - the package's own
 
     def explain(self, exc: Exception, *, writing: bool = False) -> NetBoxError:
         """``exc`` (requests' or pynetbox's) as one clear line naming the URL, never the token."""

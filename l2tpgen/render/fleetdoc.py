@@ -16,6 +16,8 @@ from l2tpgen import __version__
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire
+    from l2tpgen.model.port_mode import KeptPort
+    from l2tpgen.model.protection import PathProtection
     from l2tpgen.model.site import Site
 
 
@@ -63,12 +65,24 @@ def _cookie(pw: Pseudowire) -> str:
 
 def _protection(pw: Pseudowire) -> str:
     """``IPsec transport aes-gcm-128``, ``cookies only``, ``none (trusted path)``."""
-    p = pw.protection
+    return _guard(pw.protection)
+
+
+def _guard(p: PathProtection) -> str:
     if p.mode == "ipsec":
         return f"IPsec {p.ipsec_mode} {p.transform}" + (" NAT-T" if p.nat_t else "")
     if p.mode == "cookie":
         return "cookies only"
     return "none" + ("" if p.trusted else " (untrusted path!)")
+
+
+def _port_edge(port: KeptPort) -> str:
+    """A kept port-mode pseudowire's label: every VLAN of the trunk, one session."""
+    guard = _guard(port.site.protection_for(port.peer))
+    return _label(
+        f"port mode (kept): every VLAN of {port.interface}, VC {port.vc_id}",
+        f"MTU {port.budget.max_inner_mtu}, {guard}",
+    )
 
 
 def _diagram(fleet: Fleet, pairs: dict[tuple[str, str], list[Pseudowire]]) -> list[str]:
@@ -86,6 +100,9 @@ def _diagram(fleet: Fleet, pairs: dict[tuple[str, str], list[Pseudowire]]) -> li
         guards = ", ".join(sorted({_protection(pw) for pw in pws}))
         text = _label(f"{len(pws)} {noun}: {vlans}", f"MTU {mtu}, {guards}")
         lines.append(f'  {ids[left]} ---|"{text}"| {ids[right]}')
+    for port in fleet.kept_ports():
+        edge = _port_edge(port)
+        lines.append(f'  {ids[port.site.name]} ---|"{edge}"| {ids[port.peer.name]}')
     lines.append("```")
     return lines
 
@@ -120,10 +137,41 @@ def _pseudowire_row(pw: Pseudowire) -> str:
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
+def _port_rows(fleet: Fleet) -> list[str]:
+    """The kept port-mode pseudowires: a heading and a table, or nothing when there are none."""
+    ports = fleet.kept_ports()
+    if not ports:
+        return []
+    rows = [
+        "## Port-mode pseudowires (kept)",
+        "",
+        (
+            "Each carries every VLAN of its LAN trunk, tagged, in one session "
+            "(`lan.port_xconnect: {action: keep}`); its CE MTU counts the dot1Q tag."
+        ),
+        "",
+        "| sites | LAN trunks | VC ID | signaling | cookie | protection | CE MTU |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for port in ports:
+        budget = port.budget
+        cells = [
+            f"{port.site.name} - {port.peer.name}",
+            f"{port.interface} - {port.peer.lan.interface}",
+            port.vc_id,
+            f"dynamic ({port.site.pseudowire_for(port.peer.name).dialect})",
+            f"{budget.cookie} bytes" if budget.cookie else "none",
+            _guard(port.site.protection_for(port.peer)),
+            f"{budget.max_inner_mtu} (WAN {budget.wan_mtu})",
+        ]
+        rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return [*rows, ""]
+
+
 def fleet_markdown(fleet: Fleet, *, title: str = "Fleet") -> str:
     """The fleet's page: a Mermaid diagram, a table of sites and one of pseudowires."""
     pairs = _pairs(fleet)
-    count = sum(len(pws) for pws in pairs.values())
+    count = sum(len(pws) for pws in pairs.values()) + len(fleet.kept_ports())
     lines = [
         (
             f"# {title}: {len(fleet.sites)} site{'s' * (len(fleet.sites) != 1)}, "
@@ -154,5 +202,6 @@ def fleet_markdown(fleet: Fleet, *, title: str = "Fleet") -> str:
         "|---|---|---|---|---|---|---|---|---|",
         *(_pseudowire_row(pw) for pws in pairs.values() for pw in pws),
         "",
+        *_port_rows(fleet),
     ]
     return "\n".join(lines)

@@ -41,10 +41,13 @@ class LabReport:
     results: tuple[CheckResult, ...]
     setup_errors: tuple[str, ...]
     seconds: float
+    # What the lab names but does not run (kept port-mode pseudowires: ``lab/kept_ports.py``),
+    # each with why: shown as N/A, never counted as checked.
+    not_run: tuple[CheckResult, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """Every check passed and the setup ran cleanly."""
+        """Every check passed and the setup ran cleanly (the N/A rows are not checks)."""
         return bool(self.results) and all(r.ok for r in self.results) and not self.setup_errors
 
     def to_json(self) -> str:
@@ -56,6 +59,7 @@ class LabReport:
             "seconds": round(self.seconds, 1),
             "setup_errors": list(self.setup_errors),
             "results": [asdict(r) for r in self.results],
+            "not_run": [asdict(r) for r in self.not_run],
         }
         return json.dumps(document, indent=2)
 
