@@ -88,4 +88,6 @@ def test_any_site_the_writer_writes_passes_a_stock_yamllint(
     text = site_yaml(data, [note, f"see {note}"])
     assert _problems(text) == []
     assert _hooks(text) == []
-    assert parse(text)[0] == data  # read back by l2tpgen's own reader: the same site
+    parsed = parse(text)
+    assert parsed is not None
+    assert parsed[0] == data  # read back by l2tpgen's own reader: the same site
