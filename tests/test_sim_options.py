@@ -50,5 +50,5 @@ def test_a_number_option_at_its_bounds_is_taken(
     monkeypatch.setenv("L2TPGEN_USERNAME", "u")
     monkeypatch.setenv("L2TPGEN_PASSWORD", "p")
     result = CliRunner().invoke(app, ["sim", "up", option, value, "--sites", "/nonexistent"])
-    assert result.exit_code == 1  # the missing sites directory: the option itself was taken
+    assert result.exit_code == 2  # the missing sites directory (usage): the option was taken
     assert "Invalid value" not in result.output

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
 
 import typer
-import typer.rich_utils
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
@@ -182,8 +181,12 @@ app = typer.Typer(
 # (no-color.org: set and not empty) means no escape sequence at all: rich's own NO_COLOR handling
 # drops colours but keeps dim and bold.
 _COLOR_SYSTEM: Literal["auto"] | None = None if os.environ.get("NO_COLOR") else "auto"
-# typer draws help and usage errors with a console of its own: the same rule for it.
-typer.rich_utils.COLOR_SYSTEM = _COLOR_SYSTEM
+if _COLOR_SYSTEM is None:
+    # typer draws help and usage errors with a console of its own: the same rule for it (its
+    # module is imported here only then: it loads a Markdown parser, 120 modules, at start-up).
+    import typer.rich_utils
+
+    typer.rich_utils.COLOR_SYSTEM = None
 # No emoji codes either: an IPv6 address such as 2001:db8:0:a::2 holds `:a:`, which rich would
 # print as an emoji.
 out = Console(
