@@ -94,7 +94,13 @@ def test_a_type_6_key_is_never_compared_by_its_text(hub: tuple[Site, str, str]) 
 
 def test_a_key_in_clear_that_differs_is_still_sent(hub: tuple[Site, str, str]) -> None:
     site, _, intended = hub
-    running = re.sub(r"^  pre-shared-key \S+$", "  pre-shared-key Other-k3y", intended, 1, re.M)
+    running = re.sub(
+        r"^  pre-shared-key \S+$",
+        "  pre-shared-key Other-k3y",
+        intended,
+        count=1,
+        flags=re.MULTILINE,
+    )
     plan = plan_change(site, running, intended)
     assert [line for line in plan.send if line.startswith("  pre-shared-key ")]
     assert not plan.notes or not any("type 6" in note for note in plan.notes)
