@@ -134,3 +134,23 @@ def test_only_the_secret_in_the_same_place_is_kept() -> None:
     text, kept = keep_type6(running, intended)
     assert text == intended.replace("pre-shared-key k-a", "pre-shared-key 6 AAAA")
     assert kept == (("crypto ikev2 keyring l2tpgen", "peer a", "pre-shared-key"),)
+
+
+def test_an_l2tp_class_secret_the_router_holds_as_type_6_is_kept_too() -> None:
+    # Releases that extend type 6 beyond keyrings print `password 6 ...` ([U] for l2tp-class).
+    fleet = load_fleet(Path(__file__).resolve().parent.parent / "sites")
+    intended = render_site(
+        fleet, "site-a", reveal_secrets=True, environ={"L2TPGEN_L2TP_SECRET": "x1"}
+    )
+    running = re.sub(
+        r"^ password 7 \S+$", " password 6 FAKEaesCiphertext[]^_", intended, flags=re.MULTILINE
+    )
+    assert running != intended
+    plan = plan_change(fleet.site("site-a"), running, intended)
+    assert plan.empty, plan.send
+    note = (
+        "1 secret(s) the router holds as type 6 (`password encryption aes`) kept as they are "
+        "(l2tp-class class1 > password): l2tpgen cannot read type 6, so a changed key is not "
+        "sent; docs/security.md (Type 6 keys) says how to send one"
+    )
+    assert plan.notes == (note,)

@@ -29,6 +29,11 @@ class SecretCommand:
     pattern: str
     source: str
     no_form: str  # what l2tpgen types to remove it (never the value)
+    also: tuple[str, ...] = ()  # first words it may start with besides the grammar's own
+
+    def first_words(self) -> tuple[str, ...]:
+        """The words a line of this row starts with (``pre-shared-key``, ``tacacs-server``)."""
+        return (*self.command.split()[0].lower().split("|"), *self.also)
 
     def regex(self) -> re.Pattern[str]:
         """The row's pattern, compiled (case-insensitive, as IOS reads keywords)."""
@@ -292,6 +297,7 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         r"^(?P<cmd>(?:client\s+\S+(?:\s+(?!server-key\b)\S+)*?\s+)?server-key)\s+" + _T + _V,
         f"{_SEC_C}, `client (aaa server radius dynamic-author)` and `server-key`" + _U,
         "no server-key [U]",
+        also=("server-key",),
     ),
     SecretCommand(
         "password [0|7] KEY (l2tp-class, line)",
@@ -317,11 +323,12 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
 )
 
 # A word every row's line holds (`key` of pre-shared-key, `auth` of authentication, `psk` of
-# wpa-psk, `snmp-server` of a host's community, ...): a line
-# without any is no secret's, and most lines of a config are skipped on this one search.
-_NEEDED = re.compile(
-    r"password|secret|key|cookie|community|auth|md5|passphrase|psk|snmp-server", re.IGNORECASE
-)
+# wpa-psk, `snmp-server` of a host's community, ...): a line without any is no secret's, and
+# most lines of a config are skipped on this one look (substrings, faster than a regex).
+_NEEDED = (
+    "password", "secret", "key", "cookie", "community", "auth", "md5", "passphrase", "psk",
+    "snmp-server",
+)  # fmt: skip
 # Free text (descriptions, remarks, aliases) may say "key" or "password" and holds no secret.
 _FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias|banner)\s", re.IGNORECASE)
 _LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
@@ -334,14 +341,15 @@ def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]
     ``no``), then wherever one of the rows' first keywords starts inside the line (a line IOS
     echoes in an error, a line a message quotes), in table order; the catch-all last.
     """
-    if _NEEDED.search(line) is None or _FREE_TEXT.match(line):
+    low = line.lower()
+    if not any(word in low for word in _NEEDED) or _FREE_TEXT.match(line):
         return None, []
     lead = _LEAD.match(line)
     starts = [lead.end() if lead else 0]
     starts += [m.start() for m in _KEYWORDS.finditer(line) if m.start() > starts[0]]
     text = line.rstrip("\r\n")
     # The commands' own rows wherever they start, then the catch-all on the whole line.
-    tries = [(start, row) for start in starts for row in SECRET_COMMANDS[:-1]]
+    tries = [(start, row) for start in starts for row in _rows_at(text, start)]
     for start, row in [*tries, (starts[0], SECRET_COMMANDS[-1])]:
         found = row.regex().match(text[start:])
         if found is None:
@@ -389,11 +397,7 @@ _KEYWORDS = re.compile(
     r"(?<![\w-])(?:"
     + "|".join(
         sorted(
-            {
-                re.escape(w)
-                for row in SECRET_COMMANDS[:-1]
-                for w in row.command.split()[0].split("|")
-            },
+            {re.escape(w) for row in SECRET_COMMANDS[:-1] for w in row.first_words()},
             key=len,
             reverse=True,
         )
@@ -401,3 +405,14 @@ _KEYWORDS = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
+# The rows by the word they start with: a row is tried only where its word starts (table order).
+_BY_FIRST: dict[str, tuple[SecretCommand, ...]] = {}
+for _row in SECRET_COMMANDS[:-1]:
+    for _word in _row.first_words():
+        _BY_FIRST[_word] = (*_BY_FIRST.get(_word, ()), _row)
+_WORD = re.compile(r"\S+")
+
+
+def _rows_at(text: str, start: int) -> tuple[SecretCommand, ...]:
+    found = _WORD.match(text, start)
+    return _BY_FIRST.get(found.group().lower(), ()) if found is not None else ()
