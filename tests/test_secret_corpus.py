@@ -98,6 +98,37 @@ def test_each_corpus_line_is_masked_and_keeps_its_command_words(entry: Entry) ->
     assert not [secret for secret in entry.secrets if secret in mask_line(no_line)]
 
 
+def _no_secret_lines() -> list[str]:
+    """Every realworld line that says `authentication` and is in no corpus entry's place."""
+    secret = {entry.source.split()[0] for entry in ENTRIES}
+    return [
+        line
+        for path in sorted(REALWORLD.rglob("*.cfg"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "authentication" in line.lower() and f"{path.relative_to(ROOT)}:{number}" not in secret
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        *_no_secret_lines(),
+        " authentication local rsa-sig",
+        " ip ospf authentication message-digest",
+        " ip authentication mode eigrp 100 md5",
+        " ip rip authentication mode md5",
+        "aaa authentication login VTY group tacacs+ local",
+        "+aaa authentication login VTY local",
+        " dot1x pae authenticator",
+        "crypto isakmp policy 10",
+        "key chain EIGRP-KEYS",
+        " description the key to the password vault",
+    ],
+)
+def test_a_line_that_names_no_secret_is_left_as_it_is(line: str) -> None:
+    assert mask_line(line) == line
+
+
 # -- l2tpgen's own placeholders: exact form, exact place --
 
 ENV = {

@@ -138,6 +138,10 @@ EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {
         " password 0 Tw0-w0rds Words-pw",
         ("Tw0-w0rds", "Words-pw"),
     ),
+    "any other `authentication` [KEYWORD ...] WORD": (
+        " ip rsvp authentication key Rsvp-k3y",
+        ("Rsvp-k3y",),
+    ),
     "any other `password|secret|key|key-string|authentication-key|community|passphrase|"
     "server-key|password-encrypt|authentication text|md5` WORD": (
         " dot1x credentials passphrase Wlan-k3y",

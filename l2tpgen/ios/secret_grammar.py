@@ -29,11 +29,11 @@ class SecretCommand:
     pattern: str
     source: str
     no_form: str  # what l2tpgen types to remove it (never the value)
-    also: tuple[str, ...] = ()  # first words it may start with besides the grammar's own
+    first: tuple[str, ...] = ()  # the words it starts with, when not the grammar's first
 
     def first_words(self) -> tuple[str, ...]:
         """The words a line of this row starts with (``pre-shared-key``, ``tacacs-server``)."""
-        return (*self.command.split()[0].lower().split("|"), *self.also)
+        return self.first or tuple(self.command.split()[0].lower().split("|"))
 
     def regex(self) -> re.Pattern[str]:
         """The row's pattern, compiled (case-insensitive, as IOS reads keywords)."""
@@ -54,6 +54,22 @@ _SEC_C = "Cisco IOS Security Command Reference: Commands A to C"
 _SEC_D = "Cisco IOS Security Command Reference: Commands D to L"
 _SEC_S = "Cisco IOS Security Command Reference: Commands S to Z"
 _U = " [U]: not retrieved, the grammar as l2tpgen knows it"
+
+# The keywords that follow `authentication` in IOS's commands and are no secret (IKE, PPP, OSPF,
+# EIGRP, RIP, 802.1X, wireless, HTTP, security): the safe default masks the first other word.
+_AUTH_WORDS = "|".join(
+    re.escape(word)
+    for word in [
+        *("pre-share", "rsa-sig", "rsa-encr", "ecdsa-sig", "eap", "local", "remote", "null"),
+        *("message-digest", "md5", "sha", "sha1", "sha256", "hmac-sha-1", "hmac-sha-256"),
+        *("key-chain", "mode", "chap", "pap", "ms-chap", "ms-chap-v2", "callin", "callout"),
+        *("callback", "optional", "if-needed", "failure", "rate", "log", "eigrp", "ospf", "rip"),
+        *("open", "shared", "network-eap", "key-management", "wpa", "wpa2", "dot1x", "mac"),
+        *("web", "list", "default", "none", "enable", "login", "ppp", "port-control", "priority"),
+        *("periodic", "timeout", "host-mode", "order", "event", "fallback", "ipsec", "spi"),
+        *("key", "key-string", "text", "string", "password"),  # the secret follows these
+    ]
+)
 
 SECRET_COMMANDS: tuple[SecretCommand, ...] = (
     SecretCommand(
@@ -297,7 +313,7 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         r"^(?P<cmd>(?:client\s+\S+(?:\s+(?!server-key\b)\S+)*?\s+)?server-key)\s+" + _T + _V,
         f"{_SEC_C}, `client (aaa server radius dynamic-author)` and `server-key`" + _U,
         "no server-key [U]",
-        also=("server-key",),
+        first=("client", "server-key"),
     ),
     SecretCommand(
         "password [0|7] KEY (l2tp-class, line)",
@@ -307,6 +323,18 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         "manual-english/page-30.html); a line password may hold spaces (the rest of the line is "
         "masked)",
         "no password [U]",
+    ),
+    SecretCommand(
+        "any other `authentication` [KEYWORD ...] WORD",
+        r"^(?P<cmd>authentication)(?:\s+(?:[0-9]+|" + _AUTH_WORDS + r")(?=\s|$))*\s+"
+        r"(?![0-9]+\s)(?!(?:" + _AUTH_WORDS + r")(?:\s|$))(?P<v>\S+)",
+        "l2tpgen's safe default for an `authentication` no row above covers (`ip nhrp "
+        "authentication`, HSRP's old `standby authentication STRING`): the first word after it "
+        "that is no keyword of IOS's `authentication` commands (`pre-share`, `local`, `chap`, "
+        "`message-digest`, ...) nor a number; `aaa`, `login authentication` and `snmp-server "
+        "enable traps` lines name no secret and are left alone",
+        "the same line (no value-free form known)",
+        first=("authentication",),
     ),
     SecretCommand(
         "any other `password|secret|key|key-string|authentication-key|community|passphrase|"
@@ -330,7 +358,13 @@ _NEEDED = (
     "snmp-server",
 )  # fmt: skip
 # Free text (descriptions, remarks, aliases) may say "key" or "password" and holds no secret.
-_FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias|banner)\s", re.IGNORECASE)
+# So do AAA method lists, a line's login list and SNMP's trap list (`authentication` there names
+# no secret).
+_FREE_TEXT = re.compile(
+    r"^[-+]?\s*(?:no\s+)?(?:description|remark|alias|banner|aaa\s+authentication|"
+    r"login\s+authentication|snmp-server\s+enable\s+traps)\s",
+    re.IGNORECASE,
+)
 _LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
 
 
