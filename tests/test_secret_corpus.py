@@ -31,6 +31,7 @@ from l2tpgen.device.plan import Plan
 from l2tpgen.device.result import Status
 from l2tpgen.device.rollback_copy import rollback_name
 from l2tpgen.device.session import parse_output
+from l2tpgen.importer.notes import redact
 from l2tpgen.model.keys import psk_placeholder
 from l2tpgen.model.protection import cookie_placeholder
 from l2tpgen.secrets import mask_line, mask_secrets, masked
@@ -246,6 +247,13 @@ def test_netmiko_and_paramiko_debug_logs_show_no_secret_of_the_corpus(
         logging.getLogger("paramiko").debug(entry.line)
     assert len(caplog.records) == 3 * len(ENTRIES)
     assert not _leaks(caplog.text)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.line.strip()[:60])
+def test_an_import_note_quoting_a_line_shows_no_secret(entry: Entry) -> None:
+    # `l2tpgen import` quotes what the model cannot express (an interface's `ip nhrp
+    # authentication`, `standby ... authentication`) in its notes.
+    assert not [secret for secret in entry.secrets if secret in redact(entry.line)]
 
 
 def test_a_line_the_router_refused_is_echoed_without_its_secret() -> None:
