@@ -28,6 +28,8 @@ ESC = "\x1b"
 KEY = '"a\\n::add-mask::x"'  # YAML: a key with a line break in it
 VALUE = '"v\\r\\x1b[31mred\\n::error ::boom"'
 NAME = '"c\\r\\x1b[31m\\n::stop-commands::tok"'
+BIDI = '"d\\u202ee\\x85f"'  # a right-to-left override and NEL (a line break to some readers)
+RAW = (ESC, "\r", "\u202e", "\x85")
 
 
 @pytest.fixture
@@ -37,7 +39,7 @@ def hostile_sites(tmp_path: Path) -> Path:
         shutil.copy(path, tmp_path / path.name)
     site = tmp_path / "site-a.yaml"
     text = site.read_text(encoding="utf-8")
-    text = text.replace("hostname: lab-a-rtr1", f"hostname: lab-a-rtr1\n{KEY}: 1", 1)
+    text = text.replace("hostname: lab-a-rtr1", f"hostname: lab-a-rtr1\n{KEY}: 1\n{BIDI}: 2", 1)
     text = text.replace("management: {host: 192.0.2.11,", f"management: {{host: {VALUE},", 1)
     text = text.replace("l2tp_class: {name: class1,", f"l2tp_class: {{name: {NAME},", 1)
     assert text.count("\\n::") == 3
@@ -52,8 +54,7 @@ def _run(*args: str) -> str:
 
 
 def _no_injected_line(output: str) -> None:
-    assert ESC not in output
-    assert "\r" not in output
+    assert not [char for char in RAW if char in output]
     assert not [line for line in output.splitlines() if line.lstrip().startswith("::")]
 
 
@@ -80,12 +81,11 @@ def test_a_hostile_site_file_is_escaped_in_the_other_formats(
     hostile_sites: Path, command: str, fmt: str
 ) -> None:
     output = _run(command, "--sites", str(hostile_sites), "--format", fmt)
-    assert ESC not in output
-    assert "\r" not in output
+    assert not [char for char in RAW if char in output]
     if fmt == "github":  # every line is an annotation l2tpgen wrote, one per problem
         lines = output.splitlines()
         assert all(line.startswith("::error ") for line in lines), lines
-        assert len(lines) == 3
+        assert len(lines) == 4
     else:
         json.loads(output)
         assert "a\\n::add-mask::x" in output  # the exact key, as JSON escapes it

@@ -15,7 +15,7 @@ import os
 import re
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 
 import typer
 from rich.console import Console
@@ -182,10 +182,25 @@ app = typer.Typer(
 _COLOR_SYSTEM: Literal["auto"] | None = None if os.environ.get("NO_COLOR") else "auto"
 # No emoji codes either: an IPv6 address such as 2001:db8:0:a::2 holds `:a:`, which rich would
 # print as an emoji.
-out = Console(
+
+
+class _Console(Console):
+    r"""rich's console, its JSON written with every non-ASCII character as a ``\uNNNN`` escape.
+
+    rich writes JSON with ``ensure_ascii=False``: a site-file key holding U+202E (right-to-left
+    override) or U+0085 (next line) reached the terminal raw in ``validate --format json``.
+    """
+
+    def print_json(self, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401 - rich's own
+        """``Console.print_json``, ASCII only unless asked otherwise."""
+        kwargs.setdefault("ensure_ascii", True)
+        super().print_json(*args, **kwargs)
+
+
+out = _Console(
     highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=_COLOR_SYSTEM
 )
-err = Console(
+err = _Console(
     stderr=True,
     highlight=False,
     soft_wrap=True,
