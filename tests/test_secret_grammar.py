@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 # One line per row as IOS prints it, and the secrets in it (each unique in this file).
 EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "pre-shared-key address A [MASK]|hostname H key [0|6] KEY": (
+        "  pre-shared-key address 192.0.2.42 key Kr-v1-key",
+        ("Kr-v1-key",),
+    ),
     "pre-shared-key [local|remote] hex KEY": (
         "  pre-shared-key local hex 6b65792d686578",
         ("6b65792d686578",),
@@ -80,6 +84,11 @@ EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {
         " standby 2 authentication text Hsrptxt",
         ("Hsrptxt",),
     ),
+    "glbp N authentication md5 key-string [0|7] KEY": (
+        " glbp 1 authentication md5 key-string 7 Glbp-md5-k",
+        ("Glbp-md5-k",),
+    ),
+    "glbp N authentication text STRING": (" glbp 2 authentication text Glbptxt", ("Glbptxt",)),
     "vrrp N authentication md5 key-string [0|7] KEY": (
         " vrrp 3 authentication md5 key-string Vrrp-md5-k",
         ("Vrrp-md5-k",),
@@ -106,12 +115,36 @@ EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "neighbor X password [0|7] KEY": (" neighbor 192.0.2.6 password 7 Bgp-n3igh", ("Bgp-n3igh",)),
     "l2tp tunnel password [0|7] KEY": (" l2tp tunnel password 0 L2tp-tunn3l", ("L2tp-tunn3l",)),
     "ppp chap|pap ... password [0|7] KEY": (" ppp chap password 7 Ppp-ch4p", ("Ppp-ch4p",)),
+    "ospfv3|ipv6|area ... authentication|encryption ipsec spi N ... md5|sha1 [0|7] KEY": (
+        " ospfv3 encryption ipsec spi 1002 esp aes-cbc 128 0 Ospf3-enc sha1 0 Ospf3-auth",
+        ("Ospf3-enc", "Ospf3-auth"),
+    ),
+    "ip nhrp authentication STRING": (" ip nhrp authentication Nhrp-k", ("Nhrp-k",)),
+    "snmp-server host H [vrf V] [informs|traps] [version 1|2c|3 LEVEL] COMMUNITY ...": (
+        "snmp-server host 192.0.2.30 informs version 2c Trap-c0mm udp-port 2162",
+        ("Trap-c0mm",),
+    ),
+    "area-password|domain-password [0|7] PASSWORD [authenticate snp ...]": (
+        " domain-password Isis-d0m authenticate snp validate",
+        ("Isis-d0m",),
+    ),
+    "isis password PASSWORD [level-1|level-2]": (" isis password Isis-if level-2", ("Isis-if",)),
+    "wpa-psk ascii|hex [0|7|8] KEY": (" wpa-psk ascii 0 Wpa-psk-k3y", ("Wpa-psk-k3y",)),
+    "client ADDRESS ... server-key [0|6|7] KEY (or server-key alone)": (
+        " client 192.0.2.13 server-key 7 Coa-k3y",
+        ("Coa-k3y",),
+    ),
     "password [0|7] KEY (l2tp-class, line)": (
         " password 0 Tw0-w0rds Words-pw",
         ("Tw0-w0rds", "Words-pw"),
     ),
-    "any other `password|secret|key|key-string|authentication-key` WORD": (
-        " wpa-psk ascii 0 authentication-key Wlan-k3y",
+    "any other `authentication` [KEYWORD ...] WORD": (
+        " ip rsvp authentication key Rsvp-k3y",
+        ("Rsvp-k3y",),
+    ),
+    "any other `password|secret|key|key-string|authentication-key|community|passphrase|"
+    "server-key|password-encrypt|authentication text|md5` WORD": (
+        " dot1x credentials passphrase Wlan-k3y",
         ("Wlan-k3y",),
     ),
 }

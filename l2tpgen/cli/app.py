@@ -15,7 +15,7 @@ import os
 import re
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 
 import typer
 from rich.console import Console
@@ -187,12 +187,27 @@ if _COLOR_SYSTEM is None:
     import typer.rich_utils
 
     typer.rich_utils.COLOR_SYSTEM = None
+
+
+class _Console(Console):
+    r"""rich's console, its JSON written with every non-ASCII character as a ``\uNNNN`` escape.
+
+    rich writes JSON with ``ensure_ascii=False``: a site-file key holding U+202E (right-to-left
+    override) or U+0085 (next line) reached the terminal raw in ``validate --format json``.
+    """
+
+    def print_json(self, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401 - rich's own
+        """``Console.print_json``, ASCII only unless asked otherwise."""
+        kwargs.setdefault("ensure_ascii", True)
+        super().print_json(*args, **kwargs)
+
+
 # No emoji codes either: an IPv6 address such as 2001:db8:0:a::2 holds `:a:`, which rich would
 # print as an emoji.
-out = Console(
+out = _Console(
     highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=_COLOR_SYSTEM
 )
-err = Console(
+err = _Console(
     stderr=True,
     highlight=False,
     soft_wrap=True,
@@ -202,21 +217,47 @@ err = Console(
 )
 
 LATIN1 = 0xFF
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Every control character but the tab, the bidirectional overrides, and the line and paragraph
+# separators some terminals and log viewers break lines at.
+_UNSAFE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+
+
+def _visible(char: str) -> str:
+    if char in _NAMED:
+        return _NAMED[char]
+    return f"\\x{ord(char):02x}" if ord(char) <= LATIN1 else f"\\u{ord(char):04x}"
+
+
+# What GitHub Actions reads as a workflow command at the start of a log line (leading blanks
+# allowed): `::command::`, `::command key=value::` and the older `##[command]` (an IPv6 address
+# such as `::1` or `::ffff:192.0.2.1` is none).
+_COMMAND = re.compile(r"^(\s*)([:#])(?=:[A-Za-z][\w-]*(?:::|\s)|#\[)", re.MULTILINE)
+
+
+def _no_command(text: str) -> str:
+    return _COMMAND.sub(lambda m: m.group(1) + _visible(m.group(2)), text)
 
 
 def safe(text: str) -> str:
-    r"""Text from users and configs made safe for a terminal.
+    r"""One line of text from users and configs, made safe for a terminal and a CI log.
 
-    Control characters (escape sequences among them) and bidirectional overrides are shown as
-    ``\xNN`` / ``\uNNNN`` instead of acting on the terminal.
+    Control characters (escape sequences among them), line breaks and bidirectional overrides
+    are shown as ``\n``, ``\r``, ``\xNN`` / ``\uNNNN`` instead of acting on the terminal or
+    starting a line of their own: a site-file key ``"a\n::add-mask::x"`` must not put a GitHub
+    Actions workflow command at the start of a log line, and a string that starts with one (a
+    file named `::add-mask::x.yaml`) shows its first character escaped (``\x3a``). Text of several
+    lines is printed line by line (``safe_lines``).
     """
-    return _UNSAFE.sub(
-        lambda m: (
-            f"\\x{ord(m.group()):02x}" if ord(m.group()) <= LATIN1 else f"\\u{ord(m.group()):04x}"
-        ),
-        text,
-    )
+    return _no_command(_UNSAFE.sub(lambda m: _visible(m.group()), text))
+
+
+def safe_lines(text: str) -> str:
+    """Text of several lines (a message l2tpgen wrote so): each line ``safe``, the breaks kept.
+
+    Whatever a line holds, none starts with a workflow command.
+    """
+    return "\n".join(safe(line) for line in text.split("\n"))
 
 
 class OutputFormat(str, Enum):
@@ -228,7 +269,7 @@ class OutputFormat(str, Enum):
 
 def fail(message: str, code: int = EXIT_FINDINGS) -> NoReturn:
     """Print an error and exit 1 (or ``code``)."""
-    err.print(Text.assemble(("error:", "bold red"), " ", safe(message)))
+    err.print(Text.assemble(("error:", "bold red"), " ", safe_lines(message)))
     raise typer.Exit(code)
 
 

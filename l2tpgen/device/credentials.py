@@ -1,7 +1,8 @@
 """Login credentials from the environment, and their redaction from netmiko's and paramiko's logs.
 
 Credentials are read (and their absence reported) before any connection; ``repr`` never shows a
-secret, and the logs of the SSH libraries mask them (and every type 7 secret) once installed.
+secret, and the logs of the SSH libraries mask them (and every secret of IOS's secret grammar,
+``l2tpgen.ios.secret_grammar``) once installed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import CredentialsError
+from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -22,6 +24,15 @@ PASSWORD = "L2TPGEN_PASSWORD"  # noqa: S105 - the name of a variable, not a pass
 ENABLE_SECRET = "L2TPGEN_ENABLE_SECRET"  # noqa: S105 - same
 
 _TYPE7 = re.compile(r"((?:password|digest secret) 7 )\S+")
+
+
+# netmiko logs what it writes as a bytes repr (`b'\\tpassword 7 X\\n'`): each escaped line break
+# or tab starts a line of its own for the mask.
+_ESCAPES = re.compile(r"(\\[nrt])")
+
+
+def _mask_escaped(message: str) -> str:
+    return "".join(mask_secrets(part) for part in _ESCAPES.split(message))
 
 
 class RedactingFilter(logging.Filter):
@@ -34,7 +45,9 @@ class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite the record with secrets masked; never drops it."""
         message = record.getMessage()
-        masked = _TYPE7.sub(r"\1<masked>", message)
+        # Every secret IOS's grammar places (the lines netmiko writes and reads), then the login
+        # secrets wherever they are.
+        masked = _TYPE7.sub(r"\1<masked>", _mask_escaped(message))
         for secret in self.secrets:
             masked = masked.replace(secret, "<masked>")
         if masked != message:

@@ -20,6 +20,7 @@ from l2tpgen.device.command_order import order_commands
 from l2tpgen.device.foreign_vpn import admit_foreign_peers
 from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
+from l2tpgen.device.type6 import keep_type6, type6_note
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.tree import parse, parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
@@ -228,7 +229,8 @@ def plan_change(
     refuse_foreign(running, site, have, wanted_subs)
     refuse_foreign_wan(running, intended, site)
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
-    intended_text = want.text + _shared_headers(have, want.text)
+    # A key the router holds as type 6 cannot be compared: kept as the router spells it.
+    intended_text, type6_kept = keep_type6(have.text, want.text + _shared_headers(have, want.text))
     workflow = WorkflowRemediation(
         get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, intended_text)
     )
@@ -245,5 +247,5 @@ def plan_change(
         intended_text,
         send,
         migration=have.trunk_xconnect and not want.trunk_xconnect,
-        notes=adopted.notes + admit_notes + outage_notes(send, lan),
+        notes=adopted.notes + admit_notes + outage_notes(send, lan) + type6_note(type6_kept),
     )

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from l2tpgen.secrets import mask_line
+
 if TYPE_CHECKING:
     from l2tpgen.ios.facts import At
 
@@ -26,7 +28,12 @@ MAX_QUOTED = 120
 
 
 def redact(text: str) -> str:
-    """Config text safe to show: everything after a secret-bearing word is cut."""
+    """Config text safe to show: secrets masked, everything after a secret-bearing word cut.
+
+    The mask is IOS's secret grammar (``mask_line``): the words below miss `ip nhrp
+    authentication X`, `standby 1 authentication X` and the like.
+    """
+    text = mask_line(text)
     match = _SECRET_WORD.search(text)
     if match is not None and text[match.end() :].strip():
         text = f"{text[: match.end()]} <redacted>"

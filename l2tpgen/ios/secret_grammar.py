@@ -29,6 +29,11 @@ class SecretCommand:
     pattern: str
     source: str
     no_form: str  # what l2tpgen types to remove it (never the value)
+    first: tuple[str, ...] = ()  # the words it starts with, when not the grammar's first
+
+    def first_words(self) -> tuple[str, ...]:
+        """The words a line of this row starts with (``pre-shared-key``, ``tacacs-server``)."""
+        return self.first or tuple(self.command.split()[0].lower().split("|"))
 
     def regex(self) -> re.Pattern[str]:
         """The row's pattern, compiled (case-insensitive, as IOS reads keywords)."""
@@ -50,7 +55,34 @@ _SEC_D = "Cisco IOS Security Command Reference: Commands D to L"
 _SEC_S = "Cisco IOS Security Command Reference: Commands S to Z"
 _U = " [U]: not retrieved, the grammar as l2tpgen knows it"
 
+# The keywords that follow `authentication` in IOS's commands and are no secret (IKE, PPP, OSPF,
+# EIGRP, RIP, 802.1X, wireless, HTTP, security): the safe default masks the first other word.
+_AUTH_WORDS = "|".join(
+    re.escape(word)
+    for word in [
+        *("pre-share", "rsa-sig", "rsa-encr", "ecdsa-sig", "eap", "local", "remote", "null"),
+        *("message-digest", "md5", "sha", "sha1", "sha256", "hmac-sha-1", "hmac-sha-256"),
+        *("key-chain", "mode", "chap", "pap", "ms-chap", "ms-chap-v2", "callin", "callout"),
+        *("callback", "optional", "if-needed", "failure", "rate", "log", "eigrp", "ospf", "rip"),
+        *("open", "shared", "network-eap", "key-management", "wpa", "wpa2", "dot1x", "mac"),
+        *("web", "list", "default", "none", "enable", "login", "ppp", "port-control", "priority"),
+        *("periodic", "timeout", "host-mode", "order", "event", "fallback", "ipsec", "spi"),
+        *("key", "key-string", "text", "string", "password"),  # the secret follows these
+    ]
+)
+
 SECRET_COMMANDS: tuple[SecretCommand, ...] = (
+    SecretCommand(
+        "pre-shared-key address A [MASK]|hostname H key [0|6] KEY",
+        r"^(?P<cmd>pre-shared-key\s+(?:address\s+\S+(?:\s+(?!key\b)\S+)?|hostname\s+\S+))"
+        r"\s+key\s+(?:[06]\s+)?" + _V,
+        'Cisco IOS Security Configuration Guide, Encrypted Preshared Key, "Configuring an ISAKMP '
+        'Preshared Key in ISAKMP Keyrings" (IKEv1 `crypto keyring`: `pre-shared-key address '
+        "address key key`; type 6 with `password encryption aes`) (https://www.cisco.com/c/en/us/"
+        "td/docs/ios-xml/ios/sec_conn_ikevpn/configuration/12-4/sec-ike-for-ipsec-vpns-12-4-book/"
+        "sec-encrypt-preshare.html)",
+        "no pre-shared-key address A [U]: IOS's no form names the key",
+    ),
     SecretCommand(
         "pre-shared-key [local|remote] hex KEY",
         r"^(?P<cmd>pre-shared-key(?:\s+(?:local|remote))?)\s+hex\s+" + _V,
@@ -138,6 +170,21 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         "no standby [N] authentication",
     ),
     SecretCommand(
+        "glbp N authentication md5 key-string [0|7] KEY",
+        r"^(?P<cmd>glbp\s+\d+\s+authentication\s+md5\s+key-string)\s+" + _T + _V,
+        "Cisco IOS Release 12.3(2)T, GLBP MD5 Authentication, `glbp authentication`: `glbp "
+        "group-number authentication {text string | md5 {key-string [0 | 7] key | key-chain "
+        "name-of-chain}}` (http://www.cisco.com/en/US/docs/ios/12_3t/12_3t2/feature/guide/"
+        "gtglbpau.html)",
+        "no glbp N authentication",
+    ),
+    SecretCommand(
+        "glbp N authentication text STRING",
+        r"^(?P<cmd>glbp\s+\d+\s+authentication)\s+text\s+" + _V,
+        "the same GLBP entry",
+        "no glbp N authentication",
+    ),
+    SecretCommand(
         "vrrp N authentication md5 key-string [0|7] KEY",
         r"^(?P<cmd>vrrp\s+\d+\s+authentication\s+md5\s+key-string)\s+" + _T + _V,
         "Cisco IOS First Hop Redundancy Protocols Command Reference, `vrrp authentication`" + _U,
@@ -177,7 +224,7 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
     ),
     SecretCommand(
         "key [0|6|7] KEY (tacacs server / radius server)",
-        r"^(?P<cmd>key)\s+(?!chain\b)" + _T + _V,
+        r"^(?P<cmd>key)\s+(?!chain\b|config-key\b)" + _T + _V,
         f"{_SEC_D}, `key (TACACS+)`; {_SEC_D}, `key (server-group RADIUS)`" + _U,
         "no key",
     ),
@@ -208,6 +255,67 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         "no ppp chap|pap ...",
     ),
     SecretCommand(
+        "ospfv3|ipv6|area ... authentication|encryption ipsec spi N ... md5|sha1 [0|7] KEY",
+        r"^(?P<cmd>(?:ipv6\s+ospf|ospfv3(?:\s+\d+)?|area\s+\S+)\s+(?:authentication|encryption)"
+        r"\s+ipsec\s+spi\s+\d+)(?:\s+esp\s+(?:null|(?:des|3des|aes-cbc(?:\s+\d+)?)\s+"
+        r"(?:[0-9]\s+)?(?P<w>\S+)))?\s+(?:md5|sha1)\s+(?:[0-9]\s+)?(?P<v>\S+)",
+        "tests/realworld/configs/ciscoconfparse-sample08.cfg (`ospfv3 encryption ipsec spi 1001 "
+        "esp null md5 0 KEY`); Cisco IOS IPv6 Command Reference, `ipv6 ospf authentication` and "
+        "`ipv6 ospf encryption`" + _U,
+        "no ipv6 ospf|ospfv3 authentication|encryption ipsec spi N [U]",
+    ),
+    SecretCommand(
+        "ip nhrp authentication STRING",
+        r"^(?P<cmd>ip\s+nhrp\s+authentication)\s+" + _V,
+        "Cisco IOS in a Nutshell, `ip nhrp authentication string`, `no ip nhrp authentication` "
+        "(https://www.oreilly.com/library/view/cisco-ios-in/0596008694/re387.html); Cisco, "
+        "Dynamic Multipoint VPN configuration guide (http://cisco.com/en/US/docs/ios-xml/ios/"
+        "sec_conn_dmvpn/configuration/15-s/sec-conn-dmvpn.html)",
+        "no ip nhrp authentication",
+    ),
+    SecretCommand(
+        "snmp-server host H [vrf V] [informs|traps] [version 1|2c|3 LEVEL] COMMUNITY ...",
+        r"^(?P<cmd>snmp-server\s+host\s+\S+)(?:\s+vrf\s+\S+)?(?:\s+(?:informs|traps))?"
+        r"(?:\s+version\s+(?:1|2c|3(?:\s+(?:auth|noauth|priv))?))?\s+" + _V,
+        "Cisco ME 3400E Software Configuration Guide, Configuring SNMP, `snmp-server host "
+        "host-addr [informs | traps] [version {1 | 2c | 3 {auth | noauth | priv}}] "
+        "community-string [notification-type]` (https://test-gsx.cisco.com/c/en/us/td/docs/"
+        "switches/metro/me3400e/software/release/12-2_55_se/configuration/guide/ME3400e_scg/"
+        "swsnmp.html); the community travels in clear like a password (a v3 user name is masked "
+        "too)",
+        "no snmp-server host H ... <masked> [U]: IOS's no form names the string",
+    ),
+    SecretCommand(
+        "area-password|domain-password [0|7] PASSWORD [authenticate snp ...]",
+        r"^(?P<cmd>(?:area|domain)-password)\s+" + _T + _V,
+        "Cisco IOS IP Command Reference (2000), IS-IS, `area-password password`, "
+        "`domain-password`, `isis password` (https://www.oocities.org/manojkreddyutl/cisco/"
+        "39.htm)",
+        "no area-password|domain-password",
+    ),
+    SecretCommand(
+        "isis password PASSWORD [level-1|level-2]",
+        r"^(?P<cmd>isis\s+password)\s+" + _T + _V,
+        "the same IS-IS entry",
+        "no isis password",
+    ),
+    SecretCommand(
+        "wpa-psk ascii|hex [0|7|8] KEY",
+        r"^(?P<cmd>wpa-psk\s+(?:ascii|hex))\s+" + _T + _V,
+        "Cisco IOS Software Configuration Guide for Cisco Aironet Access Points (OL-11350-01), "
+        '"Setting a Pre-Shared Key": `wpa-psk {hex | ascii} [0 | 7] encryption-key` '
+        "(http://38.142.81.21:8001/manual/cisco-systems/ios-software-0l-11350-01/user-s-manual-"
+        "english/page-238.html)",
+        "no wpa-psk",
+    ),
+    SecretCommand(
+        "client ADDRESS ... server-key [0|6|7] KEY (or server-key alone)",
+        r"^(?P<cmd>(?:client\s+\S+(?:\s+(?!server-key\b)\S+)*?\s+)?server-key)\s+" + _T + _V,
+        f"{_SEC_C}, `client (aaa server radius dynamic-author)` and `server-key`" + _U,
+        "no server-key [U]",
+        first=("client", "server-key"),
+    ),
+    SecretCommand(
         "password [0|7] KEY (l2tp-class, line)",
         r"^(?P<cmd>password)\s+" + _T + r"(?P<v>.*\S)",
         "Cisco, Layer 2 Tunnel Protocol Version 3, IOS 12.0(29)S, l2tp-class `password [0 | 7] "
@@ -217,9 +325,24 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
         "no password [U]",
     ),
     SecretCommand(
-        "any other `password|secret|key|key-string|authentication-key` WORD",
+        "any other `authentication` [KEYWORD ...] WORD",
+        r"^(?P<cmd>authentication)(?:\s+(?:[0-9]+|" + _AUTH_WORDS + r")(?=\s|$))*\s+"
+        r"(?![0-9]+\s)(?!(?:" + _AUTH_WORDS + r")(?:\s|$))(?P<v>\S+)",
+        "l2tpgen's safe default for an `authentication` no row above covers (`ip nhrp "
+        "authentication`, HSRP's old `standby authentication STRING`): the first word after it "
+        "that is no keyword of IOS's `authentication` commands (`pre-share`, `local`, `chap`, "
+        "`message-digest`, ...) nor a number; `aaa`, `login authentication` and `snmp-server "
+        "enable traps` lines name no secret and are left alone",
+        "the same line (no value-free form known)",
+        first=("authentication",),
+    ),
+    SecretCommand(
+        "any other `password|secret|key|key-string|authentication-key|community|passphrase|"
+        "server-key|password-encrypt|authentication text|md5` WORD",
         r"^(?P<cmd>.*?(?<![\w-])(?:password|secret|key-string|authentication-key|community|md5"
-        r"|key(?!\s+chain\b)))(?:\s+(?:[0-9](?=\s)|level\s+[0-9]+)){0,2}\s+" + _V,
+        r"|passphrase|server-key|password-encrypt|authentication\s+text"
+        r"|key(?!\s+(?:chain|config-key)\b)))"
+        r"(?:\s+(?:[0-9](?=\s)|level\s+[0-9]+|ascii|hex)){0,2}\s+" + _V,
         "l2tpgen's own catch-all for commands no row above covers: the word after the keyword "
         "and its optional type number (may mask a word that is no secret; never misses one "
         "written this way)",
@@ -227,11 +350,21 @@ SECRET_COMMANDS: tuple[SecretCommand, ...] = (
     ),
 )
 
-# A word every row's line holds (`key` of pre-shared-key, `auth` of authentication, ...): a line
-# without any is no secret's, and most lines of a config are skipped on this one search.
-_NEEDED = re.compile(r"password|secret|key|cookie|community|auth|md5", re.IGNORECASE)
+# A word every row's line holds (`key` of pre-shared-key, `auth` of authentication, `psk` of
+# wpa-psk, `snmp-server` of a host's community, ...): a line without any is no secret's, and
+# most lines of a config are skipped on this one look (substrings, faster than a regex).
+_NEEDED = (
+    "password", "secret", "key", "cookie", "community", "auth", "md5", "passphrase", "psk",
+    "snmp-server",
+)  # fmt: skip
 # Free text (descriptions, remarks, aliases) may say "key" or "password" and holds no secret.
-_FREE_TEXT = re.compile(r"^\s*(?:no\s+)?(?:description|remark|alias|banner)\s", re.IGNORECASE)
+# So do AAA method lists, a line's login list and SNMP's trap list (`authentication` there names
+# no secret).
+_FREE_TEXT = re.compile(
+    r"^[-+]?\s*(?:no\s+)?(?:description|remark|alias|banner|aaa\s+authentication|"
+    r"login\s+authentication|snmp-server\s+enable\s+traps)\s",
+    re.IGNORECASE,
+)
 _LEAD = re.compile(r"^(?P<indent>[-+]?\s*)(?P<no>no\s+)?")
 
 
@@ -242,23 +375,24 @@ def secret_spans(line: str) -> tuple[SecretCommand | None, list[tuple[int, int]]
     ``no``), then wherever one of the rows' first keywords starts inside the line (a line IOS
     echoes in an error, a line a message quotes), in table order; the catch-all last.
     """
-    if _NEEDED.search(line) is None or _FREE_TEXT.match(line):
+    low = line.lower()
+    if not any(word in low for word in _NEEDED) or _FREE_TEXT.match(line):
         return None, []
     lead = _LEAD.match(line)
     starts = [lead.end() if lead else 0]
     starts += [m.start() for m in _KEYWORDS.finditer(line) if m.start() > starts[0]]
     text = line.rstrip("\r\n")
     # The commands' own rows wherever they start, then the catch-all on the whole line.
-    tries = [(start, row) for start in starts for row in SECRET_COMMANDS[:-1]]
+    tries = [(start, row) for start in starts for row in _rows_at(text, start)]
     for start, row in [*tries, (starts[0], SECRET_COMMANDS[-1])]:
         found = row.regex().match(text[start:])
         if found is None:
             continue
-        spans = [
+        spans = sorted(
             (start + found.start(g), start + found.end(g))
             for g in ("v", "w")
             if g in found.re.groupindex and found.group(g) is not None
-        ]
+        )
         return row, spans
     return None, []
 
@@ -297,11 +431,7 @@ _KEYWORDS = re.compile(
     r"(?<![\w-])(?:"
     + "|".join(
         sorted(
-            {
-                re.escape(w)
-                for row in SECRET_COMMANDS[:-1]
-                for w in row.command.split()[0].split("|")
-            },
+            {re.escape(w) for row in SECRET_COMMANDS[:-1] for w in row.first_words()},
             key=len,
             reverse=True,
         )
@@ -309,3 +439,14 @@ _KEYWORDS = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
+# The rows by the word they start with: a row is tried only where its word starts (table order).
+_BY_FIRST: dict[str, tuple[SecretCommand, ...]] = {}
+for _row in SECRET_COMMANDS[:-1]:
+    for _word in _row.first_words():
+        _BY_FIRST[_word] = (*_BY_FIRST.get(_word, ()), _row)
+_WORD = re.compile(r"\S+")
+
+
+def _rows_at(text: str, start: int) -> tuple[SecretCommand, ...]:
+    found = _WORD.match(text, start)
+    return _BY_FIRST.get(found.group().lower(), ()) if found is not None else ()

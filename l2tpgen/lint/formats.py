@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -171,9 +172,17 @@ def to_sarif(findings: Sequence[Finding], version: str, silenced: Sequence[Findi
     return json.dumps(document, indent=2)
 
 
+# What GitHub's escapes leave: the other control characters (ESC among them) and bidirectional
+# overrides, shown as `\uNNNN` so that none acts on the terminal that shows the log.
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+
 def escape_annotation(text: str, *, property_value: bool = False) -> str:
     """``text`` for a GitHub Actions workflow command (a property value escapes `:` and `,` too)."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

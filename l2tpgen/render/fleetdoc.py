@@ -9,6 +9,7 @@ is plain text with no date in it, so a CI job can regenerate it and commit it on
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
@@ -26,9 +27,19 @@ def _title(site: Site) -> str:
     return site.driver.short_title or site.driver.title
 
 
+# Control characters (a line break among them) and bidirectional overrides, shown as `\uNNNN`: a
+# user string must not start a line of its own (a GitHub Actions `::command::` in a CI log) nor
+# act on the terminal that shows the page.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(text: object) -> str:
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", str(text))
+
+
 def _cell(text: object) -> str:
     """Text for a Markdown table cell: a pipe would end the cell, a newline the row."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return _visible(text).replace("|", "\\|")
 
 
 def _label(*lines: str) -> str:
@@ -174,7 +185,7 @@ def fleet_markdown(fleet: Fleet, *, title: str = "Fleet") -> str:
     count = sum(len(pws) for pws in pairs.values()) + len(fleet.kept_ports())
     lines = [
         (
-            f"# {title}: {len(fleet.sites)} site{'s' * (len(fleet.sites) != 1)}, "
+            f"# {_visible(title)}: {len(fleet.sites)} site{'s' * (len(fleet.sites) != 1)}, "
             f"{count} pseudowire{'s' * (count != 1)}"
         ),
         "",

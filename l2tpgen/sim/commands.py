@@ -44,6 +44,7 @@ GLOBAL: tuple[Command, ...] = (
     _c("boot-start-marker", None),
     _c("boot-end-marker", None),
     _c("enable secret [<0-9>] WORD", (0, 1)),
+    _c("password encryption aes", (0, 1)),
     _c("username WORD [privilege <0-15>] (password|secret) [<0-9>] WORD", (0, 1)),
     _c("aaa LINE", None),
     _c("clock LINE", None),
@@ -157,7 +158,7 @@ IKEV2_KEYRING: tuple[Command, ...] = (_c("peer WORD", None, enters="ikev2-keyrin
 IKEV2_KEYRING_PEER: tuple[Command, ...] = (
     _c("address A.B.C.D [A.B.C.D]"),
     _c("identity LINE"),
-    _c("pre-shared-key LINE"),
+    _c("pre-shared-key LINE"),  # stored as type 6 under `password encryption aes` (``type6``)
 )
 IKEV2_PROFILE: tuple[Command, ...] = (
     _c("match identity remote address A.B.C.D [A.B.C.D]", None),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.sim import type7
+from l2tpgen.sim import type6, type7
 from l2tpgen.sim.commands import MODES, Command
 from l2tpgen.sim.config import Line, place
 from l2tpgen.sim.defaults import as_stored
@@ -148,8 +148,10 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
         if secret is None:
             return INVALID_SECRET
         words = secret
-    key = None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
     mode = t.stack[-1].mode
+    if type6.applies(t.router.running, mode, words):
+        words = type6.stored(words)
+    key = None if command.key is None else tuple(words[i] for i in command.key if i < len(words))
     words = as_stored(mode, words)
     container = _container(t)
     if mode == "acl":
@@ -164,6 +166,8 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
         container[:] = [x for x in container if x.text != f"no {text}"]
         return ""
     _replace(container, command, Line(text, key), mode)
+    if text == type6.ENABLED:
+        type6.convert_all(t.router.running)
     return ""
 
 
