@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.claims import refuse_unowned
 from l2tpgen.device.class_versions import adopt, canonical
 from l2tpgen.device.command_order import order_commands
 from l2tpgen.device.foreign_vpn import admit_foreign_peers
@@ -200,7 +201,9 @@ def plan_change(
 
     Raises:
         OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
-            or the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`).
+            the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`), or
+            the change would delete objects named like l2tpgen's that it did not write
+            (`claims`).
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
@@ -227,6 +230,7 @@ def plan_change(
     )
     refuse_foreign(running, site, have, wanted_subs)
     refuse_foreign_wan(running, intended, site)
+    refuse_unowned(running, intended, site, have.subinterfaces)
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
     intended_text = want.text + _shared_headers(have, want.text)
     workflow = WorkflowRemediation(
