@@ -419,3 +419,28 @@ def test_every_proposal_name_the_renderer_gives_is_one_push_recognises() -> None
     assert proposal_names() == expected
     assert "l2tpgen-aes-gcm-128" in expected
     assert not [n for n in expected if re.search(r"\s", n)]
+
+
+def test_a_marked_subinterface_with_an_l2tpv3_xconnect_is_owned_by_it_whatever_its_mark(
+    hub: tuple[Site, str],
+) -> None:
+    # owned by its xconnect (L2TPv3 through its pw-class), as before: removed, not judged
+    site, intended = hub
+    theirs = (
+        "interface GigabitEthernet0/0/0.150\n description l2tpgen: taken over\n"
+        " encapsulation dot1Q 150\n xconnect 10.255.0.2 150 pw-class ethernet\n!\n"
+    )
+    plan = plan_change(site, _before_end(intended, theirs), intended)
+    assert plan.send == ("no interface GigabitEthernet0/0/0.150",)
+
+
+def test_a_marked_subinterface_with_an_mpls_xconnect_is_refused(hub: tuple[Site, str]) -> None:
+    site, intended = hub
+    theirs = (
+        "interface GigabitEthernet0/0/0.151\n description l2tpgen: VLAN 151 x to y\n"
+        " encapsulation dot1Q 151\n xconnect 192.0.2.9 151 encapsulation mpls\n!\n"
+    )
+    message = _refusal(site, _before_end(intended, theirs), intended)
+    assert "`interface GigabitEthernet0/0/0.151` (l2tpgen never writes `xconnect 192.0.2.9" in (
+        message
+    )

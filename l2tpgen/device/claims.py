@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.device.scope import OwnershipError, protection_section
+from l2tpgen.ios.extract import extract
 from l2tpgen.render.crypto import (
     CRYPTO_ACL_PREFIX,
     INBOUND_ACL,
@@ -239,7 +240,7 @@ def _entry_why(root: Node) -> str:
     other = [t for t in _texts(root) if _ENTRY_LINE.match(t) is None]
     if other:
         return f"l2tpgen never writes `{mask_secrets(other[0])}` there"
-    return "it names no l2tpgen pair (an IKEv2 profile and crypto access list of l2tpgen's form)"
+    return "it names no l2tpgen pair: no IKEv2 profile and crypto access list of l2tpgen's form"
 
 
 def _always(_root: Node, _known: dict[str, _Pair]) -> bool:
@@ -375,17 +376,26 @@ def _wan_claims(running: Config, site: Site) -> list[Claim]:
 def _subinterface_claims(
     running: Config, intended: Config, site: Site, owned: frozenset[str]
 ) -> list[Claim]:
-    """Subinterfaces owned by the mark alone that l2tpgen never wrote in that form."""
+    """Subinterfaces owned by the mark alone that l2tpgen never wrote in that form.
+
+    A subinterface with an L2TPv3 xconnect is owned by it, mark or not (``scope``): not judged.
+    """
     wanted = {root.text for root in intended.roots}
+    marked = [
+        root
+        for root in running.roots
+        if root.text.removeprefix("interface ") in owned
+        and root.text not in wanted
+        and any(t.startswith(f"description {MARK}") for t in _texts(root))
+    ]
+    if not marked:
+        return []
+    facts = extract("running", running)  # only when there is one to judge: it reads everything
     claims = []
-    for root in running.roots:
+    for root in marked:
         name = root.text.removeprefix("interface ")
-        texts = _texts(root)
-        if (
-            name not in owned
-            or root.text in wanted
-            or not any(t.startswith(f"description {MARK}") for t in texts)
-        ):
+        iface = facts.interfaces.get(name)
+        if iface is not None and iface.xconnect is not None and facts.is_l2tpv3(iface.xconnect):
             continue
         why = _subinterface_why(root, name, site.lan.interface)
         if why is not None:
@@ -395,8 +405,6 @@ def _subinterface_claims(
 
 def _subinterface_why(root: Node, name: str, lan: str) -> str | None:
     texts = _texts(root)
-    if any(t.startswith("xconnect ") and " encapsulation l2tpv3" in t for t in texts):
-        return None  # owned by its L2TPv3 xconnect, mark or not (``scope``)
     number = name.removeprefix(f"{lan}.")
     marks = [m.group(1) for t in texts if (m := _MARK_FORM.match(t)) is not None]
     if marks != [number] or f"encapsulation dot1Q {number}" not in {

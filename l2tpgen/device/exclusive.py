@@ -163,8 +163,8 @@ def locks(output: str) -> list[Lock]:
         if match is None:
             continue
         key, value = match.group(1), match.group(2)
-        if key == "Owner PID" or any(name == key for name, _ in fields):
-            close()  # a new entry (a repeated key also means one: no entry has a key twice)
+        if key == "Owner PID":
+            close()  # each entry starts at its owner (genieparser keys entries by it too)
         fields.append((key, value))
     close()
     return found
