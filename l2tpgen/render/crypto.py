@@ -24,6 +24,7 @@ The pre-shared key is masked (``<VARIABLE>``) unless revealed, like the L2TP sec
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.protection import TRANSFORM_NAMES
@@ -178,6 +179,7 @@ def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> 
     )
 
 
+@cache
 def proposal_names() -> frozenset[str]:
     """Every name ``_proposal`` can give a proposal (and the transform set of its transform)."""
     return frozenset(
