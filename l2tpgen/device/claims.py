@@ -28,11 +28,12 @@ What "derive" means, per kind (docs/push.md, "Names l2tpgen owns, and what it re
     profile, keyring peer or ``l2tpgen-pw-*`` list is not;
   - ``l2tpgen-wan-in``, the inbound filter: only entries of the protocols it filters (115, ESP,
     UDP for IKE) and ``permit ip any any``;
-  - a route ``name l2tpgen-...``: a host route via a next hop, as ``wan.loopback`` renders;
-  - on the WAN interface, only ``crypto map l2tpgen`` and ``ip access-group l2tpgen-wan-in in``;
-  - a subinterface that push owns by its ``description l2tpgen: ...`` mark alone (no L2TPv3
-    xconnect): the mark as l2tpgen writes it (``l2tpgen: VLAN N ...`` on subinterface N with
-    ``encapsulation dot1Q N``) and only lines l2tpgen writes there.
+  - judged in ``mark_claims``: a route ``name l2tpgen-...`` (a host route via a next hop, as
+    ``wan.loopback`` renders); on the WAN interface, only ``crypto map l2tpgen`` and ``ip
+    access-group l2tpgen-wan-in in``; a subinterface that push owns by its ``description
+    l2tpgen: ...`` mark alone (no L2TPv3 xconnect): the mark as l2tpgen writes it (``l2tpgen:
+    VLAN N ...`` on subinterface N with ``encapsulation dot1Q N``) and only lines l2tpgen
+    writes there.
 
 An object written by hand in exactly l2tpgen's form cannot be told from l2tpgen's, and is taken as
 l2tpgen's. Classes are not in the namespace (the model names them); their versions are the
@@ -43,13 +44,12 @@ secrets and hides defaults.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.mark_claims import Claim, route_claims, subinterface_claims, wan_claims
 from l2tpgen.device.scope import OwnershipError, protection_section
-from l2tpgen.ios.extract import extract
 from l2tpgen.render.crypto import (
     CRYPTO_ACL_PREFIX,
     INBOUND_ACL,
@@ -58,7 +58,6 @@ from l2tpgen.render.crypto import (
     PROFILE_PREFIX,
     proposal_names,
 )
-from l2tpgen.render.marks import MARK, ROUTE_NAME
 from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:
@@ -88,29 +87,12 @@ _ADDRESS = re.compile(r"^address (\S+)(?: 255\.255\.255\.255)?$")
 # An access list's entry, its sequence number (IOS-XE prints them) and remarks aside.
 _ACE = re.compile(r"^(?:\d+ )?(?P<action>permit|deny) (?P<protocol>\S+)(?P<rest>.*)$")
 _FILTER_PROTOCOLS = frozenset({"115", "esp", "50", "udp", "17"})
-_ROUTE = re.compile(rf"^ip route (\S+) 255\.255\.255\.255 (\S+) name {ROUTE_NAME}-\S+$")
-_MARK_FORM = re.compile(rf"^description {re.escape(MARK)} VLAN (\d+) .+ to \S+$")
-# The lines l2tpgen writes on a pseudowire's subinterface, and what IOS may add there itself.
-_SUB_LINES = re.compile(
-    r"^(?:description |encapsulation dot1Q \d+(?: native)?$|no cdp enable$|mtu \d+$"
-    r"|hold-queue \d+ (?:in|out)$|no ip address$|shutdown$"
-    r"|xconnect \S+ \d+ encapsulation l2tpv3 (?:manual )?pw-class \S+$)"
-)
-_XCONNECT_CHILD = re.compile(r"^l2tp (?:id|cookie local|cookie remote|hello) ")
 # How many refused objects a message names.
 _NAMED = 8
 
 
 class ForeignClaimError(OwnershipError):
     """Objects in l2tpgen's namespace that l2tpgen did not write (push would delete them)."""
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One object push refuses to delete: as the router prints it, and why it is not l2tpgen's."""
-
-    name: str
-    why: str
 
 
 @dataclass(frozen=True)
@@ -340,86 +322,6 @@ def _protection_claims(running: Config, intended: Config, known: dict[str, _Pair
     return claims
 
 
-def _route_claims(running: Config, intended: Config) -> list[Claim]:
-    wanted = {root.text for root in intended.roots}
-    claims = []
-    for root in running.roots:
-        text = root.text
-        if not text.startswith("ip route ") or f" name {ROUTE_NAME}" not in text or text in wanted:
-            continue
-        found = _ROUTE.match(text)
-        if found is None or not all(_ipv4(found.group(n)) for n in (1, 2)):
-            why = "l2tpgen names only host routes to a peer's loopback, via a next hop"
-            claims.append(Claim(text, why))
-    return claims
-
-
-def _ipv4(text: str) -> bool:
-    try:
-        ipaddress.IPv4Address(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _wan_claims(running: Config, site: Site) -> list[Claim]:
-    header = f"interface {site.wan.interface}"
-    return [
-        Claim(f"{header} / {child.text}", f"l2tpgen applies only `crypto map {NAME}` there")
-        for root in running.roots
-        if root.text == header
-        for child in root.children
-        if child.text.startswith(f"crypto map {NAME}-")
-    ]
-
-
-def _subinterface_claims(
-    running: Config, intended: Config, site: Site, owned: frozenset[str]
-) -> list[Claim]:
-    """Subinterfaces owned by the mark alone that l2tpgen never wrote in that form.
-
-    A subinterface with an L2TPv3 xconnect is owned by it, mark or not (``scope``): not judged.
-    """
-    wanted = {root.text for root in intended.roots}
-    marked = [
-        root
-        for root in running.roots
-        if root.text.removeprefix("interface ") in owned
-        and root.text not in wanted
-        and any(t.startswith(f"description {MARK}") for t in _texts(root))
-    ]
-    if not marked:
-        return []
-    facts = extract("running", running)  # only when there is one to judge: it reads everything
-    claims = []
-    for root in marked:
-        name = root.text.removeprefix("interface ")
-        iface = facts.interfaces.get(name)
-        if iface is not None and iface.xconnect is not None and facts.is_l2tpv3(iface.xconnect):
-            continue
-        why = _subinterface_why(root, name, site.lan.interface)
-        if why is not None:
-            claims.append(Claim(root.text, why))
-    return claims
-
-
-def _subinterface_why(root: Node, name: str, lan: str) -> str | None:
-    texts = _texts(root)
-    number = name.removeprefix(f"{lan}.")
-    marks = [m.group(1) for t in texts if (m := _MARK_FORM.match(t)) is not None]
-    if marks != [number] or f"encapsulation dot1Q {number}" not in {
-        t.removesuffix(" native") for t in texts
-    }:
-        return (
-            f"its description is not l2tpgen's mark for VLAN {number} (`{MARK} VLAN {number} ...`)"
-        )
-    other = [t for t in texts if _SUB_LINES.match(t) is None]
-    children = [grandchild.text for child in root.children for grandchild in child.children]
-    if other or any(_XCONNECT_CHILD.match(t) is None for t in children):
-        return f"l2tpgen never writes `{mask_secrets((other or children)[0])}` there"
-    return None
-
-
 def unowned(
     running: Config, intended: Config, site: Site, owned: frozenset[str] = frozenset()
 ) -> list[Claim]:
@@ -430,9 +332,9 @@ def unowned(
     known = pairs(running)
     return [
         *_protection_claims(running, intended, known),
-        *_wan_claims(running, site),
-        *_route_claims(running, intended),
-        *_subinterface_claims(running, intended, site, owned),
+        *wan_claims(running, site),
+        *route_claims(running, intended),
+        *subinterface_claims(running, intended, site, owned),
     ]
 
 
