@@ -74,7 +74,9 @@ def test_the_holders_own_notice_is_not_someone_elses_lock() -> None:
 
 
 def test_show_configuration_lock_names_the_holder_of_a_lock() -> None:
-    assert held_by(LOCK_HELD) == "locked by User booches, TTY 1, Owner PID 261"
+    assert held_by(LOCK_HELD) == (
+        "exclusive configuration mode: locked by User booches, TTY 1, Owner PID 261"
+    )
 
 
 def test_show_configuration_lock_with_no_lock_names_nobody() -> None:

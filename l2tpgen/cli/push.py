@@ -238,11 +238,12 @@ def push(
     nothing); --yes skips the question. Only what l2tpgen owns is touched: the model's classes,
     the LAN trunk's subinterfaces that carry an L2TPv3 xconnect or l2tpgen's description mark
     (and a single-trunk xconnect on the trunk itself, which is migrated away), the hold-queue
-    lines, the tunnel loopback's address and the routes named l2tpgen-PEER. Credentials come
-    from L2TPGEN_USERNAME, L2TPGEN_PASSWORD (and L2TPGEN_ENABLE_SECRET); the L2TP secret from the
+    lines, the tunnel loopback's address and the routes named l2tpgen-PEER; an object named like
+    l2tpgen's that it did not write is refused by name, never deleted. Credentials come from
+    L2TPGEN_USERNAME, L2TPGEN_PASSWORD (and L2TPGEN_ENABLE_SECRET); the L2TP secret from the
     site's secret_env. Ctrl-C or SIGTERM: routers being changed finish the lines in flight and
-    roll back. Exit 1: nothing changed (input, access, a stop), or changed but not saved; 3: a
-    router was rolled back; 4: a rollback failed too (check the router by hand).
+    roll back. Exit 1: nothing changed (input, access, ownership, a stop), or changed but not
+    saved; 3: a router was rolled back; 4: a rollback failed too (check the router by hand).
     """
     run = _Run(
         dry_run=dry_run,

@@ -23,9 +23,19 @@ replace``, confirm's ``configure confirm`` and save) read ``show configuration l
 (``held_by``) and refuse as push does when another session holds the lock. Its fields, as quoted
 from real routers: ``Type : EXCLUSIVE`` / ``State : LOCKED`` with the holder's ``User``, ``TTY``
 and ``Owner PID`` (booches.nl, "Configuration Mode Locking", 2008), ``Type : NO LOCK`` / ``State :
-FREE`` with none (darenmatthews.com, "IOS Configuration Lock", 2009). A replace that meets the
-lock anyway (taken between the read and the replace) prints the lock's refusal, which
-``locked_by`` finds.
+FREE`` with none (darenmatthews.com, "IOS Configuration Lock", 2009). The output holds several
+blocks, and every one is read (``locks``, issue 33): classic IOS prints one ``Parser Configure
+Lock`` block per lock, a held one beside free ones; IOS-XE prints a ``Config Session Lock``
+section first (one entry per session holding it: ``Owner PID``, ``TTY number``, ``TTY
+username``, ``User debug info : CLI Session Lock``, ``Lock Active time (in Sec)``), then the
+``Parser Configure Lock`` section, whose entries each start at ``Owner PID`` (genieparser's
+fixtures for both, CiscoTestAutomation/genieparser
+``src/genie/libs/parser/{ios,iosxe}/tests/ShowConfigurationLock/cli/equal/*_output.txt``,
+quoted in ``tests/test_lock_blocks.py``). A ``Config Session Lock`` entry is read as another
+session in configuration mode holding a lock [U: Cisco does not document that section; its
+fixtures only show it with a CLI session as owner]: nothing is changed while one is listed. A
+replace that meets the lock anyway (taken between the read and the replace) prints the lock's
+refusal, which ``locked_by`` finds.
 
 Without exclusive mode on the router, a change another session makes *between* push's chunks
 cannot be prevented (only found before a rollback): docs/push.md recommends
@@ -53,7 +63,18 @@ _EXCLUSIVE = re.compile(r"^configuration mode exclusive (auto|manual)\s*$", re.M
 _LOCKED = re.compile(r"(?i)configuration mode (?:is )?locked exclusively by[^\n]*")
 SHOW = "do show running-config"
 SHOW_LOCK = "show configuration lock"
-_LOCK_FIELD = re.compile(r"^\s*(Owner PID|User|TTY|Type|State)\s*:\s*(.*?)\s*$", re.MULTILINE)
+# One `key : value` line of `show configuration lock` (keys have spaces and parentheses).
+_LOCK_FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z ()]*?)\s*:\s*(.*?)\s*$")
+_PARSER_LOCK = "Parser Configure Lock"
+_SESSION_LOCK = "Config Session Lock"
+# The fields a holder is named by, per block, in the order they are quoted.
+_NAMED_BY = {
+    _PARSER_LOCK: ("User", "TTY", "Owner PID"),
+    _SESSION_LOCK: ("TTY username", "TTY number", "Owner PID", "User debug info"),
+}
+# How many characters of one holder, and how many holders, a message quotes.
+_QUOTED_HOLDER = 160
+_QUOTED_HOLDERS = 3
 # How many changed lines a message quotes.
 _QUOTED_LINES = 4
 
@@ -82,24 +103,89 @@ def locked_by(output: str) -> str:
     return found.group(0).strip() if found else ""
 
 
-def held_by(output: str) -> str:
-    """Who holds the lock, from ``show configuration lock`` ("" when nobody does).
+@dataclass(frozen=True)
+class Lock:
+    """One entry of ``show configuration lock``: its block's title and its fields, as printed."""
 
-    Only an exclusive lock in state ``LOCKED`` counts; a router that refuses the command has no
-    such lock.
+    block: str  # _PARSER_LOCK, _SESSION_LOCK, or "" before any title
+    fields: tuple[tuple[str, str], ...]
+
+    def get(self, key: str) -> str:
+        """A field's value ("" when the entry has none)."""
+        return next((value for name, value in self.fields if name.lower() == key.lower()), "")
+
+    @property
+    def held(self) -> bool:
+        """Whether this entry is a lock someone holds.
+
+        A ``Parser Configure Lock`` entry (or one before any title) only in state ``LOCKED``; an
+        IOS-XE ``Config Session Lock`` entry is listed only while held, unless its owner is -1.
+        """
+        if self.block == _SESSION_LOCK:
+            return self.get("Owner PID") not in {"", "-1"}
+        return self.get("State").upper() == "LOCKED"
+
+    def holder(self) -> str:
+        """Who holds it, in the router's own field names."""
+        keys = _NAMED_BY[_SESSION_LOCK if self.block == _SESSION_LOCK else _PARSER_LOCK]
+        who = ", ".join(f"{key} {self.get(key)}" for key in keys if self.get(key))
+        if self.block == _SESSION_LOCK:
+            text = f"config session lock held by {who or 'another session'}"
+        else:
+            text = f"exclusive configuration mode: locked by {who or 'another session'}"
+        return mask_secrets(text)[:_QUOTED_HOLDER]
+
+
+def locks(output: str) -> list[Lock]:
+    """Every entry of every block of ``show configuration lock``, in the order printed.
+
+    A block starts at its title (``Parser Configure Lock``, ``Config Session Lock``); within a
+    block each ``Owner PID`` line starts a new entry (IOS-XE lists several owners under one
+    title). Dashes, blank lines and a refusal are skipped: a router that refuses the command has
+    no lock to show.
     """
-    fields = dict(_LOCK_FIELD.findall(output))
-    if fields.get("State", "").upper() != "LOCKED":
-        return ""
-    who = ", ".join(f"{key} {fields[key]}" for key in ("User", "TTY", "Owner PID") if key in fields)
-    return mask_secrets(f"locked by {who or 'another session'}")[:160]
+    found: list[Lock] = []
+    block = ""
+    fields: list[tuple[str, str]] = []
+
+    def close() -> None:
+        if fields:
+            found.append(Lock(block, tuple(fields)))
+        fields.clear()
+
+    for raw in output.splitlines():
+        line = raw.strip()
+        if line in {_PARSER_LOCK, _SESSION_LOCK}:
+            close()
+            block = line
+            continue
+        match = _LOCK_FIELD.match(line)
+        if match is None:
+            continue
+        key, value = match.group(1), match.group(2)
+        if key == "Owner PID":
+            close()  # each entry starts at its owner (genieparser keys entries by it too)
+        fields.append((key, value))
+    close()
+    return found
+
+
+def held_by(output: str) -> str:
+    """Who holds a lock, from ``show configuration lock`` ("" when nobody does).
+
+    Every block is read (``locks``): each held entry is named, in the order printed.
+    """
+    holders = list(dict.fromkeys(lock.holder() for lock in locks(output) if lock.held))
+    shown = "; ".join(holders[:_QUOTED_HOLDERS])
+    more = len(holders) - _QUOTED_HOLDERS
+    return shown + (f"; and {more} more" if more > 0 else "")
 
 
 def lock_refusal(holder: str, again: str) -> str:
     """What push, rollback and confirm say when another session holds the lock."""
     return (
         f"nothing was changed: another session holds the router's configuration lock "
-        f"(exclusive configuration mode: {holder}); {again} when it has finished"
+        f"({holder}); {again} when it has finished"
     )
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.claims import refuse_unowned
 from l2tpgen.device.class_versions import adopt, canonical
 from l2tpgen.device.command_order import order_commands
 from l2tpgen.device.foreign_vpn import admit_foreign_peers
@@ -201,7 +202,9 @@ def plan_change(
 
     Raises:
         OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
-            or the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`).
+            the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`), or
+            the change would delete objects named like l2tpgen's that it did not write
+            (`claims`).
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
@@ -228,6 +231,7 @@ def plan_change(
     )
     refuse_foreign(running, site, have, wanted_subs)
     refuse_foreign_wan(running, intended, site)
+    refuse_unowned(running, intended, site, have.subinterfaces)
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
     # A key the router holds as type 6 cannot be compared: kept as the router spells it.
     intended_text, type6_kept = keep_type6(have.text, want.text + _shared_headers(have, want.text))

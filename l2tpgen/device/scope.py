@@ -18,6 +18,9 @@ Routers carry configuration l2tpgen did not write. Push reads and changes only:
   and on the WAN interface the lines ``crypto map l2tpgen`` and ``ip access-group l2tpgen-wan-in
   in``. A user's crypto map or inbound access group on the WAN is never touched: push refuses to
   put its own in their place (``refuse_foreign``; IOS holds one of each per interface).
+
+A name in that namespace is not proof that l2tpgen wrote it: what push would delete there must
+be derivable from a model, else push refuses (``l2tpgen.device.claims``).
 """
 
 from __future__ import annotations

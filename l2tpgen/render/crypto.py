@@ -24,6 +24,7 @@ The pre-shared key is masked (``<VARIABLE>``) unless revealed, like the L2TP sec
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.protection import TRANSFORM_NAMES
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
 NAME = "l2tpgen"  # keyring, policy, crypto map; proposals, profiles and ACLs add a suffix
 INBOUND_ACL = f"{NAME}-wan-in"
 IKE_PORTS = (500, 4500)
+# The forms of l2tpgen's protection names, for push to tell its own objects from others named
+# like them (``l2tpgen.device.claims``).
+PROFILE_PREFIX = f"{NAME}-"  # crypto ikev2 profile l2tpgen-PEER
+CRYPTO_ACL_PREFIX = f"{NAME}-pw-"  # ip access-list extended l2tpgen-pw-PEER
+MAP_STEP = 10  # crypto map l2tpgen 10, 20, ...: one entry per protected peer
 
 
 @dataclass(frozen=True)
@@ -121,9 +127,9 @@ def _peers(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> list[
             address=str(pw.peer_address),
             local_address=str(site.tunnel_address),
             psk=psk(protection.psk_env, pw.peer.name),
-            profile=f"{NAME}-{pw.peer.name}",
-            acl=f"{NAME}-pw-{pw.peer.name}",
-            seq=10 * (len(seen) + 1),
+            profile=f"{PROFILE_PREFIX}{pw.peer.name}",
+            acl=f"{CRYPTO_ACL_PREFIX}{pw.peer.name}",
+            seq=MAP_STEP * (len(seen) + 1),
             transform_set=_proposal(protection).name,
         )
     return list(seen.values())
@@ -170,4 +176,12 @@ def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> 
         peers=tuple(peers),
         local_interface=loopback.interface if loopback is not None and peers else None,
         inbound=_inbound(site, pseudowires),
+    )
+
+
+@cache
+def proposal_names() -> frozenset[str]:
+    """Every name ``_proposal`` can give a proposal (and the transform set of its transform)."""
+    return frozenset(
+        f"{NAME}-{transform}{suffix}" for transform in TRANSFORM_NAMES for suffix in ("", "-tunnel")
     )
