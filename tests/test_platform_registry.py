@@ -23,6 +23,7 @@ from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.model.site import Site
+from l2tpgen.platforms.render import kernel_plane, render_start
 from l2tpgen.sim.flavor import FLAVORS
 from l2tpgen.traits import BY_DEVICE_TYPE, DRIVERS, NAMES
 
@@ -84,6 +85,63 @@ def test_the_check_finds_a_platform_compared_by_name(tmp_path: Path) -> None:
         if isinstance(n, ast.Constant) and n.value in _platform_strings()
     ]
     assert hits == [(2, 39)]
+
+
+# The platform folders: l2tpgen/platforms/<name>/ (ios, linux, vyos, ...).
+FOLDERS = sorted(p.name for p in (PACKAGE / "platforms").iterdir() if (p / "traits.py").is_file())
+
+
+def _platform_imports(path: Path, package: Path = PACKAGE) -> list[str]:
+    """Imports of a platform's own folder (``l2tpgen.platforms.linux...``), at any depth."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    where = path.relative_to(package).as_posix()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        if any(n.split(".")[:3] in (["l2tpgen", "platforms", f] for f in FOLDERS) for n in names):
+            found.append(f"l2tpgen/{where}:{node.lineno}: imports {names[0]}")
+    return found
+
+
+def test_no_module_outside_the_platforms_package_imports_a_platform() -> None:
+    # The registry (l2tpgen.platforms.render: render_files, kernel_plane, render_start) is the
+    # way in; type-only and function-level imports count too.
+    assert FOLDERS  # the scan finds the folders
+    found = [
+        hit
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "platforms" not in path.relative_to(PACKAGE).parts
+        for hit in _platform_imports(path)
+    ]
+    assert found == [], "reach it through l2tpgen.platforms.render instead:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from l2tpgen.platforms.linux.render import base_commands\n",
+        "def f():\n    from l2tpgen.platforms.ios import render\n",
+        "import l2tpgen.platforms.vyos.render\n",
+        "from l2tpgen.platforms import linux\n",
+    ],
+)
+def test_the_import_check_finds_a_platform_imported_by_name(tmp_path: Path, source: str) -> None:
+    module = tmp_path / "lab" / "bad.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(source)
+    assert len(_platform_imports(module, tmp_path)) == 1
+
+
+def test_the_lab_and_the_simulator_reach_renderers_through_the_registry() -> None:
+    fleet = load_fleet(ROOT / "sites")
+    kernel = kernel_plane()
+    assert kernel.site(fleet, "site-a")  # the kernel commands of a Cisco site, for the lab
+    assert "\nhostname lab-a-rtr1\n" in render_start(fleet, "site-a")
 
 
 def _site(**changes: object) -> dict[str, object]:

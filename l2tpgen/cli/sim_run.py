@@ -40,7 +40,7 @@ def start(
     real config instead of their base config.
     """
     from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
-    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
+    from l2tpgen.platforms.render import render_start  # noqa: PLC0415
     from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
     from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
 
@@ -55,7 +55,7 @@ def start(
                 continue
             kind = FLAVORS[flavor]
             start = starts.get(name)
-            base = start if start is not None else render_base(fleet, name)
+            base = start if start is not None else render_start(fleet, name)
             if timer.archive:
                 base += f"archive\n path {kind.file_system}archived-config\n"
             spec = SimSpec(name, site.hostname, base, flavor=kind, minute=timer.minute)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.platforms.linux.render import linux_commands
+from l2tpgen.platforms.render import kernel_plane
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Site
@@ -57,7 +57,7 @@ def rendered_commands(fleet: Fleet, name: str) -> list[str]:
         from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
         return vyos_commands(render_site(fleet, name), f"{name}'s VyOS rendering")
-    return linux_commands(fleet, name)
+    return kernel_plane().site(fleet, name)
 
 
 def pe_commands(fleet: Fleet, name: str) -> list[str]:
@@ -66,8 +66,9 @@ def pe_commands(fleet: Fleet, name: str) -> list[str]:
     Linux and VyOS: their rendered text; Cisco: the emulation (see the module's docstring).
     """
     site = fleet.site(name)
-    commands = (
-        linux_commands(fleet, name) if site.driver.ios_config else rendered_commands(fleet, name)
-    )
+    if site.driver.ios_config:  # a Cisco PE: the kernel's data plane of the same model
+        commands = kernel_plane().site(fleet, name)
+    else:
+        commands = rendered_commands(fleet, name)
     names = lab_names(site)
     return [map_names(command, names) for command in commands]

@@ -52,7 +52,7 @@ from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kept_ports import kept_port_labels
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
 from l2tpgen.lab.shaping import Shaping
-from l2tpgen.platforms.linux.render import base_commands
+from l2tpgen.platforms.render import kernel_plane
 from l2tpgen.render.swanctl import render_swanctl
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
     first = min(pseudowires, key=lambda pw: pw.vc_id)
     lan = LAB_LAN
     return [
-        *(map_names(command, lab_names(site)) for command in base_commands(site)),
+        *(map_names(command, lab_names(site)) for command in kernel_plane().base(site)),
         (
             f"ip l2tp add tunnel tunnel_id 1 peer_tunnel_id 1 encap ip local {site.tunnel_address} "
             f"remote {first.peer_address}"

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from l2tpgen.model import Fleet
-    from l2tpgen.render import Renderer
+    from l2tpgen.render import KernelPlane, Renderer, StartRenderer
 
 
 def _discover() -> dict[str, Renderer]:
@@ -31,6 +31,44 @@ def _discover() -> dict[str, Renderer]:
 
 
 RENDERERS: dict[str, Renderer] = _discover()
+
+
+def _starts() -> dict[str, StartRenderer]:
+    """The start configs the drivers offer (``STARTS``), by platform name."""
+    found: dict[str, StartRenderer] = {}
+    for module in platform_modules("driver"):
+        found.update(getattr(module, "STARTS", {}))
+    return found
+
+
+def _kernel() -> KernelPlane:
+    """The one driver that writes the kernel's data plane (``KERNEL``): the lab's PEs."""
+    planes: list[KernelPlane] = [
+        module.KERNEL for module in platform_modules("driver") if hasattr(module, "KERNEL")
+    ]
+    if len(planes) != 1:
+        raise RenderError(f"{len(planes)} platform drivers offer the kernel data plane, not one")
+    return planes[0]
+
+
+STARTS: dict[str, StartRenderer] = _starts()
+
+
+def kernel_plane() -> KernelPlane:
+    """The kernel data plane (iproute2 commands) the lab runs every PE on."""
+    return _kernel()
+
+
+def render_start(fleet: Fleet, name: str) -> str:
+    """The config a simulated router of ``name`` starts from (before l2tpgen's lines).
+
+    Raises:
+        RenderError: the site's platform is not simulated (no driver offers its start).
+    """
+    platform = fleet.site(name).effective_platform
+    if platform not in STARTS:
+        raise RenderError(f"{name} is a {platform} site: no simulated router starts from it")
+    return STARTS[platform](fleet, name)
 
 
 def render_files(

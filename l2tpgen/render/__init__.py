@@ -7,12 +7,13 @@ rendered through its platform's driver by ``l2tpgen.platforms.render`` (``render
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
-    from l2tpgen.model import Fleet
+    from l2tpgen.model import Fleet, Pseudowire, Site
 
 
 class Renderer(Protocol):
@@ -29,3 +30,25 @@ class Renderer(Protocol):
     ) -> dict[str, str]:
         """Render."""
         ...
+
+
+class StartRenderer(Protocol):
+    """The config a simulated router starts from (``l2tpgen sim up``): before l2tpgen's lines."""
+
+    def __call__(self, fleet: Fleet, name: str) -> str:
+        """Render."""
+        ...
+
+
+@dataclass(frozen=True)
+class KernelPlane:
+    """The kernel's own L2TPv3 data plane, as one platform's driver writes it (iproute2).
+
+    The lab plays every PE on Linux, whatever the site's platform: it asks the registry for the
+    driver that offers this (``l2tpgen.platforms.render.kernel_plane``) rather than naming one.
+    """
+
+    base: Callable[[Site], list[str]]  # WAN addressing, routes, loopback, LAN trunk up
+    pseudowires: Callable[[Site, tuple[Pseudowire, ...]], list[str]]  # tunnels, sessions
+    site: Callable[[Fleet, str], list[str]]  # every command of one site, keyed cookies masked
+    reveal_cookies: Callable[[str, Mapping[str, str] | None], str]  # the masked cookies filled

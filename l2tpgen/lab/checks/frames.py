@@ -106,12 +106,12 @@ def frame_pairs(fleet: Fleet) -> tuple[Pseudowire, ...]:
 def _revealed(script: str) -> str:
     """Keyed cookies with throwaway values (the frame does not depend on them), never the user's."""
     from l2tpgen.model.protection import COOKIE_PLACEHOLDER  # noqa: PLC0415
-    from l2tpgen.platforms.linux.render import reveal_linux_cookies  # noqa: PLC0415
+    from l2tpgen.platforms.render import kernel_plane  # noqa: PLC0415
 
     names = {m.group("var") for m in COOKIE_PLACEHOLDER.finditer(script)}
     if not names:
         return script
-    return reveal_linux_cookies(script, {name: secrets.token_hex(32) for name in names})
+    return kernel_plane().reveal_cookies(script, {name: secrets.token_hex(32) for name in names})
 
 
 def _kind(frame: InnerFrame) -> str:

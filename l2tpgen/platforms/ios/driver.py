@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.platforms.ios.render import render_ios
+from l2tpgen.platforms.ios.render import render_base, render_ios
 from l2tpgen.platforms.ios.traits import IOS, IOS_XE
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.model import Fleet
-    from l2tpgen.render import Renderer
+    from l2tpgen.render import Renderer, StartRenderer
 
 
 def _render(
@@ -33,3 +33,5 @@ def _render(
 
 
 RENDERERS: dict[str, Renderer] = {IOS.name: _render, IOS_XE.name: _render}
+# What `l2tpgen sim up` starts each simulated router with (the simulator plays IOS routers).
+STARTS: dict[str, StartRenderer] = {IOS.name: render_base, IOS_XE.name: render_base}

@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.platforms.linux.networkd import render_networkd
-from l2tpgen.platforms.linux.render import render_linux, reveal_linux_cookies
+from l2tpgen.platforms.linux.render import (
+    base_commands,
+    linux_commands,
+    pseudowire_commands,
+    render_linux,
+    reveal_linux_cookies,
+)
 from l2tpgen.platforms.linux.traits import LINUX
+from l2tpgen.render import KernelPlane
 from l2tpgen.render.swanctl import FILE_NAME, render_swanctl
 
 if TYPE_CHECKING:
@@ -47,3 +54,10 @@ def _render(
 
 
 RENDERERS: dict[str, Renderer] = {LINUX.name: _render}
+# The lab's data plane: every PE of a lab runs these commands, whatever its platform.
+KERNEL = KernelPlane(
+    base=base_commands,
+    pseudowires=pseudowire_commands,
+    site=linux_commands,
+    reveal_cookies=reveal_linux_cookies,
+)
