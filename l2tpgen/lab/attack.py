@@ -22,6 +22,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.inputs import INBOUND_FILTER
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
+from l2tpgen.platforms.linux.render import bare
 
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
@@ -77,7 +78,7 @@ def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str, bool, int 
                 f"ip link add link {name} name {name}.{vlan} type vlan id {vlan}",
                 f"bridge vlan add dev {name} vid {vlan} master",
             }
-            tag = vlan if tagged & set(commands) else None
+            tag = vlan if tagged & {bare(c) for c in commands} else None
             return int(found.group(2)), cookie.group(1) if cookie else "-", sublayer, tag
     raise L2tpgenError(f"no session for VLAN {vlan} (l2tp{vlan}) among the PE's commands")
 

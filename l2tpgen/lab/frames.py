@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.engines.qemu import Extras, _libraries, _need
-from l2tpgen.platforms.linux.render import base_commands, pseudowire_commands
+from l2tpgen.platforms.linux.render import bare, base_commands, pseudowire_commands
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire
@@ -108,7 +108,7 @@ def frame_script(
         f"{_IP} -n {pe} link set lo up",
         # The PE exactly as rendered (iproute2 lines, run in its namespace).
         *(f"{_IP} -n {pe} {command[3:]}" for command in base_commands(site)),
-        *(f"{_IP} -n {pe} {command[3:]}" for command in pseudowire_commands(site, (pw,))),
+        *(f"{_IP} -n {pe} {bare(c)[3:]}" for c in pseudowire_commands(site, (pw,))),
         # The next hop answers ARP, so the PE sends its L2TPv3 packets onto the WAN.
         f"{_IP} -n {wan} addr add {site.wan.gateway}/{site.wan.address.network.prefixlen} dev wan",
         f"{_IP} -n {wan} link set wan up",

@@ -48,11 +48,11 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
 
 CONTROL, PROTECTED = "control", "protected"
-_BLOCK = re.compile(r"^ip (?:-6 )?xfrm policy add .*\baction block\b")
+_BLOCK = re.compile(r"^(?:ip (?:-6 )?xfrm policy (?:add|update) .*\baction block\b|nft )")
 
 
 def without_blocks(lab: Lab) -> Lab:
-    """The control: the lab with every ``action block`` xfrm policy left out."""
+    """The control: the lab with every ``action block`` xfrm policy and the binding left out."""
     nodes = tuple(
         replace(node, exec=tuple(c for c in node.exec if not _BLOCK.match(c))) for node in lab.nodes
     )
