@@ -62,6 +62,7 @@ def validate(
     from l2tpgen.model.load import locate_problems  # noqa: PLC0415
     from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
+    from l2tpgen.model.protection_checks import hub_hints  # noqa: PLC0415
     from l2tpgen.model.underlay import check_underlay, reaches  # noqa: PLC0415
 
     try:
@@ -78,7 +79,11 @@ def validate(
         _invalid(unknown, fmt, sites)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
     pairs = fleet.pairs()
-    hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]
+    hints = [
+        *interface_hints(fleet.sites.values()),
+        *native_hints(fleet.sites.values()),
+        *hub_hints(fleet.sites),
+    ]
     warnings = locate_problems([*hints, *check_underlay(fleet.sites)], fleet.files)
     unset = unset_secrets(fleet)
     if fmt is ValidateFormat.json:
