@@ -264,8 +264,8 @@ def hub_hints(sites: Mapping[str, Site]) -> Iterator[Problem]:
                 f"IDs could reach its VLANs; the pseudowires to {pw.peer.name} have {have} "
                 "cookies",
                 f"set `cookie: 8` (static signaling) for {pw.peer.name} here and at "
-                f"{pw.peer.name}: keyed 8-byte cookies, 64 bits no other peer holds if each pair "
-                "has its own `cookie_key_env`; or give each peer a PE of its own",
+                f"{pw.peer.name} (keyed 8-byte cookies: 64 bits per pair, derived from a key no "
+                "router holds), or give each peer a PE of its own",
                 level="warning",
                 code="V105",
             )
