@@ -133,7 +133,8 @@ def test_the_ipv6_inbound_filter_admits_the_peer_on_the_kernel(tmp_path: Path) -
             "priority 1999999"
         ),
     ]
-    assert "ip xfrm policy update src ::/0 dst ::/0 proto 115 dir in action block" in policies[3]
+    # the inbound blocks first (issue 33): IPv4 then IPv6
+    assert "ip xfrm policy update src ::/0 dst ::/0 proto 115 dir in action block" in policies[1]
     report = run_vm(parse_lab(build_topology(fleet, name="v6cookie")))
     # The kernel took the IPv6 selectors (with xfrm_user loaded: without it `ip xfrm` cannot
     # open its netlink socket, and the policies silently went missing before).
