@@ -128,6 +128,26 @@ def test_a_linux_hub_binds_each_spokes_address_to_its_own_session_ids(tmp_path: 
     assert not any(c.startswith("nft ") for c in linux_commands(fleet, "spoke-x"))
 
 
+def test_an_ipv6_hub_binds_its_spokes_with_l4proto_after_extension_headers(tmp_path: Path) -> None:
+    # Over IPv6 `meta l4proto` finds protocol 115 after any extension header (`ip6 nexthdr`
+    # would not); the session ID comes first: nft 1.0.6 aborts listing the other order.
+    sites = hub_fleet(tmp_path)
+    for path in sites.glob("*.yaml"):
+        text = path.read_text()
+        for number, net in ((1, "a"), (9, "b"), (17, "c")):
+            text = text.replace(f"198.51.100.{number}/29", f"2001:db8:0:{net}::2/64")
+        for number, net in ((6, "a"), (14, "b"), (22, "c")):
+            text = text.replace(f"198.51.100.{number}\n", f"2001:db8:0:{net}::1\n")
+        path.write_text(text)
+    fleet = load_fleet(sites)
+    assert binding_rules(fleet.site("hub"), fleet.pseudowires("hub")) == [
+        "meta l4proto 115 ip6 saddr != { 2001:db8:0:b::2, 2001:db8:0:c::2 } drop",
+        "ip6 saddr 2001:db8:0:b::2 @th,0,32 != { 100 } meta l4proto 115 drop",
+        "ip6 saddr 2001:db8:0:c::2 @th,0,32 != { 200, 201 } meta l4proto 115 drop",
+        "meta nfproto ipv4 ip protocol 115 drop",
+    ]
+
+
 def test_the_inbound_blocks_and_the_binding_come_before_any_step_that_can_fail(
     tmp_path: Path,
 ) -> None:
