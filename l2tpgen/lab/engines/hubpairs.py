@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.adversary import charon_pid
 from l2tpgen.lab.attack import watch_counts, watch_start, watch_stop
 from l2tpgen.lab.engines.guest import PRELUDE, GuestLab
@@ -75,7 +76,7 @@ def _link(lab: Lab, node: str) -> str:
     for link in lab.links:
         if {link.a.node, link.b.node} == {node, lab.wan}:
             return link.b.interface if link.a.node == node else link.a.interface
-    raise ValueError(f"{node} has no link to the WAN router")  # the topology builder's
+    raise L2tpgenError(f"{node} has no link to the WAN router {lab.wan}")
 
 
 def aim(fleet: Fleet, lab: Lab, hub: str, spoke: str, victim: str) -> HubAim:
@@ -90,7 +91,8 @@ def aim(fleet: Fleet, lab: Lab, hub: str, spoke: str, victim: str) -> HubAim:
             cookie = re.search(r"\bpeer_cookie ([0-9a-fA-F]+)\b", line)
             sessions.append((session, cookie.group(1) if cookie else "-"))
     cross = next(p for p in pairs(lab) if {p.near.site, p.far.site} == {hub, victim})
-    assert lab.wan is not None  # noqa: S101 - build_topology always has one
+    if lab.wan is None:
+        raise L2tpgenError("the hub check needs the lab's WAN router")
     return HubAim(
         hub_pe,
         f"pe-{spoke}",
