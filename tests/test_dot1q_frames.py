@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from conftest import ROOT
 
 from l2tpgen import load_fleet
+from l2tpgen.platforms.linux.render import bare
 from l2tpgen.platforms.render import render_files, render_site
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _trusted(tmp_path: Path) -> Path:
 
 
 def test_the_linux_end_towards_the_cisco_hub_bridges_a_vlan_device_on_the_session() -> None:
-    script = render_site(load_fleet(HUB), "linux-edge")
+    script = "\n".join(map(bare, render_site(load_fleet(HUB), "linux-edge").splitlines())) + "\n"
     # VLAN 200 on the hub's Gi0/0/0.200 (encapsulation dot1Q 200): tagged inside the session.
     assert "ip link add link l2tp200 name l2tp200.200 type vlan id 200\n" in script
     assert "ip link set dev l2tp200.200 up\n" in script
@@ -49,7 +50,7 @@ def test_the_linux_end_towards_the_cisco_hub_bridges_a_vlan_device_on_the_sessio
 
 
 def test_the_vlan_device_is_made_after_its_session_and_joins_the_bridge_after_it_exists() -> None:
-    lines = render_site(load_fleet(HUB), "linux-edge").splitlines()
+    lines = [bare(line) for line in render_site(load_fleet(HUB), "linux-edge").splitlines()]
     session = lines.index(
         "ip l2tp add session name l2tp200 tunnel_id 1 session_id 200 peer_session_id 200 "
         "l2spec_type none"

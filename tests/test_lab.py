@@ -149,7 +149,7 @@ def test_each_nodes_commands_run_as_one_ip_batch_in_order() -> None:
     assert lines[:3] == [
         "link set dev lo up",
         "link set dev eth1 up mtu 1500",
-        "addr add 10.197.251.215/28 dev eth1",
+        "addr replace 10.197.251.215/28 dev eth1",
     ]
     assert len(lines) == 1 + len(example_lab().node("pe-site-a").exec)
 
@@ -189,7 +189,7 @@ def test_a_failed_batch_line_is_reported_with_its_command() -> None:
     (found,) = parse_console(console, [guest])
     assert found.setup_errors == (
         (
-            "EXEC-FAIL pe-site-a: ip addr add 10.197.251.215/28 dev eth1: "
+            "EXEC-FAIL pe-site-a: ip addr replace 10.197.251.215/28 dev eth1: "
             "RTNETLINK answers: File exists"
         ),
         "EXEC-FAIL wan: sysctl -w net.ipv4.ip_forward=1: sysctl: permission denied",

@@ -10,10 +10,11 @@ the kernel finds a data packet's session by its session ID alone (``net/l2tp/l2t
 differs from the session's ``peer_cookie`` (``l2tp_core.c`` ``l2tp_recv_common``,
 ``rx_cookie_discards``), and an xfrm ``block`` policy drops what it selects (ip-xfrm(8)).
 
-The kernel test runs the rendered scripts as they are, in order (the xfrm blocks after the
-tunnels, before the sessions), with no IKE daemon at all: the state of a PE at boot before
-``swanctl --load-all``, or while charon is stopped. Its control is the same fleet in the same VM
-with every ``ip xfrm`` command left out.
+The kernel test runs the rendered scripts as they are, in order (the inbound blocks and the
+hub's binding of its peers first, the outbound blocks after the tunnels, before the sessions),
+with no IKE daemon at all: the state of a PE at boot before ``swanctl --load-all``, or while
+charon is stopped. Its control is the same fleet in the same VM with every ``ip xfrm`` command
+and the binding (``nft``) left out.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from l2tpgen.cli import app
 from l2tpgen.lab.attack import Target, target, watch_counts, watch_start, watch_stop
 from l2tpgen.lab.engines.guest import GuestLab
 from l2tpgen.lab.engines.qemu import Extras
-from l2tpgen.lab.engines.vm import XFRM_MODULES, run_guest
+from l2tpgen.lab.engines.vm import XFRM_MODULES, merge_extras, nft_extras, run_guest
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe, pattern_hex
@@ -128,7 +129,7 @@ def _wan_interface(lab: Lab, pe: str) -> str:
 
 def _wan_address(lab: Lab, pe: str) -> str:
     """``pe``'s WAN address as its script sets it (not its tunnel address, the loopback)."""
-    found = (re.match(r"^ip addr add ([\d.]+)/\d+ dev eth1$", c) for c in lab.node(pe).exec)
+    found = (re.match(r"^ip addr replace ([\d.]+)/\d+ dev eth1$", c) for c in lab.node(pe).exec)
     return next(m.group(1) for m in found if m)
 
 
@@ -163,8 +164,10 @@ def _probes(lab: Lab) -> tuple[Probe, ...]:
 
 
 def _without_xfrm(lab: Lab) -> Lab:
+    """The control: no xfrm policy, and no binding of the hub's peers (issue 33)."""
+    kept = ("ip xfrm", "nft ")
     nodes = tuple(
-        replace(n, exec=tuple(c for c in n.exec if not c.startswith("ip xfrm"))) for n in lab.nodes
+        replace(n, exec=tuple(c for c in n.exec if not c.startswith(kept))) for n in lab.nodes
     )
     return replace(lab, name=f"{lab.name}-control", nodes=nodes)
 
@@ -177,12 +180,14 @@ def test_with_no_ike_daemon_the_rendered_script_sends_no_clear_l2tpv3_and_admits
     fleet = load_fleet(mixed_fleet(tmp_path))
     lab = reveal_secrets(parse_lab(build_topology(fleet, name="fc"), "fc", protection_files(fleet)))
     hub = lab.node("pe-hub").exec
-    blocks = [n for n, c in enumerate(hub) if " action block " in c]
+    blocks = [n for n, c in enumerate(hub) if " dir out action block " in c]
     tunnels = [n for n, c in enumerate(hub) if c.startswith("ip l2tp add tunnel")]
     sessions = [n for n, c in enumerate(hub) if c.startswith("ip l2tp add session")]
     assert max(tunnels) < min(blocks) < max(blocks) < min(sessions)  # as rendered
+    assert all(" dir in action block " in c for c in hub[:2])  # the inbound ones first
     control = _without_xfrm(lab)
-    extras = Extras(((PWPROBE, build_pwprobe(), 0o100755),), (), XFRM_MODULES)
+    pwprobe = Extras(((PWPROBE, build_pwprobe(), 0o100755),), (), XFRM_MODULES)
+    extras = merge_extras(pwprobe, nft_extras())  # the hub has two peers: it binds them
     run = run_guest(
         [GuestLab(lab, _probes(lab), "p-"), GuestLab(control, _probes(control), "c-")],
         extras=extras,
@@ -209,9 +214,11 @@ def test_with_no_ike_daemon_the_rendered_script_sends_no_clear_l2tpv3_and_admits
     assert figures["clear L2TPv3 on the WAN"][1] > 0
     assert figures["payload in clear on the WAN"][1] > 0
     assert figures["forged to the hub's WAN address"][1] > 0
-    # The mixed PE: from the clear peer's address the xfrm allow admits any session ID (with
-    # the cookie it gets through: the control of this attack); without the keyed cookie, 0.
+    # The mixed PE: from the clear peer's address the xfrm allow admits any session ID, and
+    # without the keyed cookie nothing gets through in either copy; with the cookie the binding
+    # of the clear peer to its own sessions (issue 33) stops it, and the control lets it through.
     assert figures["from the clear peer, no cookie"] == (0, 0)
-    assert figures["from the clear peer, the cookie"][0] > 0
+    assert figures["from the clear peer, the cookie"][0] == 0
+    assert figures["from the clear peer, the cookie"][1] > 0
     # The clear peer's own pseudowire still forwards beside the blocks (its allow works).
     assert p["clear.reach"] == "0"

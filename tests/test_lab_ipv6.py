@@ -70,7 +70,7 @@ def test_the_ipv6_lab_has_no_ipv4_on_any_wan(tmp_path: Path) -> None:
     # site-a sources its tunnel from its loopback, site-b from its WAN address (added nodad).
     assert "encap ip local 2001:db8:ff::1 remote 2001:db8:0:b::2" in text
     assert "encap ip local 2001:db8:0:b::2 remote 2001:db8:ff::1" in text
-    assert "ip addr add 2001:db8:0:b::2/64 dev eth1 nodad" in text
+    assert "ip addr replace 2001:db8:0:b::2/64 dev eth1 nodad" in text
 
 
 @pytest.mark.lab
@@ -125,15 +125,16 @@ def test_the_ipv6_inbound_filter_admits_the_peer_on_the_kernel(tmp_path: Path) -
     policies = [c for c in commands if c.startswith("ip xfrm")]
     assert policies[-2:] == [
         (
-            "ip xfrm policy add src 2001:db8:0:b::2/128 dst 2001:db8:ff::1/128 proto 115 dir out "
-            "priority 1999999"
+            "ip xfrm policy update src 2001:db8:0:b::2/128 dst 2001:db8:ff::1/128 proto 115 "
+            "dir out priority 1999999"
         ),
         (
-            "ip xfrm policy add src 2001:db8:ff::1/128 dst 2001:db8:0:b::2/128 proto 115 dir in "
+            "ip xfrm policy update src 2001:db8:ff::1/128 dst 2001:db8:0:b::2/128 proto 115 dir in "
             "priority 1999999"
         ),
     ]
-    assert "ip xfrm policy add src ::/0 dst ::/0 proto 115 dir in action block" in policies[3]
+    # the inbound blocks first (issue 33): IPv4 then IPv6
+    assert "ip xfrm policy update src ::/0 dst ::/0 proto 115 dir in action block" in policies[1]
     report = run_vm(parse_lab(build_topology(fleet, name="v6cookie")))
     # The kernel took the IPv6 selectors (with xfrm_user loaded: without it `ip xfrm` cannot
     # open its netlink socket, and the policies silently went missing before).

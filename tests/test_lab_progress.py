@@ -59,7 +59,7 @@ def _run_guest(tmp_path: Path, fail: str) -> tuple[str, str]:
 
 def test_the_guest_stops_at_the_first_failed_set_up_command_and_names_it(tmp_path: Path) -> None:
     # pe-site-a's third line (after `link set dev lo up` and its WAN up): its WAN address.
-    output, log = _run_guest(tmp_path, "addr add 10.197.251.215/28 dev eth1")
+    output, log = _run_guest(tmp_path, "addr replace 10.197.251.215/28 dev eth1")
     steps = [line.removeprefix(STEP + " ") for line in output.splitlines() if STEP in line]
     assert steps == ["set up wan", "set up pe-site-a"]  # nothing after the failure
     assert "ce-site-a" not in log
@@ -69,7 +69,7 @@ def test_the_guest_stops_at_the_first_failed_set_up_command_and_names_it(tmp_pat
     (found,) = parse_console(output, [GuestLab(example_lab(), ())])
     assert found.setup_errors == (
         (
-            "EXEC-FAIL pe-site-a: ip addr add 10.197.251.215/28 dev eth1: "
+            "EXEC-FAIL pe-site-a: ip addr replace 10.197.251.215/28 dev eth1: "
             "RTNETLINK answers: File exists"
         ),
     )

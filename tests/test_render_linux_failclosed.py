@@ -10,8 +10,11 @@ the blocks); the only allows are per clear peer, above the blocks. An unprotecte
 xfrm policy at all. What the lab measured that this order prevents: a charon restart sent 26
 clear L2TPv3 packets carrying the CE's payload, and forgeries to the PE's other local, broadcast
 and multicast addresses reached the CE 5 of 5 (``shared/docs/security-lab-notes.md``). Selector
-and action grammar from ip-xfrm(8) (``ip xfrm policy add SELECTOR dir DIR [action ACTION]
-[priority PRIORITY]``; ``block`` drops).
+and action grammar from ip-xfrm(8) (``ip xfrm policy { add | update } SELECTOR dir DIR [action
+ACTION] [priority PRIORITY]``; ``block`` drops; ``update`` creates or replaces, so a second run
+of the script does not stop at "File exists"). The inbound blocks come first, before any step
+that could fail (issue 33: a re-run after ``ip xfrm policy flush`` that stops early must not
+leave the PE open).
 """
 
 from __future__ import annotations
@@ -33,14 +36,14 @@ FLEETS["sites"] = SITES
 PROTECTED_FLEETS = {"field", "hub", "protected"}  # documentation (public) addresses
 
 _POLICY = re.compile(
-    r"^ip xfrm policy add src (?P<src>\S+) dst (?P<dst>\S+) proto 115 dir (?P<dir>in|out)"
+    r"^ip xfrm policy update src (?P<src>\S+) dst (?P<dst>\S+) proto 115 dir (?P<dir>in|out)"
     r"(?: action (?P<action>allow|block))? priority (?P<priority>\d+)$"
 )
 
 
 @dataclass(frozen=True)
 class Policy:
-    """One rendered ``ip xfrm policy add`` for protocol 115, and its line in the script."""
+    """One rendered ``ip xfrm policy update`` for protocol 115, and its line in the script."""
 
     line: int
     src: str
@@ -81,6 +84,10 @@ def first_line(script: str, prefix: str) -> int:
     return next(n for n, line in enumerate(script.splitlines()) if line.startswith(prefix))
 
 
+def _at(script: str, number: int) -> str:
+    return script.splitlines()[number]
+
+
 def fails_closed(script: str) -> list[str]:
     """What is wrong with the script's fail-closed order (empty: nothing)."""
     found = policies(script)
@@ -95,6 +102,13 @@ def fails_closed(script: str) -> list[str]:
         for version in (4, 6)
         if (direction, version) not in covered
     ]
+    steps = [n for n, line in enumerate(script.splitlines()) if line and line[0] != "#"]
+    first = next(
+        n for n in steps if not re.match(r"ip xfrm .* dir in action block |nft ", _at(script, n))
+    )
+    late_in = [p for p in blocks if p.direction == "in" and p.line > first]
+    if late_in:
+        problems.append(f"{len(late_in)} inbound block(s) after a step that could fail")
     session = first_line(script, "ip l2tp add session")
     late = [p for p in blocks if p.line > session]
     if late:
@@ -148,9 +162,17 @@ def test_the_checker_fails_on_each_wrong_order() -> None:
     lines = good.splitlines()
     blocks = [line for line in lines if "action block" in line]
     rest = [line for line in lines if "action block" not in line]
-    assert fails_closed("\n".join(rest + blocks)) == ["4 block(s) after the first session"]
+    assert fails_closed("\n".join(rest + blocks)) == [
+        "2 inbound block(s) after a step that could fail",
+        "4 block(s) after the first session",
+    ]
     at_start = fails_closed("\n".join(blocks + rest))
     assert at_start == ["2 outbound block(s) before a tunnel: the kernel refuses it"]
+    # issue 11's order: the inbound blocks after the addresses (a re-run stopped before them)
+    inbound = [line for line in blocks if " dir in " in line]
+    tunnels = next(n for n, line in enumerate(rest) if line.startswith("ip l2tp add tunnel"))
+    late = rest[:tunnels] + inbound + [line for line in lines if line not in inbound][tunnels:]
+    assert fails_closed("\n".join(late)) == ["2 inbound block(s) after a step that could fail"]
     one_address = good.replace(
         "dst 0.0.0.0/0 proto 115 dir in", "dst 10.197.251.215/32 proto 115 dir in"
     )
@@ -159,7 +181,8 @@ def test_the_checker_fails_on_each_wrong_order() -> None:
     assert fails_closed(no_out) == ["no block on every IPv6 address, dir out"]
     weak = (
         good
-        + "ip xfrm policy add src 10.0.0.1/32 dst 10.0.0.2/32 proto 115 dir in priority 2000001\n"
+        + "ip xfrm policy update src 10.0.0.1/32 dst 10.0.0.2/32 proto 115 dir in "
+        + "priority 2000001\n"
     )
     assert "an allow does not win over the blocks" in fails_closed(weak)
 

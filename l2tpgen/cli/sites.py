@@ -150,11 +150,12 @@ def _warnings(fleet: Fleet) -> list[Problem]:
     from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
     from l2tpgen.model.load import locate_problems  # noqa: PLC0415
     from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
+    from l2tpgen.model.protection_checks import hub_hints  # noqa: PLC0415
     from l2tpgen.model.salvage import restore  # noqa: PLC0415
     from l2tpgen.model.underlay import check_underlay  # noqa: PLC0415
 
     sites = fleet.sites
-    found = [*interface_hints(sites.values()), *native_hints(sites.values())]
+    found = [*interface_hints(sites.values()), *native_hints(sites.values()), *hub_hints(sites)]
     found += [*check_underlay(sites), *static_spread_hints(sites)]
     return locate_problems([restore(p, fleet.kept) for p in found], fleet.files)
 

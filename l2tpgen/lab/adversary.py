@@ -51,7 +51,7 @@ VARIANTS = ("nn", "cn", "ns", "cs")  # cookie (c) or none (n), sublayer (s) or n
 XFRM_STAT = "cat /proc/net/xfrm_stat"
 FIXED = {"b": "broadcast", "B": "255.255.255.255", "m": "224.0.0.1", "M": "ff02::1"}
 
-_ADDR = re.compile(r"^ip addr add (\S+)/(\d+) dev (\S+)")
+_ADDR = re.compile(r"^ip addr (?:add|replace) (\S+)/(\d+) dev (\S+)")
 _SESSION = re.compile(r"^ip l2tp add session name l2tp(\d+) tunnel_id (\d+) .*\bsession_id (\d+)\b")
 _TUNNEL = re.compile(r"^ip l2tp add tunnel tunnel_id (\d+) .*\blocal (\S+) remote (\S+)")
 

@@ -24,6 +24,7 @@ from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.inputs import INBOUND_FILTER
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
+from l2tpgen.platforms.render import kernel_plane
 
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab, Node
@@ -58,8 +59,9 @@ class Target:
 
 
 _TUNNEL = re.compile(r"^ip l2tp add tunnel .*?\btunnel_id (\d+) .*\blocal (\S+) remote (\S+)")
-_ADDR = re.compile(r"^ip addr add ([\d.]+)/\d+ dev (\S+)$")
-_OWN = re.compile(r"^ip addr add ([0-9A-Fa-f.:]+)/\d+ dev \S+")  # either family, any options
+# `ip addr replace` (the rendered script, safe to run again) or `add` (the lab's own lines)
+_ADDR = re.compile(r"^ip addr (?:add|replace) ([\d.]+)/\d+ dev (\S+)$")
+_OWN = re.compile(r"^ip addr (?:add|replace) ([0-9A-Fa-f.:]+)/\d+ dev \S+")  # either family
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def _session(commands: tuple[str, ...], vlan: int) -> tuple[int, str, bool, int 
         f"ip link add link {name} name {name}.{vlan} type vlan id {vlan}",
         f"bridge vlan add dev {name} vid {vlan} master",
     }
-    tag = vlan if tagged & set(commands) else None
+    tag = vlan if tagged & {kernel_plane().bare(c) for c in commands} else None
     return int(found.group(3)), cookie.group(1) if cookie else "-", sublayer, tag
 
 

@@ -97,6 +97,7 @@ def frame_script(
     """
     site = fleet.site(name)
     pw = pw or fleet.pseudowires(name)[0]
+    kernel = kernel_plane()
     pe, wan, ce = f"{prefix}pe", f"{prefix}wan", f"{prefix}ce"
     vlan = pw.vlan.id
     commands = [
@@ -107,8 +108,8 @@ def frame_script(
         f"{_IP} link add {site.data_plane.lan} netns {pe} type veth peer name lan netns {ce}",
         f"{_IP} -n {pe} link set lo up",
         # The PE exactly as rendered (iproute2 lines, run in its namespace).
-        *(f"{_IP} -n {pe} {command[3:]}" for command in kernel_plane().base(site)),
-        *(f"{_IP} -n {pe} {command[3:]}" for command in kernel_plane().pseudowires(site, (pw,))),
+        *(f"{_IP} -n {pe} {command[3:]}" for command in kernel.base(site)),
+        *(f"{_IP} -n {pe} {kernel.bare(c)[3:]}" for c in kernel.pseudowires(site, (pw,))),
         # The next hop answers ARP, so the PE sends its L2TPv3 packets onto the WAN.
         f"{_IP} -n {wan} addr add {site.wan.gateway}/{site.wan.address.network.prefixlen} dev wan",
         f"{_IP} -n {wan} link set wan up",

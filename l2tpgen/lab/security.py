@@ -107,7 +107,8 @@ def reveal(lab: Lab, environ: Mapping[str, str], reveal_command: Callable[[str],
 
 
 def _deferred(command: str) -> bool:
-    return command.startswith("ip xfrm ")
+    """The protection a control leaves out: the xfrm policies, and the peers' binding (nft)."""
+    return command.startswith(("ip xfrm ", "nft "))
 
 
 def without_protection(lab: Lab) -> Lab:

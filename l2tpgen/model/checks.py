@@ -16,7 +16,11 @@ from l2tpgen.model.native_vlan import check_native, check_native_pairs
 from l2tpgen.model.platform_checks import check_platform_paths
 from l2tpgen.model.port_mode import check_port_mode, check_port_pairs
 from l2tpgen.model.problems import Problem, listed
-from l2tpgen.model.protection_checks import check_mixed_peers, check_protection
+from l2tpgen.model.protection_checks import (
+    check_hub_pairs,
+    check_mixed_peers,
+    check_protection,
+)
 from l2tpgen.model.transport_checks import check_corosync_transports
 
 if TYPE_CHECKING:
@@ -213,6 +217,7 @@ def check_fleet(sites: Mapping[str, Site], files: Mapping[str, str]) -> Iterator
         yield from check_class_pairs(site, sites, files)
         yield from check_protection(site, sites, files)
         yield from check_mixed_peers(site, sites)
+        yield from check_hub_pairs(site, sites)
         yield from check_platform_paths(site, sites)
         yield from _check_links(site, sites, files)
         yield from check_corosync_transports(site, sites, files)

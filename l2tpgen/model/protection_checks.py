@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from l2tpgen.model.site import Site
 
 
+PAIR_COOKIE = 8  # bytes: what keeps the pairs of a hub apart where nothing binds them
+
+
 def _path(site: Site, peer: str, field: str) -> tuple[PathItem, ...]:
     """The field as the peer entry sets it, else as the site sets it, else the peer entry."""
     index = site.peer_names.index(peer)
@@ -197,3 +200,72 @@ def _unkeyed_cookies(site: Site, index: int, pw: Pseudowire, clear: list[str]) -
         f"and travel only inside ESP), or protect {', '.join(clear)} with IPsec too",
         code="V063",
     )
+
+
+def _hub(site: Site, sites: Mapping[str, Site]) -> tuple[list[tuple[int, Pseudowire]], str]:
+    """(the pseudowires, the peers' names) of a PE with several peers its platform cannot bind."""
+    if site.driver.binds_peers:
+        return [], ""
+    ends = _pseudowires(site, sites)
+    peers = sorted({pw.peer.name for _, pw in ends})
+    if len(peers) < 2:  # noqa: PLR2004 - one peer has nobody else's sessions to reach
+        return [], ""
+    return ends, ", ".join(peers)
+
+
+def check_hub_pairs(site: Site, sites: Mapping[str, Site]) -> Iterator[Problem]:
+    """V106: a PE with several peers on a kernel it can neither bind nor give cookies (VyOS).
+
+    A Linux PE binds each peer's address to its own session IDs in the kernel
+    (``platforms/linux/binding.py``; measured: a spoke through its own SA reached another
+    spoke's VLANs 5 of 5 without it, 0 with it). VyOS runs the same kernel (``l2tp_ip_recv``
+    finds a session by its ID alone) with neither cookies nor that binding in its rendering.
+    """
+    ends, peers = _hub(site, sites)
+    if not ends or not (site.driver.kernel_sessions and not site.driver.cookies):
+        return
+    title = site.driver.short_title or site.driver.title
+    yield Problem(
+        site.name,
+        ("peers",),
+        f"this {title} PE has several peers ({peers}); its kernel finds an L2TPv3 session by "
+        "its ID alone and it has neither cookies nor a binding of each peer to its own "
+        "sessions: any peer could reach another peer's VLANs",
+        "give each peer a PE of its own, or make the hub a Linux PE (it binds each peer's "
+        "address to its own sessions)",
+        code="V106",
+    )
+
+
+def hub_hints(sites: Mapping[str, Site]) -> Iterator[Problem]:
+    """V105 warnings for ``validate``: a Cisco PE with several peers and no 8-byte keyed cookies.
+
+    IOS documents the session ID as what "identifies the session context on the decapsulating
+    system" (L2TPv3 feature guide, IOS 12.0(29)S/12.2(25)S p.13; RFC 3931 section 4.1: "The
+    Session ID alone provides the necessary context for all further packet processing"); whether
+    it also checks a data packet's source address is documented nowhere we found [U]. Until a
+    router shows it, each pair of such a PE should carry keyed 8-byte cookies.
+    """
+    for site in sites.values():
+        ends, peers = _hub(site, sites)
+        if not ends or site.driver.kernel_sessions:
+            continue
+        title = site.driver.short_title or site.driver.title
+        for index, pw in ends:
+            if pw.cookie_size == PAIR_COOKIE and pw.keyed_cookies:
+                continue
+            have = f"{pw.cookie_size}-byte" if pw.cookie_size else "no"
+            yield Problem(
+                site.name,
+                _cookie_path(site, index),
+                f"[U] this {title} PE has several peers ({peers}) and whether it checks an "
+                "L2TPv3 data packet's source address is unconfirmed (Cisco documents the session "
+                "ID as what identifies the session): a peer that knows another pair's session "
+                f"IDs could reach its VLANs; the pseudowires to {pw.peer.name} have {have} "
+                "cookies",
+                f"set `cookie: 8` (static signaling) for {pw.peer.name} here and at "
+                f"{pw.peer.name} (keyed 8-byte cookies: 64 bits per pair, derived from a key no "
+                "router holds), or give each peer a PE of its own",
+                level="warning",
+                code="V105",
+            )

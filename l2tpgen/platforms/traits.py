@@ -68,8 +68,10 @@ class Traits:
     sequencing, as the pseudowire-class says). ``kernel_sessions``: its pseudowires run on the
     Linux kernel's L2TPv3, which finds a data packet's session by its ID alone (``l2tp_ip_recv``);
     ``fail_closed``: its rendering blocks clear L2TPv3 with static xfrm policies while no IKE
-    daemon runs (docs/security.md, "Failing closed"). ``interface_names``: how its sites name
-    their interfaces (IOS's names by default).
+    daemon runs (docs/security.md, "Failing closed"). ``binds_peers``: its rendering binds each
+    peer's address to that peer's own session IDs in the kernel (``platforms/linux/binding.py``),
+    so a PE of it with several peers keeps them apart without cookies. ``interface_names``: how its
+    sites name their interfaces (IOS's names by default).
 
     Named behaviours (what a branch asks instead of "is it Cisco?"): ``ios_config``: its
     configuration is IOS text (rendered from IOS templates, read back by ``l2tpgen.ios``; the lab
@@ -107,6 +109,7 @@ class Traits:
     sublayer: bool = False
     kernel_sessions: bool = False
     fail_closed: bool = False
+    binds_peers: bool = False
     default: bool = False  # the platform of a site that states neither platform nor device_type
     short_title: str | None = None  # the fleet page's name for it (default: ``title``)
     # Whether the platform's pseudowires run over an IPv6 underlay (IPv6 tunnel sources and

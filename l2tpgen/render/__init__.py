@@ -52,3 +52,4 @@ class KernelPlane:
     pseudowires: Callable[[Site, tuple[Pseudowire, ...]], list[str]]  # tunnels, sessions
     site: Callable[[Fleet, str], list[str]]  # every command of one site, keyed cookies masked
     reveal_cookies: Callable[[str, Mapping[str, str] | None], str]  # the masked cookies filled
+    bare: Callable[[str], str]  # a command without its re-run guard (`... || ip l2tp show ...`)

@@ -29,7 +29,7 @@ from l2tpgen.lab.adversary import (
 )
 from l2tpgen.lab.attack import watch_counts, xfrm_stats
 from l2tpgen.lab.engines.guest import GuestLab
-from l2tpgen.lab.engines.vm import guest_extras, run_guest, xfrm_extras
+from l2tpgen.lab.engines.vm import guest_extras, run_guest, setup_extras, xfrm_extras
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import CheckResult, Probe
 from l2tpgen.lab.security import (
@@ -48,11 +48,11 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
 
 CONTROL, PROTECTED = "control", "protected"
-_BLOCK = re.compile(r"^ip (?:-6 )?xfrm policy add .*\baction block\b")
+_BLOCK = re.compile(r"^(?:ip (?:-6 )?xfrm policy (?:add|update) .*\baction block\b|nft )")
 
 
 def without_blocks(lab: Lab) -> Lab:
-    """The control: the lab with every ``action block`` xfrm policy left out."""
+    """The control: the lab with every ``action block`` xfrm policy and the binding left out."""
     nodes = tuple(
         replace(node, exec=tuple(c for c in node.exec if not _BLOCK.match(c))) for node in lab.nodes
     )
@@ -271,7 +271,7 @@ def run_attacks(lab: Lab, *, timeout: float = 600) -> AttackReport:
         GuestLab(lab, attack_probes(lab, a, "p-"), "p-"),
         GuestLab(control, attack_probes(control, a, "c-"), "c-"),
     ]
-    extras = guest_extras(xfrm_extras, protection_extras)
+    extras = guest_extras(xfrm_extras, protection_extras, *setup_extras(lab))  # nft: a hub
     run = run_guest(guests, timeout=timeout, extras=extras)
     protected, unprotected = run.labs
     errors = tuple(f"{CONTROL}: {e}" for e in unprotected.setup_errors)

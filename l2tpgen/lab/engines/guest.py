@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.shaping import tc_commands
+from l2tpgen.platforms.linux.render import bare
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -63,13 +64,17 @@ def _node_commands(lab: Lab, node: str) -> list[str]:
 def _groups(commands: Sequence[str]) -> list[tuple[str | None, list[tuple[int, str]]]]:
     """Runs of consecutive commands of one batchable program; others alone (program None)."""
     groups: list[tuple[str | None, list[tuple[int, str]]]] = []
-    for index, command in enumerate(commands):
+    for index, given in enumerate(commands):
+        # A rendered re-run guard (`ip ... add ... || ip ... show ...`) only acts when the object
+        # exists already: in the lab's fresh namespaces the `add` runs alone, in the batch.
+        command = bare(given) if given.startswith("ip ") else given
         word = command.split(" ", 1)[0]
-        program = word if word in BATCHABLE and " " in command else None
+        shell = any(c in command for c in "|&;<>'")  # shell syntax runs in a shell
+        program = word if word in BATCHABLE and " " in command and not shell else None
         if program is not None and groups and groups[-1][0] == program:
             groups[-1][1].append((index, command))
         else:
-            groups.append((program, [(index, command)]))
+            groups.append((program, [(index, given)]))
     return groups
 
 

@@ -54,7 +54,8 @@ MODULES = (
 BEGIN, END = "L2TPGEN-LAB-BEGIN", "L2TPGEN-LAB-END"
 DPKG_STATUS = "/var/lib/dpkg/status"
 APT_PACKAGES = (
-    "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat tcpdump"
+    "qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping iperf3 socat tcpdump "
+    "nftables"
 )
 # Host programs copied into the guest's /sbin with their libraries, and the package of each.
 # Busybox has applets called ip, tc and ping that know none of what the lab needs: the lab calls

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.guest import GuestLab, GuestResults, guest_script, parse_console
-from l2tpgen.lab.engines.qemu import Extras, run_script
+from l2tpgen.lab.engines.qemu import Extras, _libraries, _need, run_script
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
 from l2tpgen.lab.strongswan import protection_extras
@@ -22,6 +23,9 @@ from l2tpgen.lab.strongswan import protection_extras
 # `ip xfrm` talks to the kernel through xfrm_user (a module on Debian's kernel): without it the
 # inbound filter's policies fail to install. Protected labs load it with the ESP modules.
 XFRM_MODULES = ("xfrm_algo", "xfrm_user")
+# nft talks to nf_tables over nfnetlink; nf_tables needs libcrc32c, which needs a crc32c (the
+# generic one: without it insmod fails with "Unknown symbol crc32c" and nft with EINVAL).
+NFT_MODULES = ("crc32c_generic", "nfnetlink", "libcrc32c", "nf_tables")
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -110,14 +114,29 @@ def xfrm_extras() -> Extras:
     return Extras(modules=XFRM_MODULES)
 
 
+def nft_extras() -> Extras:
+    """The host's ``nft`` and its libraries, and nf_tables (a PE binding its peers)."""
+    nft = _need("nft", "nftables")
+    files = [("/sbin/nft", Path(nft).read_bytes(), 0o100755)]
+    files += [(lib, Path(lib).read_bytes(), 0o100755) for lib in _libraries(nft)]
+    return Extras(files=tuple(files), modules=NFT_MODULES)
+
+
 def setup_extras(lab: Lab) -> tuple[Callable[[], Extras], ...]:
-    """What setting ``lab`` up needs in the guest: ``ip xfrm``'s modules (an inbound filter).
+    """What setting ``lab`` up needs in the guest: ``ip xfrm``'s modules, ``nft``.
+
+    The modules when a PE has an inbound filter, nft when a PE with several peers binds them.
 
     The checks name what they need themselves (``Check.extras``); protecting a lab needs
     ``protect_extras``.
     """
-    commands = (command for node in lab.nodes for command in node.exec)
-    return (xfrm_extras,) if any(c.startswith("ip xfrm ") for c in commands) else ()
+    commands = [command for node in lab.nodes for command in node.exec]
+    found: list[Callable[[], Extras]] = []
+    if any(c.startswith("ip xfrm ") for c in commands):
+        found.append(xfrm_extras)
+    if any(c.startswith("nft ") for c in commands):
+        found.append(nft_extras)
+    return tuple(found)
 
 
 def protect_extras(lab: Lab) -> tuple[Callable[[], Extras], ...]:

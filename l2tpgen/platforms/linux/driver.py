@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.platforms.linux.networkd import render_networkd
 from l2tpgen.platforms.linux.render import (
+    bare,
     base_commands,
     linux_commands,
     pseudowire_commands,
@@ -60,4 +61,5 @@ KERNEL = KernelPlane(
     pseudowires=pseudowire_commands,
     site=linux_commands,
     reveal_cookies=reveal_linux_cookies,
+    bare=bare,
 )

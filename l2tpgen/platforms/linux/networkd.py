@@ -17,6 +17,11 @@ blocks of protocol 115 that ``linux.py`` puts between the tunnels and the sessio
 would bring the sessions up at boot with nothing to stop clear L2TPv3 until charon loads. A site
 whose pseudowires get IPsec or an inbound filter (``protection``) is refused, naming this:
 ``render --format iproute2`` writes the commands and swanctl.conf.
+
+A PE with several peers binds each peer's address to its own sessions (``binding.py``): networkd
+has no firewall, so that table comes as one more file, ``l2tpgen-binding.nft``, for nftables
+(``nft -f``, or included from ``/etc/nftables.conf``: Debian's nftables.service runs before
+``network-pre.target``, so before networkd creates the sessions).
 """
 
 from __future__ import annotations
@@ -24,10 +29,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError
+from l2tpgen.platforms.linux.binding import binding_file
 from l2tpgen.platforms.linux.render import session_port
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire, Site
+
+
+BINDING_FILE = "l2tpgen-binding.nft"  # not a networkd file: for nftables (binding.py)
 
 
 def _ini(*sections: tuple[str, list[tuple[str, object]]]) -> str:
@@ -156,4 +165,7 @@ def render_networkd(fleet: Fleet, name: str) -> dict[str, str]:
             ("Match", [("Name", f"br{vlan}")]),
             ("Network", [("LinkLocalAddressing", "no"), ("ConfigureWithoutCarrier", "yes")]),
         )
+    binding = binding_file(site, pseudowires)
+    if binding is not None:  # several peers: networkd has no firewall; nftables.service loads it
+        files[BINDING_FILE] = binding
     return dict(sorted(files.items()))

@@ -19,28 +19,37 @@ receive path compares with ``session->peer_cookie``). IPsec comes from strongSwa
 (``swanctl.py``), which installs per-peer policies only, and only while charon runs.
 
 A protected site (IPsec or an inbound filter on any path) therefore **fails closed** before any
-session exists (``failclosed_commands``, right after the tunnels):
-static xfrm policies block IP protocol 115 in both directions (``dir out`` and ``dir in``), from
-and to every address of both families (``0.0.0.0/0`` and ``::/0``: every local, broadcast and
-multicast address), at a priority below charon's (the lab measured 366975 with strongSwan 5.9.8;
-the higher the number, the lower the precedence). Just above them, each peer whose pseudowires
-are not IPsec is allowed (``src``/``dst`` its tunnel address and ours, both directions). So a
-charon stop, restart or crash, or a boot where this script runs before ``swanctl --load-all``,
-sends no clear L2TPv3 and accepts none: the IPsec peers' traffic waits for charon's policies,
-which win over the blocks once installed. IKE (UDP 500/4500) and ESP (protocol 50) are other
-protocols and pass; ``dir fwd`` is left alone (the PE's own sessions are ``in``/``out``; a
+session exists (``inbound_blocks``, the script's first lines, and ``failclosed_commands``, right
+after the tunnels): static xfrm policies block IP protocol 115 in both directions (``dir out`` and
+``dir in``), from and to every address of both families (``0.0.0.0/0`` and ``::/0``: every local,
+broadcast and multicast address), at a priority below charon's (the lab measured 366975 with
+strongSwan 5.9.8; the higher the number, the lower the precedence). Just above them, each peer
+whose pseudowires are not IPsec is allowed (``src``/``dst`` its tunnel address and ours, both
+directions). So a charon stop, restart or crash, or a boot where this script runs before ``swanctl
+--load-all``, sends no clear L2TPv3 and accepts none: the IPsec peers' traffic waits for charon's
+policies, which win over the blocks once installed. IKE (UDP 500/4500) and ESP (protocol 50) are
+other protocols and pass; ``dir fwd`` is left alone (the PE's own sessions are ``in``/``out``; a
 forward block would only drop third parties' L2TPv3 routed through the box). The kernel finds a
 data packet's session by its session ID alone (``net/l2tp/l2tp_ip.c`` ``l2tp_ip_recv``,
-``l2tp_ip6.c`` likewise, over one table for both families), which is why the inbound block
-covers every destination and both families rather than the tunnel address.
+``l2tp_ip6.c`` likewise, over one table for both families), which is why the inbound block covers
+every destination and both families rather than the tunnel address.
 
-The tunnels come before the blocks because the kernel refuses them after: ``ip l2tp add tunnel
-... encap ip`` connects a protocol-115 socket, whose route lookup meets the ``dir out`` block
+The tunnels come before the outbound blocks because the kernel refuses them after: ``ip l2tp add
+tunnel ... encap ip`` connects a protocol-115 socket, whose route lookup meets the ``dir out`` block
 (``xfrm_lookup``: a ``block`` policy is ``-EPERM``) and fails with "RTNETLINK answers: Operation
 not permitted" (measured in the lab, kernel 6.1, for the IPsec peers with no charon running). A
 static IP-encapsulated tunnel sends nothing by itself (no control channel) and a packet for a
 session that does not exist yet is dropped (``l2tp_ip_recv``: no session, discard), so nothing
 crosses in clear before the blocks are in.
+
+The script is safe to run again at any time, and running it again is how the blocks come back
+after an ``ip xfrm policy flush`` (which removes them with charon's policies) or the binding after
+an nftables ``flush ruleset``: the inbound blocks and the binding (``binding.py``: on a PE with
+several peers each peer reaches only its own sessions) come first, before any step that could
+fail; every step is one that succeeds on a second run: ``ip xfrm policy update`` (creates or
+replaces), ``ip addr replace``, ``ip route replace``, ``ip link set``, and each ``add`` of a
+tunnel, session, VLAN device or bridge guarded (``guarded``: ``add || check it exists``; an
+existing one is kept as it is: delete it to change it). Measured under ``sh -e`` in the lab.
 
 IPv6 underlays (``wan.address`` IPv6): ``ip l2tp add tunnel ... local/remote`` take IPv6 addresses
 (ip-l2tp(8): "May be specified as an IPv4 address or an IPv6 address"; the kernel's ``l2tp_ip6``
@@ -62,6 +71,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.protection import reveal_cookies
+from l2tpgen.platforms.linux.binding import binding_commands
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -72,6 +82,8 @@ if TYPE_CHECKING:
 CATCH_ALL_PRIORITY = 2_000_000
 PEER_ALLOW_PRIORITY = CATCH_ALL_PRIORITY - 1
 ANYWHERE = ("0.0.0.0/0", "::/0")  # both families, whatever the underlay's
+GUARD = " || "  # an `add` that may meet its object from an earlier run, then the check it exists
+NFT_TABLE = "inet l2tpgen"
 
 
 def _cookie_hex(words: tuple[int, ...]) -> str:
@@ -100,19 +112,31 @@ def protected(pseudowires: tuple[Pseudowire, ...]) -> bool:
     return any(pw.protection.ipsec or pw.protection.inbound_filter for pw in pseudowires)
 
 
+def _blocks(directions: tuple[str, ...]) -> list[str]:
+    return [
+        f"ip xfrm policy update src {anywhere} dst {anywhere} proto 115 dir {direction} "
+        f"action block priority {CATCH_ALL_PRIORITY}"
+        for anywhere in ANYWHERE
+        for direction in directions
+    ]
+
+
+def inbound_blocks(pseudowires: tuple[Pseudowire, ...]) -> list[str]:
+    """The inbound blocks of protocol 115, every address, both families: the script's first lines.
+
+    Empty for an unprotected site (every path trusted and no inbound filter asked for).
+    """
+    return _blocks(("in",)) if protected(pseudowires) else []
+
+
 def failclosed_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str]:
-    """Blocks of protocol 115 both ways on every address, then the peers allowed in clear.
+    """The outbound blocks of protocol 115, then the peers allowed in clear (both directions).
 
     Empty for an unprotected site (every path trusted and no inbound filter asked for).
     """
     if not protected(pseudowires):
         return []
-    commands = [
-        f"ip xfrm policy add src {anywhere} dst {anywhere} proto 115 dir {direction} "
-        f"action block priority {CATCH_ALL_PRIORITY}"
-        for anywhere in ANYWHERE
-        for direction in ("out", "in")
-    ]
+    commands = _blocks(("out",))
     local = site.tunnel_address
     host = local.max_prefixlen  # /32, or /128 on an IPv6 underlay
     clear = sorted({pw.peer_address for pw in pseudowires if not pw.protection.ipsec})
@@ -120,14 +144,28 @@ def failclosed_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list
         out = f"src {local}/{host} dst {address}/{host} proto 115 dir out"
         into = f"src {address}/{host} dst {local}/{host} proto 115 dir in"
         commands += [
-            f"ip xfrm policy add {selector} priority {PEER_ALLOW_PRIORITY}"
+            f"ip xfrm policy update {selector} priority {PEER_ALLOW_PRIORITY}"
             for selector in (out, into)
         ]
     return commands
 
 
 def _route(network: str, gateway: str) -> str:
-    return f"ip route add {'default' if network == '0.0.0.0/0' else network} via {gateway}"
+    return f"ip route replace {'default' if network == '0.0.0.0/0' else network} via {gateway}"
+
+
+def guarded(add: str, check: str) -> str:
+    """``add``, or when it fails (a re-run: the object exists), ``check`` that it exists."""
+    return f"{add}{GUARD}{check}"
+
+
+def bare(command: str) -> str:
+    """``command`` without its re-run guard (what it adds, for readers of the commands)."""
+    return command.split(GUARD, 1)[0]
+
+
+def _link_guarded(add: str, device: str) -> str:
+    return guarded(add, f"ip link show dev {device} >/dev/null")
 
 
 # Cisco's `sequencing transmit|receive|both` against iproute2's `seq send|recv|both`, with the
@@ -150,14 +188,14 @@ def base_commands(site: Site) -> list[str]:
     nodad = " nodad" if site.wan.ipv6 else ""  # the tunnel binds it at once (see above)
     commands = [
         f"ip link set dev {wan} up mtu {site.wan.mtu}",
-        f"ip addr add {site.wan.address} dev {wan}{nodad}",
+        f"ip addr replace {site.wan.address} dev {wan}{nodad}",
         *(_route(str(net), str(site.wan.gateway)) for net in site.wan.routes),
         f"ip link set dev {lan} up",
     ]
     if site.wan.loopback is not None:
         # nodad on lo too: the kernel marks every new IPv6 address tentative until its DAD work
         # item runs, even on lo (which skips DAD), and a tunnel cannot bind it until then.
-        commands.insert(2, f"ip addr add {site.wan.loopback.address} dev lo{nodad}")
+        commands.insert(2, f"ip addr replace {site.wan.loopback.address} dev lo{nodad}")
     return commands
 
 
@@ -165,10 +203,12 @@ def tunnel_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[str
     """One IP-encapsulated tunnel per peer (static: it sends nothing by itself)."""
     commands: list[str] = []
     for number, pw in _tunnels(pseudowires).values():
-        commands.append(
+        add = (
             f"ip l2tp add tunnel tunnel_id {number} peer_tunnel_id {number} encap ip "
             f"local {site.tunnel_address} remote {pw.peer_address}"
         )
+        # `ip l2tp show tunnel` lists every tunnel whatever tunnel_id it is given (iproute2 6.1)
+        commands.append(guarded(add, f"ip l2tp show tunnel | grep -q '^Tunnel {number},'"))
     return commands
 
 
@@ -200,14 +240,16 @@ def session_commands(site: Site, pseudowires: tuple[Pseudowire, ...]) -> list[st
         # The native VLAN's frames are the untagged ones: the port itself joins its bridge.
         lan_port = lan if pw.vlan.native else f"{lan}.{vlan}"
         vlan_device = [
-            f"ip link add link {lan} name {lan}.{vlan} type vlan id {vlan}",
+            _link_guarded(
+                f"ip link add link {lan} name {lan}.{vlan} type vlan id {vlan}", f"{lan}.{vlan}"
+            ),
             f"ip link set dev {lan}.{vlan} up",
         ]
         commands += [
-            session,
+            _link_guarded(session, f"l2tp{vlan}"),
             f"ip link set dev l2tp{vlan} up mtu {mtu}",
             *([] if pw.vlan.native else vlan_device),
-            f"ip link add br{vlan} type bridge",
+            _link_guarded(f"ip link add br{vlan} type bridge", f"br{vlan}"),
             f"ip link set dev {lan_port} master br{vlan}",
             *_session_port(pw),
             f"ip link set dev br{vlan} up",
@@ -233,7 +275,7 @@ def _session_port(pw: Pseudowire) -> list[str]:
     # The VLAN device inherits the session device's MTU, the inner IP MTU (the budget already
     # counts the tag); it adds the tag and hands the frame to the session device.
     return [
-        f"ip link add link l2tp{vlan} name {port} type vlan id {vlan}",
+        _link_guarded(f"ip link add link l2tp{vlan} name {port} type vlan id {vlan}", port),
         f"ip link set dev {port} up",
         f"ip link set dev {port} master br{vlan}",
     ]
@@ -243,8 +285,11 @@ def linux_commands(fleet: Fleet, name: str) -> list[str]:
     """Every command that turns a Linux box into the site's PE (keyed cookies masked)."""
     site = fleet.site(name)
     pseudowires = fleet.pseudowires(name)
+    binding = [] if site.driver.ios_config else binding_commands(site, pseudowires)
     return (
-        base_commands(site)
+        inbound_blocks(pseudowires)
+        + binding
+        + base_commands(site)
         + tunnel_commands(site, pseudowires)
         + failclosed_commands(site, pseudowires)
         + session_commands(site, pseudowires)
@@ -270,15 +315,28 @@ def render_linux(fleet: Fleet, name: str) -> str:
     pseudowires = fleet.pseudowires(name)
     if protected(pseudowires):
         lines.append(
-            "# Fails closed: after the tunnels and before any session, xfrm policies block IP "
-            "protocol 115 both ways on every address (needs xfrm_user); only the peers in clear "
-            "are allowed. Safe to run before strongSwan, at boot or while charon restarts"
+            "# Fails closed: first, and after the tunnels, before any session, xfrm policies block "
+            "IP protocol 115 both ways on every address (needs xfrm_user); only the peers in "
+            "clear are allowed. Safe to run before strongSwan, at boot or while charon restarts"
         )
+    commands = linux_commands(fleet, name)
+    bound = any(line.startswith("nft ") for line in commands)
+    if bound:
+        lines.append(
+            "# Several peers: an nftables table (inet l2tpgen; needs nf_tables) lets each peer's "
+            "address reach only its own session IDs"
+        )
+    restores = [
+        *(["`ip xfrm policy flush`"] if protected(pseudowires) else []),
+        *(["an nftables `flush ruleset`"] if bound else []),
+    ]
+    again = f"; run it again after {' or '.join(restores)} to restore them" if restores else ""
+    lines.append(f"# Safe to run again (sh -e too){again}")
     if any(pw.protection.ipsec for pw in pseudowires):
         esp = "esp6" if site.wan.ipv6 else "esp4"
         lines.append(
             "# IPsec: then load swanctl.conf into strongSwan (swanctl --load-all); charon's "
             f"per-peer policies win over the blocks (needs {esp} and xfrm_user)"
         )
-    lines += linux_commands(fleet, name)
+    lines += commands
     return "\n".join(lines) + "\n"

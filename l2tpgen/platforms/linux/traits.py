@@ -81,6 +81,7 @@ LINUX = Traits(
     signaling=("static",),  # iproute2 has no control channel
     short_title="Linux",
     kernel_sessions=True,
+    binds_peers=True,  # binding.py: nftables, each peer's address to its own session IDs
     fail_closed=True,  # render.py: the xfrm blocks between the tunnels and the sessions
     # ip-l2tp(8): `local` and `remote` "May be specified as an IPv4 address or an IPv6 address";
     # the kernel's l2tp_ip6 carries IP-encapsulated L2TPv3 over IPv6 (Linux 3.5).
