@@ -53,3 +53,4 @@ class KernelPlane:
     site: Callable[[Fleet, str], list[str]]  # every command of one site, keyed cookies masked
     reveal_cookies: Callable[[str, Mapping[str, str] | None], str]  # the masked cookies filled
     bare: Callable[[str], str]  # a command without its re-run guard (`... || ip l2tp show ...`)
+    binding_table: str  # the nftables table binding each peer to its own sessions at a hub

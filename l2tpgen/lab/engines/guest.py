@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.shaping import tc_commands
-from l2tpgen.platforms.linux.render import bare
+from l2tpgen.platforms.render import kernel_plane
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -67,7 +67,7 @@ def _groups(commands: Sequence[str]) -> list[tuple[str | None, list[tuple[int, s
     for index, given in enumerate(commands):
         # A rendered re-run guard (`ip ... add ... || ip ... show ...`) only acts when the object
         # exists already: in the lab's fresh namespaces the `add` runs alone, in the batch.
-        command = bare(given) if given.startswith("ip ") else given
+        command = kernel_plane().bare(given) if given.startswith("ip ") else given
         word = command.split(" ", 1)[0]
         shell = any(c in command for c in "|&;<>'")  # shell syntax runs in a shell
         program = word if word in BATCHABLE and " " in command and not shell else None

@@ -43,7 +43,7 @@ from l2tpgen.lab.security import (
 )
 from l2tpgen.lab.strongswan import PWPROBE, protection_extras
 from l2tpgen.lab.topology import build_topology, protection_files
-from l2tpgen.platforms.linux.binding import TABLE
+from l2tpgen.platforms.render import kernel_plane
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -167,7 +167,7 @@ def apart_probes(lab: Lab, a: HubAim) -> tuple[Probe, ...]:
         Probe("reach", ce, retry(f"ping -c 1 -W 1 {victim_address}", 60)),
         Probe("watch.start", ce, watch_start("hub-ce", "eth1", watched)),
         Probe("forge.bound", a.spoke, _forge(a, BOUND), "out"),
-        Probe("unbind", a.hub, f"nft delete table {TABLE}"),
+        Probe("unbind", a.hub, f"nft delete table {kernel_plane().binding_table}"),
         Probe("forge.open", a.spoke, _forge(a, OPEN), "out"),
         Probe("sentinel", far_ce, f"ping -c 1 -W 3 -p {pattern_hex(END)} {ce_address}"),
         Probe("watch", ce, watch_stop("hub-ce", sentinel=True), "out"),
@@ -177,6 +177,7 @@ def apart_probes(lab: Lab, a: HubAim) -> tuple[Probe, ...]:
 def rerun_probes(lab: Lab, a: HubAim) -> tuple[Probe, ...]:
     """Flush, clear packets counted (control); the script twice; charon restarted, counted."""
     ce, _, victim_address = _hub_ce(a)
+    table = kernel_plane().binding_table
     script = "\n".join([PRELUDE, *lab.node(a.hub).exec])
     eof = "L2TPGEN_PE_EOF"
     return (
@@ -188,7 +189,12 @@ def rerun_probes(lab: Lab, a: HubAim) -> tuple[Probe, ...]:
         Probe("write", a.hub, f"cat > {SCRIPT} <<'{eof}'\n{script}\n{eof}"),
         *(Probe(f"rerun.{n}", a.hub, _rerun(n), "out") for n in (1, 2)),
         Probe("blocks.back", a.hub, BLOCKS, "out"),
-        Probe("bound.back", a.hub, f"nft list table {TABLE} | grep -c 'drop'; true", "out"),
+        Probe(
+            "bound.back",
+            a.hub,
+            f"nft list table {kernel_plane().binding_table} | grep -c 'drop'; true",
+            "out",
+        ),
         Probe("wan.restart.start", a.wan, _wan_watch(a, "wan-r")),
         Probe("restart", a.hub, _restart(lab, a.hub)),
         Probe("initiate.hub", a.hub, _initiate_all(lab, a.hub)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.platforms.linux.binding import TABLE
 from l2tpgen.platforms.linux.networkd import render_networkd
 from l2tpgen.platforms.linux.render import (
     bare,
@@ -62,4 +63,5 @@ KERNEL = KernelPlane(
     site=linux_commands,
     reveal_cookies=reveal_linux_cookies,
     bare=bare,
+    binding_table=TABLE,
 )
