@@ -192,7 +192,7 @@ def rerun_probes(lab: Lab, a: HubAim) -> tuple[Probe, ...]:
         Probe(
             "bound.back",
             a.hub,
-            f"nft list table {kernel_plane().binding_table} | grep -c 'drop'; true",
+            f"nft list table {table} | grep -c 'drop'; true",
             "out",
         ),
         Probe("wan.restart.start", a.wan, _wan_watch(a, "wan-r")),
