@@ -12,7 +12,6 @@ from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
-    from l2tpgen.model import Fleet
     from l2tpgen.model.needs import SecretNeed
 
 _MARK = {"set": "set", "missing": "MISSING", "refused": "REFUSED"}
@@ -91,16 +90,6 @@ def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
         )
     else:
         out.print(f"ok: all {len(needs)} variables set", markup=False)
-
-
-def unset_secrets(fleet: Fleet) -> list[SecretNeed]:
-    """The variables the fleet's secrets come from that are missing or refused (``validate``)."""
-    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
-
-    try:
-        return [need for need in secret_needs(fleet) if need.state != "set"]
-    except L2tpgenError:  # a site render refuses: render and push say why
-        return []
 
 
 def warn_unset(unset: list[SecretNeed]) -> None:
