@@ -39,18 +39,7 @@ WHOLE_MODULES = {"shutil", "tempfile"}
 PYDANTIC_BUILDERS = {"model_validate", "model_validate_json", "model_construct", "model_copy"}
 
 # (module file, what it does): why it is still in the CLI. Only shrinks.
-ALLOWED: dict[tuple[str, str], str] = {
-    ("sim.py", "writes: unlink"): (
-        "`sim up -d` / `sim down`: the detached simulator's status file, removed before a start "
-        "and after a stop; the lifecycle of a process the CLI itself starts"
-    ),
-    ("sim.py", "writes: open(..., 'w')"): (
-        "`sim up -d`: the detached simulator's log file, its child process's stdout and stderr"
-    ),
-    ("sim_run.py", "writes: unlink"): (
-        "`sim up --status-file`: the status file removed when the simulator stops"
-    ),
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)

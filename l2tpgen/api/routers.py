@@ -95,10 +95,23 @@ def plan(
     )
 
 
-def targets(fleet: Fleet, names: Sequence[str], inventory: Path | None = None) -> dict[str, Target]:
-    """Where each site's router is: its site file's management, or the inventory's entry."""
+def targets(
+    fleet: Fleet,
+    names: Sequence[str],
+    inventory: Path | None = None,
+    where: Mapping[str, Target] | None = None,
+) -> dict[str, Target]:
+    """Where each site's router is: ``where``'s entry, else the inventory's or the site file's.
+
+    ``where``: targets the caller found already (``--inventory netbox``, learned host keys).
+
+    Raises:
+        L2tpgenError: the inventory cannot be read, or lacks a site.
+    """
     from l2tpgen.device import load_inventory, target_for  # noqa: PLC0415 - netmiko, on demand
 
+    if where is not None:
+        return {name: where[name] for name in names}
     table = load_inventory(inventory) if inventory is not None else None
     return {name: target_for(fleet.site(name), table) for name in names}
 
@@ -119,6 +132,7 @@ def push(
     credentials: Credentials | None = None,
     state_dir: Path | None = None,
     workers: int | None = None,
+    where: Mapping[str, Target] | None = None,
 ) -> FleetReport:
     """Push the sites ``names`` to their routers, ``workers`` at once (``push --yes``).
 
@@ -130,7 +144,7 @@ def push(
     from l2tpgen.device.fleet import DEFAULT_WORKERS, push_fleet  # noqa: PLC0415 - Nornir
     from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
-    where = targets(fleet, names, inventory)
+    found = targets(fleet, names, inventory, where)
     login = _credentials(credentials)
     options = PushOptions(
         dry_run=True,
@@ -140,7 +154,7 @@ def push(
     )
     if not dry_run:
         options = replace(options, dry_run=False)
-    return push_fleet(fleet, where, login, options, workers or DEFAULT_WORKERS)
+    return push_fleet(fleet, found, login, options, workers or DEFAULT_WORKERS)
 
 
 @dataclass(frozen=True)
@@ -163,13 +177,17 @@ def verify(
     *,
     credentials: Credentials | None = None,
     workers: int | None = None,
+    where: Mapping[str, Target] | None = None,
 ) -> Verification:
-    """Read the pseudowires' state from the routers of ``names``: ``l2tpgen verify``."""
+    """Read the pseudowires' state from the routers of ``names``: ``l2tpgen verify``.
+
+    The states come sorted by site (in the order of ``names``), then VLAN.
+    """
     from l2tpgen.device.fleet import DEFAULT_WORKERS, verify_fleet  # noqa: PLC0415 - Nornir
 
-    where = targets(fleet, names, inventory)
+    found = targets(fleet, names, inventory, where)
     login = _credentials(credentials)
-    states, problems = verify_fleet(fleet, where, login, workers or DEFAULT_WORKERS)
+    states, problems = verify_fleet(fleet, found, login, workers or DEFAULT_WORKERS)
     order = {name: index for index, name in enumerate(names)}
     states.sort(key=lambda s: (order[s.site], s.vlan))
     return Verification(tuple(states), tuple(problems))
@@ -185,6 +203,7 @@ def rollback(
     approve: Callable[[str], bool] | None = None,
     credentials: Credentials | None = None,
     state_dir: Path | None = None,
+    where: Mapping[str, Target] | None = None,
 ) -> PushResult:
     """Take ``site``'s router back to a rollback copy push made (the newest, or ``to``).
 
@@ -205,7 +224,7 @@ def rollback(
         save_command=platform.save_command or "write memory",
         file_systems=platform.file_systems,
     )
-    target = targets(fleet, [site], inventory)[site]
+    target = targets(fleet, [site], inventory, where)[site]
     return rollback_site(
         target, _credentials(credentials), site, options, approve or (lambda _diff: True)
     )
