@@ -20,6 +20,7 @@ from conftest import ROOT
 from conftest_sim import cli_env, dry_run_results, run_cli, start_lab
 
 from l2tpgen import api
+from l2tpgen.errors import FleetValidationError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -64,6 +65,21 @@ def test_validate_gives_the_document_validate_format_json_prints(
     printed = run_cli("validate", "--sites", str(missing), "--format", "json", env=NO_SECRETS)
     assert json.loads(printed.stdout) == api.validate(missing).as_dict()
     assert api.validate(missing).error
+
+
+@pytest.mark.parametrize("fleet", ["unsafe-names", "vlan-peer-not-in-peers"])
+def test_validate_text_lists_every_problem_in_the_order_the_api_found_them(fleet: str) -> None:
+    sites = ROOT / "tests" / "fleets" / "broken" / fleet
+    printed = run_cli("validate", "--sites", str(sites), env={**NO_SECRETS, "COLUMNS": "500"})
+    found = api.validate(sites)
+    with pytest.raises(FleetValidationError) as raised:
+        api.load(sites)
+    assert found.found == raised.value.problems  # as the loader found them
+    assert len(found.found) > 1
+    wheres = [
+        line.split(": error: ")[0] for line in printed.stderr.splitlines() if ": error: " in line
+    ]
+    assert wheres == [p.where for p in found.found]
 
 
 @pytest.mark.parametrize("site", ["hub", "branch", "linux-edge"])
@@ -115,3 +131,25 @@ def test_plan_of_a_router_that_holds_the_model_is_unchanged() -> None:
 
     planned = api.plan(fleet, "branch", render_base(fleet, "branch") + rendered)
     assert (planned.status, planned.commands) == ("unchanged", ())
+
+
+def test_lab_build_gives_the_topology_and_the_files_lab_build_writes_beside_it(
+    tmp_path: Path,
+) -> None:
+    from ruamel.yaml import YAML  # noqa: PLC0415 - the test's own
+
+    from l2tpgen.lab.iol import partial_config_name  # noqa: PLC0415
+
+    out = tmp_path / "hub.clab.yml"
+    printed = run_cli("lab", "build", "--sites", str(HUB), "-o", str(out), env=NO_SECRETS)
+    assert printed.returncode == 0, printed.stderr
+    fleet = api.load(HUB)
+    built = api.lab_build(fleet)
+    ipsec = [f"pe-{name}.swanctl.conf" for name in ("branch", "hub", "linux-edge")]
+    assert sorted(built.files) == ipsec  # every PE's pseudowires get IPsec in examples/hub
+    for name, text in built.files.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == text
+    assert YAML(typ="safe").load(out) == built.topology
+    iol = api.lab_build(fleet, flavor="cisco_iol")
+    cisco = {partial_config_name(name) for name in ("branch", "hub")}
+    assert set(iol.files) == cisco | {"pe-linux-edge.swanctl.conf"}
