@@ -74,7 +74,13 @@ FUNCTIONS = sorted(
     for name in l2tpgen.api.__all__
     if callable(getattr(l2tpgen.api, name))
     and not isinstance(getattr(l2tpgen.api, name), type)
-    and name not in {"problem_dict", "targets", "lab_of"}  # helpers, shown through the others
+    and name
+    not in {
+        "problem_dict",
+        "targets",
+        "lab_of",
+        "rollback_options",
+    }  # helpers, shown through the others
 )
 
 

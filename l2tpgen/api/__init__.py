@@ -13,7 +13,16 @@ them, so a script that only loads a fleet never pays for them.
 """
 
 from l2tpgen.api.lab import LabBuild, lab_build, lab_of, lab_run
-from l2tpgen.api.routers import PlanResult, Verification, plan, push, rollback, targets, verify
+from l2tpgen.api.routers import (
+    PlanResult,
+    Verification,
+    plan,
+    push,
+    rollback,
+    rollback_options,
+    targets,
+    verify,
+)
 from l2tpgen.api.sites import (
     LintReport,
     PairSummary,
@@ -44,6 +53,7 @@ __all__ = [
     "push",
     "render",
     "rollback",
+    "rollback_options",
     "targets",
     "validate",
     "verify",

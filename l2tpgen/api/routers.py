@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.fleet import FleetReport
     from l2tpgen.device.inventory import Target
+    from l2tpgen.device.manual_rollback import RollbackOptions
     from l2tpgen.device.result import PushResult
     from l2tpgen.device.verify import PseudowireState
     from l2tpgen.model import Fleet
@@ -193,6 +194,28 @@ def verify(
     return Verification(tuple(states), tuple(problems))
 
 
+def rollback_options(
+    fleet: Fleet,
+    site: str,
+    *,
+    to: str | None = None,
+    save: bool = True,
+    state_dir: Path | None = None,
+) -> RollbackOptions:
+    """How ``site``'s router is rolled back: the copy, the state directory, its save command."""
+    from l2tpgen.device.manual_rollback import RollbackOptions  # noqa: PLC0415 - netmiko
+    from l2tpgen.traits import driver  # noqa: PLC0415
+
+    platform = driver(fleet.site(site).effective_platform)
+    return RollbackOptions(
+        _state_dir(state_dir),
+        to=to,
+        save=save,
+        save_command=platform.save_command or "write memory",
+        file_systems=platform.file_systems,
+    )
+
+
 def rollback(
     fleet: Fleet,
     site: str,
@@ -210,20 +233,9 @@ def rollback(
     ``approve`` is shown the diff and says whether to go ahead (by default: yes, as ``--yes``).
     Never raises for a router's problem: the result says what happened.
     """
-    from l2tpgen.device.manual_rollback import (  # noqa: PLC0415 - netmiko, on demand
-        RollbackOptions,
-        rollback_site,
-    )
-    from l2tpgen.traits import driver  # noqa: PLC0415
+    from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - netmiko
 
-    platform = driver(fleet.site(site).effective_platform)
-    options = RollbackOptions(
-        _state_dir(state_dir),
-        to=to,
-        save=save,
-        save_command=platform.save_command or "write memory",
-        file_systems=platform.file_systems,
-    )
+    options = rollback_options(fleet, site, to=to, save=save, state_dir=state_dir)
     target = targets(fleet, [site], inventory, where)[site]
     return rollback_site(
         target, _credentials(credentials), site, options, approve or (lambda _diff: True)
