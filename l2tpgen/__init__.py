@@ -1,7 +1,8 @@
 """l2tpgen: build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites.
 
-The public API is named here; everything else is an implementation detail. The model and the
-renderer are imported on first use, so that ``l2tpgen --version`` (which imports this package)
+The public API is named here and in ``l2tpgen.api`` (one function per command, typed results:
+``docs/api.md``); everything else is an implementation detail. The model and the renderer are
+imported on first use, so that ``l2tpgen --version`` (which imports this package)
 does not pay for pydantic and jinja2.
 """
 

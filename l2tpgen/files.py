@@ -25,9 +25,12 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from l2tpgen.errors import L2tpgenError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MIB = 1024 * 1024
 # Far above any config or site file (the largest third-party configs l2tpgen has met are under
@@ -138,6 +141,39 @@ def write_output(path: Path, text: str, *, mode: int = 0o644) -> None:
             raise UserFileError(f"cannot write {path}: it is {kind_of(kind)}, not a file")
     except OSError as exc:
         raise UserFileError(f"cannot write {path}: {_reason(exc)}") from exc
+
+
+def make_directory(path: Path, what: str = "cannot make directory") -> None:
+    """``mkdir -p path``.
+
+    Raises:
+        UserFileError: ``what`` and the path, and why it cannot be made.
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserFileError(f"{what} {path}: {exc.strerror}") from exc
+
+
+def write_files(output: Path, files: Mapping[str, str], *, private: bool) -> list[Path]:
+    """Write one text to ``output`` (``files`` is ``{"": text}``), or several into a directory.
+
+    Each file goes through ``write_output``: a regular file is written whole or not at all (a
+    temporary file, then a rename), with mode 0600 when it holds secrets (``private``); a device
+    or FIFO is written into; a symbolic link is refused. The one writer of the command line:
+    ``tests/test_cli_thin.py`` fails when a ``cli/`` module writes a file another way.
+
+    Raises:
+        UserFileError: a path cannot be written (names it and says why).
+    """
+    if list(files) == [""]:
+        targets = [(output, files[""])]
+    else:
+        make_directory(output)
+        targets = [(output / file, text) for file, text in files.items()]
+    for path, text in targets:
+        write_output(path, text, mode=0o600 if private else 0o644)
+    return [path for path, _ in targets]
 
 
 def _replace(path: Path, text: str, mode: int) -> None:

@@ -61,6 +61,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("device", ("l2tpgen.device", "l2tpgen.device.*", "l2tpgen.nornir")),
     ("netbox", ("l2tpgen.netbox", "l2tpgen.netbox.*")),
     ("lab", ("l2tpgen.lab", "l2tpgen.lab.*")),
+    ("api", ("l2tpgen.api", "l2tpgen.api.*")),
     ("cli", ("l2tpgen.cli", "l2tpgen.cli.*", "l2tpgen.__main__", "l2tpgen")),
 ]
 
@@ -177,6 +178,18 @@ def test_the_check_sees_type_only_and_function_level_imports(tmp_path: Path) -> 
     assert upward({("l2tpgen.model.bad", b) for b in found}) == {
         ("l2tpgen.model.bad", b) for b in found
     }
+
+
+def test_the_library_api_sits_on_the_whole_library_and_below_the_command_line() -> None:
+    """``l2tpgen.api`` (issue 35) calls every floor below it and nothing of ``cli/`` calls it."""
+    api = layer_of("l2tpgen.api")
+    assert layer_of("l2tpgen.api.routers") == api
+    assert api == len(LAYERS) - 2  # just below the command line
+    for below in ("l2tpgen.model", "l2tpgen.lint", "l2tpgen.device", "l2tpgen.lab"):
+        assert layer_of(below) < api, below
+    assert layer_of("l2tpgen.cli.sites") > api
+    imported = {b for a, b in _edges() if a.startswith("l2tpgen.api")}
+    assert not {b for b in imported if b.startswith("l2tpgen.cli")}
 
 
 def test_every_module_is_in_a_layer() -> None:

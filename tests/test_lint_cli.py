@@ -14,7 +14,6 @@ from lint_cases import example
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
-from l2tpgen.cli import sites as cli_sites
 from l2tpgen.lint.rules import ALL_RULES
 
 if TYPE_CHECKING:
@@ -136,7 +135,10 @@ def test_lint_invalid_sites_reports_model_problems_as_l2t000(tmp_path: Path) -> 
 
 def test_render_refuses_a_config_with_error_findings(monkeypatch: pytest.MonkeyPatch) -> None:
     ((_, broken),) = MISSPELLED_PW_CLASS.configs
-    monkeypatch.setattr(cli_sites, "render_files", lambda *_args, **_kwargs: {"": broken})
+    # render_files is what `l2tpgen.api.render` calls to render: the broken config stands in for it
+    monkeypatch.setattr(
+        "l2tpgen.platforms.render.render_files", lambda *_args, **_kwargs: {"": broken}
+    )
     result = runner.invoke(app, ["render", "site-a", "--sites", str(SITES)])
     assert result.exit_code == 1
     assert result.stdout == ""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from conftest import ROOT
 
+from l2tpgen import api
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer import import_configs
 from l2tpgen.model import load_fleet
@@ -79,6 +80,15 @@ def test_a_cisco_native_vlan_is_a_native_dot1q_subinterface_and_validate_warns(
     assert warning.level == "warning"
     assert "[U]" in warning.message
     assert str(warning.location).endswith("hub.yaml:28:54"), warning.location
+
+
+def test_validate_gives_the_native_vlan_warning_as_data_and_stays_ok(tmp_path: Path) -> None:
+    sites = _sites(tmp_path, ("linux-edge", *NATIVE_200), ("hub", *HUB_200))
+    found = api.validate(sites)
+    assert found.ok
+    (warning,) = [w for w in found.warnings if "[U]" in w.message]
+    assert str(warning.location).endswith("hub.yaml:28:54"), warning.location
+    assert found.as_dict()["warnings"] == [api.problem_dict(w) for w in found.warnings]
 
 
 def test_a_linux_native_vlan_bridges_the_lan_port_itself(tmp_path: Path) -> None:

@@ -312,18 +312,10 @@ def coded(problem: Problem) -> tuple[tuple[str, str], ...]:
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:
-    """A problem as JSON."""
-    loc = problem.location
-    return {
-        "file": loc.file if loc else None,
-        "line": loc.line if loc else None,
-        "column": loc.column if loc else None,
-        "site": problem.site,
-        "path": list(problem.path),
-        "message": problem.message,
-        "hint": problem.hint,
-        "code": problem.code,
-    }
+    """A problem as JSON (``l2tpgen.api.problem_dict``)."""
+    from l2tpgen.api import problem_dict as as_json  # noqa: PLC0415 - start-up stays cheap
+
+    return as_json(problem)
 
 
 def load(sites: Path, fmt: OutputFormat = OutputFormat.text, names: Sequence[str] = ()) -> Fleet:

@@ -70,13 +70,9 @@ def _json(result: ImportResult | None, written: list[Path], refused: tuple[Note,
 
 
 def _write_sites(output: Path, result: ImportResult, targets: list[Path]) -> None:
-    from l2tpgen.cli.sites import write_files  # noqa: PLC0415
-    from l2tpgen.files import UserFileError  # noqa: PLC0415
+    from l2tpgen.files import make_directory, write_files  # noqa: PLC0415
 
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserFileError(f"cannot write to {output}: {exc.strerror}") from exc
+    make_directory(output, "cannot write to")
     for site, target in zip(result.sites, targets, strict=True):
         write_files(target, {"": site.text}, private=False)
 

@@ -6,14 +6,14 @@ import json
 import os
 import signal
 import sys
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, err, fail, load, out
-from l2tpgen.cli.lab import DelayOption, LossOption, RateOption, _print, _shaping, lab_app
+from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, err, fail, out
+from l2tpgen.cli.lab import DelayOption, LossOption, RateOption, _print, lab_app
 from l2tpgen.cli.routers import STATE_DIR
 from l2tpgen.errors import L2tpgenError
 
@@ -49,26 +49,10 @@ def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] 
     labels or the model's link. Both are one path: a sites directory gives the topology `lab
     build` would write (the frames checks in its PEs' labels), read back as a file is.
     """
-    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415
-    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
-    from l2tpgen.lab.inputs import load_lab, parse_lab  # noqa: PLC0415
-    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
+    from l2tpgen.api import lab_of  # noqa: PLC0415 - start-up stays cheap
 
     try:
-        if name is not None:
-            check_lab_name(name)
-        if not source.is_dir():
-            lab = load_lab(source)
-            lab = lab.with_shaping(_shaping(lab.shaping, *(shaping or (None, None, None))))
-            return lab if name is None else replace(lab, name=name)
-        fleet = load(source)
-        topology = build_topology(
-            fleet,
-            name=name or "l2tpgen",
-            shaping=lab_shaping(fleet, *shaping),
-            site_workloads=model_workloads(fleet),
-        )
-        return parse_lab(topology, str(source), protection_files(fleet))
+        return lab_of(source, name, (*shaping, None, None, None)[:3])  # type: ignore[arg-type]
     except L2tpgenError as exc:
         fail(str(exc))
 

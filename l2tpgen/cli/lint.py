@@ -22,7 +22,7 @@ from l2tpgen.cli.app import (
     out,
     safe,
 )
-from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
+from l2tpgen.errors import L2tpgenError, LintConfigError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -104,22 +104,10 @@ def _site_findings(
 
     Also the findings the site files' ``lint.ignore`` silenced.
     """
-    from l2tpgen.lint import problems_as_findings  # noqa: PLC0415 - start-up
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
-    from l2tpgen.lint.sites import lint_sites_counted  # noqa: PLC0415
-    from l2tpgen.model import load_fleet, resolve_site  # noqa: PLC0415
+    from l2tpgen.api import lint as linted  # noqa: PLC0415 - start-up stays cheap
 
-    directory, names = sites, list(sites_args)
-    if names:
-        resolved = [resolve_site(n, sites) for n in names]
-        directory, names = resolved[0][0], [name for _, name in resolved]
-    try:
-        fleet = load_fleet(directory)
-    except FleetValidationError as exc:
-        return problems_as_findings(exc.problems), []
-    unknown = unknown_ignores(fleet, names)
-    counted = lint_sites_counted(fleet, names, selection, in_site_files=True)
-    return sorted([*problems_as_findings(unknown), *counted.findings]), counted.quiet
+    report = linted(sites, sites_args, selection)
+    return list(report.findings), list(report.quiet)
 
 
 @app.command()

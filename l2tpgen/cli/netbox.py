@@ -146,7 +146,7 @@ def _pull(
 
 
 def _write(result: PullResult, output: Path, *, force: bool) -> list[Path]:
-    from l2tpgen.cli.sites import write_files  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.files import make_directory, write_files  # noqa: PLC0415 - start-up stays cheap
 
     targets = [output / f"{s.name}.yaml" for s in result.sites]
     existing = [str(t) for t in targets if t.exists()]
@@ -155,7 +155,7 @@ def _write(result: PullResult, output: Path, *, force: bool) -> list[Path]:
     written: list[Path] = []
     try:
         for pulled, target in zip(result.sites, targets, strict=True):
-            output.mkdir(parents=True, exist_ok=True)
+            make_directory(output)
             written += write_files(target, {"": pulled.text}, private=False)
     except (L2tpgenError, OSError) as exc:
         fail(str(exc))

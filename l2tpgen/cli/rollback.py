@@ -169,17 +169,9 @@ def _list(
 
 
 def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> RollbackOptions:
-    from l2tpgen.device.manual_rollback import RollbackOptions  # noqa: PLC0415
-    from l2tpgen.traits import driver  # noqa: PLC0415
+    from l2tpgen.api import rollback_options  # noqa: PLC0415 - start-up stays cheap
 
-    platform = driver(fleet.site(name).effective_platform)
-    return RollbackOptions(
-        _state(),
-        to=to,
-        save=save,
-        save_command=platform.save_command or "write memory",
-        file_systems=platform.file_systems,
-    )
+    return rollback_options(fleet, name, to=to, save=save, state_dir=_state())
 
 
 def _warn_lone_ends(fleet: Fleet, names: list[str]) -> None:

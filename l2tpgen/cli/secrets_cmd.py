@@ -12,7 +12,6 @@ from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, load, out
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
-    from l2tpgen.model import Fleet, Problem
     from l2tpgen.model.needs import SecretNeed
     from l2tpgen.model.pair_keys import KeyComparison
 
@@ -43,7 +42,8 @@ def secrets(
     compared (a fingerprint, in memory, never shown): DIFFER when they would not match, or why
     the comparison could not be made. Exit 1 when one is missing, refused or differs.
     """
-    from l2tpgen.model.needs import PURPOSES  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.api.sites import pair_keys  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.model.needs import PURPOSES  # noqa: PLC0415
     from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
 
     fleet = load(sites, fmt, names or ())
@@ -51,7 +51,7 @@ def secrets(
         needs = secret_needs(fleet, names or None)
     except L2tpgenError as exc:
         fail(str(exc))
-    comparisons = _selected(pair_keys(fleet)[0], names)
+    comparisons = _selected(pair_keys(fleet)[0], names)  # compared by fingerprint only
     bad = [n for n in needs if n.state != "set"]
     differ = [c for c in comparisons if c.outcome == "differ"]
     if fmt is OutputFormat.json:
@@ -124,16 +124,6 @@ def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
         out.print(f"ok: all {len(needs)} variables set", markup=False)
 
 
-def unset_secrets(fleet: Fleet) -> list[SecretNeed]:
-    """The variables the fleet's secrets come from that are missing or refused (``validate``)."""
-    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
-
-    try:
-        return [need for need in secret_needs(fleet) if need.state != "set"]
-    except L2tpgenError:  # a site render refuses: render and push say why
-        return []
-
-
 def warn_unset(unset: list[SecretNeed]) -> None:
     """One warning per missing or refused variable, on stderr (``validate``)."""
     for need in unset:
@@ -144,20 +134,6 @@ def warn_unset(unset: list[SecretNeed]) -> None:
             style="yellow",
             markup=False,
         )
-
-
-def pair_keys(fleet: Fleet) -> tuple[list[KeyComparison], list[Problem]]:
-    """The pairs whose ends name different master-key variables, and those whose keys differ.
-
-    Each comparison says same, differ or unknown (never a value, ``model.pair_keys``); a pair
-    whose keys differ is also a located problem (V100), for ``validate`` to refuse.
-    """
-    from l2tpgen.model.load import locate_problems  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.model.pair_keys import check_pair_keys, compare_pair_keys  # noqa: PLC0415
-
-    comparisons = compare_pair_keys(fleet.sites)
-    problems = check_pair_keys(fleet.sites, fleet.files, comparisons)
-    return comparisons, locate_problems(problems, fleet.files)
 
 
 def warn_uncompared(comparisons: list[KeyComparison]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -236,7 +235,7 @@ def _running(name: str) -> tuple[Path, SimStatus | None]:
 
 def _detach(argv: list[str], name: str) -> None:
     """Start ``sim up`` in its own session, wait until its routers listen, and show them."""
-    from l2tpgen.sim.lifecycle import LOG_FILE, alive  # noqa: PLC0415
+    from l2tpgen.sim.lifecycle import LOG_FILE, alive, start_detached  # noqa: PLC0415
 
     path, status = _running(name)
     if status is not None and alive(status.pid):
@@ -245,13 +244,9 @@ def _detach(argv: list[str], name: str) -> None:
             f"{status.inventory}): `l2tpgen sim down --name {name}` stops it, or start another "
             "with --name"
         )
-    path.unlink(missing_ok=True)
-    log = path.with_name(LOG_FILE)
     command = [sys.executable, "-m", "l2tpgen", "sim", "up", *argv, "--status-file", str(path)]
-    with log.open("w", encoding="utf-8") as stream:
-        child = subprocess.Popen(  # noqa: S603 - our own CLI, arguments from our own options
-            command, stdin=subprocess.DEVNULL, stdout=stream, stderr=stream, start_new_session=True
-        )
+    child = start_detached(command, path)
+    log = path.with_name(LOG_FILE)
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         _, status = _running(name)
@@ -323,7 +318,7 @@ def status(
 @sim_app.command("down")
 def down(name: NameOption = "default") -> None:
     """Stop the simulator started with `sim up -d` under this --name (none runs: exit 0)."""
-    from l2tpgen.sim.lifecycle import stop  # noqa: PLC0415
+    from l2tpgen.sim.lifecycle import forget, stop  # noqa: PLC0415
 
     name = checked_name(name)
     path, running = _running(name)
@@ -335,5 +330,5 @@ def down(name: NameOption = "default") -> None:
         return
     if not stop(running):
         fail(f"the simulator (pid {running.pid}) did not stop; kill it by hand")
-    path.unlink(missing_ok=True)
+    forget(path)
     err.print(f"simulated routers stopped (pid {running.pid})")

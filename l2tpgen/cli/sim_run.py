@@ -68,6 +68,7 @@ def start(
 
 def serve(simulators: SimFleet, running: SimStatus, status_file: Path | None) -> None:
     """Answer until Ctrl-C or SIGTERM; a detached run says it is up in its status file."""
+    from l2tpgen.sim.lifecycle import forget  # noqa: PLC0415
     from l2tpgen.sim.server import run_forever  # noqa: PLC0415
 
     stopping: list[bool] = []
@@ -81,7 +82,7 @@ def serve(simulators: SimFleet, running: SimStatus, status_file: Path | None) ->
     finally:
         simulators.close()
         if status_file is not None:
-            status_file.unlink(missing_ok=True)
+            forget(status_file)
         err.print("simulated routers stopped")
 
 

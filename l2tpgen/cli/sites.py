@@ -16,31 +16,23 @@ from l2tpgen.cli.app import (
     app,
     coded,
     err,
-    exit_code,
     fail,
     load,
     out,
-    problem_dict,
     report_problems,
     safe,
 )
-from l2tpgen.cli.secrets_cmd import (
-    pair_keys,
-    uncompared_annotations,
-    unset_secrets,
-    warn_uncompared,
-    warn_unset,
-)
+from l2tpgen.cli.secrets_cmd import uncompared_annotations, warn_uncompared, warn_unset
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
-from l2tpgen.files import UserFileError, is_stdout, write_output
-from l2tpgen.traits import DRIVERS, NAMES, driver
+from l2tpgen.files import is_stdout, write_files
+from l2tpgen.traits import DRIVERS, NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from l2tpgen.api import Validation
+    from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet, Problem
-    from l2tpgen.model.pair_keys import KeyComparison
-    from l2tpgen.model.protection import PathProtection
 
 
 class ValidateFormat(str, Enum):
@@ -66,43 +58,26 @@ def validate(
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
-    from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
-    from l2tpgen.model.underlay import reaches  # noqa: PLC0415
+    from l2tpgen.api import validate as validated  # noqa: PLC0415 - start-up stays cheap
 
-    fleet = _load_every_problem(sites, fmt)
-    unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
-    if unknown:
-        _invalid(unknown, fmt, sites)
-    comparisons = _compared_keys(fleet, fmt, sites)
-    # Each pair's VLAN pseudowires, and its kept port-mode pseudowire (every VLAN of a trunk).
-    count = sum(len(site.vlans) for site in fleet.sites.values()) // 2 + len(fleet.kept_ports())
-    pairs = fleet.pairs()
-    warnings = _warnings(fleet)
-    unset = unset_secrets(fleet)
+    found = validated(sites)
+    if found.error is not None:
+        code = 2 if found.usage else 1  # a sites directory that is none: a usage error
+        if fmt is ValidateFormat.json:
+            out.print_json(json.dumps(found.as_dict()))
+            raise typer.Exit(code) from None
+        fail(found.error, code)
+    if not found.ok:
+        _invalid(found, fmt)
+    assert found.fleet is not None  # noqa: S101 - ok means loaded
+    warnings = list(found.warnings)
+    comparisons = list(found.pair_keys)
     if fmt is ValidateFormat.json:
-        summary = {
-            "ok": True,
-            "sites": list(fleet.sites),
-            "pseudowires": count,
-            "problems": [],
-            "warnings": [problem_dict(w) for w in warnings],
-            "underlay": [r.as_dict() for r in reaches(fleet.sites)],
-            "pairs": [
-                {
-                    **_pair_dict(a, b, n, protection),
-                    "notes": list(unconfirmed(fleet.sites[a], fleet.sites[b], protection)),
-                }
-                for a, b, n, protection in pairs
-            ],
-            "secrets": [need.as_dict() for need in unset],
-            "pair_keys": [c.as_dict() for c in comparisons],
-        }
-        out.print_json(json.dumps(summary))
+        out.print_json(json.dumps(found.as_dict()))
         return
     if fmt is ValidateFormat.github:
         sys.stdout.write(_annotations(warnings, "warning"))
-        for need in unset:
+        for need in found.secrets:
             state = "is not set" if need.state == "missing" else "is refused"
             sys.stdout.write(
                 f"::warning title=l2tpgen validate::environment variable {need.variable} {state} "
@@ -111,61 +86,22 @@ def validate(
         sys.stdout.write(uncompared_annotations(comparisons))
         return
     _print_warnings(warnings)
-    warn_unset(unset)
+    warn_unset(list(found.secrets))
     warn_uncompared(comparisons)
     noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
+    count = found.pseudowires or 0
     out.print(
-        f"ok: {plural(len(fleet.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
+        f"ok: {plural(len(found.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
     )
-    for a, b, n, protection in pairs:
-        out.print(f"{a} <-> {b}: {plural(n, 'pseudowire')}, {protection.describe()}", markup=False)
-        for note in unconfirmed(fleet.sites[a], fleet.sites[b], protection):
+    for pair in found.pairs:
+        a, b = pair.sites
+        out.print(
+            f"{a} <-> {b}: {plural(pair.pseudowires, 'pseudowire')}, {pair.protection.describe()}",
+            markup=False,
+        )
+        for note in pair.notes:
             out.print(f"  note: {note}", markup=False)
-    _print_kept_ports(fleet)
-
-
-def _load_every_problem(sites: Path, fmt: ValidateFormat) -> Fleet:
-    """The fleet; or exit 1 with every problem, those of the checks run on what loaded too."""
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
-    from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.model.fleet import FleetCheckError  # noqa: PLC0415
-
-    try:
-        return load_fleet(sites)
-    except FleetCheckError as exc:  # the rest of the checks, on what could be checked
-        more = [*exc.notes, *unknown_ignores(exc.checked), *_warnings(exc.checked)]
-        _invalid(sorted([*exc.problems, *more], key=lambda p: p.sort_key()), fmt, sites)
-    except FleetValidationError as exc:
-        _invalid(exc.problems, fmt, sites)
-    except L2tpgenError as exc:
-        if fmt is ValidateFormat.json:
-            out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
-            raise typer.Exit(exit_code(exc)) from None
-        fail(str(exc), exit_code(exc))
-
-
-def _warnings(fleet: Fleet) -> list[Problem]:
-    """What validate warns about besides the problems that stop a fleet, placed in the files."""
-    from l2tpgen.model.class_checks import static_spread_hints  # noqa: PLC0415
-    from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
-    from l2tpgen.model.load import locate_problems  # noqa: PLC0415
-    from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
-    from l2tpgen.model.protection_checks import hub_hints  # noqa: PLC0415
-    from l2tpgen.model.salvage import restore  # noqa: PLC0415
-    from l2tpgen.model.underlay import check_underlay  # noqa: PLC0415
-
-    sites = fleet.sites
-    found = [*interface_hints(sites.values()), *native_hints(sites.values()), *hub_hints(sites)]
-    found += [*check_underlay(sites), *static_spread_hints(sites)]
-    return locate_problems([restore(p, fleet.kept) for p in found], fleet.files)
-
-
-def _compared_keys(fleet: Fleet, fmt: ValidateFormat, directory: Path) -> list[KeyComparison]:
-    """The pairs whose ends name different master-key variables; exit 1 when keys differ."""
-    comparisons, differ = pair_keys(fleet)  # the environment's values, compared by fingerprint
-    if differ:
-        _invalid(differ, fmt, directory)
-    return comparisons
+    _print_kept_ports(found.fleet)
 
 
 def _print_kept_ports(fleet: Fleet) -> None:
@@ -185,48 +121,16 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _empty_summary() -> dict[str, object]:
-    """The JSON keys of validate, all present when the fleet does not load (docs/site-files.md)."""
-    return {
-        "ok": False,
-        "sites": [],
-        "pseudowires": None,
-        "problems": [],
-        "warnings": [],
-        "underlay": [],
-        "pairs": [],
-        "secrets": [],
-        "pair_keys": [],
-    }
-
-
-def _site_names(directory: Path) -> list[str]:
-    """The sites of a fleet that does not load: its site files' names."""
-    from l2tpgen.model.load import SITE_SUFFIXES  # noqa: PLC0415
-
-    try:
-        return sorted(p.stem for p in directory.iterdir() if p.suffix in SITE_SUFFIXES)
-    except OSError:
-        return []
-
-
-def _invalid(problems: Sequence[Problem], fmt: ValidateFormat, directory: Path) -> NoReturn:
+def _invalid(found: Validation, fmt: ValidateFormat) -> NoReturn:
     """Every problem of a fleet that does not load, in ``fmt``; exit 1."""
-    errors = [p for p in problems if p.level == "error"]
-    warnings = [p for p in problems if p.level != "error"]
     if fmt is ValidateFormat.json:
-        summary = {
-            **_empty_summary(),
-            "sites": _site_names(directory),
-            "problems": [problem_dict(p) for p in errors],
-            "warnings": [problem_dict(p) for p in warnings],
-        }
-        out.print_json(json.dumps(summary))
+        out.print_json(json.dumps(found.as_dict()))
         raise typer.Exit(1)
     if fmt is ValidateFormat.github:
+        errors, warnings = found.problems, found.warnings
         sys.stdout.write(_annotations(errors, "error") + _annotations(warnings, "warning"))
         raise typer.Exit(1)
-    report_problems(FleetValidationError(problems), OutputFormat.text)
+    report_problems(FleetValidationError(found.found), OutputFormat.text)
 
 
 def _annotations(problems: Sequence[Problem], level: str) -> str:
@@ -265,21 +169,6 @@ def _print_warnings(warnings: list[Problem]) -> None:
         )
         if warning.hint:
             err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(warning.hint)))
-
-
-def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[str, object]:
-    ipsec = protection.ipsec
-    return {
-        "sites": [a, b],
-        "pseudowires": count,
-        "protection": protection.mode,
-        "stated": protection.stated,
-        "trusted": protection.trusted,
-        "reason": protection.reason,
-        "transform": protection.transform if ipsec else None,
-        "ipsec_mode": protection.ipsec_mode if ipsec else None,
-        "nat_t": protection.nat_t if ipsec else None,
-    }
 
 
 @app.command()
@@ -339,21 +228,22 @@ def render(
         directory, name = resolve_site(site, sites)
     except L2tpgenError as exc:
         fail(str(exc))
+    from l2tpgen.api import render as rendered  # noqa: PLC0415 - start-up stays cheap
+
     fleet = load(directory, names=[name])
-    chosen = driver(platform or fleet.site(name).effective_platform)
     try:
-        files = render_files(fleet, name, platform, fmt, reveal_secrets=reveal_secrets)
+        rendering = rendered(fleet, name, platform=platform, fmt=fmt, reveal_secrets=reveal_secrets)
     except SecretError as exc:
         fail(f"{exc}; or leave out --reveal-secrets")
     except L2tpgenError as exc:
         fail(str(exc))
-    if chosen.lint_platform is not None:
-        _refuse_lint_errors(name, files[""], chosen.lint_platform)
+    if rendering.errors:
+        _refuse_lint_errors(name, rendering.errors)
     if output is None or is_stdout(output):
-        sys.stdout.write(join_files(files))
+        sys.stdout.write(rendering.text)
         return
     try:
-        written = write_files(output, files, private=reveal_secrets)
+        written = rendering.write(output)
     except L2tpgenError as exc:
         fail(str(exc))
     err.print(f"wrote {', '.join(map(str, written))}")
@@ -371,54 +261,10 @@ def emit_text(output: Path | None, text: str) -> None:
     err.print(f"wrote {output}")
 
 
-def render_files(
-    fleet: Fleet, name: str, platform: str | None, fmt: str | None, *, reveal_secrets: bool
-) -> dict[str, str]:
-    """``l2tpgen.render.render_files``, imported when a command renders (start-up stays cheap)."""
-    from l2tpgen.platforms.render import render_files as render  # noqa: PLC0415
+def _refuse_lint_errors(name: str, errors: Sequence[Finding]) -> NoReturn:
+    """The rendered config's error-level findings (the site linted alone); exit 1."""
+    from l2tpgen.lint.formats import text_line  # noqa: PLC0415 - start-up stays cheap
 
-    return render(fleet, name, fmt, platform=platform, reveal_secrets=reveal_secrets)
-
-
-def join_files(files: dict[str, str]) -> str:
-    """``l2tpgen.render.join_files``."""
-    from l2tpgen.platforms.render import join_files as join  # noqa: PLC0415
-
-    return join(files)
-
-
-def write_files(output: Path, files: dict[str, str], *, private: bool) -> list[Path]:
-    """Write one config to ``output``, or several files into the directory ``output``.
-
-    Each file goes through ``l2tpgen.files.write_output``: a regular file is written whole or
-    not at all (a temporary file, then a rename), with mode 0600 when it holds secrets; a device
-    or FIFO is written into; a symbolic link is refused.
-
-    Raises:
-        UserFileError: a path cannot be written (names it and says why).
-    """
-    if list(files) == [""]:
-        targets = [(output, files[""])]
-    else:
-        try:
-            output.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserFileError(f"cannot make directory {output}: {exc.strerror}") from exc
-        targets = [(output / file, text) for file, text in files.items()]
-    for path, text in targets:
-        write_output(path, text, mode=0o600 if private else 0o644)
-    return [path for path, _ in targets]
-
-
-def _refuse_lint_errors(name: str, text: str, platform: str) -> None:
-    """Lint the rendered config alone (the one site); exit 1 on an error-level finding."""
-    from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - start-up
-    from l2tpgen.lint.formats import text_line  # noqa: PLC0415
-    from l2tpgen.lint.origins import rendered_name  # noqa: PLC0415
-
-    linted = lint_configs([ConfigText(rendered_name(name), text, platform=platform, rendered=True)])
-    errors = [f for f in linted if f.severity is Severity.ERROR]
-    if errors:
-        for finding in errors:
-            err.print(text_line(finding), markup=False, style="red")
-        fail(f"the rendered config of {name} has error-level findings; nothing was written")
+    for finding in errors:
+        err.print(text_line(finding), markup=False, style="red")
+    fail(f"the rendered config of {name} has error-level findings; nothing was written")

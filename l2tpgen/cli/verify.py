@@ -40,16 +40,15 @@ def verify(
     Every VLAN pseudowire of the selected sites is read, and the kept port-mode xconnect of a
     site's LAN trunk (lan.port_xconnect, action keep) as one row, VLAN "port (all)".
     """
-    from l2tpgen.device.fleet import verify_fleet  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.api import verify as verified  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.ios.names import short_interface_name  # noqa: PLC0415
 
     credentials = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
     targets = router_targets(fleet, names, inventory, accept_new=accept_new)
     quiet_libraries()
-    states, problems = verify_fleet(fleet, targets, credentials, workers)
-    order = {name: index for index, name in enumerate(names)}
-    states.sort(key=lambda s: (order[s.site], s.vlan))
+    found = verified(fleet, names, credentials=credentials, workers=workers, where=targets)
+    states, problems = found.states, list(found.errors)
     if fmt is OutputFormat.json:
         rows = [s.__dict__ | {"up": s.up} for s in states]
         sys.stdout.write(json.dumps({"pseudowires": rows, "errors": problems}, indent=2) + "\n")
@@ -75,5 +74,5 @@ def verify(
         out.print(view)
     for problem in problems:
         err.print(Text.assemble(("error:", "bold red"), " ", safe(problem)))
-    if problems or not all(s.up for s in states):
+    if not found.ok:
         raise typer.Exit(EXIT_FINDINGS)

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
@@ -107,6 +108,24 @@ class SimStatus:
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
+
+
+def forget(status_file: Path) -> None:
+    """Remove a status file (a stale one before a start; ours when the simulator stops)."""
+    status_file.unlink(missing_ok=True)
+
+
+def start_detached(command: list[str], status_file: Path) -> subprocess.Popen[bytes]:
+    """Start ``command`` (a ``sim up``) in its own session, its output in the log file.
+
+    The log file is beside ``status_file``; a stale status file is removed first.
+    """
+    forget(status_file)
+    log = status_file.with_name(LOG_FILE)
+    with log.open("w", encoding="utf-8") as stream:
+        return subprocess.Popen(  # noqa: S603 - our own CLI, arguments from our own options
+            command, stdin=subprocess.DEVNULL, stdout=stream, stderr=stream, start_new_session=True
+        )
 
 
 def alive(pid: int) -> bool:

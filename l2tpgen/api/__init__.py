@@ -1,0 +1,60 @@
+"""The library API: one function per job, each returning frozen values the command line prints.
+
+``load``, ``validate``, ``render``, ``lint``, ``plan``, ``push``, ``verify``, ``rollback``,
+``lab_build`` and ``lab_run`` do what ``l2tpgen validate``, ``render``, ``lint``, ``push
+--dry-run``, ``push``, ``verify``, ``rollback``, ``lab build`` and ``lab run`` do, without
+printing, prompting or exiting: a Nornir task, a notebook or a CI script calls them and reads
+the results (``docs/api.md``, each example run by ``tests/test_api_doc.py``). Errors are
+``L2tpgenError`` subclasses; problems and findings are data, never exceptions.
+
+``import l2tpgen.api`` loads the model (pydantic) and nothing else of weight: the linter, the
+routers' side (netmiko, Nornir, hier_config) and the lab are imported by the functions that use
+them, so a script that only loads a fleet never pays for them.
+"""
+
+from l2tpgen.api.lab import LabBuild, lab_build, lab_of, lab_run
+from l2tpgen.api.routers import (
+    PlanResult,
+    Verification,
+    plan,
+    push,
+    rollback,
+    rollback_options,
+    targets,
+    verify,
+)
+from l2tpgen.api.sites import (
+    LintReport,
+    PairSummary,
+    Rendering,
+    Validation,
+    lint,
+    load,
+    problem_dict,
+    render,
+    validate,
+)
+
+__all__ = [
+    "LabBuild",
+    "LintReport",
+    "PairSummary",
+    "PlanResult",
+    "Rendering",
+    "Validation",
+    "Verification",
+    "lab_build",
+    "lab_of",
+    "lab_run",
+    "lint",
+    "load",
+    "plan",
+    "problem_dict",
+    "push",
+    "render",
+    "rollback",
+    "rollback_options",
+    "targets",
+    "validate",
+    "verify",
+]

@@ -1,0 +1,118 @@
+"""The lab's half of the API: a lab built from the fleet, and a lab run (``l2tpgen.api``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from l2tpgen.lab.shaping import Shaping as WanShaping  # pure: the WAN's three figures
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+
+    from l2tpgen.lab.engines.vm import LabReport
+    from l2tpgen.lab.inputs import Lab
+    from l2tpgen.model import Fleet
+
+Shaping = tuple[float | None, float | None, float | None]  # delay ms, loss %, rate Mbit/s
+
+
+@dataclass(frozen=True)
+class LabBuild:
+    """A containerlab topology of the fleet, and the files it binds (written beside it)."""
+
+    topology: Mapping[str, Any]
+    files: Mapping[str, str]
+
+
+def lab_build(
+    fleet: Fleet,
+    *,
+    name: str = "l2tpgen",
+    flavor: str = "linux",
+    variant: str = "per-vlan",
+    shaping: Shaping = (None, None, None),
+    workloads: Mapping[int, Any] | None = None,
+) -> LabBuild:
+    """The lab ``l2tpgen lab build`` writes: PEs, a WAN router, a CE per site.
+
+    ``shaping``: the WAN's delay, loss and rate, each given winning over the model's link.
+    ``workloads``: what a VLAN carries, winning over the model's ``carries``.
+
+    Raises:
+        L2tpgenError: a bad lab name, shaping or workload.
+    """
+    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415 - the lab, on demand
+    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
+    from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
+    from l2tpgen.lab.kinds import IOL_KIND  # noqa: PLC0415
+    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
+
+    check_lab_name(name)
+    topology = build_topology(
+        fleet,
+        name=name,
+        flavor=flavor,  # type: ignore[arg-type]  # checked by build_topology
+        variant=variant,  # type: ignore[arg-type]
+        shaping=lab_shaping(fleet, *shaping),
+        workloads=workloads,
+        site_workloads=model_workloads(fleet),
+    )
+    files: dict[str, str] = {}
+    if flavor == IOL_KIND:
+        files.update(startup_configs(fleet))
+    if variant == "per-vlan":  # the swanctl.conf each IPsec PE binds (masked)
+        files.update(protection_files(fleet, flavor))  # type: ignore[arg-type]
+    return LabBuild(topology, files)
+
+
+def lab_of(source: Path, name: str | None = None, shaping: Shaping = (None, None, None)) -> Lab:
+    """The lab of a topology file, or built from a sites directory as ``lab build`` does.
+
+    Each of ``shaping`` given wins over the topology's labels or the model's link.
+
+    Raises:
+        L2tpgenError: the topology or the site files are wrong (located).
+    """
+    from l2tpgen.api.sites import load  # noqa: PLC0415
+    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415 - the lab, on demand
+    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
+    from l2tpgen.lab.inputs import load_lab, parse_lab  # noqa: PLC0415
+    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
+
+    if name is not None:
+        check_lab_name(name)
+    if not source.is_dir():
+        lab = load_lab(source)
+        lab = lab.with_shaping(_shaped(lab, shaping))
+        return lab if name is None else replace(lab, name=name)
+    fleet = load(source)
+    topology = build_topology(
+        fleet,
+        name=name or "l2tpgen",
+        shaping=lab_shaping(fleet, *shaping),
+        site_workloads=model_workloads(fleet),
+    )
+    return parse_lab(topology, str(source), protection_files(fleet))
+
+
+def _shaped(lab: Lab, shaping: Shaping) -> WanShaping:
+    delay, loss, rate = shaping
+    base = lab.shaping
+    return WanShaping(
+        base.delay_ms if delay is None else delay,
+        base.loss_pct if loss is None else loss,
+        base.rate_mbit if rate is None else rate,
+    )
+
+
+def lab_run(source: Path, *, progress: Callable[[str], None] | None = None) -> LabReport:
+    """Run the lab of a sites directory or topology file in QEMU, judge its checks (vm engine).
+
+    Raises:
+        L2tpgenError: the lab cannot be built or run (nothing is left running).
+    """
+    from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415 - the lab, on demand
+
+    return run_vm(lab_of(source), progress=progress)
