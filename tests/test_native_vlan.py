@@ -86,7 +86,7 @@ def test_validate_gives_the_native_vlan_warning_as_data_and_stays_ok(tmp_path: P
     sites = _sites(tmp_path, ("linux-edge", *NATIVE_200), ("hub", *HUB_200))
     found = api.validate(sites)
     assert found.ok
-    (warning,) = [w for w in found.warnings if "[U]" in w.message]
+    (warning,) = [w for w in found.warnings if w.code == "V078"]  # the native VLAN's [U]
     assert str(warning.location).endswith("hub.yaml:28:54"), warning.location
     assert found.as_dict()["warnings"] == [api.problem_dict(w) for w in found.warnings]
 

@@ -49,7 +49,9 @@ def _validate(sites: Path, *options: str) -> tuple[int, list[dict[str, str]]]:
     """validate's exit code and its text lines as where / level / text / code."""
     result = runner.invoke(app, ["validate", "--sites", str(sites), *options])
     found = [m.groupdict() for line in result.stderr.splitlines() if (m := LINE.match(line))]
-    return result.exit_code, found
+    # examples/hub's IOS-XE hub has two peers with 4-byte cookies: its V105 warning (pairs apart
+    # at a hub, tests/test_hub_pairs.py) is in every run of this fleet and not what these judge.
+    return result.exit_code, [p for p in found if p["code"] != "V105"]
 
 
 def test_one_run_lists_a_files_schema_model_and_pair_errors_with_distinct_codes(
