@@ -15,9 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.acl_edit import adopt_lists, edit_commands
 from l2tpgen.device.class_versions import adopt, canonical
 from l2tpgen.device.command_order import order_commands
-from l2tpgen.device.foreign_vpn import admit_foreign_peers
+from l2tpgen.device.foreign_peers import admit_foreign_peers
 from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.errors import DeviceError
@@ -199,8 +200,9 @@ def plan_change(
     """The change that takes the router's owned part from running to intended.
 
     Raises:
-        OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
-            or the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`).
+        OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own.
+        AclEditError: an access list on the router cannot become the intended one entry by entry
+            (``acl_edit``).
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
@@ -213,8 +215,8 @@ def plan_change(
     # references are foreign).
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
-    admitted, admit_notes = admit_foreign_peers(running, adopted.text, site)
-    intended = parse_rendered(admitted)
+    admitted, admit_notes = admit_foreign_peers(running, adopted.text, first.subinterfaces | {lan})
+    intended = parse_rendered(adopt_lists(running, admitted))
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))
@@ -233,8 +235,12 @@ def plan_change(
         get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, intended_text)
     )
     have_sections, want_sections = _sections(have.text), _sections(intended_text)
+    # An access list the router has is edited by sequence number, never deleted and retyped
+    # (``acl_edit``): it may be applied (the WAN's filter, a crypto map's ``match address``).
     whole = {
-        header: [f"no {header}", *lines] if header in have_sections else lines
+        header: edit_commands(header, have_sections[header][1:], lines[1:])
+        if header in have_sections
+        else lines
         for header, lines in want_sections.items()
         if header.startswith("ip access-list ") and have_sections.get(header) != lines
     }

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.acl_edit import entry_text
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.order import running_config_key
@@ -164,7 +165,9 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
     for node in sorted(config.roots, key=lambda n: running_config_key(n.text)):
         text = node.text
         name = text.removeprefix("interface ") if text.startswith("interface ") else None
-        if name in subs or text in owned_classes or protection_section(text):
+        if text.startswith("ip access-list ") and protection_section(text):
+            out += [text, *(f" {entry_text(c.text)}" for c in node.children)]
+        elif name in subs or text in owned_classes or protection_section(text):
             out += section_lines(node)
         elif name is not None and name in {lan, wan, loopback}:  # no loopback: None is no name
             keep = _owned_children(node, name, site)

@@ -14,9 +14,10 @@ documentation (cited in ``tests/test_render_crypto.py``):
   peers' own);
 * the crypto ACL matching exactly the pseudowires: IP protocol 115 from this site's tunnel
   address to the peer's (l2tpgen renders IP encapsulation only);
-* an inbound WAN ACL admitting L2TPv3 (protocol 115), IKE (UDP 500, 4500) and ESP only from the
-  peers' tunnel addresses, then everything else (``permit ip any any``: management, routing and
-  other traffic are not this filter's business, and the operator is not locked out).
+* an inbound WAN ACL denying L2TPv3 (protocol 115) to the router's own tunnel and WAN addresses
+  from everyone but the peers' tunnel addresses, then everything else (``permit ip any any``:
+  ESP, IKE, management, routing, L2TPv3 to hosts behind the router and other traffic are not this
+  filter's business, and the operator is not locked out).
 
 The pre-shared key is masked (``<VARIABLE>``) unless revealed, like the L2TP secret.
 """
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 
 NAME = "l2tpgen"  # keyring, policy, crypto map; proposals, profiles and ACLs add a suffix
 INBOUND_ACL = f"{NAME}-wan-in"
-IKE_PORTS = (500, 4500)
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,19 @@ def _peers(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> list[
     return list(seen.values())
 
 
+def own_addresses(site: Site) -> tuple[str, ...]:
+    """The router's own addresses L2TPv3 can reach it on: the tunnel address, then the WAN's."""
+    found = dict.fromkeys((str(site.tunnel_address), str(site.wan.address.ip)))
+    return tuple(found)
+
+
 def _inbound(site: Site, pseudowires: Sequence[Pseudowire]) -> tuple[InboundRule, ...]:
-    """The inbound WAN filter: L2TPv3, IKE and ESP from the peers only; the rest untouched."""
+    """The inbound WAN filter: L2TPv3 to the router's own addresses from its peers only.
+
+    Nothing else is judged: ESP and IKE are left alone (docs/security.md, "The inbound WAN
+    filter"), and L2TPv3 crossing the router to other hosts is not this router's. Push adds the
+    router's other pseudowire peers (``l2tpgen.device.foreign_peers``).
+    """
     if not any(pw.protection.inbound_filter for pw in pseudowires):
         return ()
     own = f"host {site.tunnel_address}"
@@ -140,14 +151,8 @@ def _inbound(site: Site, pseudowires: Sequence[Pseudowire]) -> tuple[InboundRule
         if pw.peer.name in done:
             continue
         done.add(pw.peer.name)
-        peer = f"host {pw.peer_address}"
-        rules.append(InboundRule("permit", f"115 {peer} {own}"))
-        if pw.protection.ipsec:
-            rules.append(InboundRule("permit", f"esp {peer} {own}"))
-            rules.extend(InboundRule("permit", f"udp {peer} {own} eq {port}") for port in IKE_PORTS)
-    rules.append(InboundRule("deny", "115 any any"))
-    rules.append(InboundRule("deny", "esp any any"))
-    rules.extend(InboundRule("deny", f"udp any any eq {port}") for port in IKE_PORTS)
+        rules.append(InboundRule("permit", f"115 host {pw.peer_address} {own}"))
+    rules += [InboundRule("deny", f"115 any host {address}") for address in own_addresses(site)]
     rules.append(InboundRule("permit", "ip any any"))
     return tuple(rules)
 

@@ -152,6 +152,8 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
     mode = t.stack[-1].mode
     words = as_stored(mode, words)
     container = _container(t)
+    if words[:3] == ["ip", "access-list", "resequence"]:
+        return _resequence(t, words[3], int(words[4]), int(words[5]))
     if mode == "acl":
         return _acl_entry(container, words)
     text = " ".join(words)
@@ -187,6 +189,20 @@ def _acl_entry(container: list[Line], words: list[str]) -> str:
     if seq is None:
         seq = max((x.seq or 0 for x in container), default=0) + 10
     place(container, Line(text, None, seq=seq), "acl")
+    return ""
+
+
+def _resequence(t: Terminal, name: str, start: int, step: int) -> str:
+    """``ip access-list resequence NAME START STEP``: the entries renumbered, in their order.
+
+    A list that does not exist is left alone, silently ([U]: IOS's answer is not confirmed).
+    """
+    for kind in ("extended", "standard"):
+        section = t.router.running.find(f"ip access-list {kind} {name}")
+        if section is not None:
+            entries = [x for x in section.children if x.seq is not None]
+            for index, entry in enumerate(entries):
+                entry.seq = start + index * step
     return ""
 
 
