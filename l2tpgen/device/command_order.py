@@ -8,8 +8,8 @@
 3. l2tp-classes, then pseudowire-classes (a pseudowire-class names its l2tp-class);
 4. the subinterfaces and their xconnects;
 5. protection (``docs/security.md``, "Adding protection to a running pair"): l2tpgen's access
-   lists come first of all, each sent whole (``no ip access-list extended X`` then the list, when
-   it exists: IOS appends lines typed into an existing list after its ``permit ip any any``), and
+   lists come first of all, a new one typed whole, one the router has edited by sequence number
+   (``l2tpgen.device.acl_edit``: never deleted and retyped, it may be applied), and
    the WAN's ``ip access-group`` with the interface lines of step 2; after the subinterfaces, the
    IKEv2 proposal, policy, keyring and profiles, the transform sets, the crypto map entries, and
    last the WAN's ``crypto map`` line, which starts encrypting (the pair is down from then until
@@ -159,8 +159,11 @@ def order_commands(
 ) -> list[str]:
     """hier_config's remediation as commands, in the order of the module docstring.
 
-    ``whole``: access-list header -> the lines that set it: the intended list whole, after ``no``
-    the list when the router has one (IOS appends lines typed into an existing list at its end).
+    ``whole``: access-list header (or ``no`` and the header) -> the commands that set it (or
+    remove it), in place of hier_config's: a new list typed whole, a list the router has edited
+    by sequence number (``l2tpgen.device.acl_edit``; IOS appends an entry typed without a number
+    after the list's ``permit ip any any``, and a list deleted and retyped while applied drops
+    everything until its last entry). Those hier_config did not see are placed by their prefix.
 
     A ``no xconnect`` that frees a peer and VC ID another interface's new xconnect takes goes
     first of all (IOS refuses a second xconnect with the same peer and VC ID); any other stays in
@@ -189,6 +192,8 @@ def order_commands(
             blocks += [(p, key, block) for p, block in _split_wan(text, body)]
         else:
             blocks.append((phase, key, [text, *body]))
+    seen = {text for text, _ in raw}
+    blocks += [(_phase(text, lan), (), lines) for text, lines in whole.items() if text not in seen]
     blocks.sort(key=lambda b: (b[0], b[1]))
     removals = [line for phase, _, block in blocks if phase == 0 for line in block]
     rest = [line for phase, _, block in blocks if phase != 0 for line in block]

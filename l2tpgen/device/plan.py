@@ -194,6 +194,34 @@ def _refuse_removing_shared(send: tuple[str, ...], have: Owned) -> None:
             )
 
 
+def _without_acls(text: str) -> str:
+    return "".join(
+        "\n".join(lines) + "\n"
+        for header, lines in _sections(text).items()
+        if not header.startswith("ip access-list ")
+    )
+
+
+def _acl_commands(have: dict[str, list[str]], want: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Access list header -> the commands that change it (``order_commands``'s ``whole``).
+
+    A list the router has is edited by sequence number, never deleted and retyped
+    (``acl_edit``): it may be applied (the WAN's filter, a crypto map's ``match address``). A
+    new list is typed whole; one no longer wanted is removed (after what applies it).
+    """
+    out: dict[str, list[str]] = {}
+    for header, lines in want.items():
+        if not header.startswith("ip access-list ") or have.get(header) == lines:
+            continue
+        edit = edit_commands(header, have[header][1:], lines[1:]) if header in have else lines
+        if edit:
+            out[header] = edit
+    for header in have:
+        if header.startswith("ip access-list ") and header not in want:
+            out[f"no {header}"] = [f"no {header}"]
+    return out
+
+
 def plan_change(
     site: Site, running_config: str | Config, intended_config: str | Config, *, platform: str = ""
 ) -> Plan:
@@ -231,20 +259,14 @@ def plan_change(
     refuse_foreign_wan(running, intended, site)
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
     intended_text = want.text + _shared_headers(have, want.text)
+    # Access lists are l2tpgen's to change (``_acl_commands``); hier_config sees the rest only
+    # (its IOS driver numbers every access list entry as it loads one: quadratic in the entries).
     workflow = WorkflowRemediation(
-        get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, intended_text)
+        get_hconfig(hc_platform, _without_acls(have.text)),
+        get_hconfig(hc_platform, _without_acls(intended_text)),
     )
-    have_sections, want_sections = _sections(have.text), _sections(intended_text)
-    # An access list the router has is edited by sequence number, never deleted and retyped
-    # (``acl_edit``): it may be applied (the WAN's filter, a crypto map's ``match address``).
-    whole = {
-        header: edit_commands(header, have_sections[header][1:], lines[1:])
-        if header in have_sections
-        else lines
-        for header, lines in want_sections.items()
-        if header.startswith("ip access-list ") and have_sections.get(header) != lines
-    }
-    send = tuple(order_commands(workflow.remediation_config, lan, whole))
+    acls = _acl_commands(_sections(have.text), _sections(intended_text))
+    send = tuple(order_commands(workflow.remediation_config, lan, acls))
     _refuse_removing_shared(send, have)
     return Plan(
         have.text,
