@@ -198,6 +198,44 @@ def test_every_prefix_of_a_filter_edit_admits_what_old_and_new_both_admit(
     assert_never_tighter(old, new, commands, packets([*POOL, *foreign[:3], *foreign[-3:]]))
 
 
+ENTRIES = [
+    f"{action} {protocol} {source} {destination}"
+    for action in ("permit", "deny")
+    for protocol in ("115", "esp", "ip")
+    for source in ("host 10.255.0.2", "host 10.255.0.3", "any")
+    for destination in (f"host {OWN}", "any")
+]
+
+
+@given(
+    old=st.lists(st.sampled_from(ENTRIES), unique=True, max_size=8),
+    new=st.lists(st.sampled_from(ENTRIES), unique=True, max_size=8),
+)
+def test_any_two_lists_are_edited_without_a_tighter_moment_or_refused_by_name(
+    old: list[str], new: list[str]
+) -> None:
+    # Lists of any shape, not only l2tpgen's: either the edit is safe at every prefix, or an
+    # entry would have to move and the edit is refused (nothing sent).
+    new = adopt_order(old, new)
+    try:
+        commands = edit_commands(HEADER, old, new)
+    except AclEditError as refused:
+        assert "in another place" in str(refused)
+        return
+    probe = [(p, s, d) for p in (L2TP, ESP, TCP) for s in POOL[:3] for d in (OWN, BEHIND)]
+    assert_never_tighter(old, new, commands, probe)
+
+
+def test_a_new_deny_never_lands_before_the_new_permit_above_it() -> None:
+    # By hand: 115 from 10.255.0.2 passes the old list (permit ip any any) and the new one (its
+    # permit comes first); added bottom up, `deny 115 any any` would drop it for a moment.
+    old = ["permit ip any any"]
+    new = ["permit 115 host 10.255.0.2 any", "deny 115 any any", "permit ip any any"]
+    commands = edit_commands(HEADER, old, new)
+    assert commands[2:4] == [" 10 permit 115 host 10.255.0.2 any", " 20 deny 115 any any"]
+    assert_never_tighter(old, new, commands, packets(POOL[:1]))
+
+
 def test_the_old_delete_and_retype_fails_the_same_check() -> None:
     # The check can fail: the pre-issue-33 plan (`no ip access-list` and the list whole) drops
     # SSH and the other peers' traffic from its first entry until `permit ip any any`.
@@ -306,3 +344,16 @@ def acl_entries(config: str) -> list[str]:
     start = lines.index(HEADER) + 1
     end = next(i for i in range(start, len(lines)) if not lines[i].startswith(" "))
     return [line.strip() for line in lines[start:end]]
+
+
+def test_a_filter_printed_with_sequence_numbers_is_no_change(hub: tuple[Site, str]) -> None:
+    # IOS-XE prints a named list's sequence numbers in `show running-config`; the same entries
+    # in the same order are the same list.
+    site, intended = hub
+    entries = acl_entries(intended)
+    numbered = "".join(f" {10 * (i + 1)} {t}\n" for i, t in enumerate(entries))
+    start = intended.index(f"{HEADER}\n") + len(HEADER) + 1
+    end = intended.index("!", start)
+    plan = plan_change(site, intended[:start] + numbered + intended[end:], intended)
+    assert plan.empty
+    assert plan.diff("hub") == ""
