@@ -68,25 +68,33 @@ def _planned_filter(site: Site, intended: str, theirs: str) -> tuple[list[str], 
     ("theirs", "peers"),
     [
         (  # another L2TPv3 xconnect, on a port l2tpgen does not own, with a backup peer
-            CLASS + "interface GigabitEthernet0/0/2\n"
-            " xconnect 192.0.2.70 700 encapsulation l2tpv3 pw-class THEIRS\n"
-            "  backup peer 192.0.2.71 701 pw-class THEIRS\n!\n",
+            (
+                CLASS + "interface GigabitEthernet0/0/2\n"
+                " xconnect 192.0.2.70 700 encapsulation l2tpv3 pw-class THEIRS\n"
+                "  backup peer 192.0.2.71 701 pw-class THEIRS\n!\n"
+            ),
             ["192.0.2.70", "192.0.2.71"],
         ),
         (  # IOS-XE: a pseudowire interface joined to a port by an xconnect context
-            "interface pseudowire100\n encapsulation l2tpv3\n neighbor 192.0.2.80 800\n!\n"
-            "l2vpn xconnect context CUST\n member pseudowire100\n"
-            " member GigabitEthernet0/0/3\n!\n",
+            (
+                "interface pseudowire100\n encapsulation l2tpv3\n neighbor 192.0.2.80 800\n!\n"
+                "l2vpn xconnect context CUST\n member pseudowire100\n"
+                " member GigabitEthernet0/0/3\n!\n"
+            ),
             ["192.0.2.80"],
         ),
         (  # IOS-XE: xconnect context members by address, with and without a pseudowire number
-            "l2vpn xconnect context CUST\n member 192.0.2.81 810 encapsulation mpls\n"
-            " member pseudowire101 192.0.2.82 820 encapsulation mpls\n!\n",
+            (
+                "l2vpn xconnect context CUST\n member 192.0.2.81 810 encapsulation mpls\n"
+                " member pseudowire101 192.0.2.82 820 encapsulation mpls\n!\n"
+            ),
             ["192.0.2.81", "192.0.2.82"],
         ),
         (  # a manual VFI's neighbors (and BGP neighbors, which are none)
-            "l2 vfi CUST manual\n vpn id 90\n neighbor 192.0.2.90 encapsulation l2tpv3 "
-            "pw-class THEIRS\n!\nrouter bgp 65000\n neighbor 192.0.2.99 remote-as 65001\n!\n",
+            (
+                "l2 vfi CUST manual\n vpn id 90\n neighbor 192.0.2.90 encapsulation l2tpv3 "
+                "pw-class THEIRS\n!\nrouter bgp 65000\n neighbor 192.0.2.99 remote-as 65001\n!\n"
+            ),
             ["192.0.2.90"],
         ),
     ],
@@ -111,8 +119,9 @@ def test_the_routers_other_pseudowire_peers_are_admitted_and_others_still_denied
 
 def test_an_ipv6_pseudowire_peer_needs_no_entry_the_ipv4_filter_never_sees_it() -> None:
     found = pseudowire_peers(
-        parse("interface GigabitEthernet0/0/2\n xconnect 2001:db8::7 77 encapsulation l2tpv3\n")
-        .roots
+        parse(
+            "interface GigabitEthernet0/0/2\n xconnect 2001:db8::7 77 encapsulation l2tpv3\n"
+        ).roots
     )
     assert [str(p.address) for p in found] == ["2001:db8::7"]
 
@@ -123,13 +132,17 @@ def test_an_ipv6_pseudowire_peer_needs_no_entry_the_ipv4_filter_never_sees_it() 
         # Easy VPN client (remote): the WAN is its outside interface, its peer a head end
         "crypto ipsec client ezvpn EZ\n connect auto\n peer 203.0.113.5\n mode client\n!\n",
         # Easy VPN server (remote access), a dynamic map: whoever connects
-        "crypto isakmp client configuration group RA\n pool RA-POOL\n!\n"
-        "crypto dynamic-map RA 10\n set transform-set TS\n!\n"
-        "crypto map CORP 65535 ipsec-isakmp dynamic RA\n!\n",
+        (
+            "crypto isakmp client configuration group RA\n pool RA-POOL\n!\n"
+            "crypto dynamic-map RA 10\n set transform-set TS\n!\n"
+            "crypto map CORP 65535 ipsec-isakmp dynamic RA\n!\n"
+        ),
         # DMVPN hub: mGRE, spokes register over NHRP from any address
-        "interface Tunnel0\n ip address 172.30.0.1 255.255.255.0\n ip nhrp network-id 1\n"
-        " tunnel source GigabitEthernet0/0/1\n tunnel mode gre multipoint\n"
-        " tunnel protection ipsec profile DMVPN\n!\n",
+        (
+            "interface Tunnel0\n ip address 172.30.0.1 255.255.255.0\n ip nhrp network-id 1\n"
+            " tunnel source GigabitEthernet0/0/1\n tunnel mode gre multipoint\n"
+            " tunnel protection ipsec profile DMVPN\n!\n"
+        ),
         # IKEv1 wildcard key, written with mask bits `0.0.0.0` (any peer)
         f"crypto isakmp key {IKEV1_KEY} address 0.0.0.0 0.0.0.0\n",
         # IKEv2 peer over IPv6 (the filter is IPv4: it never sees IPv6 packets)

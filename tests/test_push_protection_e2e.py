@@ -136,7 +136,10 @@ def test_a_changed_filter_is_edited_in_place_and_the_next_push_finds_nothing(
     push(lab, "hub", sites=HUB)
     before = len(config_lines(lab, "hub"))
     router = lab.device("hub").router
-    added = "interface GigabitEthernet0/0/3\n xconnect 192.0.2.71 701 encapsulation l2tpv3 pw-class THEIRS\n"
+    added = (
+        "interface GigabitEthernet0/0/3\n"
+        " xconnect 192.0.2.71 701 encapsulation l2tpv3 pw-class THEIRS\n"
+    )
     assert router.load(added) == []
     _, results = push(lab, "hub", sites=HUB)
     (pushed,) = results

@@ -79,7 +79,7 @@ def _verdict(entries: list[str], protocol: int, source: str, destination: str) -
 def test_a_real_routers_vpn_peers_pass_and_its_pseudowire_peers_are_admitted(
     hub: tuple[Site, str], name: str
 ) -> None:
-    site, intended = hub
+    _, intended = hub
     text = (ROOT / "realworld" / name).read_text(encoding="utf-8")
     admitted, notes = admit_foreign_peers(parse(text), intended, ())
     entries = _filter(admitted)

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import DeviceError
+from l2tpgen.device.scope import OwnershipError
+from l2tpgen.ios.acl import entry_text
 
 if TYPE_CHECKING:
     from l2tpgen.ios.tree import Config
@@ -47,16 +48,11 @@ TIDY = 10  # IOS's own numbering: the first entry 10, then every 10
 _SEQ_MAX = 2147483647
 
 
-class AclEditError(DeviceError):
-    """An access list on the router cannot become the intended one by adding and removing."""
+class AclEditError(OwnershipError):
+    """An access list on the router cannot become the intended one by adding and removing.
 
-
-def entry_text(line: str) -> str:
-    """An access list line without indentation or sequence number (IOS-XE prints the number)."""
-    words = line.split()
-    if words and words[0].isascii() and words[0].isdigit():
-        words = words[1:]
-    return " ".join(words)
+    A refusal, like the other ownership refusals: nothing is sent.
+    """
 
 
 def _is_entry(text: str) -> bool:
@@ -154,7 +150,7 @@ def edit_commands(header: str, old_lines: list[str], new_lines: list[str]) -> li
     Raises:
         AclEditError: an entry would have to move among entries whose order matters.
     """
-    name = header.split()[-1]
+    name = header.rsplit(maxsplit=1)[-1]
     old = [entry_text(line) for line in old_lines]
     new = [entry_text(line) for line in new_lines]
     if old == new:

@@ -152,6 +152,14 @@ def _freeing(text: str, body: list[str], taken: set[tuple[str, str, str]]) -> li
     return gone
 
 
+def _unseen(
+    raw: list[tuple[str, list[str]]], whole: dict[str, list[str]], lan: str
+) -> list[tuple[int, Any, list[str]]]:
+    """The blocks of ``whole`` hier_config did not see (l2tpgen's access lists), by prefix."""
+    seen = {text for text, _ in raw}
+    return [(_phase(text, lan), (), lines) for text, lines in whole.items() if text not in seen]
+
+
 def order_commands(
     remediation: Any,  # noqa: ANN401 - hier_config
     lan: str,
@@ -192,8 +200,7 @@ def order_commands(
             blocks += [(p, key, block) for p, block in _split_wan(text, body)]
         else:
             blocks.append((phase, key, [text, *body]))
-    seen = {text for text, _ in raw}
-    blocks += [(_phase(text, lan), (), lines) for text, lines in whole.items() if text not in seen]
+    blocks += _unseen(raw, whole, lan)
     blocks.sort(key=lambda b: (b[0], b[1]))
     removals = [line for phase, _, block in blocks if phase == 0 for line in block]
     rest = [line for phase, _, block in blocks if phase != 0 for line in block]

@@ -32,9 +32,7 @@ _NAMED = 3  # how many of the peers' configurations a note names
 
 def admit_lines(peers: list[PwPeer], known: Collection[str]) -> list[str]:
     """The filter entries that admit these peers' L2TPv3, each IPv4 peer once (not ``known``)."""
-    seen = dict.fromkeys(
-        str(p.address) for p in peers if isinstance(p.address, IPv4Address)
-    )
+    seen = dict.fromkeys(str(p.address) for p in peers if isinstance(p.address, IPv4Address))
     return [f" permit 115 host {peer} any" for peer in seen if peer not in known]
 
 

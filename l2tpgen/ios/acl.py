@@ -180,6 +180,14 @@ def numbered_kind(number: int) -> bool | None:
     return None
 
 
+def entry_text(line: str) -> str:
+    """An access list line without indentation or sequence number (IOS-XE prints the number)."""
+    words = line.split()
+    if words and words[0].isascii() and words[0].isdigit():
+        words = words[1:]
+    return " ".join(words)
+
+
 def acl_from_lines(name: str, lines: Iterable[str]) -> Acl:
     """An extended access list from its entry lines (``permit ...``, ``20 deny ...``, remarks).
 
@@ -187,10 +195,7 @@ def acl_from_lines(name: str, lines: Iterable[str]) -> Acl:
     """
     entries = []
     for number, line in enumerate(lines, start=1):
-        words = line.split()
-        if words and words[0].isdigit():
-            words = words[1:]
-        found = entry(words, At(number, 1), standard=False)
+        found = entry(entry_text(line).split(), At(number, 1), standard=False)
         if found is not None:
             entries.append(found)
     return Acl(name, At(0, 0), tuple(entries))

@@ -86,6 +86,9 @@ def _apply(t: Terminal, text: str, words: list[str]) -> str:
             found = match(command.pattern, words)
             if found.complete:
                 del t.stack[depth + 1 :]
+                if command.pattern.startswith("ip access-list resequence "):
+                    name, start, step = found.words[3:6]
+                    return _resequence(t, name, int(start), int(step))
                 return _store(t, command, list(found.words))
             if found.progress > best.progress:
                 best = found
@@ -152,8 +155,6 @@ def _store(t: Terminal, command: Command, words: list[str]) -> str:
     mode = t.stack[-1].mode
     words = as_stored(mode, words)
     container = _container(t)
-    if words[:3] == ["ip", "access-list", "resequence"]:
-        return _resequence(t, words[3], int(words[4]), int(words[5]))
     if mode == "acl":
         return _acl_entry(container, words)
     text = " ".join(words)
