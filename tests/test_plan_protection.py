@@ -200,3 +200,22 @@ def test_a_users_access_group_or_crypto_map_on_the_wan_refuses_the_push(
     )
     with pytest.raises(OwnershipError, match=re.escape(what)):
         plan_change(site, running, intended)
+
+
+def test_a_crypto_access_list_an_applied_map_names_is_edited_never_deleted(
+    hub: tuple[Site, str],
+) -> None:
+    # Issue 33: `match address l2tpgen-pw-branch` of the applied crypto map names this list; the
+    # router's entry (from an older tunnel address, 10.255.0.99) goes only after the new one is in.
+    site, intended = hub
+    entry = " permit 115 host 10.255.0.1 host 10.255.0.2\n"
+    running = intended.replace(entry, " permit 115 host 10.255.0.99 host 10.255.0.2\n")
+    assert running != intended
+    plan = plan_change(site, running, intended)
+    assert plan.send == (
+        "ip access-list resequence l2tpgen-pw-branch 20 20",
+        "ip access-list extended l2tpgen-pw-branch",
+        " 10 permit 115 host 10.255.0.1 host 10.255.0.2",
+        " no 20",
+        "ip access-list resequence l2tpgen-pw-branch 10 10",
+    )
