@@ -135,33 +135,37 @@ def own_addresses(site: Site) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _inbound(site: Site, pseudowires: Sequence[Pseudowire]) -> tuple[InboundRule, ...]:
+def _inbound(
+    site: Site, pseudowires: Sequence[Pseudowire], port: Site | None
+) -> tuple[InboundRule, ...]:
     """The inbound WAN filter: L2TPv3 to the router's own addresses from its peers only.
 
-    Nothing else is judged: ESP and IKE are left alone (docs/security.md, "The inbound WAN
-    filter"), and L2TPv3 crossing the router to other hosts is not this router's. Push adds the
-    router's other pseudowire peers (``l2tpgen.device.foreign_peers``).
+    ``port``: the peer of the kept port-mode xconnect (``lan.port_xconnect``), a peer of the
+    router too even without a VLAN pseudowire. Nothing else is judged: ESP and IKE are left alone
+    (docs/security.md, "The inbound WAN filter"), and L2TPv3 crossing the router to other hosts
+    is not this router's. Push adds the router's other pseudowire peers
+    (``l2tpgen.device.foreign_peers``).
     """
-    if not any(pw.protection.inbound_filter for pw in pseudowires):
+    port_filter = port is not None and site.protection_for(port).inbound_filter
+    if not port_filter and not any(pw.protection.inbound_filter for pw in pseudowires):
         return ()
     own = f"host {site.tunnel_address}"
-    rules: list[InboundRule] = []
-    done: set[str] = set()
-    for pw in pseudowires:
-        if pw.peer.name in done:
-            continue
-        done.add(pw.peer.name)
-        rules.append(InboundRule("permit", f"115 host {pw.peer_address} {own}"))
+    peers = {pw.peer.name: str(pw.peer_address) for pw in pseudowires}
+    if port is not None:
+        peers.setdefault(port.name, str(port.tunnel_address))
+    rules = [InboundRule("permit", f"115 host {address} {own}") for address in peers.values()]
     rules += [InboundRule("deny", f"115 any host {address}") for address in own_addresses(site)]
     rules.append(InboundRule("permit", "ip any any"))
     return tuple(rules)
 
 
-def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> CryptoView:
+def crypto_view(
+    site: Site, pseudowires: Sequence[Pseudowire], psk: PskText, port: Site | None = None
+) -> CryptoView:
     """The protection a Cisco site renders.
 
     ``psk(psk_env, peer)`` is the pair's key as written: its placeholder, or the key derived from
-    the master key (``l2tpgen.model.keys``).
+    the master key (``l2tpgen.model.keys``). ``port``: the peer of the kept port-mode xconnect.
     """
     proposals: dict[str, Proposal] = {}
     for pw in pseudowires:
@@ -174,5 +178,5 @@ def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> 
         proposals=tuple(proposals[n] for n in sorted(proposals)),
         peers=tuple(peers),
         local_interface=loopback.interface if loopback is not None and peers else None,
-        inbound=_inbound(site, pseudowires),
+        inbound=_inbound(site, pseudowires, port),
     )
