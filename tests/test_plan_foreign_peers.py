@@ -117,13 +117,16 @@ def test_the_routers_other_pseudowire_peers_are_admitted_and_others_still_denied
     assert any("other pseudowire peer" in note for note in notes)
 
 
-def test_an_ipv6_pseudowire_peer_needs_no_entry_the_ipv4_filter_never_sees_it() -> None:
-    found = pseudowire_peers(
-        parse(
-            "interface GigabitEthernet0/0/2\n xconnect 2001:db8::7 77 encapsulation l2tpv3\n"
-        ).roots
-    )
-    assert [str(p.address) for p in found] == ["2001:db8::7"]
+def test_an_ipv6_pseudowire_peer_needs_no_entry_the_ipv4_filter_never_sees_it(
+    hub: tuple[Site, str],
+) -> None:
+    theirs = "interface GigabitEthernet0/0/2\n xconnect 2001:db8::7 77 encapsulation l2tpv3\n!\n"
+    found = pseudowire_peers(parse(theirs).roots)
+    assert [str(p.address) for p in found] == ["2001:db8::7"]  # read, not missed
+    site, intended = hub
+    entries, notes = _planned_filter(site, intended, theirs)
+    assert not [e for e in entries if "2001:db8" in e]  # `ip access-list` holds IPv4 only
+    assert not [note for note in notes if "other pseudowire peer" in note]
 
 
 @pytest.mark.parametrize(
