@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
 from builders import both_ends, copy_example
 from conftest import SITES
 from hier_config import Platform, WorkflowRemediation, get_hconfig
 from support import send_plan
 
 from l2tpgen import load_fleet, render_site
+from l2tpgen.device.acl_edit import AclEditError
 from l2tpgen.device.class_versions import version_name
 from l2tpgen.device.plan import plan_change
 from l2tpgen.sim.router import Router
@@ -111,16 +113,28 @@ def test_the_repeated_push_settles_on_one_class_name(tmp_path: Path) -> None:
     assert final.empty, final.send
 
 
-def test_access_list_entries_in_another_order_are_a_change() -> None:
-    """Order is what an access list does: two entries swapped are sent whole again."""
+def test_permits_in_another_order_are_no_change_the_list_does_the_same() -> None:
+    """Two permits swapped: the first match among them permits either way (issue 33: push
+    takes the router's order for a run of same-action entries, ``acl_edit.adopt_order``)."""
     fleet = load_fleet(SITES.parent / "examples" / "protected")
     want = render_site(fleet, "site-a", reveal_secrets=True, environ=ENV | _ike_env())
     header = "ip access-list extended l2tpgen-pw-site-b"
     extra = want.replace(f"{header}\n", f"{header}\n permit udp any any eq 500\n")
     running = _reorder(extra, header, [1, 0])
-    plan = plan_change(fleet.site("site-a"), running, extra)
-    assert f"no {header}" in plan.send
-    assert f"@@ {header} @@\n" in plan.diff("site-a")
+    assert running != extra
+    assert plan_change(fleet.site("site-a"), running, extra).empty
+
+
+def test_a_deny_and_a_permit_in_another_order_are_refused_never_deleted_and_retyped() -> None:
+    """Order is what an access list does; moving an entry of an applied list would leave a moment
+    without it, and deleting the list a moment without any (issue 33): push refuses, naming it."""
+    fleet = load_fleet(SITES.parent / "examples" / "protected")
+    want = render_site(fleet, "site-a", reveal_secrets=True, environ=ENV | _ike_env())
+    header = "ip access-list extended l2tpgen-pw-site-b"
+    extra = want.replace(f"{header}\n", f"{header}\n deny udp any any eq 500\n")
+    running = _reorder(extra, header, [1, 0])
+    with pytest.raises(AclEditError, match=r"holds `deny udp any any eq 500` in another place"):
+        plan_change(fleet.site("site-a"), running, extra)
     assert not plan_change(fleet.site("site-a"), extra, extra).send
 
 

@@ -102,11 +102,13 @@ def test_removing_protection_takes_the_wan_crypto_map_off_first_and_the_filter_l
     assert "until each peer has been pushed the same change" in note
 
 
-def test_a_changed_access_list_is_removed_and_sent_whole_never_appended_after_permit_any(
+def test_a_changed_access_list_is_edited_by_sequence_number_never_deleted_or_retyped(
     hub: tuple[Site, str],
 ) -> None:
+    # Issue 33: `no ip access-list extended l2tpgen-wan-in` and the list typed again while it is
+    # applied drops everything inbound until its `permit ip any any` arrives. The router's filter
+    # here is the one l2tpgen rendered before issue 33 and knows only the branch.
     site, intended = hub
-    # the router's filter knows only the branch: the linux-edge lines are new
     old_filter = (
         "ip access-list extended l2tpgen-wan-in\n"
         " permit 115 host 10.255.0.2 host 10.255.0.1\n"
@@ -123,26 +125,25 @@ def test_a_changed_access_list_is_removed_and_sent_whole_never_appended_after_pe
     end = intended.index("!", start)
     running = intended[:start] + old_filter + intended[end:]
     plan = plan_change(site, running, intended)
-    at = _at(plan, "no ip access-list extended l2tpgen-wan-in")
-    assert plan.send[at : at + 15] == (
-        "no ip access-list extended l2tpgen-wan-in",
+    assert "no ip access-list extended l2tpgen-wan-in" not in plan.send
+    # By hand: three new entries in a row at most, so the nine old ones are renumbered 40, 80,
+    # ... 360 (Cisco's `ip access-list resequence NAME START STEP`); the new ones go between the
+    # branch's 115 entry (40) and the next old entry (80); the old ones that go leave bottom up.
+    assert plan.send == (
+        "ip access-list resequence l2tpgen-wan-in 40 40",
         "ip access-list extended l2tpgen-wan-in",
-        " permit 115 host 10.255.0.2 host 10.255.0.1",
-        " permit esp host 10.255.0.2 host 10.255.0.1",
-        " permit udp host 10.255.0.2 host 10.255.0.1 eq 500",
-        " permit udp host 10.255.0.2 host 10.255.0.1 eq 4500",
-        " permit 115 host 10.255.0.3 host 10.255.0.1",
-        " permit esp host 10.255.0.3 host 10.255.0.1",
-        " permit udp host 10.255.0.3 host 10.255.0.1 eq 500",
-        " permit udp host 10.255.0.3 host 10.255.0.1 eq 4500",
-        " deny 115 any any",
-        " deny esp any any",
-        " deny udp any any eq 500",
-        " deny udp any any eq 4500",
-        " permit ip any any",
+        " 50 permit 115 host 10.255.0.3 host 10.255.0.1",
+        " 60 deny 115 any host 10.255.0.1",
+        " 70 deny 115 any host 198.51.100.1",
+        " no 320",
+        " no 280",
+        " no 240",
+        " no 200",
+        " no 160",
+        " no 120",
+        " no 80",
+        "ip access-list resequence l2tpgen-wan-in 10 10",
     )
-    # nothing else: the list is the only change, and no line of it is sent twice
-    assert len(plan.send) == 15
 
 
 def test_a_changed_ike_key_is_masked_and_the_old_key_is_never_sent(
@@ -173,13 +174,9 @@ def test_a_users_crypto_sections_and_access_lists_are_never_touched(
         "ip access-list extended CORP-VPN\n permit ip any any\n!\n"
     )
     plan = plan_change(site, intended + users, intended)
-    # Nothing of the user's is removed. The one change: the inbound filter admits IKE and ESP
-    # from the user's IKE peer 192.0.2.9, which its denies would cut otherwise (issue 25).
-    assert [line for line in plan.send if not line.startswith(" ")] == [
-        "no ip access-list extended l2tpgen-wan-in",
-        "ip access-list extended l2tpgen-wan-in",
-    ]
-    assert " permit esp host 192.0.2.9 any" in plan.send
+    # Nothing of the user's is removed, and the filter needs nothing for the user's IKE peer
+    # 192.0.2.9: it judges L2TPv3 only, never ESP or IKE (issue 33).
+    assert plan.empty
     plan = plan_change(site, unprotected(intended) + users, intended)
     for name in ("corp", "l2tpgenx", "corp-ts", "CORP", "l2tpgen-mgmt", "CORP-VPN"):
         assert not [line for line in plan.send if re.search(rf"\b{name}(\s|$)", line)], name
@@ -203,3 +200,22 @@ def test_a_users_access_group_or_crypto_map_on_the_wan_refuses_the_push(
     )
     with pytest.raises(OwnershipError, match=re.escape(what)):
         plan_change(site, running, intended)
+
+
+def test_a_crypto_access_list_an_applied_map_names_is_edited_never_deleted(
+    hub: tuple[Site, str],
+) -> None:
+    # Issue 33: `match address l2tpgen-pw-branch` of the applied crypto map names this list; the
+    # router's entry (from an older tunnel address, 10.255.0.99) goes only after the new one is in.
+    site, intended = hub
+    entry = " permit 115 host 10.255.0.1 host 10.255.0.2\n"
+    running = intended.replace(entry, " permit 115 host 10.255.0.99 host 10.255.0.2\n")
+    assert running != intended
+    plan = plan_change(site, running, intended)
+    assert plan.send == (
+        "ip access-list resequence l2tpgen-pw-branch 20 20",
+        "ip access-list extended l2tpgen-pw-branch",
+        " 10 permit 115 host 10.255.0.1 host 10.255.0.2",
+        " no 20",
+        "ip access-list resequence l2tpgen-pw-branch 10 10",
+    )

@@ -157,3 +157,18 @@ def test_validate_names_a_kept_port_mode_pseudowire(tmp_path: Path) -> None:
     assert f"{A} <-> {B}: a port-mode pseudowire kept as it stands (VC ID 125, every VLAN of " in (
         result.stdout
     )
+
+
+def test_a_kept_port_mode_peer_is_admitted_by_the_inbound_filter() -> None:
+    # Issue 33: the filter denies L2TPv3 to the router from all but its peers; the kept
+    # port-mode xconnect's peer (10.216.44.47, lab-b-rtr1's tunnel address) is one, even with no
+    # VLAN pseudowire to it.
+    data = _kept()
+    data[A]["protection"] = {"inbound_filter": True}
+    text = render_site(_fleet(data), A)
+    start = text.index("ip access-list extended l2tpgen-wan-in\n")
+    entries = text[start : text.index("!", start)].splitlines()[1:]
+    own = _fleet(data).site(A).tunnel_address
+    assert entries[0] == f" permit 115 host 10.216.44.47 host {own}"
+    assert entries[-1] == " permit ip any any"
+    assert f" deny 115 any host {own}" in entries

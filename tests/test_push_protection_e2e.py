@@ -71,59 +71,86 @@ def _with(lab_base: str, theirs: str) -> str:
     )
 
 
-def test_a_tunnel_protection_and_ike_peers_keep_ike_and_esp_through_the_pushed_filter(
-    new_lab: Callable[..., Lab],
-) -> None:
-    # Issue 25: the filter ends in `deny esp any any` / `deny udp any any eq 500|4500`; a GRE
-    # tunnel with `tunnel protection` sourced from the WAN to 203.0.113.80 must keep its peer.
+_THEIRS = (
+    "interface Tunnel10\n ip address 172.31.0.1 255.255.255.252\n"
+    " tunnel source GigabitEthernet0/0/1\n tunnel destination 203.0.113.80\n"
+    " tunnel protection ipsec profile CORP\n!\n"
+    "interface Tunnel0\n ip address 172.30.0.1 255.255.255.0\n"
+    " tunnel source GigabitEthernet0/0/1\n tunnel mode gre multipoint\n"
+    " tunnel protection ipsec profile DMVPN\n!\n"
+    "crypto ikev2 keyring CORP\n peer hq\n  address 203.0.113.81\n!\n"
+    f"crypto isakmp key {IKEV1_KEY} address 203.0.113.82\n"
+    "pseudowire-class THEIRS\n encapsulation l2tpv3\n ip local interface Loopback0\n!\n"
+    "interface GigabitEthernet0/0/2\n"
+    " xconnect 192.0.2.70 700 encapsulation l2tpv3 pw-class THEIRS\n!\n"
+    "interface GigabitEthernet0/0/3\n no ip address\n!\n"
+)
+
+
+def _hub_with_theirs(new_lab: Callable[..., Lab]) -> Lab:
     from l2tpgen import load_fleet  # noqa: PLC0415
     from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
 
-    vti = (
-        "interface Tunnel10\n ip address 172.31.0.1 255.255.255.252\n"
-        " tunnel source GigabitEthernet0/0/1\n tunnel destination 203.0.113.80\n"
-        " tunnel protection ipsec profile CORP\n!\n"
-        "crypto ikev2 keyring CORP\n peer hq\n  address 203.0.113.81\n!\n"
-        f"crypto isakmp key {IKEV1_KEY} address 203.0.113.82\n"
-    )
-    base = _with(render_base(load_fleet(HUB), "hub"), vti)
-    lab = new_lab(sites=HUB, configs={"hub": base})
+    return new_lab(sites=HUB, configs={"hub": _with(render_base(load_fleet(HUB), "hub"), _THEIRS)})
+
+
+def _verdict(acl: str, protocol: int, source: str, destination: str) -> str:
+    from ipaddress import IPv4Address  # noqa: PLC0415
+
+    from l2tpgen.ios.acl import acl_from_lines  # noqa: PLC0415
+
+    entries = acl_from_lines("l2tpgen-wan-in", acl.splitlines()[1:])
+    return entries.verdict(protocol, IPv4Address(source), IPv4Address(destination))[0]
+
+
+def test_other_vpns_and_pseudowires_keep_their_traffic_through_the_pushed_filter(
+    new_lab: Callable[..., Lab],
+) -> None:
+    # Issue 33: the filter judges L2TPv3 to the hub's own addresses only. A VTI, a DMVPN hub
+    # (refused before issue 33), IKE peers and another L2TPv3 xconnect keep their traffic.
+    lab = _hub_with_theirs(new_lab)
     _, results = push(lab, "hub", sites=HUB)
     (pushed,) = results
     assert pushed["status"] == "changed", pushed
     acl = section(lab.running("hub"), "ip access-list extended l2tpgen-wan-in")
     entries = acl.splitlines()
-    deny = entries.index(" deny esp any any")
-    for peer in ("203.0.113.80", "203.0.113.81", "203.0.113.82"):
-        assert entries.index(f" permit esp host {peer} any") < deny, acl
-        assert entries.index(f" permit udp host {peer} any eq 500") < deny, acl
-        assert entries.index(f" permit udp host {peer} any eq 4500") < deny, acl
+    assert entries.index(" permit 115 host 192.0.2.70 any") < entries.index(
+        " deny 115 any host 10.255.0.1"
+    )
+    for peer in ("203.0.113.80", "203.0.113.81", "203.0.113.82", "203.0.113.99"):
+        for own in ("10.255.0.1", "198.51.100.1"):
+            assert _verdict(acl, 50, peer, own) == "permit"  # ESP
+            assert _verdict(acl, 17, peer, own) == "permit"  # IKE, NAT-T
+    assert _verdict(acl, 115, "192.0.2.70", "10.255.0.1") == "permit"
+    assert _verdict(acl, 115, "203.0.113.99", "10.255.0.1") == "deny"
     assert " tunnel protection ipsec profile CORP" in lab.running("hub")
     assert IKEV1_KEY not in json.dumps(results)
 
 
-def test_a_dmvpn_hub_on_the_router_refuses_the_filter_and_nothing_is_sent(
+def test_a_changed_filter_is_edited_in_place_and_the_next_push_finds_nothing(
     new_lab: Callable[..., Lab],
 ) -> None:
-    from l2tpgen import load_fleet  # noqa: PLC0415
-    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
-
-    mgre = (
-        "interface Tunnel0\n ip address 172.30.0.1 255.255.255.0\n"
-        " tunnel source GigabitEthernet0/0/1\n tunnel mode gre multipoint\n"
-        " tunnel protection ipsec profile DMVPN\n!\n"
+    # Issue 33: the applied filter changes (someone adds a pseudowire) and push edits it by
+    # sequence number on the router; the simulator takes Cisco's grammar for it.
+    lab = _hub_with_theirs(new_lab)
+    push(lab, "hub", sites=HUB)
+    before = len(config_lines(lab, "hub"))
+    router = lab.device("hub").router
+    added = (
+        "interface GigabitEthernet0/0/3\n"
+        " xconnect 192.0.2.71 701 encapsulation l2tpv3 pw-class THEIRS\n"
     )
-    lab = new_lab(sites=HUB, configs={"hub": _with(render_base(load_fleet(HUB), "hub"), mgre)})
-    before = lab.running("hub")
-    result = cli(lab, "push", "hub", "--yes", "--format", "json", sites=HUB)
-    (pushed,) = json.loads(result.stdout)["results"]
-    assert pushed["status"] != "changed", pushed
-    assert "interface Tunnel0 (DMVPN mGRE, tunnel protection): its peers" in pushed["message"]
-    assert "protection.inbound_filter: false" in pushed["message"]
-    assert lab.running("hub") == before
-    assert not config_lines(lab, "hub")
-    for pair in (("hub", "branch"), ("hub", "linux-edge")):  # nor a pair key derived from it
-        assert pair_psk(IKE_PSK.encode(), pair) not in result.stdout + result.stderr
+    assert router.load(added) == []
+    _, results = push(lab, "hub", sites=HUB)
+    (pushed,) = results
+    assert pushed["status"] == "changed", pushed
+    sent = config_lines(lab, "hub")[before:]
+    assert "ip access-list resequence l2tpgen-wan-in 20 20" in sent
+    assert not [line for line in sent if line.startswith("no ip access-list")]
+    acl = section(lab.running("hub"), "ip access-list extended l2tpgen-wan-in")
+    assert " permit 115 host 192.0.2.71 any\n" in acl
+    again = cli(lab, "diff", "hub", "--exit-code", sites=HUB)
+    assert again.exit_code == 0, again.output
 
 
 def test_each_router_holds_the_keys_of_its_own_pairs_only(new_lab: Callable[..., Lab]) -> None:

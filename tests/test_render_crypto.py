@@ -142,24 +142,21 @@ def test_the_crypto_map_and_the_inbound_filter_sit_on_the_wan_interface(hub: str
     assert "access-group" not in lan
 
 
-def test_the_inbound_filter_admits_l2tpv3_ike_and_esp_only_from_the_peers_and_the_rest(
+def test_the_inbound_filter_denies_l2tpv3_to_the_routers_own_addresses_from_all_but_the_peers(
     hub: str,
 ) -> None:
+    # Issue 33: only IP protocol 115, only to the hub's own addresses (the tunnel address on
+    # Loopback0 and the WAN's, 198.51.100.1), never `any` as destination (L2TPv3 crossing the
+    # router to hosts behind it is not the hub's); ESP and IKE are not judged (docs/security.md,
+    # "The inbound WAN filter": IOS drops a clear packet its crypto map's ACL says must be
+    # protected, and ESP or IKE from a stranger finds no SA and no key).
     assert _block(hub, "ip access-list extended l2tpgen-wan-in") == (
         "ip access-list extended l2tpgen-wan-in\n"
         " permit 115 host 10.255.0.2 host 10.255.0.1\n"
-        " permit esp host 10.255.0.2 host 10.255.0.1\n"
-        " permit udp host 10.255.0.2 host 10.255.0.1 eq 500\n"
-        " permit udp host 10.255.0.2 host 10.255.0.1 eq 4500\n"
         " permit 115 host 10.255.0.3 host 10.255.0.1\n"
-        " permit esp host 10.255.0.3 host 10.255.0.1\n"
-        " permit udp host 10.255.0.3 host 10.255.0.1 eq 500\n"
-        " permit udp host 10.255.0.3 host 10.255.0.1 eq 4500\n"
-        " deny 115 any any\n"
-        " deny esp any any\n"
-        " deny udp any any eq 500\n"
-        " deny udp any any eq 4500\n"
-        # management (SSH), routing and everything else stay as they were: no lock-out
+        " deny 115 any host 10.255.0.1\n"
+        " deny 115 any host 198.51.100.1\n"
+        # management (SSH), routing, ESP, IKE and everything else stay as they were
         " permit ip any any\n"
     )
 

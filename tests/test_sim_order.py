@@ -121,3 +121,37 @@ def test_access_list_entries_go_by_sequence_number() -> None:
     ]
     _config(router, "ip access-list extended a", "no 15")
     assert " deny ip host 192.0.2.9 any" not in _section(router, "ip access-list extended a")
+
+
+def test_resequence_renumbers_the_entries_in_their_order_for_later_edits() -> None:
+    # Issue 33: Cisco, "IP Access List Entry Sequence Numbering" (IOS 12.2(14)S, 12.2(15)T,
+    # 12.3(2)T): `ip access-list resequence NAME START STEP` renumbers the entries in their order
+    # (its example: `ip access-list resequence 150 1 2` turns 10..100 into 1, 3, ..., 19;
+    # https://manualsbrain.com/en/manuals/1643333/?page=9). Typed in the list's own mode it is
+    # a global command, which IOS takes from any sub-mode.
+    router = Router("r1")
+    _config(
+        router,
+        "ip access-list extended a",
+        "permit 115 host 192.0.2.2 any",
+        "15 deny 115 any any",
+        "permit ip any any",
+    )  # numbers 10, 15, 20
+    answers = _config(
+        router,
+        "ip access-list resequence a 40 40",  # 40, 80, 120
+        "ip access-list extended a",
+        "50 permit 115 host 192.0.2.3 any",
+        "60 deny 115 any host 198.51.100.1",
+        "no 80",
+        "ip access-list resequence a 10 10",
+    )
+    assert answers == ["", "", "", "", "", ""]
+    assert _section(router, "ip access-list extended a") == [
+        " permit 115 host 192.0.2.2 any",
+        " permit 115 host 192.0.2.3 any",
+        " deny 115 any host 198.51.100.1",
+        " permit ip any any",
+    ]
+    _config(router, "ip access-list extended a", "no 20")  # after `10 10`: the second entry
+    assert " permit 115 host 192.0.2.3 any" not in _section(router, "ip access-list extended a")

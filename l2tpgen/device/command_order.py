@@ -10,8 +10,8 @@
    again (a kept port-mode xconnect moving to a new class version), so that no xconnect names a
    class that is not there yet;
 5. protection (``docs/security.md``, "Adding protection to a running pair"): l2tpgen's access
-   lists come first of all, each sent whole (``no ip access-list extended X`` then the list, when
-   it exists: IOS appends lines typed into an existing list after its ``permit ip any any``), and
+   lists come first of all, a new one typed whole, one the router has edited by sequence number
+   (``l2tpgen.device.acl_edit``: never deleted and retyped, it may be applied), and
    the WAN's ``ip access-group`` with the interface lines of step 2; after the subinterfaces, the
    IKEv2 proposal, policy, keyring and profiles, the transform sets, the crypto map entries, and
    last the WAN's ``crypto map`` line, which starts encrypting (the pair is down from then until
@@ -180,6 +180,14 @@ def _blocks(
     return [(phase, key, [text, *body])]
 
 
+def _unseen(
+    raw: list[tuple[str, list[str]]], whole: dict[str, list[str]], lan: str
+) -> list[tuple[int, Any, list[str]]]:
+    """The blocks of ``whole`` hier_config did not see (l2tpgen's access lists), by prefix."""
+    seen = {text for text, _ in raw}
+    return [(_phase(text, lan), (), lines) for text, lines in whole.items() if text not in seen]
+
+
 def order_commands(
     remediation: Any,  # noqa: ANN401 - hier_config
     lan: str,
@@ -187,8 +195,11 @@ def order_commands(
 ) -> list[str]:
     """hier_config's remediation as commands, in the order of the module docstring.
 
-    ``whole``: access-list header -> the lines that set it: the intended list whole, after ``no``
-    the list when the router has one (IOS appends lines typed into an existing list at its end).
+    ``whole``: access-list header (or ``no`` and the header) -> the commands that set it (or
+    remove it), in place of hier_config's: a new list typed whole, a list the router has edited
+    by sequence number (``l2tpgen.device.acl_edit``; IOS appends an entry typed without a number
+    after the list's ``permit ip any any``, and a list deleted and retyped while applied drops
+    everything until its last entry). Those hier_config did not see are placed by their prefix.
 
     A ``no xconnect`` that frees a peer and VC ID another interface's new xconnect takes goes
     first of all (IOS refuses a second xconnect with the same peer and VC ID); any other stays in
@@ -209,6 +220,7 @@ def order_commands(
                 if not body:
                     continue
         blocks += _blocks(text, body, lan, whole)
+    blocks += _unseen(raw, whole, lan)
     blocks.sort(key=lambda b: (b[0], b[1]))
     removals = [line for phase, _, block in blocks if phase == 0 for line in block]
     rest = [line for phase, _, block in blocks if phase != 0 for line in block]

@@ -15,10 +15,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.device.acl_edit import adopt_lists, edit_commands
 from l2tpgen.device.claims import refuse_unowned
 from l2tpgen.device.class_versions import adopt, canonical
 from l2tpgen.device.command_order import order_commands
-from l2tpgen.device.foreign_vpn import admit_foreign_peers
+from l2tpgen.device.foreign_peers import admit_foreign_peers
 from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.device.type6 import keep_type6, type6_note
@@ -195,6 +196,34 @@ def _refuse_removing_shared(send: tuple[str, ...], have: Owned) -> None:
             )
 
 
+def _without_acls(text: str) -> str:
+    return "".join(
+        "\n".join(lines) + "\n"
+        for header, lines in _sections(text).items()
+        if not header.startswith("ip access-list ")
+    )
+
+
+def _acl_commands(have: dict[str, list[str]], want: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Access list header -> the commands that change it (``order_commands``'s ``whole``).
+
+    A list the router has is edited by sequence number, never deleted and retyped
+    (``acl_edit``): it may be applied (the WAN's filter, a crypto map's ``match address``). A
+    new list is typed whole; one no longer wanted is removed (after what applies it).
+    """
+    out: dict[str, list[str]] = {}
+    for header, lines in want.items():
+        if not header.startswith("ip access-list ") or have.get(header) == lines:
+            continue
+        edit = edit_commands(header, have[header][1:], lines[1:]) if header in have else lines
+        if edit:
+            out[header] = edit
+    for header in have:
+        if header.startswith("ip access-list ") and header not in want:
+            out[f"no {header}"] = [f"no {header}"]
+    return out
+
+
 def plan_change(
     site: Site, running_config: str | Config, intended_config: str | Config, *, platform: str = ""
 ) -> Plan:
@@ -202,9 +231,10 @@ def plan_change(
 
     Raises:
         OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
-            the inbound filter would cut a VPN whose peers it cannot name (`foreign_vpn`), or
-            the change would delete objects named like l2tpgen's that it did not write
-            (`claims`).
+            or the change would delete objects named like l2tpgen's that it did not write
+            (``claims``).
+        AclEditError: an access list on the router cannot become the intended one entry by entry
+            (``acl_edit``).
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
@@ -217,8 +247,8 @@ def plan_change(
     # references are foreign).
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
-    admitted, admit_notes = admit_foreign_peers(running, adopted.text, site)
-    intended = parse_rendered(admitted)
+    admitted, admit_notes = admit_foreign_peers(running, adopted.text, first.subinterfaces | {lan})
+    intended = parse_rendered(adopt_lists(running, admitted))
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))
@@ -235,16 +265,14 @@ def plan_change(
     hc_platform = getattr(Platform, platform or "CISCO_IOS")
     # A key the router holds as type 6 cannot be compared: kept as the router spells it.
     intended_text, type6_kept = keep_type6(have.text, want.text + _shared_headers(have, want.text))
+    # Access lists are l2tpgen's to change (``_acl_commands``); hier_config sees the rest only
+    # (its IOS driver numbers every access list entry as it loads one: quadratic in the entries).
     workflow = WorkflowRemediation(
-        get_hconfig(hc_platform, have.text), get_hconfig(hc_platform, intended_text)
+        get_hconfig(hc_platform, _without_acls(have.text)),
+        get_hconfig(hc_platform, _without_acls(intended_text)),
     )
-    have_sections, want_sections = _sections(have.text), _sections(intended_text)
-    whole = {
-        header: [f"no {header}", *lines] if header in have_sections else lines
-        for header, lines in want_sections.items()
-        if header.startswith("ip access-list ") and have_sections.get(header) != lines
-    }
-    send = tuple(order_commands(workflow.remediation_config, lan, whole))
+    acls = _acl_commands(_sections(have.text), _sections(intended_text))
+    send = tuple(order_commands(workflow.remediation_config, lan, acls))
     _refuse_removing_shared(send, have)
     return Plan(
         have.text,

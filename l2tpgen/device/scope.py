@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import DeviceError
+from l2tpgen.ios.acl import entry_text
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.order import running_config_key
 from l2tpgen.render.marks import MARK, ROUTE_NAME
@@ -155,6 +156,17 @@ def _owned_children(node: Node, name: str | None, site: Site) -> list[Node]:
     ]
 
 
+def _whole_section(node: Node) -> list[str]:
+    """A section push owns whole; an access list's entries without their sequence numbers.
+
+    IOS-XE prints a named list's numbers in ``show running-config``, classic IOS does not: the
+    entries compare as entries (``l2tpgen.device.acl_edit`` numbers them itself).
+    """
+    if node.text.startswith("ip access-list "):
+        return [node.text, *(f" {entry_text(c.text)}" for c in node.children)]
+    return section_lines(node)
+
+
 def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
     """The part of ``config`` push owns for ``site`` (``classes``: the intended class headers)."""
     lan, wan = site.lan.interface, site.wan.interface
@@ -168,7 +180,7 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
         text = node.text
         name = text.removeprefix("interface ") if text.startswith("interface ") else None
         if name in subs or text in owned_classes or protection_section(text):
-            out += section_lines(node)
+            out += _whole_section(node)
         elif name is not None and name in {lan, wan, loopback}:  # no loopback: None is no name
             keep = _owned_children(node, name, site)
             trunk_xconnect = trunk_xconnect or (

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Literal
 from l2tpgen.ios.facts import At
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from l2tpgen.ios.tree import Node
 
 ANY = IPv4Network("0.0.0.0/0")
@@ -176,3 +178,24 @@ def numbered_kind(number: int) -> bool | None:
     if 100 <= number <= 199 or 2000 <= number <= 2699:  # noqa: PLR2004
         return False
     return None
+
+
+def entry_text(line: str) -> str:
+    """An access list line without indentation or sequence number (IOS-XE prints the number)."""
+    words = line.split()
+    if words and words[0].isascii() and words[0].isdigit():
+        words = words[1:]
+    return " ".join(words)
+
+
+def acl_from_lines(name: str, lines: Iterable[str]) -> Acl:
+    """An extended access list from its entry lines (``permit ...``, ``20 deny ...``, remarks).
+
+    For access lists that are not read from a config: a plan's intermediate states, a test's.
+    """
+    entries = []
+    for number, line in enumerate(lines, start=1):
+        found = entry(entry_text(line).split(), At(number, 1), standard=False)
+        if found is not None:
+            entries.append(found)
+    return Acl(name, At(0, 0), tuple(entries))

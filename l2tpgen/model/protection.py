@@ -51,9 +51,9 @@ class Protection(StrictModel):
     ``mode`` unset: ``ipsec`` on an untrusted path, ``none`` on a trusted one. IPsec is IKEv2 with
     a pre-shared key (``psk_env``), ESP with ``transform`` in ``ipsec_mode``; ``nat_t`` when a NAT
     sits on the path. ``cookie`` keys the sessions' cookies with the secret in ``cookie_key_env``.
-    ``inbound_filter`` renders an inbound WAN filter that admits L2TPv3, IKE and ESP only from
-    the site's peers (Cisco: an ACL on the WAN interface); unset, it is on when any of the site's
-    paths is untrusted.
+    ``inbound_filter`` renders an inbound WAN filter that admits L2TPv3 to the router's own
+    addresses only from its peers (Cisco: an ACL on the WAN interface); unset, it is on when any
+    of the site's paths is untrusted.
     """
 
     mode: Mode | None = None

@@ -14,9 +14,10 @@ documentation (cited in ``tests/test_render_crypto.py``):
   peers' own);
 * the crypto ACL matching exactly the pseudowires: IP protocol 115 from this site's tunnel
   address to the peer's (l2tpgen renders IP encapsulation only);
-* an inbound WAN ACL admitting L2TPv3 (protocol 115), IKE (UDP 500, 4500) and ESP only from the
-  peers' tunnel addresses, then everything else (``permit ip any any``: management, routing and
-  other traffic are not this filter's business, and the operator is not locked out).
+* an inbound WAN ACL denying L2TPv3 (protocol 115) to the router's own tunnel and WAN addresses
+  from everyone but the peers' tunnel addresses, then everything else (``permit ip any any``:
+  ESP, IKE, management, routing, L2TPv3 to hosts behind the router and other traffic are not this
+  filter's business, and the operator is not locked out).
 
 The pre-shared key is masked (``<VARIABLE>``) unless revealed, like the L2TP secret.
 """
@@ -135,34 +136,43 @@ def _peers(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> list[
     return list(seen.values())
 
 
-def _inbound(site: Site, pseudowires: Sequence[Pseudowire]) -> tuple[InboundRule, ...]:
-    """The inbound WAN filter: L2TPv3, IKE and ESP from the peers only; the rest untouched."""
-    if not any(pw.protection.inbound_filter for pw in pseudowires):
+def own_addresses(site: Site) -> tuple[str, ...]:
+    """The router's own addresses L2TPv3 can reach it on: the tunnel address, then the WAN's."""
+    found = dict.fromkeys((str(site.tunnel_address), str(site.wan.address.ip)))
+    return tuple(found)
+
+
+def _inbound(
+    site: Site, pseudowires: Sequence[Pseudowire], port: Site | None
+) -> tuple[InboundRule, ...]:
+    """The inbound WAN filter: L2TPv3 to the router's own addresses from its peers only.
+
+    ``port``: the peer of the kept port-mode xconnect (``lan.port_xconnect``), a peer of the
+    router too even without a VLAN pseudowire. Nothing else is judged: ESP and IKE are left alone
+    (docs/security.md, "The inbound WAN filter"), and L2TPv3 crossing the router to other hosts
+    is not this router's. Push adds the router's other pseudowire peers
+    (``l2tpgen.device.foreign_peers``).
+    """
+    port_filter = port is not None and site.protection_for(port).inbound_filter
+    if not port_filter and not any(pw.protection.inbound_filter for pw in pseudowires):
         return ()
     own = f"host {site.tunnel_address}"
-    rules: list[InboundRule] = []
-    done: set[str] = set()
-    for pw in pseudowires:
-        if pw.peer.name in done:
-            continue
-        done.add(pw.peer.name)
-        peer = f"host {pw.peer_address}"
-        rules.append(InboundRule("permit", f"115 {peer} {own}"))
-        if pw.protection.ipsec:
-            rules.append(InboundRule("permit", f"esp {peer} {own}"))
-            rules.extend(InboundRule("permit", f"udp {peer} {own} eq {port}") for port in IKE_PORTS)
-    rules.append(InboundRule("deny", "115 any any"))
-    rules.append(InboundRule("deny", "esp any any"))
-    rules.extend(InboundRule("deny", f"udp any any eq {port}") for port in IKE_PORTS)
+    peers = {pw.peer.name: str(pw.peer_address) for pw in pseudowires}
+    if port is not None:
+        peers.setdefault(port.name, str(port.tunnel_address))
+    rules = [InboundRule("permit", f"115 host {address} {own}") for address in peers.values()]
+    rules += [InboundRule("deny", f"115 any host {address}") for address in own_addresses(site)]
     rules.append(InboundRule("permit", "ip any any"))
     return tuple(rules)
 
 
-def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> CryptoView:
+def crypto_view(
+    site: Site, pseudowires: Sequence[Pseudowire], psk: PskText, port: Site | None = None
+) -> CryptoView:
     """The protection a Cisco site renders.
 
     ``psk(psk_env, peer)`` is the pair's key as written: its placeholder, or the key derived from
-    the master key (``l2tpgen.model.keys``).
+    the master key (``l2tpgen.model.keys``). ``port``: the peer of the kept port-mode xconnect.
     """
     proposals: dict[str, Proposal] = {}
     for pw in pseudowires:
@@ -175,7 +185,7 @@ def crypto_view(site: Site, pseudowires: Sequence[Pseudowire], psk: PskText) -> 
         proposals=tuple(proposals[n] for n in sorted(proposals)),
         peers=tuple(peers),
         local_interface=loopback.interface if loopback is not None and peers else None,
-        inbound=_inbound(site, pseudowires),
+        inbound=_inbound(site, pseudowires, port),
     )
 
 

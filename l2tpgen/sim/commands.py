@@ -38,6 +38,10 @@ GLOBAL: tuple[Command, ...] = (
     _c("line (vty|console|con|aux) <0-1000> [<0-1000>]", None, enters="line"),
     _c("router (ospf|eigrp|bgp) <1-65535>", None, enters="router"),
     _c("ip access-list (standard|extended) WORD", None, enters="acl"),
+    # Renumbers a named list's entries in their order (not stored): Cisco, "IP Access List Entry
+    # Sequence Numbering" (`ip access-list resequence access-list-name starting-sequence-number
+    # increment`; https://manualsbrain.com/en/manuals/1643333/?page=9), as ``config_mode`` does.
+    _c("ip access-list resequence WORD <1-2147483647> <1-2147483647>", None),
     _c("hostname WORD"),
     _c("version WORD"),
     _c("service LINE", None),

@@ -86,6 +86,9 @@ def _apply(t: Terminal, text: str, words: list[str]) -> str:
             found = match(command.pattern, words)
             if found.complete:
                 del t.stack[depth + 1 :]
+                if command.pattern.startswith("ip access-list resequence "):
+                    name, start, step = found.words[3:6]
+                    return _resequence(t, name, int(start), int(step))
                 return _store(t, command, list(found.words))
             if found.progress > best.progress:
                 best = found
@@ -191,6 +194,20 @@ def _acl_entry(container: list[Line], words: list[str]) -> str:
     if seq is None:
         seq = max((x.seq or 0 for x in container), default=0) + 10
     place(container, Line(text, None, seq=seq), "acl")
+    return ""
+
+
+def _resequence(t: Terminal, name: str, start: int, step: int) -> str:
+    """``ip access-list resequence NAME START STEP``: the entries renumbered, in their order.
+
+    A list that does not exist is left alone, silently ([U]: IOS's answer is not confirmed).
+    """
+    for kind in ("extended", "standard"):
+        section = t.router.running.find(f"ip access-list {kind} {name}")
+        if section is not None:
+            entries = [x for x in section.children if x.seq is not None]
+            for index, entry in enumerate(entries):
+                entry.seq = start + index * step
     return ""
 
 

@@ -276,12 +276,12 @@ class L2tpOpenToAnySource(DeviceRule):
     stop packets from an address it does not know, so the filter is needed with IPsec too.
 
     ## Use instead
+    What l2tpgen renders (`l2tpgen-wan-in`): L2TPv3 to the router's own address from the peers
+    only; ESP, IKE and traffic crossing the router are not this filter's business.
     ```
     ip access-list extended WAN-IN
      permit 115 host 203.0.113.2 host 198.51.100.1
-     permit esp host 203.0.113.2 host 198.51.100.1
-     permit udp host 203.0.113.2 host 198.51.100.1 eq isakmp
-     deny 115 any any
+     deny 115 any host 198.51.100.1
      permit ip any any
     interface GigabitEthernet0/1
      ip address 198.51.100.1 255.255.255.252
@@ -321,8 +321,8 @@ class L2tpOpenToAnySource(DeviceRule):
     ) -> Finding | None:
         peers = ", ".join(sorted({str(xc.peer) for xc, _, _ in pws}))
         fix = (
-            f"filter inbound on {wan.name}: permit the pseudowire protocol (and ESP, IKE) from "
-            f"{peers} only, deny it from any other source (`ip access-group NAME in`)"
+            f"filter inbound on {wan.name}: permit the pseudowire protocol from {peers} only, "
+            f"deny it from any other source to this router's addresses (`ip access-group NAME in`)"
         )
         applied = inbound_acl(wan)
         if applied is None:

@@ -3,8 +3,8 @@
 Apart from ``security.py`` for its size only. The peers are read from the facts: a ``tunnel
 protection`` interface's ``tunnel destination`` (its ``tunnel source`` is where ESP arrives), and
 the ``set peer`` of each entry of a crypto map applied to an interface (ESP arrives on that
-interface). l2tpgen's own inbound filter admits the peers of the router's other VPNs
-(``l2tpgen.device.foreign_vpn``); a filter written or edited by hand may not.
+interface). l2tpgen's own inbound filter judges L2TPv3 only and never denies ESP (issue 33); a
+filter written or edited by hand may.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ class WanFilterCutsVpn(DeviceRule):
     ## Why is this bad?
     The tunnel's IPsec SAs cannot carry traffic: its ESP is dropped before decryption, and the
     VPN (and whatever management or routing rides it) is down. l2tpgen's own `l2tpgen-wan-in`
-    ends in `deny esp any any`: a copy edited by hand, or a filter merged into another, must keep
-    the other VPNs' peers above that line.
+    denies only L2TPv3 to the router's own addresses and never ESP; a filter written by hand that
+    denies ESP must keep the other VPNs' peers above that line.
 
     ## Use instead
     ```

@@ -202,7 +202,7 @@ def build_view(
     def psk(variable: str, peer: str) -> str:
         return pair_psk_text(variable, (name, peer), reveal=reveal_secrets, environ=environ)
 
-    crypto = crypto_view(site, pseudowires, psk)
+    crypto = crypto_view(site, pseudowires, psk, port_peer(fleet, site))
     no_cdp = not site.cdp
     interfaces = [
         Interface(
