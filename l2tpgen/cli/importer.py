@@ -172,6 +172,7 @@ def import_command(
         parse_port_choice,
         parse_vlans,
     )
+    from l2tpgen.importer.port_mode import PortChoiceError  # noqa: PLC0415
 
     try:
         chosen = parse_vlans(vlans or [])
@@ -187,6 +188,8 @@ def import_command(
     except ImportRefusedError as exc:
         _refused(exc.notes, fmt)
         fail(str(exc))
+    except PortChoiceError as exc:  # a SITE= that names no router given
+        raise typer.BadParameter(str(exc), param_hint="--port-xconnect") from None
     targets = [output / f"{site.name}.yaml" for site in result.sites]
     existing = [str(t) for t in targets if t.exists()]
     if existing and not force:

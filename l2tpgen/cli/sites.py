@@ -77,6 +77,8 @@ def validate(
     if unknown:
         _invalid(unknown, fmt, sites)
     count = sum(len(site.vlans) for site in fleet.sites.values()) // 2
+    # a kept port-mode xconnect is one pseudowire too (each pair once, as _print_kept_ports)
+    count += sum(1 for n, s in fleet.sites.items() if (p := s.kept_port) and n < p.peer)
     pairs = fleet.pairs()
     hints = [*interface_hints(fleet.sites.values()), *native_hints(fleet.sites.values())]
     warnings = locate_problems([*hints, *check_underlay(fleet.sites)], fleet.files)
