@@ -181,10 +181,18 @@ def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> Rollback
 
 def _warn_lone_ends(fleet: Fleet, names: list[str]) -> None:
     """Say which peers stay as they are: a pair with one end rolled back is down."""
+    from l2tpgen.traits import driver  # noqa: PLC0415
+
     for name in names:
         site = fleet.site(name)
         peers = {v.peer for v in site.vlans} | ({site.kept_port.peer} if site.kept_port else set())
-        for peer in sorted(peers - set(names)):
+        # a peer l2tpgen does not push (a Linux PE) has no rollback copy: nothing to suggest
+        pushed = {
+            p
+            for p in peers
+            if p not in fleet.sites or driver(fleet.site(p).effective_platform).pushable
+        }
+        for peer in sorted(pushed - set(names)):
             err.print(
                 f"note: {name}'s peer {peer} is not rolled back with it; if the push changed both "
                 f"ends, roll back both (`l2tpgen rollback {name} {peer}`)",
