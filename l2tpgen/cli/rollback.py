@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,7 +13,7 @@ import typer
 from rich.text import Text
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, out, safe
-from l2tpgen.cli.push_output import print_diff, print_result, result_dict
+from l2tpgen.cli.push_output import counts_line, print_diff, print_result, result_dict
 from l2tpgen.cli.routers import (
     STATE_DIR,
     AcceptNewOption,
@@ -220,6 +221,7 @@ def _rollback_several(
             print_diff(diff)
         return typer.confirm(f"Roll {', '.join(diffs)} back to these configs?", err=True)
 
+    began = time.monotonic()
     results = rollback_fleet(targets, creds, options, approve)
     code = max(r.status.exit_code for r in results)
     if fmt is OutputFormat.json:
@@ -228,6 +230,7 @@ def _rollback_several(
     else:
         for result in results:
             print_result(result, str(targets[result.site]), diff=yes)
+        out.print(counts_line(results, time.monotonic() - began), markup=False, highlight=False)
     if code:
         raise typer.Exit(code)
 
