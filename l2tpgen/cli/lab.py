@@ -182,23 +182,38 @@ def build(
         err.print(f"wrote {output.parent / file} (the topology binds it)")
 
 
-def _print(result: LabReport) -> None:
+def _print(result: LabReport, *, full: bool = False, report: Path | None = None) -> None:
+    """The failed checks (every check with ``full``), set-up errors, then one line of counts.
+
+    The line: ``40 ok, 2 failed, 1 n/a in 31 s`` (n/a: checks that do not apply to this lab).
+    """
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
-    table = Table(
-        title=f"lab {result.lab} ({result.engine}, {result.seconds:.0f} s)", title_justify="left"
-    )
+    failed = [r for r in result.results if not r.ok]
+    shown = result.results if full else tuple(failed)
+    which = "every check" if full else "failed checks"
+    table = Table(title=f"lab {result.lab} ({result.engine}): {which}", title_justify="left")
     for column in ("check", "VLAN", "sites", "result", "detail"):
         table.add_column(column, overflow="fold")
-    for r in result.results:
+    for r in shown:
         verdict = Text("ok" if r.ok else "FAIL", "green" if r.ok else "red")
         table.add_row(r.check, str(r.vlan), r.sites, verdict, r.detail)
-    if result.results:
+    if shown:
         out.print(table)
     for error in result.setup_errors:
         err.print(error, style="red", markup=False)
     if result.setup_errors and not result.results:
         err.print("the lab stopped at this set-up command: no check ran", style="red")
+    if report is not None:
+        every = "" if full else " (--full prints them here)"
+        err.print(f"report: {report}: every check{every}", markup=False, highlight=False)
+    out.print(
+        f"{len(result.results) - len(failed)} ok, {len(failed)} failed, "
+        f"{len(result.skipped)} n/a in {result.seconds:.0f} s",
+        style="red" if failed or result.setup_errors else "green",
+        markup=False,
+        highlight=False,
+    )
 
 
 class AttackChoice(str, Enum):
@@ -258,8 +273,16 @@ def run(
     ] = AttackChoice.usual,
     fmt: Annotated[
         OutputFormat,
-        typer.Option("--format", help="text: progress on stderr, a table; json: the report only."),
+        typer.Option(
+            "--format",
+            help="text: progress on stderr, the failed checks, a line of counts; json: the "
+            "report only.",
+        ),
     ] = OutputFormat.text,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="Text: every check in the table, not only the failed ones."),
+    ] = False,
 ) -> None:
     """Deploy the lab, run its checks (reach, isolation, MTU, multicast per VLAN), tear it down.
 
@@ -270,7 +293,9 @@ def run(
     `lab build` writes, and each pair of a Linux (or VyOS) PE with a Cisco peer gets a frames
     check: that PE as rendered puts on the WAN the frame the Cisco end's config implies. Each
     step (boot, each node's set-up, each probe) is shown on stderr as it starts; the first
-    set-up command that fails stops the run and is named. Exit 1 if any check fails.
+    set-up command that fails stops the run and is named. The text output is the failed checks
+    (every check with --full; the report file and --format json always hold them all) and a
+    last line of counts: `N ok, M failed, K n/a in T s`. Exit 1 if any check fails.
     """
     from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
@@ -308,7 +333,6 @@ def run(
     if fmt is OutputFormat.json:
         out.print_json(result.to_json())
     else:
-        _print(result)
-        err.print(f"report: {target}")
+        _print(result, full=full, report=target)
     if not result.ok:
         raise typer.Exit(EXIT_FINDINGS)

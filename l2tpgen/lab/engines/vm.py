@@ -41,6 +41,7 @@ class LabReport:
     results: tuple[CheckResult, ...]
     setup_errors: tuple[str, ...]
     seconds: float
+    skipped: tuple[tuple[str, str], ...] = ()  # (check, why it does not apply here): n/a
 
     @property
     def ok(self) -> bool:
@@ -56,6 +57,7 @@ class LabReport:
             "seconds": round(self.seconds, 1),
             "setup_errors": list(self.setup_errors),
             "results": [asdict(r) for r in self.results],
+            "not_applicable": [{"check": c, "reason": why} for c, why in self.skipped],
         }
         return json.dumps(document, indent=2)
 
@@ -161,5 +163,6 @@ def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) 
     run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras, progress=progress)
     found = run.labs[0]
     if found.setup_errors:  # stopped there: nothing was probed
-        return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds)
-    return LabReport(lab.name, "vm", plan.judge(found.results), found.setup_errors, run.seconds)
+        return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds, plan.skipped)
+    results = plan.judge(found.results)
+    return LabReport(lab.name, "vm", results, found.setup_errors, run.seconds, plan.skipped)
