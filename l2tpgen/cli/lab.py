@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, err, fail, load, out
+from l2tpgen.cli.app import (
+    EXIT_FINDINGS,
+    OutputFormat,
+    SitesOption,
+    check_output_path,
+    err,
+    fail,
+    load,
+    out,
+)
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
@@ -137,6 +146,7 @@ def build(
     from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
     from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
 
+    check_output_path(output, "the topology", [f"{name}.clab.yml"], flag="--output")
     to_stdout = output is None or is_stdout(output)
     try:
         if output is not None and not to_stdout:
@@ -311,6 +321,7 @@ def run(
         )
     where = topology_file.resolve() if sites else topology_file  # `.` has no name to replace
     target = report or where.with_name(where.name.removesuffix(".yml") + ".report.json")
+    check_output_path(target, "the report", ["lab.report.json"], flag="--report")
     try:
         check_writable(target, "--report")
     except L2tpgenError as exc:

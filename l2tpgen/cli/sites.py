@@ -14,6 +14,7 @@ from l2tpgen.cli.app import (
     OutputFormat,
     SitesOption,
     app,
+    check_output_path,
     coded,
     err,
     fail,
@@ -268,8 +269,9 @@ def render(
         typer.Option(
             "--output",
             "-o",
-            help="Write to FILE (a directory for networkd) instead of stdout; - is stdout. A "
-            "device or FIFO is written into; a symbolic link is refused.",
+            help="Write to FILE instead of stdout (- is stdout). A config of several files "
+            "(networkd, a Linux PE with IPsec) goes into a directory: name one (made if missing); "
+            "a file name is refused. A device or FIFO is written into; a symbolic link is refused.",
         ),
     ] = None,
     reveal_secrets: Annotated[
@@ -307,6 +309,8 @@ def render(
     if output is None or is_stdout(output):
         sys.stdout.write(join_files(files))
         return
+    what = f"{name}'s {chosen.short_title or chosen.title} config"
+    check_output_path(output, what, list(files), example=f"{name}.cfg")
     try:
         written = write_files(output, files, private=reveal_secrets)
     except L2tpgenError as exc:
@@ -314,8 +318,12 @@ def render(
     err.print(f"wrote {', '.join(map(str, written))}")
 
 
-def emit_text(output: Path | None, text: str) -> None:
-    """One generated text to stdout (no ``-o``, or ``-o -``) or to the file ``-o`` names."""
+def emit_text(output: Path | None, text: str, what: str, example: str) -> None:
+    """One generated text (``what``) to stdout (no ``-o``, or ``-o -``) or the file ``-o`` names.
+
+    A directory is refused, suggesting ``example`` in it (``check_output_path``).
+    """
+    check_output_path(output, what, [example], example=example)
     if output is None or is_stdout(output):
         sys.stdout.write(text)
         return
