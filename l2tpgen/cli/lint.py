@@ -21,6 +21,7 @@ from l2tpgen.cli.app import (
     out,
     safe,
 )
+from l2tpgen.cli.complete import complete_rule
 from l2tpgen.errors import FleetValidationError, L2tpgenError, LintConfigError
 
 if TYPE_CHECKING:
@@ -248,7 +249,9 @@ def _closest_rule(word: str, names: list[str], codes: list[str]) -> str | None:
 
 @app.command("rule")
 def rule_command(
-    code: Annotated[str, typer.Argument(help="A rule code (L2T001) or name.")],
+    code: Annotated[
+        str, typer.Argument(help="A rule code (L2T001) or name.", autocompletion=complete_rule)
+    ],
 ) -> None:
     """Explain one lint rule: what it does, why it matters, an example and the fix."""
     from l2tpgen.lint.rules import ALL_RULES, BY_CODE  # noqa: PLC0415 - start-up stays cheap

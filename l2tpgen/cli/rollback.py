@@ -13,6 +13,7 @@ import typer
 from rich.text import Text
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, out, safe
+from l2tpgen.cli.complete import complete_site
 from l2tpgen.cli.push_output import counts_line, print_diff, print_result, result_dict
 from l2tpgen.cli.routers import (
     STATE_DIR,
@@ -35,7 +36,12 @@ if TYPE_CHECKING:
     from l2tpgen.device.manual_rollback import Copy, RollbackOptions
     from l2tpgen.model import Fleet
 
-SiteArg = Annotated[str, typer.Argument(metavar="SITE", help="The site (name or site file).")]
+SiteArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="SITE", help="The site (name or site file).", autocompletion=complete_site
+    ),
+]
 
 
 def _state() -> Path:

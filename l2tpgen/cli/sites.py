@@ -24,6 +24,7 @@ from l2tpgen.cli.app import (
     report_problems,
     safe,
 )
+from l2tpgen.cli.complete import complete_platform, complete_site
 from l2tpgen.cli.secrets_cmd import unset_secrets, warn_unset
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
 from l2tpgen.files import UserFileError, is_stdout, write_output
@@ -240,13 +241,19 @@ def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[s
 
 @app.command()
 def render(
-    site: Annotated[str, typer.Argument(help="Site name (site-a) or path to its site file.")],
+    site: Annotated[
+        str,
+        typer.Argument(
+            help="Site name (site-a) or path to its site file.", autocompletion=complete_site
+        ),
+    ],
     sites: SitesOption = Path("sites"),
     platform: Annotated[
         str | None,
         typer.Option(
             "--platform",
             metavar="|".join(NAMES),
+            autocompletion=complete_platform,
             help="Render for another platform than the site's.",
             show_default=False,
         ),
