@@ -196,11 +196,16 @@ def test_every_probe_of_the_example_labs_is_named_in_words() -> None:
     assert describe("reach.2996") == "VLAN 2996: reach: ping through the pseudowire"
 
 
-def test_a_step_of_several_probes_started_at_once_names_the_first_few() -> None:
+def test_a_step_of_several_probes_started_at_once_groups_their_vlans() -> None:
     step = "capture.ce-b.200 capture.ce-b.201 seen.ce-b.200 seen.ce-b.201 reach.200"
     assert describe(step) == (
-        "5 at once: VLAN 200: isolation: capture on ce-b; VLAN 201: isolation: capture on ce-b; "
-        "VLAN 200: isolation: tagged payloads seen on ce-b; and 2 more"
+        "5 at once: VLANs 200, 201: isolation: capture on ce-b; VLANs 200, 201: isolation: "
+        "tagged payloads seen on ce-b; VLAN 200: reach: ping through the pseudowire"
+    )
+    many = "seen.b.1 seen.b.2 heartbeat.seen.b mdb.pe-b ike.pe-a ike.pe-b"
+    assert describe(many) == (
+        "6 at once: VLANs 1, 2: isolation: tagged payloads seen on b; multicast: seen on b; "
+        "multicast groups learned on pe-b; and 2 more"
     )
 
 

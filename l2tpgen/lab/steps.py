@@ -109,12 +109,30 @@ def _one(key: str) -> str:
     return f"{where}{name}{': ' + words if words else ''}"
 
 
+def _grouped(phrases: list[str]) -> list[str]:
+    """One phrase per thing done, its VLANs together: ``VLANs 200, 201: isolation: ...``."""
+    vlans: dict[str, list[str]] = {}
+    for phrase in phrases:
+        head, sep, rest = phrase.partition(": ")
+        vlan = head.removeprefix("VLAN ")
+        if sep and head.startswith("VLAN ") and vlan.isdigit():
+            vlans.setdefault(rest, []).append(vlan)
+        else:
+            vlans.setdefault(phrase, [])
+    return [
+        f"VLAN{'s' if len(ids) > 1 else ''} {', '.join(dict.fromkeys(ids))}: {rest}"
+        if ids
+        else rest
+        for rest, ids in vlans.items()
+    ]
+
+
 def describe(step: str) -> str:
     """A progress step in words; one naming several probes names the first few and the count."""
     keys = step.split()
     if not keys or not all("." in key for key in keys):  # words already: `set up pe-site-a`
         return step
-    phrases = list(dict.fromkeys(_one(key) for key in keys))
+    phrases = _grouped([_one(key) for key in keys])
     if len(phrases) == 1:
         return phrases[0]
     more = f"; and {len(phrases) - MAX_SHOWN} more" if len(phrases) > MAX_SHOWN else ""
