@@ -7,6 +7,8 @@ mistaken path to a disk image stops with a message instead of filling memory.
 Writing (``render -o``, ``lab build -o``, ``import -o``):
 
 - ``-`` is standard output (the caller prints; ``is_stdout`` says when).
+- Several files go into a directory; a path that names one file (``names_a_file``: it is one,
+  or has a suffix) is refused for them, with ``several_files_refusal``'s reason.
 - A regular file, or a path that does not exist yet, is written whole or not at all: a temporary
   file beside it, then a rename.
 - A character device or a FIFO (``/dev/null``, ``/dev/full``, a pipe another program reads) is
@@ -61,6 +63,29 @@ class UserFileError(L2tpgenError):
 def is_stdout(path: str | os.PathLike[str] | None) -> bool:
     """``-o -``: the output goes to standard output."""
     return path is not None and os.fspath(path) == STDIO
+
+
+def names_a_file(path: Path) -> bool:
+    """``-o PATH`` names one file, not a directory for several.
+
+    A path that exists and is not a directory names a file; so does a new path whose last part
+    has a suffix (``branch.sh``, ``site-a.yaml``): a file name as people write one. A directory,
+    or a new path without a suffix (``branch``, ``out/``), is a directory to make.
+    """
+    if path.is_dir():
+        return False
+    return path.exists() or path.is_symlink() or bool(path.suffix)
+
+
+def several_files_refusal(output: Path, what: str, names: list[str]) -> str:
+    """Why ``output`` cannot take ``names`` (several files): name a directory instead."""
+    stem = output.with_suffix("") if output.suffix else output.with_name(output.name + ".d")
+    listed = ", ".join(names)
+    count = f"{len(names)} files" if len(names) > 1 else "written into a directory"
+    return (
+        f"{what} is {count} ({listed}), and {output} names one file: name a directory "
+        f"for them, e.g. -o {stem}/ (made if missing)"
+    )
 
 
 def kind_of(mode: int) -> str:

@@ -12,6 +12,8 @@ import paramiko
 import pytest
 
 from l2tpgen.device.accept_new import fingerprint, known_hosts_name, learn
+from l2tpgen.device.connection import require_known_hosts
+from l2tpgen.device.inventory import Target
 from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.errors import HostKeyError
 
@@ -115,3 +117,15 @@ def test_workers_racing_to_learn_one_host_write_one_line_and_refuse_the_other_ke
         thread.join()
     assert len(known.read_text().splitlines()) == 1
     assert len(refused) == len(keys) - 1
+
+
+@pytest.mark.parametrize("accept_new", [True, False])
+def test_a_known_hosts_path_that_is_a_directory_is_named_as_one(
+    tmp_path: Path, *, accept_new: bool
+) -> None:
+    # Before: "no known_hosts file ...; run again with --accept-new-host-keys", even with it.
+    target = Target("site-a", "127.0.0.1", 2201, "cisco_ios", tmp_path, accept_new)
+    with pytest.raises(HostKeyError) as caught:
+        require_known_hosts(target)
+    assert f"known_hosts path {tmp_path} is a directory, not a file" in str(caught.value)
+    assert "--accept-new-host-keys" not in str(caught.value)

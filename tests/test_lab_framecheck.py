@@ -195,7 +195,7 @@ def test_lab_check_on_the_hub_up_from_sites_runs_the_frames_check_again_and_agai
         pid = int(str(lab_status()[1][0]["pid"]))
         # Twice: the first check's namespaces are gone when the second builds them again.
         for _ in range(2):
-            code, stdout, stderr = run_lab(["check"])
+            code, stdout, stderr = run_lab(["check", "--full"])
             assert code == 0, stdout + stderr
             (row,) = [line for line in stdout.splitlines() if "frames" in line]
             assert "linux-edge->hub" in row

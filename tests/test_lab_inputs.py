@@ -215,14 +215,16 @@ def test_lab_run_checks_the_topology_before_booting_anything(
 
 
 @pytest.mark.parametrize(
-    "where", ["missing-dir/r.json", "."], ids=["directory-missing", "is-a-directory"]
+    ("where", "code"),
+    [("missing-dir/r.json", 1), (".", 2)],  # a directory for one file: a usage error (-o rule)
+    ids=["directory-missing", "is-a-directory"],
 )
 def test_lab_run_checks_the_report_path_before_running(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, code: int
 ) -> None:
     monkeypatch.setattr("l2tpgen.lab.engines.vm.run_vm", lambda *_: pytest.fail("the lab ran"))
     result = runner.invoke(app, ["lab", "run", str(EXAMPLE), "--report", str(tmp_path / where)])
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert "--report" in result.output
 
 

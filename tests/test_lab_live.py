@@ -264,8 +264,9 @@ def test_up_status_exec_check_down_on_the_real_vm(state: Path) -> None:
         assert "0 received" in stdout
         _capture_while_pinging()
 
-        code, stdout, _ = run_lab(["check"])
+        code, stdout, _ = run_lab(["check", "--full"])
         assert code == 0, stdout
+        assert stdout.strip().splitlines()[-1].startswith("16 ok, 0 failed, ")
         assert stdout.count(" ok ") == 16  # reach, isolation, mtu, multicast x 4 VLANs
 
         # a pseudowire taken down in the lab is seen down by status

@@ -20,6 +20,7 @@ from l2tpgen.cli.lab_progress import lab_progress
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.console import read_console
 from l2tpgen.lab.engines.guest import STEP, WORK, GuestLab, guest_script, parse_console
+from l2tpgen.lab.steps import describe
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -154,3 +155,91 @@ def test_lab_run_names_the_set_up_command_it_stopped_at_and_runs_no_check(
     assert result.exit_code == 1
     assert failed in " ".join(result.stderr.split())
     assert "stopped at this set-up command: no check ran" in result.stderr
+
+
+def test_progress_names_probe_steps_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with lab_progress() as progress:
+        assert progress is not None
+        progress("control.200.far.traffic.start")
+        progress("mtu.200.snmp.before")
+        progress("set up pe-site-a")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].endswith(
+        "s] VLAN 200: attack without IPsec (the control): watch the traffic through the far end"
+    )
+    assert lines[1].endswith("s] VLAN 200: MTU: IP counters before")
+    assert lines[2].endswith("s] set up pe-site-a")  # words already
+
+
+def _every_probe_key() -> set[str]:
+    from l2tpgen.lab.checks.base import RUNNERS, STAGES  # noqa: PLC0415
+    from l2tpgen.lab.inputs import load_lab  # noqa: PLC0415
+
+    keys: set[str] = set()
+    for file in ("example.clab.yml", "protected/example-protected.clab.yml"):
+        lab = load_lab(LABS / file)
+        for runner in RUNNERS:
+            plan = plan_checks(lab, runner)
+            keys |= {p.key for stage in STAGES for p in plan.probes(stage)}
+    return keys
+
+
+def test_every_probe_of_the_example_labs_is_named_in_words() -> None:
+    keys = _every_probe_key()
+    assert len(keys) > 50  # reach, MTU, multicast, isolation, both attack phases
+    for key in keys:
+        words = describe(key)
+        assert "." not in words, (key, words)  # every dotted part translated (or a node's name)
+    assert describe("protected.2996.far.traffic") == (
+        "VLAN 2996: attack over IPsec: the traffic through the far end"
+    )
+    assert describe("reach.2996") == "VLAN 2996: reach: ping through the pseudowire"
+
+
+def test_a_step_of_several_probes_started_at_once_groups_their_vlans() -> None:
+    step = "capture.ce-b.200 capture.ce-b.201 seen.ce-b.200 seen.ce-b.201 reach.200"
+    assert describe(step) == (
+        "5 at once: VLANs 200, 201: isolation: capture on ce-b; VLANs 200, 201: isolation: "
+        "tagged payloads seen on ce-b; VLAN 200: reach: ping through the pseudowire"
+    )
+    many = "seen.b.1 seen.b.2 heartbeat.seen.b mdb.pe-b ike.pe-a ike.pe-b"
+    assert describe(many) == (
+        "6 at once: VLANs 1, 2: isolation: tagged payloads seen on b; multicast: seen on b; "
+        "multicast groups learned on pe-b; and 2 more"
+    )
+
+
+def _failing_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from l2tpgen.lab.engines import vm as engine  # noqa: PLC0415
+    from l2tpgen.lab.engines.vm import LabReport  # noqa: PLC0415
+    from l2tpgen.lab.probes import CheckResult  # noqa: PLC0415
+
+    def run_vm(_lab: object, *, progress: Callable[[str], None] | None = None) -> LabReport:
+        del progress
+        results = tuple(
+            CheckResult("reach", vlan, "a->b", ok=vlan != 2997, detail=f"ping {vlan}")
+            for vlan in (2996, 2997, 2998)
+        )
+        return LabReport("example", "vm", results, (), 31.2, (("frames", "no Cisco peer"),))
+
+    monkeypatch.setattr(engine, "run_vm", run_vm)
+
+
+def test_lab_run_shows_the_failed_checks_and_ends_with_one_line_of_counts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _failing_run(monkeypatch)
+    report = tmp_path / "r.json"
+    args = ["lab", "run", str(LABS / "example.clab.yml"), "--report", str(report)]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 1
+    assert result.stdout.strip().splitlines()[-1] == "2 ok, 1 failed, 1 n/a in 31 s"
+    assert "ping 2997" in result.stdout
+    assert "ping 2996" not in result.stdout  # an ok check is in the report, not the table
+    assert f"report: {report}: every check (--full prints them here)" in result.stderr
+    document = json.loads(report.read_text())
+    assert len(document["results"]) == 3
+    assert document["not_applicable"] == [{"check": "frames", "reason": "no Cisco peer"}]
+    full = runner.invoke(app, [*args, "--full"], env={"COLUMNS": "200"})
+    assert "ping 2996" in full.stdout
+    assert full.stdout.strip().splitlines()[-1] == "2 ok, 1 failed, 1 n/a in 31 s"

@@ -173,6 +173,25 @@ def test_rule_with_an_unknown_code_is_a_usage_error() -> None:
     assert runner.invoke(app, ["rule", "L2T999"]).exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("single-trunk", "single-trunk-xconnect"),  # the start of a name
+        ("cleartext-secrets", "cleartext-secret"),  # a name misspelt
+    ],
+)
+def test_rule_suggests_the_rule_a_near_miss_meant(typed: str, meant: str) -> None:
+    result = runner.invoke(app, ["rule", typed], env={"COLUMNS": "300"})
+    assert result.exit_code == 2
+    assert f"did you mean {meant}?" in result.stderr
+
+
+def test_rule_suggests_nothing_for_a_word_far_from_every_rule() -> None:
+    result = runner.invoke(app, ["rule", "zzzzzz"], env={"COLUMNS": "300"})
+    assert result.exit_code == 2
+    assert "did you mean" not in result.stderr
+
+
 def test_ciscoconfparse_logging_never_reaches_the_user() -> None:
     # A fresh process, as users run it: loguru binds its sinks when ciscoconfparse is imported.
     result = subprocess.run(

@@ -139,6 +139,7 @@ def test_a_malformed_lint_table_is_one_clean_error_naming_the_file(tmp_path: Pat
     result = l2tpgen("lint", "--config", str(BEFORE), cwd=tmp_path)
     assert result.returncode == 1
     assert b"pyproject.toml: [tool.l2tpgen.lint] has unknown key selekt" in result.stderr
+    assert b"did you mean select?" in result.stderr
     assert b"Traceback" not in result.stderr
 
 

@@ -172,3 +172,36 @@ def test_a_kept_port_mode_peer_is_admitted_by_the_inbound_filter() -> None:
     assert entries[0] == f" permit 115 host 10.216.44.47 host {own}"
     assert entries[-1] == " permit ip any any"
     assert f" deny 115 any host {own}" in entries
+
+
+def test_validate_counts_a_kept_port_mode_pseudowire_in_its_ok_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    sites = tmp_path / "sites"
+    paths = [str(p) for p in sorted(SINGLE_TRUNK.glob("*.cfg"))]
+    assert runner.invoke(app, ["import", *paths, "-o", str(sites)]).exit_code == 0
+    result = runner.invoke(app, ["validate", "--sites", str(sites)])
+    assert result.exit_code == 0
+    assert "ok: 2 sites, 1 pseudowire, no problems" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [("nosuch=migrate", "no router given is nosuch"), ("a=b=keep", "a=b=keep: one `=` only")],
+)
+def test_import_refuses_a_port_xconnect_choice_that_names_no_router(
+    tmp_path: Path, value: str, named: str
+) -> None:
+    paths = [str(p) for p in sorted(SINGLE_TRUNK.glob("*.cfg"))]
+    args = ["import", *paths, "--port-xconnect", value, "-o", str(tmp_path / "sites")]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 2  # a usage error, nothing written
+    assert named in " ".join(result.stderr.replace("│", " ").split())
+    assert not (tmp_path / "sites").exists()
+
+
+def test_a_port_xconnect_choice_by_hostname_or_config_file_is_still_taken() -> None:
+    (file,) = [name for name, _ in CONFIGS if name.endswith(f"{A}.cfg")]
+    for key in (A, file):
+        options = ImportOptions(port=parse_port_choice([f"{key}=keep"]))
+        site = next(s for s in import_configs(CONFIGS, options).sites if s.name == A)
+        assert site.data["lan"]["port_xconnect"]["action"] == "keep"  # type: ignore[index]

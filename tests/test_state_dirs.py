@@ -1,10 +1,10 @@
 """State directories: never chmod a shared one, never follow a planted link, never lie about it.
 
-The state directory holds rollback copies with the routers' type 7 secrets, locks, and the labs'
-records (which decide what ``lab status`` opens and deletes, as root too). A shared sticky
-directory (``/tmp``, mode 1777) keeps its mode; ``rollback/``, ``locks/`` and ``lab/`` are
-never symbolic links that l2tpgen follows; a directory of another user (chown is possible as
-root) or writable by others is refused for the labs.
+The state directory holds rollback copies with the routers' secrets (type 7, pair keys in
+clear), locks, and the labs' records (which decide what ``lab status`` opens and deletes, as
+root too). A shared sticky directory (``/tmp``, mode 1777) keeps its mode; ``rollback/``,
+``locks/`` and ``lab/`` are never symbolic links that l2tpgen follows; a directory of another
+user (chown is possible as root) or writable by others is refused for the labs.
 """
 
 from __future__ import annotations
@@ -163,3 +163,26 @@ def test_a_planted_lock_link_inside_a_lab_creates_nothing_where_it_points(tmp_pa
     _lab_status(state)
 
     assert list(target.iterdir()) == []
+
+
+def test_a_local_rollback_copy_holds_the_pair_key_in_clear_as_docs_push_says(
+    tmp_path: Path,
+) -> None:
+    # What push sends a protected site is what `show running-config` then prints, and what the
+    # next push's local copy keeps: the IKEv2 keyring's key has no type 7 form (docs/security.md).
+    from builders import revealed_site  # noqa: PLC0415
+    from conftest import ROOT  # noqa: PLC0415
+
+    from l2tpgen.model.keys import pair_psk  # noqa: PLC0415
+
+    master = "m4ster-key-for-this-test-only"
+    environ = {"L2TPGEN_IKE_PSK": master, "L2TPGEN_L2TP_SECRET": "l2tp-secret"}
+    _, running = revealed_site(ROOT / "examples" / "protected", "site-a", environ)
+    key = pair_psk(master.encode(), ("site-a", "site-b"))
+    copy = keep_locally(tmp_path / "rollback", "l2tpgen-x.cfg", running)
+    assert key in copy.read_text()
+    assert "l2tp-secret" not in copy.read_text()  # the l2tp-class secret: type 7 only
+    assert _mode(copy) == 0o600
+    push_md = " ".join((ROOT / "docs" / "push.md").read_text().split())
+    assert "each pair's IKEv2 pre-shared key in clear" in push_md
+    assert "it holds the router's type 7 secrets" not in push_md

@@ -6,25 +6,30 @@ Only this package prints, prompts or exits. Each module registers its commands o
 import os
 import sys
 
-from l2tpgen.cli import (
-    fleetdoc,
-    hooks,
-    hosts,
-    importer,
-    lab,
-    lab_live,
-    lint,
-    mtu,
-    netbox,
-    push,
-    rollback,
-    schema,
-    secrets_cmd,
-    sim,
-    sites,
-    verify,
-)
-from l2tpgen.cli.app import app, err, out
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+
+try:
+    from l2tpgen.cli import (
+        fleetdoc,
+        hooks,
+        hosts,
+        importer,
+        lab,
+        lab_live,
+        lint,
+        mtu,
+        netbox,
+        push,
+        rollback,
+        schema,
+        secrets_cmd,
+        sim,
+        sites,
+        verify,
+    )
+    from l2tpgen.cli.app import app, err, out
+except KeyboardInterrupt:  # Ctrl-C while the commands' modules load (the first second): quiet
+    raise SystemExit(EXIT_INTERRUPTED) from None
 
 app.add_typer(sim.sim_app, name="sim")
 app.add_typer(lab.lab_app, name="lab")
@@ -86,11 +91,15 @@ def missing_extra(exc: ModuleNotFoundError) -> str | None:
 def main() -> None:
     """Console-script entry point: never a traceback, unless L2TPGEN_DEBUG is set.
 
+    Ctrl-C exits 130 with no traceback, also while the modules load (above) and before app().
+
     Errors l2tpgen expects are reported by each command; this catches the rest (a bug), whose
     message may hold config text or secrets, so only its type is printed.
     """
     try:
         app()
+    except KeyboardInterrupt:  # outside a command (typer stops one with 130 itself): quiet too
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:
         if os.environ.get(DEBUG):
             raise

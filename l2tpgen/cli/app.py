@@ -373,3 +373,34 @@ SitesOption = Annotated[
         "directory up to the repository root (docs/site-files.md#where-l2tpgen-finds-the-sites)].",
     ),
 ]
+
+
+def check_output_path(
+    output: Path | None,
+    what: str,
+    names: list[str],
+    *,
+    flag: str = "-o",
+    example: str = "",
+    directory: bool = False,
+) -> None:
+    """Every command's ``-o`` rule (docs/site-files.md#output-files), checked before writing.
+
+    Several files (``names``), or a command that always writes into a ``directory`` (import,
+    netbox pull): a directory, made if missing; a path that names a file (it exists as one, or
+    has a suffix) is refused. One file: a file; an existing directory is refused. Both refusals
+    are usage errors (exit 2) that say what to name instead. ``-`` and no ``-o`` (stdout) pass.
+    ``example``: the file name suggested inside a directory given for one file.
+    """
+    from l2tpgen.files import is_stdout, names_a_file, several_files_refusal  # noqa: PLC0415
+
+    if output is None or is_stdout(output):
+        return
+    if (directory or len(names) > 1) and names_a_file(output):
+        raise typer.BadParameter(several_files_refusal(output, what, names), param_hint=flag)
+    if not directory and len(names) == 1 and output.is_dir():
+        inside = output / (example or names[0])
+        raise typer.BadParameter(
+            f"{what} is one file, and {output} is a directory: name the file, e.g. {flag} {inside}",
+            param_hint=flag,
+        )

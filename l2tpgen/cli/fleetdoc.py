@@ -32,4 +32,4 @@ def docs(
     text = fleet_markdown(load(sites), title=title)
     from l2tpgen.cli.sites import emit_text  # noqa: PLC0415
 
-    emit_text(output, text)
+    emit_text(output, text, "the fleet page", "fleet.md")

@@ -12,6 +12,7 @@ import typer
 from rich.text import Text
 
 from l2tpgen.cli.app import SitesOption, app, fail, load, out, safe
+from l2tpgen.cli.complete import complete_site
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
@@ -149,7 +150,12 @@ def _as_json(name: str, advice: Sequence[VlanHosts], port: PortHosts | None) -> 
 
 @app.command()
 def hosts(
-    site: Annotated[str, typer.Argument(help="Site name (site-a) or path to its site file.")],
+    site: Annotated[
+        str,
+        typer.Argument(
+            help="Site name (site-a) or path to its site file.", autocompletion=complete_site
+        ),
+    ],
     sites: SitesOption = Path("sites"),
     fmt: Annotated[
         HostsFormat,

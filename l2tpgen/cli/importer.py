@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import OutputFormat, app, err, fail, out, safe
+from l2tpgen.cli.app import OutputFormat, app, check_output_path, err, fail, out, safe
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
@@ -168,6 +168,7 @@ def import_command(
         parse_port_choice,
         parse_vlans,
     )
+    from l2tpgen.importer.port_mode import PortChoiceError  # noqa: PLC0415
 
     try:
         chosen = parse_vlans(vlans or [])
@@ -183,7 +184,11 @@ def import_command(
     except ImportRefusedError as exc:
         _refused(exc.notes, fmt)
         fail(str(exc))
+    except PortChoiceError as exc:  # a SITE= that names no router given
+        raise typer.BadParameter(str(exc), param_hint="--port-xconnect") from None
     targets = [output / f"{site.name}.yaml" for site in result.sites]
+    names = [t.name for t in targets]
+    check_output_path(output, "the import", names, directory=True)
     existing = [str(t) for t in targets if t.exists()]
     if existing and not force:
         fail(

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, err, fail, load, out
+from l2tpgen.cli.app import (
+    EXIT_FINDINGS,
+    OutputFormat,
+    SitesOption,
+    check_output_path,
+    err,
+    fail,
+    load,
+    out,
+)
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
@@ -128,6 +137,7 @@ def build(
     from l2tpgen.api import lab_build  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.lab.fields import check_lab_name, check_writable  # noqa: PLC0415
 
+    check_output_path(output, "the topology", [f"{name}.clab.yml"], flag="--output")
     to_stdout = output is None or is_stdout(output)
     try:
         if output is not None and not to_stdout:
@@ -183,25 +193,40 @@ def _note_kept_ports(fleet: Fleet) -> None:
         )
 
 
-def _print(result: LabReport) -> None:
+def _print(result: LabReport, *, full: bool = False, report: Path | None = None) -> None:
+    """The failed checks (every check with ``full``), set-up errors, then one line of counts.
+
+    The line: ``40 ok, 2 failed, 1 n/a in 31 s`` (n/a: checks that do not apply to this lab).
+    """
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
-    table = Table(
-        title=f"lab {result.lab} ({result.engine}, {result.seconds:.0f} s)", title_justify="left"
-    )
+    failed = [r for r in result.results if not r.ok]
+    shown = result.results if full else tuple(failed)
+    which = "every check" if full else "failed checks"
+    table = Table(title=f"lab {result.lab} ({result.engine}): {which}", title_justify="left")
     for column in ("check", "VLAN", "sites", "result", "detail"):
         table.add_column(column, overflow="fold")
-    for r in result.results:
+    for r in shown:
         verdict = Text("ok" if r.ok else "FAIL", "green" if r.ok else "red")
         table.add_row(r.check, str(r.vlan), r.sites, verdict, r.detail)
     for r in result.not_run:  # named by the lab, not run: never a pass
         table.add_row(r.check, "all", r.sites, Text("N/A", "yellow"), r.detail)
-    if result.results or result.not_run:
+    if shown or result.not_run:
         out.print(table)
     for error in result.setup_errors:
         err.print(error, style="red", markup=False)
     if result.setup_errors and not result.results:
         err.print("the lab stopped at this set-up command: no check ran", style="red")
+    if report is not None:
+        every = "" if full else " (--full prints them here)"
+        err.print(f"report: {report}: every check{every}", markup=False, highlight=False)
+    out.print(
+        f"{len(result.results) - len(failed)} ok, {len(failed)} failed, "
+        f"{len(result.skipped) + len(result.not_run)} n/a in {result.seconds:.0f} s",
+        style="red" if failed or result.setup_errors else "green",
+        markup=False,
+        highlight=False,
+    )
 
 
 class AttackChoice(str, Enum):
@@ -261,8 +286,16 @@ def run(
     ] = AttackChoice.usual,
     fmt: Annotated[
         OutputFormat,
-        typer.Option("--format", help="text: progress on stderr, a table; json: the report only."),
+        typer.Option(
+            "--format",
+            help="text: progress on stderr, the failed checks, a line of counts; json: the "
+            "report only.",
+        ),
     ] = OutputFormat.text,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="Text: every check in the table, not only the failed ones."),
+    ] = False,
 ) -> None:
     """Deploy the lab, run its checks (reach, isolation, MTU, multicast per VLAN), tear it down.
 
@@ -273,7 +306,9 @@ def run(
     `lab build` writes, and each pair of a Linux (or VyOS) PE with a Cisco peer gets a frames
     check: that PE as rendered puts on the WAN the frame the Cisco end's config implies. Each
     step (boot, each node's set-up, each probe) is shown on stderr as it starts; the first
-    set-up command that fails stops the run and is named. Exit 1 if any check fails.
+    set-up command that fails stops the run and is named. The text output is the failed checks
+    (every check with --full; the report file and --format json always hold them all) and a
+    last line of counts: `N ok, M failed, K n/a in T s`. Exit 1 if any check fails.
     """
     from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
@@ -290,6 +325,7 @@ def run(
         )
     where = topology_file.resolve() if sites else topology_file  # `.` has no name to replace
     target = report or where.with_name(where.name.removesuffix(".yml") + ".report.json")
+    check_output_path(target, "the report", ["lab.report.json"], flag="--report")
     try:
         check_writable(target, "--report")
     except L2tpgenError as exc:
@@ -313,7 +349,6 @@ def run(
     if fmt is OutputFormat.json:
         out.print_json(result.to_json())
     else:
-        _print(result)
-        err.print(f"report: {target}")
+        _print(result, full=full, report=target)
     if not result.ok:
         raise typer.Exit(EXIT_FINDINGS)

@@ -314,13 +314,19 @@ def wait(
 
 
 @lab_app.command("check")
-def check(lab: LabOption = None) -> None:
+def check(
+    lab: LabOption = None,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="Every check in the table, not only the failed ones."),
+    ] = False,
+) -> None:
     """Run the checks of `lab run` (reach, isolation, MTU, multicast) on the running lab.
 
     The lab is read again from where `lab up` took it; from a sites directory, the frames
     check of each Cisco to Linux pair runs too. On a protected lab the usual checks run over
-    ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Exit 1 if a check
-    fails.
+    ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Prints the failed
+    checks (--full: every one) and a line of counts, as `lab run`. Exit 1 if a check fails.
     """
     from dataclasses import replace  # noqa: PLC0415 - start-up stays cheap
 
@@ -333,7 +339,7 @@ def check(lab: LabOption = None) -> None:
         report = check_lab(live, found)
     except L2tpgenError as exc:
         fail(str(exc))
-    _print(replace(report, not_run=kept_port_rows(found)))
+    _print(replace(report, not_run=kept_port_rows(found)), full=full)
     if not report.ok:
         raise typer.Exit(EXIT_FINDINGS)
 

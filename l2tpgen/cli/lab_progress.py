@@ -1,7 +1,9 @@
 """Progress of `lab run` and `lab up` on stderr: boot, each node's set-up, each check's probe.
 
 In a terminal a rich status line shows the step under way and each step is kept as a line;
-elsewhere (CI logs) one plain line per step; with `--format json` nothing.
+elsewhere (CI logs) one plain line per step; with `--format json` nothing. Steps are shown in
+words (``VLAN 200: MTU: IP counters before``, not the probe key ``mtu.200.snmp.before``:
+``l2tpgen.lab.steps``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 from l2tpgen.cli.app import err
+from l2tpgen.lab.steps import describe
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -25,7 +28,7 @@ def lab_progress(*, quiet: bool = False) -> Iterator[Callable[[str], None] | Non
     began = time.monotonic()
 
     def line(step: str) -> str:
-        return f"[{time.monotonic() - began:5.1f} s] {step}"
+        return f"[{time.monotonic() - began:5.1f} s] {describe(step)}"
 
     if not err.is_terminal:
 
@@ -38,6 +41,6 @@ def lab_progress(*, quiet: bool = False) -> Iterator[Callable[[str], None] | Non
 
         def rich(step: str) -> None:
             err.print(line(step), style="dim", markup=False, highlight=False, soft_wrap=True)
-            status.update(step)
+            status.update(describe(step))
 
         yield rich

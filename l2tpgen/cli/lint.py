@@ -22,6 +22,7 @@ from l2tpgen.cli.app import (
     out,
     safe,
 )
+from l2tpgen.cli.complete import complete_rule
 from l2tpgen.errors import L2tpgenError, LintConfigError
 
 if TYPE_CHECKING:
@@ -227,9 +228,25 @@ def rules_command(
     out.print(table)
 
 
+def _closest_rule(word: str, names: list[str], codes: list[str]) -> str | None:
+    """The rule name ``word`` begins (``single-trunk``), else the closest name or code."""
+    import difflib  # noqa: PLC0415 - start-up stays cheap
+
+    lowered = word.lower()
+    begun = [name for name in names if name.startswith(lowered)]
+    if len(begun) == 1:
+        return begun[0]
+    close = difflib.get_close_matches(lowered, names, n=1) or difflib.get_close_matches(
+        word.upper(), codes, n=1
+    )
+    return close[0] if close else None
+
+
 @app.command("rule")
 def rule_command(
-    code: Annotated[str, typer.Argument(help="A rule code (L2T001) or name.")],
+    code: Annotated[
+        str, typer.Argument(help="A rule code (L2T001) or name.", autocompletion=complete_rule)
+    ],
 ) -> None:
     """Explain one lint rule: what it does, why it matters, an example and the fix."""
     from l2tpgen.lint.rules import ALL_RULES, BY_CODE  # noqa: PLC0415 - start-up stays cheap
@@ -237,7 +254,11 @@ def rule_command(
     wanted = code.strip()
     rule = BY_CODE.get(wanted.upper()) or next((r for r in ALL_RULES if r.name == wanted), None)
     if rule is None:
-        raise typer.BadParameter(f"no rule {code}; `l2tpgen rules` lists them", param_hint="CODE")
+        close = _closest_rule(wanted, [r.name for r in ALL_RULES], list(BY_CODE))
+        hint = f"did you mean {close}? " if close else ""
+        raise typer.BadParameter(
+            f"no rule {code}; {hint}`l2tpgen rules` lists them", param_hint="CODE"
+        )
     out.print(f"{rule.code} {rule.name} ({rule.severity})", style="bold", markup=False)
     from l2tpgen.lint.formats import rule_help  # noqa: PLC0415 - start-up stays cheap
 

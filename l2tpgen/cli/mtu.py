@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, app, fail, load, out
+from l2tpgen.cli.complete import complete_site
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
 
@@ -127,6 +128,7 @@ def mtu(
             "files (WAN MTUs, cookies, sequencing, the dot1Q tag, IPsec); the other options "
             "are then not used.",
             show_default=False,
+            autocompletion=complete_site,
         ),
     ] = None,
     sites: SitesOption = Path("sites"),

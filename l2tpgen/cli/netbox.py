@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import OutputFormat, err, fail, out, safe
+from l2tpgen.cli.app import OutputFormat, check_output_path, err, fail, out, safe
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
@@ -271,6 +271,8 @@ def pull_command(
     result = _pull(url, Selection(tag, site, role), overlay, timeout, _budget(deadline, max_pages))
     if not result.sites and not result.unmapped:
         fail("no device in NetBox matches the selection; nothing was written")
+    names = [f"{s.name}.yaml" for s in result.sites]
+    check_output_path(output, "the pull", names, directory=True)
     written = _write(result, output, force=force) if not result.unmapped or partial else []
     if fmt is OutputFormat.json:
         _json(result, written)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -61,6 +62,7 @@ class _Run:
     keep_rollbacks: int = 10
     confirm_within: int | None = None
     accept_new: bool = False
+    command: str = "push"  # the summary table's title: push or diff
 
 
 def _run_push(
@@ -95,20 +97,22 @@ def _run_push(
         keep_rollbacks=run.keep_rollbacks,
         confirm_within=run.confirm_within,
     )
+    began = time.monotonic()
     if run.dry_run or not run.yes:
         with Progress(names) as progress:
             report = push_fleet(
                 fleet, targets, creds, replace(base, progress=progress), run.workers
             )
         if run.dry_run:
-            _report(report, run, where, diffs_shown=False)
+            _report(report, run, where, diffs_shown=False, began=began)
             return
         if not _approve(report, run, where):
-            _report(report, run, where, diffs_shown=True)
+            _report(report, run, where, diffs_shown=True, began=began)
             return
         approved = {r.site: r.commands for r in report.results if r.status.value == "would-change"}
         targets = {name: targets[name] for name in approved}
         base = replace(base, approved=approved, lint_gate=False)
+        began = time.monotonic()  # the change itself, not the time the question waited
     # From here a signal only requests a stop, until the process exits: the exit code is always
     # the one the report gives (a change that was saved is never followed by a 130 or 143).
     with stop_on_signals(
@@ -121,7 +125,7 @@ def _run_push(
                 report = roll_back_pairs(
                     fleet, report, targets, creds, options, workers=run.workers
                 )
-        _report(report, run, where, diffs_shown=not run.yes)
+        _report(report, run, where, diffs_shown=not run.yes, began=began)
 
 
 def _approve(report: FleetReport, run: _Run, where: dict[str, str]) -> bool:
@@ -152,8 +156,13 @@ def _migration_warning(site: str) -> str:
     )
 
 
-def _report(report: FleetReport, run: _Run, where: dict[str, str], *, diffs_shown: bool) -> None:
-    """Print the results (text or JSON; failures one error line each) and exit with the code."""
+def _report(
+    report: FleetReport, run: _Run, where: dict[str, str], *, diffs_shown: bool, began: float
+) -> None:
+    """Print the results (text or JSON; failures one error line each) and exit with the code.
+
+    Text ends with one line (``2 ok (2 changed), 0 failed in 4.2 s``) timed from ``began``.
+    """
     if run.fmt is OutputFormat.json:
         document = {
             "exit_code": _exit_code(report, run),
@@ -168,7 +177,7 @@ def _report(report: FleetReport, run: _Run, where: dict[str, str], *, diffs_show
     else:
         for result in report.results:
             print_result(result, where[result.site], diff=not diffs_shown)
-        summary(report)
+        summary(report, title=f"{run.command} summary", seconds=time.monotonic() - began)
     code = _exit_code(report, run)
     if code:
         raise typer.Exit(code)
@@ -284,5 +293,6 @@ def diff(
         workers=workers,
         exit_code_on_drift=exit_code,
         accept_new=accept_new,
+        command="diff",
     )
     _run_push(sites_args, every, sites, inventory, run)

@@ -9,6 +9,7 @@ character as a ``\uNNNN`` escape, so the document stays valid and the values exa
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,8 @@ from rich.text import Text
 from l2tpgen.cli.app import err, out, safe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.progress import TaskID
 
     from l2tpgen.device import PushResult
@@ -141,11 +144,26 @@ class Progress:
             self.bar.stop()
 
 
-def summary(report: FleetReport) -> None:
-    """The table of every router's result, then the pairs verified and verify's errors."""
+def counts_line(results: Sequence[PushResult], seconds: float) -> str:
+    """The closing line of a run over routers, in `lab run`'s style.
+
+    ``2 ok (2 changed), 1 failed (refused) in 4.2 s``: each side's statuses in brackets.
+    """
+
+    def detail(chosen: list[PushResult]) -> str:
+        counts = Counter(r.status.value for r in chosen)
+        return f" ({', '.join(f'{n} {status}' for status, n in counts.items())})" if counts else ""
+
+    ok = [r for r in results if not r.status.exit_code]
+    failed = [r for r in results if r.status.exit_code]
+    return f"{len(ok)} ok{detail(ok)}, {len(failed)} failed{detail(failed)} in {seconds:.1f} s"
+
+
+def summary(report: FleetReport, *, title: str = "push summary", seconds: float = 0.0) -> None:
+    """The table of every router's result, the pairs verified and verify's errors, one line."""
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
-    table = Table(title="push summary", title_justify="left")
+    table = Table(title=title, title_justify="left")
     for column in ("site", "result", "lines sent", "time", "detail"):
         table.add_column(
             column, overflow="fold", justify="right" if column in {"lines sent", "time"} else "left"
@@ -173,6 +191,7 @@ def summary(report: FleetReport) -> None:
             )
     for error in report.verify_errors:
         err.print(Text.assemble(("error:", "bold red"), " verify: ", safe(error)))
+    out.print(counts_line(report.results, seconds), markup=False, highlight=False)
 
 
 def pair_dict(pair: PairState) -> dict[str, object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,7 +13,7 @@ import typer
 from rich.text import Text
 
 from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, out, safe
-from l2tpgen.cli.push_output import print_diff, print_result, result_dict
+from l2tpgen.cli.push_output import counts_line, print_diff, print_result, result_dict
 from l2tpgen.cli.routers import (
     STATE_DIR,
     AcceptNewOption,
@@ -176,10 +177,18 @@ def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> Rollback
 
 def _warn_lone_ends(fleet: Fleet, names: list[str]) -> None:
     """Say which peers stay as they are: a pair with one end rolled back is down."""
+    from l2tpgen.traits import driver  # noqa: PLC0415
+
     for name in names:
         site = fleet.site(name)
         peers = {v.peer for v in site.vlans} | ({site.kept_port.peer} if site.kept_port else set())
-        for peer in sorted(peers - set(names)):
+        # a peer l2tpgen does not push (a Linux PE) has no rollback copy: nothing to suggest
+        pushed = {
+            p
+            for p in peers
+            if p not in fleet.sites or driver(fleet.site(p).effective_platform).pushable
+        }
+        for peer in sorted(pushed - set(names)):
             err.print(
                 f"note: {name}'s peer {peer} is not rolled back with it; if the push changed both "
                 f"ends, roll back both (`l2tpgen rollback {name} {peer}`)",
@@ -206,6 +215,7 @@ def _rollback_several(
     from l2tpgen.device.rollback_fleet import apply, prepare  # noqa: PLC0415
     from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415
 
+    began = time.monotonic()
     prepared = prepare(targets, creds, options)
     stop = Stop()
     if prepared.final is not None:
@@ -232,6 +242,7 @@ def _rollback_several(
     else:
         for result in results:
             print_result(result, str(targets[result.site]), diff=yes)
+        out.print(counts_line(results, time.monotonic() - began), markup=False, highlight=False)
     if stop():
         err.print(safe(f"{stop.reason}: the rollback was stopped"), style="yellow", markup=False)
         raise typer.Exit(130)

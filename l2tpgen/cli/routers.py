@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from l2tpgen.cli.app import OutputFormat, err, fail, load, safe
+from l2tpgen.cli.complete import complete_site
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.traits import DRIVERS, driver
 
@@ -30,7 +31,9 @@ STATE_DIR = "L2TPGEN_STATE_DIR"
 
 SitesArg = Annotated[
     list[str] | None,
-    typer.Argument(metavar="[SITE]...", help="Sites (names or site files)."),
+    typer.Argument(
+        metavar="[SITE]...", help="Sites (names or site files).", autocompletion=complete_site
+    ),
 ]
 AllOption = Annotated[bool, typer.Option("--all", help="Every site of the fleet.")]
 InventoryOption = Annotated[

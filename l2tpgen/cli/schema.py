@@ -28,4 +28,4 @@ def schema(
     text = schema_text()
     from l2tpgen.cli.sites import emit_text  # noqa: PLC0415
 
-    emit_text(output, text)
+    emit_text(output, text, "the schema", "site.schema.json")

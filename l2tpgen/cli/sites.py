@@ -14,6 +14,7 @@ from l2tpgen.cli.app import (
     OutputFormat,
     SitesOption,
     app,
+    check_output_path,
     coded,
     err,
     fail,
@@ -22,10 +23,11 @@ from l2tpgen.cli.app import (
     report_problems,
     safe,
 )
+from l2tpgen.cli.complete import complete_platform, complete_site
 from l2tpgen.cli.secrets_cmd import uncompared_annotations, warn_uncompared, warn_unset
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
 from l2tpgen.files import is_stdout, write_files
-from l2tpgen.traits import DRIVERS, NAMES
+from l2tpgen.traits import DRIVERS, NAMES, driver
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -173,13 +175,19 @@ def _print_warnings(warnings: list[Problem]) -> None:
 
 @app.command()
 def render(
-    site: Annotated[str, typer.Argument(help="Site name (site-a) or path to its site file.")],
+    site: Annotated[
+        str,
+        typer.Argument(
+            help="Site name (site-a) or path to its site file.", autocompletion=complete_site
+        ),
+    ],
     sites: SitesOption = Path("sites"),
     platform: Annotated[
         str | None,
         typer.Option(
             "--platform",
             metavar="|".join(NAMES),
+            autocompletion=complete_platform,
             help="Render for another platform than the site's.",
             show_default=False,
         ),
@@ -202,8 +210,9 @@ def render(
         typer.Option(
             "--output",
             "-o",
-            help="Write to FILE (a directory for networkd) instead of stdout; - is stdout. A "
-            "device or FIFO is written into; a symbolic link is refused.",
+            help="Write to FILE instead of stdout (- is stdout). A config of several files "
+            "(networkd, a Linux PE with IPsec) goes into a directory: name one (made if missing); "
+            "a file name is refused. A device or FIFO is written into; a symbolic link is refused.",
         ),
     ] = None,
     reveal_secrets: Annotated[
@@ -242,6 +251,9 @@ def render(
     if output is None or is_stdout(output):
         sys.stdout.write(rendering.text)
         return
+    chosen = driver(platform or fleet.site(name).effective_platform)
+    what = f"{name}'s {chosen.short_title or chosen.title} config"
+    check_output_path(output, what, list(rendering.files), example=f"{name}.cfg")
     try:
         written = rendering.write(output)
     except L2tpgenError as exc:
@@ -249,8 +261,12 @@ def render(
     err.print(f"wrote {', '.join(map(str, written))}")
 
 
-def emit_text(output: Path | None, text: str) -> None:
-    """One generated text to stdout (no ``-o``, or ``-o -``) or to the file ``-o`` names."""
+def emit_text(output: Path | None, text: str, what: str, example: str) -> None:
+    """One generated text (``what``) to stdout (no ``-o``, or ``-o -``) or the file ``-o`` names.
+
+    A directory is refused, suggesting ``example`` in it (``check_output_path``).
+    """
+    check_output_path(output, what, [example], example=example)
     if output is None or is_stdout(output):
         sys.stdout.write(text)
         return

@@ -31,6 +31,7 @@ from l2tpgen.device.credentials import (
 )
 from l2tpgen.device.known_hosts import check_known_hosts
 from l2tpgen.errors import DeviceError, HostKeyError
+from l2tpgen.files import kind_of
 
 if TYPE_CHECKING:
     from l2tpgen.device.inventory import Target
@@ -64,6 +65,12 @@ def require_known_hosts(target: Target) -> None:
     """
     if not target.known_hosts.exists() and target.accept_new_host_keys:
         return  # created when the first key is learned
+    if target.known_hosts.exists() and not target.known_hosts.is_file():
+        raise HostKeyError(
+            f"known_hosts path {target.known_hosts} is {kind_of(target.known_hosts.stat().st_mode)}"
+            ", not a file: no host key can be read from it or learned into it (nothing was "
+            "sent); point the inventory entry's known_hosts at a file, or move it aside"
+        )
     if not target.known_hosts.is_file():
         raise HostKeyError(
             f"no known_hosts file at {target.known_hosts}, so the host key cannot be verified "

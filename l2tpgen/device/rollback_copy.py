@@ -108,7 +108,11 @@ def check_space(fs: FileSystem, running: str, freed: int = 0) -> None:
 
 
 def keep_locally(state_dir: Path, name: str, running: str) -> Path:
-    """A local copy of the pre-push config, readable by the user only (it holds type 7 secrets)."""
+    """A local copy of the pre-push config, readable by the user only (mode 0600).
+
+    It holds the router's secrets as it shows them: the l2tp-class secret as type 7, each pair's
+    IKEv2 pre-shared key and keyed cookies in clear (docs/push.md says so).
+    """
     local = private_dir(state_dir.expanduser(), link=False)
     path = local / name
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

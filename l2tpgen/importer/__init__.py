@@ -20,6 +20,7 @@ from l2tpgen.importer.notes import Note
 from l2tpgen.importer.pairs import peerings
 from l2tpgen.importer.port_mode import (
     PortChoice,
+    check_sites,
     decide,
     kept_note,
     migration_note,
@@ -122,6 +123,11 @@ class ImportResult:
 
 def _lookup(names: Mapping[str, str], *keys: str | None) -> str | None:
     return next((names[k] for k in keys if k is not None and k in names), None)
+
+
+def _keys(router: Router, names: Mapping[str, str]) -> tuple[str | None, ...]:
+    """What ``SITE=`` in ``--vlans`` and ``--port-xconnect`` may call a router."""
+    return (names[router.file], router.hostname, router.file, router.stem)
 
 
 def _name_routers(routers: list[Router], options: ImportOptions) -> dict[str, str]:
@@ -276,6 +282,7 @@ def import_configs(
     if refusals:
         raise ImportRefusedError(refusals)
     names = _name_routers(routers, options)
+    check_sites(options.port, (k for r in routers for k in _keys(r, names) if k), names.values())
     found, pair_notes = peerings(routers)
     drafts = _drafts(routers, found, names, options)
     secrets, secret_notes = secret_variables(drafts)

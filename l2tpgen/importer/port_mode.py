@@ -60,12 +60,34 @@ def parse_port_choice(values: Iterable[str]) -> PortChoice:
     every: Action | None = None
     per_site: dict[str, Action] = {}
     for value in values:
-        site, sep, chosen = value.rpartition("=")
+        site, sep, chosen = value.partition("=")
+        if sep and "=" in chosen:
+            raise PortChoiceError(
+                f"--port-xconnect {value}: one `=` only: write keep or migrate, or "
+                "SITE=keep|migrate for one router"
+            )
         if sep and site.strip():
             per_site[site.strip()] = _action(chosen, value)
         else:
             every = _action(value, value)
     return PortChoice(every, per_site)
+
+
+def check_sites(choice: PortChoice, known: Iterable[str], sites: Iterable[str]) -> None:
+    """Every ``SITE=`` of ``choice`` names a router given (site name, hostname or config file).
+
+    ``known``: every name a router given goes by; ``sites``: their site names, for the message.
+
+    Raises:
+        PortChoiceError: one names none (the message names it and lists the routers).
+    """
+    known = set(known)
+    for site, action in choice.per_site.items():
+        if site not in known:
+            raise PortChoiceError(
+                f"--port-xconnect {site}={action}: no router given is {site} (a site name, "
+                f"hostname or config file); the routers given: {', '.join(sorted(sites))}"
+            )
 
 
 def decide(chosen: Action | None, vlans: tuple[int, ...]) -> Action:

@@ -11,6 +11,7 @@ The nearest ``pyproject.toml`` (the current directory, then its parents) with a
 
 from __future__ import annotations
 
+import difflib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,8 +79,10 @@ def load_settings(start: Path | None = None) -> LintSettings:
         raise LintConfigError(f"{file}: [tool.l2tpgen.lint] must be a table")
     unknown = sorted(set(table) - KEYS)
     if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(KEYS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
         raise LintConfigError(
-            f"{file}: [tool.l2tpgen.lint] has unknown key {unknown[0]}; known: "
+            f"{file}: [tool.l2tpgen.lint] has unknown key {unknown[0]}; {hint}known: "
             + ", ".join(sorted(KEYS))
         )
     fail_on = table.get("fail-on")

@@ -164,5 +164,10 @@ def run_containerlab(
     finally:
         runner(commands.destroy)
     return LabReport(
-        lab.name, "containerlab", plan.judge(results), tuple(errors), time.monotonic() - started
+        lab.name,
+        "containerlab",
+        plan.judge(results),
+        tuple(errors),
+        time.monotonic() - started,
+        plan.skipped,
     )

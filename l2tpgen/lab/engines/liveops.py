@@ -192,4 +192,5 @@ def check(live: LiveLab, lab: Lab) -> LabReport:
     script = probe_script(guest) + "killall socat >/dev/null 2>&1; true\n"
     _, output = request(live.control, script, timeout=600)
     found = parse_console(output.decode("utf-8", "replace"), [guest])[0]
-    return LabReport(lab.name, "vm", plan.judge(found.results), (), time.monotonic() - began)
+    results = plan.judge(found.results)
+    return LabReport(lab.name, "vm", results, (), time.monotonic() - began, plan.skipped)

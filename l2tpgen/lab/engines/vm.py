@@ -45,6 +45,7 @@ class LabReport:
     results: tuple[CheckResult, ...]
     setup_errors: tuple[str, ...]
     seconds: float
+    skipped: tuple[tuple[str, str], ...] = ()  # (check, why it does not apply here): n/a
     # What the lab names but does not run (kept port-mode pseudowires: ``lab/kept_ports.py``),
     # each with why: shown as N/A, never counted as checked.
     not_run: tuple[CheckResult, ...] = ()
@@ -64,6 +65,7 @@ class LabReport:
             "setup_errors": list(self.setup_errors),
             "results": [asdict(r) for r in self.results],
             "not_run": [asdict(r) for r in self.not_run],
+            "not_applicable": [{"check": c, "reason": why} for c, why in self.skipped],
         }
         return json.dumps(document, indent=2)
 
@@ -184,5 +186,6 @@ def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) 
     run = run_guest([GuestLab(lab, probes)], timeout=timeout, extras=extras, progress=progress)
     found = run.labs[0]
     if found.setup_errors:  # stopped there: nothing was probed
-        return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds)
-    return LabReport(lab.name, "vm", plan.judge(found.results), found.setup_errors, run.seconds)
+        return LabReport(lab.name, "vm", (), found.setup_errors, run.seconds, plan.skipped)
+    results = plan.judge(found.results)
+    return LabReport(lab.name, "vm", results, found.setup_errors, run.seconds, plan.skipped)

@@ -1,0 +1,61 @@
+"""Ctrl-C exits 130 with no Python traceback, also in the first second (issue 36 item 3).
+
+A real SIGINT, sent by the process to itself at a chosen moment: an import hook sends it when a
+heavy module (typer, rich, pydantic) is first imported, so the test knows where it lands without
+timing anything. The process then runs what the console script runs (``from l2tpgen.cli import
+main; main()``), or ``python -m l2tpgen``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+# Sends SIGINT to this process when MODULE is first imported (find_spec runs before it loads).
+_HOOK = """
+import os, signal, sys
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["l2tpgen", *{args!r}]
+"""
+_SCRIPT = "from l2tpgen.cli import main\nmain()\n"
+_MODULE = "import runpy\nrunpy.run_module('l2tpgen', run_name='__main__')\n"
+
+
+def _interrupted(
+    module: str, args: list[str], entry: str = _SCRIPT
+) -> subprocess.CompletedProcess[str]:
+    code = _HOOK.format(module=module, args=args) + entry
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+
+
+@pytest.mark.parametrize("module", ["typer", "rich.console", "l2tpgen.cli.push"])
+def test_ctrl_c_while_the_modules_load_exits_130_quietly(module: str) -> None:
+    done = _interrupted(module, ["--help"])
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "KeyboardInterrupt" not in done.stderr
+    assert done.stdout == ""  # stopped before the help was printed
+
+
+def test_ctrl_c_under_python_dash_m_exits_130_quietly() -> None:
+    done = _interrupted("typer", ["--version"], _MODULE)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_while_a_command_runs_exits_130_quietly() -> None:
+    # validate imports the model (pydantic) when it runs, inside app()
+    done = _interrupted("pydantic", ["validate", "--sites", "sites"])
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Aborted" not in done.stderr
