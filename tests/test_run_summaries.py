@@ -8,6 +8,7 @@ a fake ``push_fleet``: what is tested is what the command line prints of a repor
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -79,11 +80,13 @@ def test_rollback_of_several_routers_ends_with_the_counts(
 ) -> None:
     from l2tpgen.device import rollback_fleet  # noqa: PLC0415
 
-    def fake(targets: dict[str, object], *_args: object) -> list[PushResult]:
+    def fake(targets: dict[str, object], *_args: object) -> SimpleNamespace:
+        # the run's end as rollback_fleet.prepare gives it when nothing is left to do
         status = {"site-a": Status.CHANGED, "site-b": Status.REFUSED}
-        return [PushResult(name, status[name], message="copy gone") for name in targets]
+        final = tuple(PushResult(name, status[name], message="copy gone") for name in targets)
+        return SimpleNamespace(final=final, shown={}, preflight={})
 
-    monkeypatch.setattr(rollback_fleet, "rollback_fleet", fake)
+    monkeypatch.setattr(rollback_fleet, "prepare", fake)
     args = ["rollback", "--all", "--yes", "--sites", str(SITES), "--inventory", str(fake_fleet)]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert result.exit_code == 1, result.output

@@ -18,8 +18,17 @@ SITE_SUFFIXES = (".yaml", ".yml")  # as l2tpgen.model.load reads site files
 
 
 def sites_directory(given: object) -> Path:
-    """The sites directory completion reads: ``--sites`` as typed (``given``), else ``./sites``."""
-    return Path(str(given)) if given else Path("sites")
+    """The sites directory completion reads: ``--sites`` as typed, else the one found.
+
+    Found as every command finds it (``l2tpgen.discovery``: $L2TPGEN_SITES, pyproject.toml,
+    ./sites here or above).
+    """
+    from l2tpgen.discovery import DiscoveryError, find_sites  # noqa: PLC0415 - start-up
+
+    try:
+        return find_sites(Path(str(given)) if given else None).path
+    except DiscoveryError:
+        return Path("sites")
 
 
 def site_names(directory: Path) -> list[str]:
