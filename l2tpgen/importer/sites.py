@@ -17,7 +17,8 @@ from l2tpgen.importer.class_settings import (
 from l2tpgen.importer.interfaces import hold_queue, port_settings
 from l2tpgen.importer.notes import Note
 from l2tpgen.model.pseudowire import derive_cookie
-from l2tpgen.model.site import PseudowireClass, class_suffix
+from l2tpgen.model.secret_names import L2TP_SECRET_ENV, suffixed
+from l2tpgen.model.site import PseudowireClass, class_name
 from l2tpgen.render.marks import MARK
 from l2tpgen.traits import DEFAULT, linted
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from l2tpgen.importer.pairs import Peering
     from l2tpgen.importer.router import Router
 
-SECRET_ENV = "L2TPGEN_L2TP_SECRET"  # noqa: S105 - the name of a variable
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 DEFAULT_ROUTES = ["0.0.0.0/0"]
 OVERRIDES = ("signaling", "cookie", "sequencing", "pmtu", "df_bit", "tos_reflect", "static_hello")
@@ -81,9 +81,9 @@ def secret_variables(drafts: Mapping[str, Draft]) -> tuple[dict[tuple[str, str],
         if secret in chosen:
             continue
         base = (
-            SECRET_ENV
-            if SECRET_ENV not in taken
-            else (f"{SECRET_ENV}_{re.sub(r'[^A-Za-z0-9]+', '_', uses[secret][0][1]).upper()}")
+            L2TP_SECRET_ENV
+            if L2TP_SECRET_ENV not in taken
+            else suffixed(L2TP_SECRET_ENV, uses[secret][0][1])
         )
         name, number = base, 2
         while name in taken:
@@ -236,8 +236,7 @@ def _class_name(base: PwSettings, overrides: dict[str, object], l2tp: object) ->
     site = PseudowireClass.model_validate(base.as_site_class())
     merged = site.model_copy(update=overrides)
     name = l2tp.get("name") if isinstance(l2tp, dict) else None
-    suffix = class_suffix(site, merged, str(name) if name is not None else None)
-    return f"{site.name}-{suffix}"[:63] if suffix else site.name
+    return class_name(site, merged, str(name) if name is not None else None)
 
 
 def static_notes(draft: Draft, peerings: list[Peering], names: Mapping[str, str]) -> None:

@@ -57,8 +57,7 @@ class Traits:
 
     The traits the model, the importer, the lab and the CLI read instead of naming platforms:
     ``signaling``: the pseudowire signaling modes it speaks. ``hold_queue``: the (in, out)
-    hold-queues a site file that leaves them out means. ``process_switched``: fragments are
-    reassembled in process switching, whose queues hold-queue sizes (classic IOS).
+    hold-queues a site file that leaves them out means.
     ``esp_gcm_unconfirmed``: esp-gcm is not confirmed by the vendor's documentation [U].
     ``lab_kind``: containerlab's node kind of its PE in the lab; ``data_plane``: the platform
     whose data plane stands in for it there (None: its own). ``cookies``: whether it expresses
@@ -96,7 +95,6 @@ class Traits:
     timed_confirm: bool = False
     signaling: tuple[str, ...] = ("static", "dynamic")
     hold_queue: tuple[int, int] = (75, 40)  # IOS's own defaults
-    process_switched: bool = False
     esp_gcm_unconfirmed: bool = False
     lab_kind: str = "linux"
     data_plane: str | None = None
