@@ -77,6 +77,10 @@ class Traits:
     sessions run and answer `l2tp hello` (a Linux kernel tunnel has no control channel).
     ``frames_dot1q_subinterface``: its LAN VLANs are dot1Q subinterfaces bound to xconnects,
     which forward the whole VLAN frame, tag included, into the pseudowire.
+
+    A trait that shows in a rendering is a promise its driver's renderer keeps: the driver
+    conformance suite (``tests/test_driver_conformance.py``) checks each against what every
+    platform renders, and a new field needs a check there or a reason it is not rendered.
     """
 
     name: str
