@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
-from conformance import CHECKS, NOT_RENDERED, READERS, Driver, check_platform, unclassified
+from conformance import CHECKS, NOT_RENDERED, Driver, check_platform, unclassified
+from format_readers import READERS
 
 from l2tpgen.platforms.render import RENDERERS
 from l2tpgen.traits import DRIVERS
