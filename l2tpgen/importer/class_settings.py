@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from l2tpgen.importer.notes import Note, redact
 from l2tpgen.model.site import NAME_PATTERN, NAME_RULES
+from l2tpgen.render.classes import IOS_DEFAULT_HELLO  # what render leaves out
 
 if TYPE_CHECKING:
     from l2tpgen.importer.router import Circuit, Router
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from l2tpgen.ios.facts import L2tpClass as L2tpFacts
     from l2tpgen.ios.facts import PseudowireClass as PwFacts
 
-IOS_DEFAULT_HELLO = 60
 SEQUENCING = ("transmit", "receive", "both")
 DIALECTS = ("l2tpv3", "l2tpv3ietf")
 

@@ -16,10 +16,12 @@ from l2tpgen.importer.class_settings import (
 )
 from l2tpgen.importer.interfaces import hold_queue, port_settings
 from l2tpgen.importer.notes import Note
+from l2tpgen.model.addresses import DEFAULT_ROUTES
 from l2tpgen.model.pseudowire import derive_cookie
-from l2tpgen.model.site import PseudowireClass, class_suffix
+from l2tpgen.model.secret_names import L2TP_SECRET_ENV, suffixed
+from l2tpgen.model.site import PseudowireClass, class_name
 from l2tpgen.render.marks import MARK, read_description
-from l2tpgen.traits import DEFAULT, linted
+from l2tpgen.traits import DEFAULT, linted, read_as
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -27,9 +29,7 @@ if TYPE_CHECKING:
     from l2tpgen.importer.pairs import Peering
     from l2tpgen.importer.router import Router
 
-SECRET_ENV = "L2TPGEN_L2TP_SECRET"  # noqa: S105 - the name of a variable
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
-DEFAULT_ROUTES = ["0.0.0.0/0"]
 OVERRIDES = ("signaling", "cookie", "sequencing", "pmtu", "df_bit", "tos_reflect", "static_hello")
 
 
@@ -78,9 +78,9 @@ def secret_variables(drafts: Mapping[str, Draft]) -> tuple[dict[tuple[str, str],
         if secret in chosen:
             continue
         base = (
-            SECRET_ENV
-            if SECRET_ENV not in taken
-            else (f"{SECRET_ENV}_{re.sub(r'[^A-Za-z0-9]+', '_', uses[secret][0][1]).upper()}")
+            L2TP_SECRET_ENV
+            if L2TP_SECRET_ENV not in taken
+            else suffixed(L2TP_SECRET_ENV, uses[secret][0][1])
         )
         name, number = base, 2
         while name in taken:
@@ -233,8 +233,7 @@ def _class_name(base: PwSettings, overrides: dict[str, object], l2tp: object) ->
     site = PseudowireClass.model_validate(base.as_site_class())
     merged = site.model_copy(update=overrides)
     name = l2tp.get("name") if isinstance(l2tp, dict) else None
-    suffix = class_suffix(site, merged, str(name) if name is not None else None)
-    return f"{site.name}-{suffix}"[:63] if suffix else site.name
+    return class_name(site, merged, str(name) if name is not None else None)
 
 
 def static_notes(draft: Draft, peerings: list[Peering], names: Mapping[str, str]) -> None:
@@ -279,7 +278,9 @@ def site_dict(draft: Draft, secrets: Mapping[tuple[str, str], str]) -> dict[str,
     router = draft.router
     assert router is not None  # noqa: S101 - stubs go through stub_dict
     facts, wan_facts = router.facts, router.wan
-    platform = linted(facts.platform).name
+    # The platform the text reads as: IOS-XE when a line or a port name only IOS-XE has says so
+    # (l2tpgen.ios.extract), else classic IOS, the default.
+    platform = (linted(facts.platform) if facts.platform else read_as(facts.software)).name
     data: dict[str, object] = {"name": draft.name, "hostname": router.hostname}
     if platform != DEFAULT:
         data["platform"] = platform
@@ -299,7 +300,7 @@ def site_dict(draft: Draft, secrets: Mapping[tuple[str, str], str]) -> dict[str,
             "address": str(wan_facts.loopback[1]),
         }
     routes = [str(r) for r in wan_facts.routes]
-    if routes != DEFAULT_ROUTES:
+    if routes != [str(DEFAULT_ROUTES[4])]:  # the model's default for an IPv4 WAN
         wan["routes"] = routes
     wan.update(port_settings(wan_iface, router.file, draft.notes))
     trunk = facts.interfaces.get(router.trunk)

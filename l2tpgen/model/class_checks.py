@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.problems import Problem
+from l2tpgen.model.secret_names import L2TP_SECRET_ENV
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -82,7 +83,7 @@ def _check_l2tp(site: Site, peer: str | None, l2tp: L2tpClass) -> Iterator[Probl
             site.name,
             _l2tp_path(site, peer, "authentication"),
             f"authentication {l2tp.authentication} needs a secret, and no secret_env is set",
-            "add `secret_env: L2TPGEN_L2TP_SECRET` to l2tp_class and export that variable when "
+            f"add `secret_env: {L2TP_SECRET_ENV}` to l2tp_class and export that variable when "
             "rendering with --reveal-secrets or pushing",
             code="V041",
         )

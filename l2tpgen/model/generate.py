@@ -10,6 +10,8 @@ from __future__ import annotations
 from ipaddress import IPv4Address
 from typing import TYPE_CHECKING
 
+from l2tpgen.model.secret_names import L2TP_SECRET_ENV
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -17,7 +19,7 @@ FIRST_VLAN = 100
 MAX_VLANS = 4094 - FIRST_VLAN + 1
 
 
-def site_yaml(index: int, vlans: int, secret_env: str = "L2TPGEN_L2TP_SECRET") -> str:  # noqa: S107 - a variable name
+def site_yaml(index: int, vlans: int, secret_env: str = L2TP_SECRET_ENV) -> str:
     """The site file of ``site-<index>`` in a paired fleet."""
     if not 1 <= vlans <= MAX_VLANS:
         raise ValueError(f"vlans must be 1-{MAX_VLANS}")

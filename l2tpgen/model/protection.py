@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.model.base import Flag, StrictModel
-from l2tpgen.model.secret_names import SecretVar as EnvVar  # noqa: TC001 - pydantic reads it
+from l2tpgen.model.secret_names import COOKIE_KEY_ENV, PSK_ENV
+from l2tpgen.model.secret_names import SecretVar as EnvVar  # pydantic reads it
 from l2tpgen.mtu import Esp
 from l2tpgen.public import is_public
 
@@ -33,8 +34,6 @@ Mode = Literal["ipsec", "cookie", "none"]
 Transform = Literal["aes-gcm-128", "aes-gcm-256", "aes-cbc-128-sha256", "aes-cbc-256-sha256"]
 IpsecMode = Literal["transport", "tunnel"]
 
-DEFAULT_PSK_ENV = "L2TPGEN_IKE_PSK"
-DEFAULT_COOKIE_KEY_ENV = "L2TPGEN_COOKIE_KEY"
 # Keys people use when they paste a pre-shared key or a cookie into a site file (the loader
 # turns them into advice to use psk_env / cookie_key_env).
 PROTECTION_SECRET_KEYS = frozenset(
@@ -60,8 +59,8 @@ class Protection(StrictModel):
     transform: Transform = "aes-gcm-128"
     ipsec_mode: IpsecMode = "transport"
     nat_t: Flag = False
-    psk_env: EnvVar = DEFAULT_PSK_ENV
-    cookie_key_env: EnvVar = DEFAULT_COOKIE_KEY_ENV
+    psk_env: EnvVar = PSK_ENV
+    cookie_key_env: EnvVar = COOKIE_KEY_ENV
     inbound_filter: Flag | None = None
 
 

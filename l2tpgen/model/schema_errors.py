@@ -22,7 +22,13 @@ from pydantic import BaseModel
 from l2tpgen.model.addresses import ADDRESS_ERROR
 from l2tpgen.model.link import BANDWIDTH_ERROR, LOSS_ERROR
 from l2tpgen.model.problems import Problem, format_path
-from l2tpgen.model.secret_names import NAMESPACE_HINT, OUTSIDE
+from l2tpgen.model.secret_names import (
+    COOKIE_KEY_ENV,
+    L2TP_SECRET_ENV,
+    NAMESPACE_HINT,
+    OUTSIDE,
+    PSK_ENV,
+)
 from l2tpgen.model.site import LITERAL_SECRET_KEYS, NAME_RULES, UNSAFE_NAME, Site
 from l2tpgen.workloads import WORKLOADS
 
@@ -52,12 +58,12 @@ _RANGES = {
 
 
 _SECRET_IN_FILE = (
-    "remove this key, set `secret_env: L2TPGEN_L2TP_SECRET` instead, and export "  # noqa: S105 - advice, not a secret
-    "L2TPGEN_L2TP_SECRET in the environment that renders or pushes"
+    f"remove this key, set `secret_env: {L2TP_SECRET_ENV}` instead, and export "
+    f"{L2TP_SECRET_ENV} in the environment that renders or pushes"
 )
 _SECRET_ENV = (
     (
-        "secret_env must be the name of an environment variable, such as L2TPGEN_L2TP_SECRET, "
+        f"secret_env must be the name of an environment variable, such as {L2TP_SECRET_ENV}, "
         "never the secret itself"
     ),
     "put the name of the variable here and export the secret in that variable",
@@ -66,7 +72,7 @@ _ENV_FIELDS = {
     "secret_env": _SECRET_ENV,
     "psk_env": (
         (
-            "psk_env must be the name of an environment variable, such as L2TPGEN_IKE_PSK, never "
+            f"psk_env must be the name of an environment variable, such as {PSK_ENV}, never "
             "the pre-shared key itself"
         ),
         _SECRET_ENV[1],
@@ -74,15 +80,15 @@ _ENV_FIELDS = {
     "cookie_key_env": (
         (
             "cookie_key_env must be the name of an environment variable, such as "
-            "L2TPGEN_COOKIE_KEY, never the key itself"
+            f"{COOKIE_KEY_ENV}, never the key itself"
         ),
         _SECRET_ENV[1],
     ),
 }
 _PROTECTION_SECRET_IN_FILE = (
-    "remove this key: the IKEv2 pre-shared key comes from the variable named by "  # noqa: S105 - advice
-    "`protection.psk_env` (default L2TPGEN_IKE_PSK) and cookie values are derived from the key "
-    "in `protection.cookie_key_env` (default L2TPGEN_COOKIE_KEY); export them where l2tpgen "
+    "remove this key: the IKEv2 pre-shared key comes from the variable named by "
+    f"`protection.psk_env` (default {PSK_ENV}) and cookie values are derived from the key "
+    f"in `protection.cookie_key_env` (default {COOKIE_KEY_ENV}); export them where l2tpgen "
     "renders or pushes"
 )
 _HINTS = {

@@ -23,15 +23,18 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
-SECRET_PREFIXES = ("L2TPGEN_L2TP_SECRET", "L2TPGEN_IKE_PSK", "L2TPGEN_COOKIE_KEY")
-FREE_PREFIX = "L2TPGEN_SECRET_"
+# The default variable of each kind of secret: the one home of these names (the model's
+# defaults, the importer's choice of variables and the namespace below read them).
+L2TP_SECRET_ENV = "L2TPGEN_L2TP_SECRET"  # noqa: S105 - the name of a variable
+PSK_ENV = "L2TPGEN_IKE_PSK"
+COOKIE_KEY_ENV = "L2TPGEN_COOKIE_KEY"
 # Never nameable, whatever a future prefix says: what push logs in with, and the NetBox token.
 CREDENTIALS = frozenset(
     {"L2TPGEN_USERNAME", "L2TPGEN_PASSWORD", "L2TPGEN_ENABLE_SECRET", "L2TPGEN_NETBOX_TOKEN"}
 )
+_DEFAULTS = "|".join(re.escape(v) for v in (L2TP_SECRET_ENV, PSK_ENV, COOKIE_KEY_ENV))
 _NAMESPACE = re.compile(
-    r"^L2TPGEN_(?:(?:L2TP_SECRET|IKE_PSK|COOKIE_KEY)(?:_[A-Z0-9_]*[A-Z0-9])?"
-    r"|SECRET_[A-Z0-9_]*[A-Z0-9])$"
+    rf"^(?:(?:{_DEFAULTS})(?:_[A-Z0-9_]*[A-Z0-9])?|L2TPGEN_SECRET_[A-Z0-9_]*[A-Z0-9])$"
 )
 OUTSIDE = "secret_namespace"
 NAMESPACE_HINT = (
@@ -40,6 +43,16 @@ NAMESPACE_HINT = (
     "enable credentials and the NetBox token can never be named (see docs/security.md, "
     '"Which variables a site file may name")'
 )
+
+
+def suffixed(default: str, suffix: str) -> str:
+    """``default`` with a suffix made of ``suffix`` (a class name): ``L2TPGEN_L2TP_SECRET_DC_2``.
+
+    Every run of other characters than letters and digits becomes one ``_``, and letters are
+    upper-cased, so the result stays in the namespace whenever ``suffix`` holds a letter or digit.
+    """
+    tail = re.sub(r"[^A-Za-z0-9]+", "_", suffix).strip("_").upper()
+    return f"{default}_{tail}" if tail else default
 
 
 def in_namespace(name: str) -> bool:

@@ -366,6 +366,17 @@ def class_suffix(base: PseudowireClass, merged: PseudowireClass, l2tp: str | Non
     return "-".join(parts)
 
 
+def class_name(base: PseudowireClass, merged: PseudowireClass, l2tp: str | None) -> str:
+    """The name of the pseudowire-class ``merged`` (a peer's) beside the site's ``base``.
+
+    The site's class name when nothing differs, else that name, ``-`` and ``class_suffix``, cut
+    to IOS's 63 characters. The one rule: the model names the classes it renders with it, and
+    the importer the classes it expects a config l2tpgen rendered to hold.
+    """
+    suffix = class_suffix(base, merged, l2tp)
+    return f"{base.name}-{suffix}"[:63] if suffix else base.name
+
+
 class Site(StrictModel):
     """One site: one PE router and the VLANs it stretches to its peers."""
 
@@ -467,10 +478,10 @@ class Site(StrictModel):
         changes = entry.pseudowire.model_dump(exclude_none=True) if entry else {}
         merged = base.model_copy(update=changes)
         l2tp = self.l2tp_for(peer)
-        suffix = class_suffix(base, merged, l2tp.name if l2tp is not self.l2tp_class else None)
-        if not suffix:
+        own_l2tp = l2tp.name if l2tp is not self.l2tp_class else None
+        if not class_suffix(base, merged, own_l2tp):
             return base
-        return merged.model_copy(update={"name": f"{base.name}-{suffix}"[:63]})
+        return merged.model_copy(update={"name": class_name(base, merged, own_l2tp)})
 
     def protection_for(self, peer: Site) -> PathProtection:
         """How the pseudowires to ``peer`` are protected (``protection.resolve``)."""

@@ -57,8 +57,7 @@ class Traits:
 
     The traits the model, the importer, the lab and the CLI read instead of naming platforms:
     ``signaling``: the pseudowire signaling modes it speaks. ``hold_queue``: the (in, out)
-    hold-queues a site file that leaves them out means. ``process_switched``: fragments are
-    reassembled in process switching, whose queues hold-queue sizes (classic IOS).
+    hold-queues a site file that leaves them out means.
     ``esp_gcm_unconfirmed``: esp-gcm is not confirmed by the vendor's documentation [U].
     ``lab_kind``: containerlab's node kind of its PE in the lab; ``data_plane``: the platform
     whose data plane stands in for it there (None: its own). ``cookies``: whether it expresses
@@ -80,6 +79,10 @@ class Traits:
     sessions run and answer `l2tp hello` (a Linux kernel tunnel has no control channel).
     ``frames_dot1q_subinterface``: its LAN VLANs are dot1Q subinterfaces bound to xconnects,
     which forward the whole VLAN frame, tag included, into the pseudowire.
+
+    A trait that shows in a rendering is a promise its driver's renderer keeps: the driver
+    conformance suite (``tests/test_driver_conformance.py``) checks each against what every
+    platform renders, and a new field needs a check there or a reason it is not rendered.
     """
 
     name: str
@@ -98,7 +101,6 @@ class Traits:
     timed_confirm: bool = False
     signaling: tuple[str, ...] = ("static", "dynamic")
     hold_queue: tuple[int, int] = (75, 40)  # IOS's own defaults
-    process_switched: bool = False
     esp_gcm_unconfirmed: bool = False
     lab_kind: str = "linux"
     data_plane: str | None = None

@@ -50,7 +50,6 @@ IOS = Traits(
     # The reference case's process-switching fix (2048/2048); IOS-XE's forwarding plane does not
     # use these queues, so it keeps IOS's own defaults.
     hold_queue=(2048, 2048),
-    process_switched=True,
     esp_gcm_unconfirmed=True,  # esp-gcm on classic IOS: not confirmed by Cisco's documents [U]
     **_COMMON,  # type: ignore[arg-type]
 )
