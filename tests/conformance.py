@@ -442,6 +442,9 @@ NOT_RENDERED: dict[str, str] = {
     "data_plane": "the lab's stand-in (lab tests)",
     "esp_gcm_unconfirmed": "a validation warning, not rendered text",
     "ipv6_note": "words for messages (checked with ipv6_underlay)",
+    # Rendered only for a PE with several peers, which this suite's pairs never are: the
+    # rendering is checked by tests/test_hub_pairs.py, the kernel's verdict in its lab test.
+    "binds_peers": "a hub's nftables binding (tests/test_hub_pairs.py)",
 }
 
 

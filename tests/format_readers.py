@@ -61,10 +61,12 @@ READERS: dict[str, Reader] = {
     # iproute2 (ip-l2tp(8), ip-xfrm(8)) and strongSwan's swanctl.conf(5).
     "iproute2": Reader(
         ipsec=(r"^connections \{{$", r"^ +mode = (?:transport|tunnel)$", r"^ +remote_ts = "),
-        inbound_filter=(r"^ip xfrm policy add .* proto 115 dir in action block",),
+        # `update`: the script is safe to run again (ip-xfrm(8): update adds or replaces)
+        inbound_filter=(r"^ip xfrm policy (?:add|update) .* proto 115 dir in action block",),
         fail_closed=(
-            r"^ip xfrm policy add src 0\.0\.0\.0/0 dst 0\.0\.0\.0/0 proto 115 dir out action block",
-            r"^ip xfrm policy add src ::/0 dst ::/0 proto 115 dir in action block",
+            r"^ip xfrm policy (?:add|update) src 0\.0\.0\.0/0 dst 0\.0\.0\.0/0 proto 115 dir out "
+            r"action block",
+            r"^ip xfrm policy (?:add|update) src ::/0 dst ::/0 proto 115 dir in action block",
         ),
         static_hello=None,  # a kernel tunnel has no control channel
         cookie=(r"^ip l2tp add session .* cookie \S+ peer_cookie \S+",),

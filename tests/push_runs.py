@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import socket
 from typing import TYPE_CHECKING, Any
 
 import typer.testing
@@ -75,3 +76,16 @@ def on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
         return _TerminalInput(raw)
 
     monkeypatch.setattr(typer.testing, "make_input_stream", terminal)
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def unreachable(lab: Lab, name: str) -> None:
+    """Point the lab's inventory for ``name`` at a port nothing listens on."""
+    inventory = json.loads(lab.inventory.read_text(encoding="utf-8"))
+    inventory["sites"][name]["port"] = _closed_port()
+    lab.inventory.write_text(json.dumps(inventory), encoding="utf-8")

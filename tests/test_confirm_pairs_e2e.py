@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import time
 from typing import TYPE_CHECKING, Any
 
 from conftest import SITES
 from conftest_sim import PASSWORD, USERNAME, Lab
-from push_runs import cli, exec_lines, push
+from push_runs import cli, exec_lines, push, unreachable
 
 from l2tpgen import load_fleet
 from l2tpgen.device.connection import connect
@@ -164,19 +163,6 @@ def test_a_pair_whose_other_end_already_reverted_is_confirmed_on_neither(
     assert "configure confirm" not in exec_lines(lab, "site-a")
     later(lab, "site-a", 3 * 60)
     assert {name: lab.running(name) for name in PAIR} == before  # the pair stays whole
-
-
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def unreachable(lab: Lab, name: str) -> None:
-    """Point the lab's inventory for ``name`` at a port nothing listens on."""
-    inventory = json.loads(lab.inventory.read_text(encoding="utf-8"))
-    inventory["sites"][name]["port"] = _closed_port()
-    lab.inventory.write_text(json.dumps(inventory), encoding="utf-8")
 
 
 def test_an_unreachable_end_holds_the_other_unconfirmed(new_lab: Callable[..., Lab]) -> None:

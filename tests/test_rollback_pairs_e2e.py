@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest_sim import PASSWORD, USERNAME
-from push_runs import cli, entered_config_mode, exec_lines, on_a_terminal, push
-from test_confirm_pairs_e2e import unreachable
+from push_runs import cli, entered_config_mode, exec_lines, on_a_terminal, push, unreachable
 
 from l2tpgen.device.connection import connect
 from l2tpgen.device.credentials import Credentials

@@ -53,13 +53,17 @@ def _wrap(line: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _text(value: str) -> str:
-    """``value`` plain if it reads back as itself, else double-quoted (JSON is YAML)."""
-    if value and value == value.strip() and not any(c in value for c in ":#{}[],&*!|>'\"%@`"):
+    """``value`` plain if it reads back as itself, else double-quoted (JSON is YAML).
+
+    Plain only where it reads back the same both in a block and inside a flow mapping (the
+    writer puts VLANs in ``{...}``, where `?` and others end a plain scalar early).
+    """
+    if value and value == value.strip() and not any(c in value for c in ":#{}[],&*!|>'\"%@`?"):
         try:
-            parsed = parse(f"k: {value}\n")
+            parsed = parse(f"k: {value}\nf: {{k: {value}}}\n")
         except Exception:  # noqa: BLE001 - anything the reader refuses gets quoted
             parsed = None
-        if parsed is not None and isinstance(parsed[0], dict) and parsed[0].get("k") == value:
+        if parsed is not None and parsed[0] == {"k": value, "f": {"k": value}}:
             return value
     return json.dumps(value).replace("\x7f", "\\u007f")  # DEL: ASCII, but no YAML character
 
