@@ -64,8 +64,10 @@ READERS: dict[str, Reader] = {
         # `update`: the script is safe to run again (ip-xfrm(8): update adds or replaces)
         inbound_filter=(r"^ip xfrm policy (?:add|update) .* proto 115 dir in action block",),
         fail_closed=(
-            r"^ip xfrm policy (?:add|update) src 0\.0\.0\.0/0 dst 0\.0\.0\.0/0 proto 115 dir out "
-            r"action block",
+            (
+                r"^ip xfrm policy (?:add|update) src 0\.0\.0\.0/0 dst 0\.0\.0\.0/0 proto 115 "
+                r"dir out action block"
+            ),
             r"^ip xfrm policy (?:add|update) src ::/0 dst ::/0 proto 115 dir in action block",
         ),
         static_hello=None,  # a kernel tunnel has no control channel
