@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
-from l2tpgen.cli.lab_live import _lab_from
+from l2tpgen.lab.build import lab_of_fleet
 from l2tpgen.lab.checks.frames import (
     CiscoEnd,
     Frames,
@@ -107,7 +107,7 @@ def test_a_topology_from_lab_build_carries_the_frames_check_as_run_from_sites(
     built = runner.invoke(app, ["lab", "build", "--sites", str(HUB), "-o", str(topology)])
     assert built.exit_code == 0, built.output
     from_file = lab_frames(load_lab(topology))
-    from_sites = lab_frames(_lab_from(HUB, None))
+    from_sites = lab_frames(lab_of_fleet(load_fleet(HUB), str(HUB)))
     assert [(c.site, c.peer, c.vlan, c.cisco) for c in from_file] == [
         ("linux-edge", "hub", 200, HUB_200)
     ]

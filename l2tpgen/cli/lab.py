@@ -16,11 +16,11 @@ from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, err, fail,
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
-from l2tpgen.lab.shaping import Shaping  # pure: the defaults of the shaping options
 from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 
 if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
+    from l2tpgen.lab.build import WanOptions
     from l2tpgen.lab.engines.vm import LabReport
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
@@ -75,12 +75,16 @@ BuildLossOption = Annotated[float | None, _wan(*_LOSS, from_model=True)]
 BuildRateOption = Annotated[float | None, _wan(*_RATE, from_model=True)]
 
 
-def _shaping(base: Shaping, delay: float | None, loss: float | None, rate: float | None) -> Shaping:
-    return Shaping(
-        base.delay_ms if delay is None else delay,
-        base.loss_pct if loss is None else loss,
-        base.rate_mbit if rate is None else rate,
-    )
+def lab_from(source: Path, name: str | None, wan: WanOptions = (None, None, None)) -> Lab:
+    """The lab of a sites directory (as `lab build` writes it) or a topology file, or exit 1."""
+    from l2tpgen.lab.build import lab_of_file, lab_of_fleet  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        if not source.is_dir():
+            return lab_of_file(source, name, wan)
+        return lab_of_fleet(load(source), str(source), name, wan)
+    except L2tpgenError as exc:
+        fail(str(exc))
 
 
 def _workloads(items: list[str]) -> dict[int, Workload]:
@@ -187,7 +191,7 @@ def build(
 
 def _note_kept_ports(fleet: Fleet) -> None:
     """A note per kept port-mode pseudowire: the lab names it and does not run it."""
-    from l2tpgen.lab.kept_ports import WHY  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.fields import WHY  # noqa: PLC0415 - start-up stays cheap
 
     for port in fleet.kept_ports():
         err.print(
@@ -198,7 +202,8 @@ def _note_kept_ports(fleet: Fleet) -> None:
         )
 
 
-def _print(result: LabReport) -> None:
+def print_report(result: LabReport) -> None:
+    """A lab's report as a table (`lab run`, `lab check`)."""
     from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
     table = Table(
@@ -290,8 +295,7 @@ def run(
     step (boot, each node's set-up, each probe) is shown on stderr as it starts; the first
     set-up command that fails stops the run and is named. Exit 1 if any check fails.
     """
-    from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
+    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415
     from l2tpgen.lab.fields import check_writable  # noqa: PLC0415
@@ -309,7 +313,7 @@ def run(
         check_writable(target, "--report")
     except L2tpgenError as exc:
         fail(str(exc))
-    lab = _lab_from(topology_file, None, (delay, loss, rate))
+    lab = lab_from(topology_file, None, (delay, loss, rate))
     try:
         if engine is EngineChoice.vm:
             with lab_progress(quiet=fmt is OutputFormat.json) as progress:
@@ -328,7 +332,7 @@ def run(
     if fmt is OutputFormat.json:
         out.print_json(result.to_json())
     else:
-        _print(result)
+        print_report(result)
         err.print(f"report: {target}")
     if not result.ok:
         raise typer.Exit(EXIT_FINDINGS)

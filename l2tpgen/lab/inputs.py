@@ -28,9 +28,11 @@ from ruamel.yaml.error import YAMLError
 from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.lab.binds import bound_files, parse_binds
 from l2tpgen.lab.fields import (
+    KEPT_PORT,
     LAB_NAME_RULE,
     NAME,
     VLANS,
+    WHY,
     LabInputError,
     parse_int,
     parse_shaping,
@@ -375,8 +377,6 @@ def load_lab(path: Path) -> Lab:
 
 def _kept_ports(nodes: Sequence[Node]) -> str:
     """Why a lab of kept port-mode pseudowires has nothing to check (empty: it has none)."""
-    from l2tpgen.lab.kept_ports import KEPT_PORT, WHY  # noqa: PLC0415 - it reads this module
-
     kept = sorted(n.name for n in nodes if n.label(KEPT_PORT) is not None)
     if not kept:
         return ""

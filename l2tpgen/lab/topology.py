@@ -51,6 +51,7 @@ from l2tpgen.lab.inputs import (
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kept_ports import kept_port_labels
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
+from l2tpgen.lab.pairs import ce_address
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.platforms.render import kernel_plane
 from l2tpgen.render.swanctl import render_swanctl
@@ -65,11 +66,6 @@ LINUX_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
 IOL_IMAGE = "vrnetlab/cisco_iol:17.12.01"
 Variant = Literal["per-vlan", "single-trunk"]
 LAN_MTU = 1500
-
-
-def ce_address(site_index: int, vlan: int) -> str:
-    """A CE's test address in a VLAN: 172.(16 + vlan // 256).(vlan % 256).(site index + 1)/24."""
-    return f"172.{16 + (vlan >> 8)}.{vlan & 255}.{site_index + 1}/24"
 
 
 def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
