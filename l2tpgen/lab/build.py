@@ -30,7 +30,10 @@ NO_OPTIONS: WanOptions = (None, None, None)
 def lab_of_fleet(
     fleet: Fleet, source: str, name: str | None = None, wan: WanOptions = NO_OPTIONS
 ) -> Lab:
-    """The lab ``lab build`` writes for ``fleet`` (named ``name``, else ``l2tpgen``).
+    """The lab ``lab build`` writes for ``fleet`` (named ``name``, else ``l2tpgen``), in memory.
+
+    The lab carries the fleet: the checks that need the model take their pairs from it as
+    objects, not from the JSON a topology file's labels hold (no such label here).
 
     Raises:
         LabInputError: the name, an option or the model's links make no lab.
@@ -42,8 +45,9 @@ def lab_of_fleet(
         name=name or "l2tpgen",
         shaping=lab_shaping(fleet, *wan),
         site_workloads=model_workloads(fleet),
+        frames=False,
     )
-    return parse_lab(topology, source, protection_files(fleet))
+    return replace(parse_lab(topology, source, protection_files(fleet)), fleet=fleet)
 
 
 def lab_of_file(path: Path, name: str | None = None, wan: WanOptions = NO_OPTIONS) -> Lab:

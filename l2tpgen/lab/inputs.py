@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from l2tpgen.hosts import Workload
+    from l2tpgen.model import Fleet
 
 Role = Literal["wan", "pe", "ce"]
 ROLE, SITE, INDEX, PE, MTU = (
@@ -135,6 +136,9 @@ class Lab:
     ces: tuple[Ce, ...]
     wan: str | None = None
     shaping: Shaping = field(default_factory=Shaping)
+    # The fleet the lab was built from (`lab_of_fleet`), None for a topology file: the checks
+    # that need the model (the frames checks) take their pairs from it, as objects.
+    fleet: Fleet | None = field(default=None, compare=False, repr=False)
 
     def node(self, name: str) -> Node:
         """A node by name."""

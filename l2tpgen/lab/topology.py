@@ -206,8 +206,12 @@ def build_topology(
     shaping: Shaping | None = None,
     workloads: Mapping[int, Workload] | None = None,
     site_workloads: Mapping[str, Mapping[int, Workload]] | None = None,
+    frames: bool = True,
 ) -> dict[str, Any]:
     """The containerlab topology of the fleet (a dict ready for YAML).
+
+    ``frames``: the frames checks in the PEs' labels (``l2tpgen.frames.PEER``), for the file
+    ``lab run FILE`` reads; a lab built in memory (``lab.build``) carries its fleet instead.
 
     ``shaping`` and the workloads become labels of the wan and CE nodes: ``site_workloads`` by
     site and VLAN (what the model states, ``fromsites.model_workloads``), ``workloads`` by VLAN
@@ -218,7 +222,7 @@ def build_topology(
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
     from l2tpgen.lab.checks.frames import frames_labels  # noqa: PLC0415 - renders the Cisco ends
 
-    frames = frames_labels(fleet) if variant == "per-vlan" else {}
+    frame_labels = frames_labels(fleet) if frames and variant == "per-vlan" else {}
     kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
@@ -248,7 +252,7 @@ def build_topology(
                 "exec": commands,
                 "labels": {ROLE: "pe", SITE: site_name, **kept.get(site_name, {})},
             }
-            pe["labels"].update(frames.get(site_name, {}))
+            pe["labels"].update(frame_labels.get(site_name, {}))
             if not site.driver.ios_config and not site.driver.inbound_filter:
                 pe["labels"][INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
             if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
