@@ -36,9 +36,9 @@ LABS = (("labs/example.clab.yml", 13.0), ("examples/hub", 30.0))
 
 
 def _lab(source: str) -> Lab:
-    from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - the CLI's own path
+    from l2tpgen.cli.lab import lab_from  # noqa: PLC0415 - the CLI's own path
 
-    return _lab_from(Path(source), None)
+    return lab_from(Path(source), None)
 
 
 def _cpu() -> float:

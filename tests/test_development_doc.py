@@ -99,7 +99,14 @@ def test_the_layer_table_is_the_layer_contract_row_by_row() -> None:
 
 
 def test_the_page_has_a_recipe_for_each_usual_addition() -> None:
-    wanted = {"A lint rule", "A validate check", "A command", "A platform", "A lab check"}
+    wanted = {
+        "A lint rule",
+        "A validate check",
+        "A command",
+        "A platform",
+        "A lab check",
+        "A site-file field",
+    }
     assert wanted <= set(RECIPES), f"missing recipes: {sorted(wanted - set(RECIPES))}"
 
 

@@ -23,8 +23,9 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
-from l2tpgen.cli.lab_live import _lab_from
+from l2tpgen.lab.build import lab_of_fleet
 from l2tpgen.lab.checks.frames import (
+    FRAMES,
     CiscoEnd,
     Frames,
     cisco_end,
@@ -106,13 +107,29 @@ def test_a_topology_from_lab_build_carries_the_frames_check_as_run_from_sites(
     topology = tmp_path / "hub.clab.yml"
     built = runner.invoke(app, ["lab", "build", "--sites", str(HUB), "-o", str(topology)])
     assert built.exit_code == 0, built.output
-    from_file = lab_frames(load_lab(topology))
-    from_sites = lab_frames(_lab_from(HUB, None))
+    from_file = Frames.plan(load_lab(topology))
+    from_sites = Frames.plan(lab_of_fleet(load_fleet(HUB), str(HUB)))
     assert [(c.site, c.peer, c.vlan, c.cisco) for c in from_file] == [
         ("linux-edge", "hub", 200, HUB_200)
     ]
-    assert [c.script for c in from_file] == [c.script for c in from_sites]
+    assert from_file == from_sites  # the same check, script and all
     assert lab_frames(load_lab(LABS / "example.clab.yml")) == ()  # two Cisco ends: no pair
+
+
+def test_a_lab_from_sites_gives_the_frames_check_its_pair_as_objects_not_json_labels() -> None:
+    # Issue 35: the lab from a sites directory is built from the fleet, not read back from
+    # labels; only the topology file `lab build` writes carries the check as JSON.
+    fleet = load_fleet(HUB)
+    lab = lab_of_fleet(fleet, str(HUB))
+    assert lab.fleet is fleet
+    assert not [key for node in lab.nodes for key, _ in node.labels if key.startswith(FRAMES)]
+    assert lab_frames(lab) == ()  # nothing in the labels to read back
+    assert Frames.applies(lab, "vm") is None
+    (check,) = Frames.plan(lab)
+    assert check == frames_checks(fleet)[0]
+    assert (check.site, check.peer, check.vlan, check.cisco) == ("linux-edge", "hub", 200, HUB_200)
+    cisco_only = lab_of_fleet(load_fleet(SITES), str(SITES))
+    assert Frames.applies(cisco_only, "vm") == "no Linux or VyOS PE with a Cisco peer"
 
 
 def test_lab_run_of_sites_refuses_the_containerlab_engine_naming_the_way() -> None:

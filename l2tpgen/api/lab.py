@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from l2tpgen.lab.shaping import Shaping as WanShaping  # pure: the WAN's three figures
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -76,35 +74,11 @@ def lab_of(source: Path, name: str | None = None, shaping: Shaping = (None, None
         L2tpgenError: the topology or the site files are wrong (located).
     """
     from l2tpgen.api.sites import load  # noqa: PLC0415
-    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415 - the lab, on demand
-    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
-    from l2tpgen.lab.inputs import load_lab, parse_lab  # noqa: PLC0415
-    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
+    from l2tpgen.lab.build import lab_of_file, lab_of_fleet  # noqa: PLC0415 - the lab, on demand
 
-    if name is not None:
-        check_lab_name(name)
     if not source.is_dir():
-        lab = load_lab(source)
-        lab = lab.with_shaping(_shaped(lab, shaping))
-        return lab if name is None else replace(lab, name=name)
-    fleet = load(source)
-    topology = build_topology(
-        fleet,
-        name=name or "l2tpgen",
-        shaping=lab_shaping(fleet, *shaping),
-        site_workloads=model_workloads(fleet),
-    )
-    return parse_lab(topology, str(source), protection_files(fleet))
-
-
-def _shaped(lab: Lab, shaping: Shaping) -> WanShaping:
-    delay, loss, rate = shaping
-    base = lab.shaping
-    return WanShaping(
-        base.delay_ms if delay is None else delay,
-        base.loss_pct if loss is None else loss,
-        base.rate_mbit if rate is None else rate,
-    )
+        return lab_of_file(source, name, shaping)
+    return lab_of_fleet(load(source), str(source), name, shaping)
 
 
 def lab_run(source: Path, *, progress: Callable[[str], None] | None = None) -> LabReport:

@@ -29,6 +29,7 @@ from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 
 if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
+    from l2tpgen.lab.build import WanOptions
     from l2tpgen.lab.engines.vm import LabReport
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
@@ -81,6 +82,16 @@ RateOption = Annotated[float | None, _wan(*_RATE)]
 BuildDelayOption = Annotated[float | None, _wan(*_DELAY, from_model=True)]
 BuildLossOption = Annotated[float | None, _wan(*_LOSS, from_model=True)]
 BuildRateOption = Annotated[float | None, _wan(*_RATE, from_model=True)]
+
+
+def lab_from(source: Path, name: str | None, wan: WanOptions = (None, None, None)) -> Lab:
+    """The lab of a sites directory (as `lab build` writes it) or a topology file, or exit 1."""
+    from l2tpgen.api import lab_of  # noqa: PLC0415 - start-up stays cheap
+
+    try:
+        return lab_of(source, name, wan)
+    except L2tpgenError as exc:
+        fail(str(exc))
 
 
 def _workloads(items: list[str]) -> dict[int, Workload]:
@@ -182,7 +193,7 @@ def build(
 
 def _note_kept_ports(fleet: Fleet) -> None:
     """A note per kept port-mode pseudowire: the lab names it and does not run it."""
-    from l2tpgen.lab.kept_ports import WHY  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.lab.fields import WHY  # noqa: PLC0415 - start-up stays cheap
 
     for port in fleet.kept_ports():
         err.print(
@@ -193,7 +204,7 @@ def _note_kept_ports(fleet: Fleet) -> None:
         )
 
 
-def _print(result: LabReport, *, full: bool = False, report: Path | None = None) -> None:
+def print_report(result: LabReport, *, full: bool = False, report: Path | None = None) -> None:
     """The failed checks (every check with ``full``), set-up errors, then one line of counts.
 
     The line: ``40 ok, 2 failed, 1 n/a in 31 s`` (n/a: checks that do not apply to this lab).
@@ -310,8 +321,7 @@ def run(
     (every check with --full; the report file and --format json always hold them all) and a
     last line of counts: `N ok, M failed, K n/a in T s`. Exit 1 if any check fails.
     """
-    from l2tpgen.cli.lab_live import _lab_from  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415
+    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415
     from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415
     from l2tpgen.lab.fields import check_writable  # noqa: PLC0415
@@ -330,7 +340,7 @@ def run(
         check_writable(target, "--report")
     except L2tpgenError as exc:
         fail(str(exc))
-    lab = _lab_from(topology_file, None, (delay, loss, rate))
+    lab = lab_from(topology_file, None, (delay, loss, rate))
     try:
         if engine is EngineChoice.vm:
             with lab_progress(quiet=fmt is OutputFormat.json) as progress:
@@ -349,6 +359,6 @@ def run(
     if fmt is OutputFormat.json:
         out.print_json(result.to_json())
     else:
-        _print(result, full=full, report=target)
+        print_report(result, full=full, report=target)
     if not result.ok:
         raise typer.Exit(EXIT_FINDINGS)

@@ -6,21 +6,20 @@ import json
 import os
 import signal
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, err, fail, out
-from l2tpgen.cli.lab import DelayOption, LossOption, RateOption, _print, lab_app
+from l2tpgen.cli.lab import DelayOption, LossOption, RateOption, lab_app, lab_from, print_report
 from l2tpgen.cli.routers import STATE_DIR
 from l2tpgen.errors import L2tpgenError
 
 if TYPE_CHECKING:
     from l2tpgen.lab.engines.liveops import Session
     from l2tpgen.lab.engines.livestate import LiveLab
-    from l2tpgen.lab.inputs import Lab
 
 LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
@@ -40,21 +39,6 @@ def _records() -> list[tuple[Path, LiveLab | None]]:
         fail(f"cannot read the labs' state directory: {exc.strerror} ({exc.filename})")
     except L2tpgenError as exc:
         fail(f"not read: {exc}")
-
-
-def _lab_from(source: Path, name: str | None, shaping: tuple[float | None, ...] = ()) -> Lab:
-    """The lab of a topology file, or built from a sites directory as `lab build` does.
-
-    ``shaping``: the WAN options (delay, loss, rate), each of which wins over the topology's
-    labels or the model's link. Both are one path: a sites directory gives the topology `lab
-    build` would write (the frames checks in its PEs' labels), read back as a file is.
-    """
-    from l2tpgen.api import lab_of  # noqa: PLC0415 - start-up stays cheap
-
-    try:
-        return lab_of(source, name, (*shaping, None, None, None)[:3])  # type: ignore[arg-type]
-    except L2tpgenError as exc:
-        fail(str(exc))
 
 
 def _interrupt(*_: object) -> None:
@@ -94,7 +78,7 @@ def up(
     from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.lab.engines.live import start  # noqa: PLC0415
 
-    lab = _lab_from(source, name, (delay, loss, rate))
+    lab = lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
     # Stopped (SIGTERM) or interrupted (Ctrl-C): no VM left behind. SIGINT too, explicitly: a
     # command a script started in the background inherits SIGINT ignored, and would finish.
@@ -328,18 +312,16 @@ def check(
     ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Prints the failed
     checks (--full: every one) and a line of counts, as `lab run`. Exit 1 if a check fails.
     """
-    from dataclasses import replace  # noqa: PLC0415 - start-up stays cheap
-
     from l2tpgen.lab.engines.liveops import check as check_lab  # noqa: PLC0415
     from l2tpgen.lab.kept_ports import kept_port_rows  # noqa: PLC0415
 
     live = _running(lab)
-    found = _lab_from(Path(live.source), live.name)
+    found = lab_from(Path(live.source), live.name)
     try:
         report = check_lab(live, found)
     except L2tpgenError as exc:
         fail(str(exc))
-    _print(replace(report, not_run=kept_port_rows(found)), full=full)
+    print_report(replace(report, not_run=kept_port_rows(found)), full=full)
     if not report.ok:
         raise typer.Exit(EXIT_FINDINGS)
 

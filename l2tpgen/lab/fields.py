@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 VLANS = "l2tpgen.vlans"  # a CE's VLANs, ``2996,2997`` (a workload's VLAN must be one)
+# A PE's kept port-mode xconnect (kept_ports.py): its label and why the lab does not run it.
+KEPT_PORT = "l2tpgen.port_xconnect"  # a PE's label: "PEER:VC ID" of its kept port-mode xconnect
+WHY = (
+    "N/A: the lab does not run a kept port-mode pseudowire: its PEs run Linux's static L2TPv3 "
+    "sessions, built VLAN by VLAN from the site files, and a kept port lists no VLAN, so there is "
+    "no session to build and nothing for the CEs to send. To rehearse this trunk in the lab, list "
+    "its VLANs and migrate (`lan.port_xconnect.action: migrate`)"
+)
 # Names that end up in shell commands, file names and container names: no room for surprises.
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 

@@ -79,12 +79,7 @@ def lab_shaping(
     """
     if delay_ms is not None and loss_pct is not None and rate_mbit is not None:
         return Shaping(delay_ms, loss_pct, rate_mbit)
-    base = model_shaping(fleet)
-    return Shaping(
-        base.delay_ms if delay_ms is None else delay_ms,
-        base.loss_pct if loss_pct is None else loss_pct,
-        base.rate_mbit if rate_mbit is None else rate_mbit,
-    )
+    return model_shaping(fleet).overridden(delay_ms, loss_pct, rate_mbit)
 
 
 def model_workloads(fleet: Fleet) -> dict[str, dict[int, Workload]]:

@@ -28,9 +28,11 @@ from ruamel.yaml.error import YAMLError
 from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.lab.binds import bound_files, parse_binds
 from l2tpgen.lab.fields import (
+    KEPT_PORT,
     LAB_NAME_RULE,
     NAME,
     VLANS,
+    WHY,
     LabInputError,
     parse_int,
     parse_shaping,
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from l2tpgen.hosts import Workload
+    from l2tpgen.model import Fleet
 
 Role = Literal["wan", "pe", "ce"]
 ROLE, SITE, INDEX, PE, MTU = (
@@ -133,6 +136,9 @@ class Lab:
     ces: tuple[Ce, ...]
     wan: str | None = None
     shaping: Shaping = field(default_factory=Shaping)
+    # The fleet the lab was built from (`lab_of_fleet`), None for a topology file: the checks
+    # that need the model (the frames checks) take their pairs from it, as objects.
+    fleet: Fleet | None = field(default=None, compare=False, repr=False)
 
     def node(self, name: str) -> Node:
         """A node by name."""
@@ -375,8 +381,6 @@ def load_lab(path: Path) -> Lab:
 
 def _kept_ports(nodes: Sequence[Node]) -> str:
     """Why a lab of kept port-mode pseudowires has nothing to check (empty: it has none)."""
-    from l2tpgen.lab.kept_ports import KEPT_PORT, WHY  # noqa: PLC0415 - it reads this module
-
     kept = sorted(n.name for n in nodes if n.label(KEPT_PORT) is not None)
     if not kept:
         return ""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.lab.fields import KEPT_PORT, WHY
 from l2tpgen.lab.inputs import SITE
 from l2tpgen.lab.probes import CheckResult
 
@@ -23,14 +24,7 @@ if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
 
-KEPT_PORT = "l2tpgen.port_xconnect"  # a PE's label: "PEER:VC ID" of its kept port-mode xconnect
 CHECK = "port-mode"
-WHY = (
-    "N/A: the lab does not run a kept port-mode pseudowire: its PEs run Linux's static L2TPv3 "
-    "sessions, built VLAN by VLAN from the site files, and a kept port lists no VLAN, so there is "
-    "no session to build and nothing for the CEs to send. To rehearse this trunk in the lab, list "
-    "its VLANs and migrate (`lan.port_xconnect.action: migrate`)"
-)
 
 
 def kept_port_labels(fleet: Fleet) -> dict[str, dict[str, str]]:

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from l2tpgen.hosts import render_sysctl
-from l2tpgen.lab.pairs import heartbeat_group
+from l2tpgen.lab.pairs import ce_address, heartbeat_group
 from l2tpgen.lab.probes import READY, Probe, counters
-from l2tpgen.lab.topology import ce_address
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import Probe, counters, listener, marker, markers_in
-from l2tpgen.lab.topology import ce_address
 
 if TYPE_CHECKING:
     from l2tpgen.lab.inputs import Ce, Lab
@@ -36,6 +35,11 @@ def fragments_created(snmp: str) -> int:
 
 HEARTBEAT_PORT = 5405  # Corosync's mcastport
 HEARTBEATS = 3
+
+
+def ce_address(site_index: int, vlan: int) -> str:
+    """A CE's test address in a VLAN: 172.(16 + vlan // 256).(vlan % 256).(site index + 1)/24."""
+    return f"172.{16 + (vlan >> 8)}.{vlan & 255}.{site_index + 1}/24"
 
 
 def vlan_address(ce: Ce, vlan: int) -> str:

@@ -38,6 +38,19 @@ class Shaping:
         """Whether there is anything to apply."""
         return bool(self.delay_ms or self.loss_pct or self.rate_mbit)
 
+    def overridden(
+        self,
+        delay_ms: float | None = None,
+        loss_pct: float | None = None,
+        rate_mbit: float | None = None,
+    ) -> Shaping:
+        """This shaping with each value given instead of its own (the lab commands' options)."""
+        return Shaping(
+            self.delay_ms if delay_ms is None else delay_ms,
+            self.loss_pct if loss_pct is None else loss_pct,
+            self.rate_mbit if rate_mbit is None else rate_mbit,
+        )
+
     def labels(self) -> dict[str, str]:
         """The wan node's labels for this shaping (none for an untouched WAN)."""
         found = {WAN_DELAY: self.delay_ms, WAN_LOSS: self.loss_pct, WAN_RATE: self.rate_mbit}

@@ -51,6 +51,7 @@ from l2tpgen.lab.inputs import (
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kept_ports import kept_port_labels
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
+from l2tpgen.lab.pairs import ce_address
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.platforms.render import kernel_plane
 from l2tpgen.render.swanctl import render_swanctl
@@ -65,11 +66,6 @@ LINUX_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
 IOL_IMAGE = "vrnetlab/cisco_iol:17.12.01"
 Variant = Literal["per-vlan", "single-trunk"]
 LAN_MTU = 1500
-
-
-def ce_address(site_index: int, vlan: int) -> str:
-    """A CE's test address in a VLAN: 172.(16 + vlan // 256).(vlan % 256).(site index + 1)/24."""
-    return f"172.{16 + (vlan >> 8)}.{vlan & 255}.{site_index + 1}/24"
 
 
 def _trunk_commands(fleet: Fleet, name: str) -> list[str]:
@@ -210,8 +206,12 @@ def build_topology(
     shaping: Shaping | None = None,
     workloads: Mapping[int, Workload] | None = None,
     site_workloads: Mapping[str, Mapping[int, Workload]] | None = None,
+    frames: bool = True,
 ) -> dict[str, Any]:
     """The containerlab topology of the fleet (a dict ready for YAML).
+
+    ``frames``: the frames checks in the PEs' labels (``l2tpgen.frames.PEER``), for the file
+    ``lab run FILE`` reads; a lab built in memory (``lab.build``) carries its fleet instead.
 
     ``shaping`` and the workloads become labels of the wan and CE nodes: ``site_workloads`` by
     site and VLAN (what the model states, ``fromsites.model_workloads``), ``workloads`` by VLAN
@@ -222,7 +222,7 @@ def build_topology(
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
     from l2tpgen.lab.checks.frames import frames_labels  # noqa: PLC0415 - renders the Cisco ends
 
-    frames = frames_labels(fleet) if variant == "per-vlan" else {}
+    frame_labels = frames_labels(fleet) if frames and variant == "per-vlan" else {}
     kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
     names = sorted(fleet.sites)
     nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
@@ -252,7 +252,7 @@ def build_topology(
                 "exec": commands,
                 "labels": {ROLE: "pe", SITE: site_name, **kept.get(site_name, {})},
             }
-            pe["labels"].update(frames.get(site_name, {}))
+            pe["labels"].update(frame_labels.get(site_name, {}))
             if not site.driver.ios_config and not site.driver.inbound_filter:
                 pe["labels"][INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
             if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:

@@ -129,9 +129,9 @@ class Frames(LabCheck):
     modelled (its peer still Cisco), is built in namespaces of the lab's VM with a CE behind its
     LAN trunk and a next hop on its WAN; the CE sends and tcpdump captures the L2TPv3 packets on
     the WAN. Every frame from the CE must be what the Cisco end's rendered configuration implies
-    (a dot1Q subinterface without ``interworking``: the 802.1Q tag carried). ``lab build`` writes
-    each check into its PE's labels (``l2tpgen.frames.PEER``), so a run from the topology file
-    makes the same checks as one from the sites directory.
+    (a dot1Q subinterface without ``interworking``: the 802.1Q tag carried). A lab run from the
+    sites directory builds the checks from the fleet; ``lab build`` writes each into its PE's
+    labels (``l2tpgen.frames.PEER``), so a run from the topology file makes the same checks.
     """
 
     name = "frames"
@@ -152,18 +152,20 @@ class Frames(LabCheck):
 
     @classmethod
     def applies(cls, lab: Lab, runner: Runner) -> str | None:
-        """Where a PE's labels carry a frames check (a Linux or VyOS PE with a Cisco peer)."""
+        """Where the fleet (or a topology file's labels) has a Linux or VyOS PE with a Cisco end."""
         never = super().applies(lab, runner)
         if never is not None:
             return never
+        if lab.fleet is not None:
+            return None if frame_pairs(lab.fleet) else "no Linux or VyOS PE with a Cisco peer"
         if not any(key.startswith(FRAMES) for node in lab.nodes for key, _ in node.labels):
             return "no Linux or VyOS PE with a Cisco peer (no l2tpgen.frames label)"
         return None
 
     @classmethod
     def plan(cls, lab: Lab) -> tuple[Frames, ...]:
-        """The frames checks the lab's PE labels carry."""
-        return lab_frames(lab)
+        """The frames checks of the lab's fleet; of a topology file, those its PE labels carry."""
+        return frames_checks(lab.fleet) if lab.fleet is not None else lab_frames(lab)
 
     @property
     def key(self) -> str:
