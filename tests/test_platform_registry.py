@@ -34,6 +34,7 @@ PACKAGE = ROOT / "l2tpgen"
 # (module, string): why that string there is not a platform.
 NOT_PLATFORMS = {
     ("lab/kinds.py", "linux"): "containerlab's node kind (a Linux container)",
+    ("api/lab.py", "linux"): "lab build's default flavor: containerlab's node kind (lab/kinds.py)",
     ("ios/tree.py", "ios"): "ciscoconfparse's `syntax` argument",
     ("model/interface_checks.py", "linux"): "the site file's `linux:` key (the lab's port names)",
     # The simulator imports nothing of what it checks (tests/test_sim_independence.py), the
