@@ -88,7 +88,14 @@ class Budget:
                 f"for more ({asked}): NetBox's `next` links did not end; if the selection really "
                 f"is that large, raise the limit with --max-pages N or {MAX_PAGES_ENV}"
             )
-        if _paged(url) and url in self.seen:
+        if not _paged(url):
+            return
+        if not _continued(url):
+            # A list's first ask (``?limit=0``) starts a listing: a command may list the same
+            # thing twice. Within a listing no page comes twice (pynetbox follows ``next``).
+            self.seen = set()
+            return
+        if url in self.seen:
             raise LimitError(
                 f"its `next` link points back to a page l2tpgen already read ({asked}"
                 f"{_query(url)}): its list pages loop and would never end (a proxy rewriting "
@@ -102,6 +109,13 @@ def _paged(url: str) -> bool:
     from urllib.parse import parse_qs, urlsplit  # noqa: PLC0415
 
     return bool({"limit", "offset", "start", "cursor"} & set(parse_qs(urlsplit(url).query)))
+
+
+def _continued(url: str) -> bool:
+    """Whether ``url`` is a page a ``next`` link gave (an ``offset``, ``start`` or ``cursor``)."""
+    from urllib.parse import parse_qs, urlsplit  # noqa: PLC0415
+
+    return bool({"offset", "start", "cursor"} & set(parse_qs(urlsplit(url).query)))
 
 
 def _query(url: str) -> str:
