@@ -23,7 +23,8 @@ from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.device.type6 import keep_type6, type6_note
 from l2tpgen.errors import DeviceError
-from l2tpgen.ios.tree import parse, parse_rendered
+from l2tpgen.ios.parsed import as_parsed, parsed
+from l2tpgen.ios.tree import parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
 
 if TYPE_CHECKING:
@@ -208,7 +209,8 @@ def plan_change(
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
-    running = parse(running_config) if isinstance(running_config, str) else running_config
+    # One reading of the running config (tree and facts) for every check below (issue 35).
+    running = as_parsed(running_config, "running")
     rendered = (
         parse_rendered(intended_config) if isinstance(intended_config, str) else intended_config
     )
@@ -218,7 +220,7 @@ def plan_change(
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
     admitted, admit_notes = admit_foreign_peers(running, adopted.text, site)
-    intended = parse_rendered(admitted)
+    intended = parsed(admitted, "intended", rendered=True)
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))

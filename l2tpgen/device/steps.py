@@ -24,8 +24,8 @@ from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.config_replace import Guard, Link
+    from l2tpgen.device.options import PushOptions
     from l2tpgen.device.plan import Plan
-    from l2tpgen.device.push import PushOptions
     from l2tpgen.device.session import Batch
     from l2tpgen.ios.tree import Config
     from l2tpgen.model import Fleet, Site
