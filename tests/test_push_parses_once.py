@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import hier_config
 import pytest
+from builders import HUB, revealed_site
 from conftest_sim import PASSWORD, USERNAME, Lab
 from push_runs import push
 
@@ -28,6 +29,7 @@ import l2tpgen.platforms.render
 from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.options import PushOptions
+from l2tpgen.device.plan import plan_change
 from l2tpgen.device.push import push_site
 from l2tpgen.device.result import Status
 
@@ -47,6 +49,11 @@ class Counts:
         self.build: Counter[tuple[str, ...]] = Counter()
         self.extract: Counter[tuple[str, ...]] = Counter()
         self.hier_config: Counter[str] = Counter()
+
+    def reset(self) -> None:
+        """Forget what was counted so far (the set-up's own readings)."""
+        for counter in self.steps().values():
+            counter.clear()
 
     def steps(self) -> dict[str, Counter[Any]]:
         return {
@@ -68,9 +75,9 @@ class Counts:
 
 def _everywhere(
     monkeypatch: pytest.MonkeyPatch,
-    module: Any,
+    module: Any,  # noqa: ANN401 - any l2tpgen module
     name: str,
-    count: Callable[..., None],  # noqa: ANN401
+    count: Callable[..., None],
 ) -> None:
     """Wrap ``module.name`` in every l2tpgen module that holds it (``from x import name`` too)."""
     original = getattr(module, name)
@@ -163,3 +170,28 @@ def test_push_site_alone_reads_the_rendering_once_for_its_lint_gate_and_its_plan
     assert counts.repeated() == {}
     assert counts.render == {"site-a": 1, "site-b": 1}
     assert len(counts.clean) == 4  # as above: push_site runs the lint gate itself
+
+
+def test_planning_reads_the_running_config_once_for_ownership_and_the_marks(
+    counts: Counts,
+) -> None:
+    # A stale subinterface owned by l2tpgen's mark alone: ownership (`scope.own`, twice) and
+    # the claims on marked objects (`mark_claims`) all read the running config's facts.
+    site, intended = revealed_site(
+        HUB, "hub", {"L2TPGEN_L2TP_SECRET": "l2tp-secret", "L2TPGEN_IKE_PSK": "Psk-only-in-env-7"}
+    )
+    stale = (
+        "interface GigabitEthernet0/0/0.300\n description l2tpgen: VLAN 300 old to branch\n"
+        " encapsulation dot1Q 300\n no cdp enable\n!\n"
+    )
+    running = (
+        intended.replace("\nend\n", f"\n{stale}end\n")
+        if "\nend\n" in intended
+        else (intended + stale)
+    )
+    counts.reset()
+    plan = plan_change(site, running, intended)
+    assert plan.send == ("no interface GigabitEthernet0/0/0.300",)
+    assert counts.repeated() == {}
+    assert counts.clean[running] == 1
+    assert len(counts.extract) == 2  # the running config and the intended: once each
