@@ -103,20 +103,16 @@ def lint_sites(
     ).findings
 
 
-def lint_sites_counted(
-    fleet: Fleet,
-    names: Sequence[str] = (),
-    selection: Selection | None = None,
-    rendered: Mapping[str, str] | None = None,
-    *,
-    in_site_files: bool = False,
-    trees: Mapping[str, ParsedText] | None = None,
-) -> Silenced:
-    """``lint_sites``'s findings, and how many the sites' ``lint.ignore`` silenced."""
-    view = fleet.around(names) if names else fleet
-    wanted = {rendered_name(fleet.site(name).name) for name in names} or {
-        rendered_name(name) for name in fleet.sites
-    }
+def _site_configs(
+    view: Fleet,
+    names: Sequence[str],
+    rendered: Mapping[str, str] | None,
+    trees: Mapping[str, ParsedText] | None,
+) -> tuple[list[ConfigText], dict[str, str], set[IPv4Address]]:
+    """The IOS sites' configs to lint, each site's text, and the peers that are not IOS routers.
+
+    The caller's renderings (and their readings, ``trees``) are used when given.
+    """
     configs = []
     texts = {}
     elsewhere: set[IPv4Address] = set()
@@ -132,6 +128,24 @@ def lint_sites_counted(
         configs.append(
             ConfigText(rendered_name(name), text, platform=platform, rendered=True, tree=tree)
         )
+    return configs, texts, elsewhere
+
+
+def lint_sites_counted(
+    fleet: Fleet,
+    names: Sequence[str] = (),
+    selection: Selection | None = None,
+    rendered: Mapping[str, str] | None = None,
+    *,
+    in_site_files: bool = False,
+    trees: Mapping[str, ParsedText] | None = None,
+) -> Silenced:
+    """``lint_sites``'s findings, and how many the sites' ``lint.ignore`` silenced."""
+    view = fleet.around(names) if names else fleet
+    wanted = {rendered_name(fleet.site(name).name) for name in names} or {
+        rendered_name(name) for name in fleet.sites
+    }
+    configs, texts, elsewhere = _site_configs(view, names, rendered, trees)
     findings = lint_configs(configs, selection, elsewhere)
     ignores = ignored_codes(fleet)
     by_file = {rendered_name(name): name for name in fleet.sites}
