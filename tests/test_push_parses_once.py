@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import hier_config
 import pytest
+import typer
 from builders import HUB, revealed_site
 from conftest_sim import PASSWORD, USERNAME, Lab
-from push_runs import push
+from push_runs import cli, on_a_terminal, push
 
 import l2tpgen.ios.extract
 import l2tpgen.ios.text
@@ -195,3 +196,37 @@ def test_planning_reads_the_running_config_once_for_ownership_and_the_marks(
     assert counts.repeated() == {}
     assert counts.clean[running] == 1
     assert len(counts.extract) == 2  # the running config and the intended: once each
+
+
+def test_a_push_reads_each_rendering_once_for_the_diff_and_the_change(
+    lab: Lab, counts: Counts
+) -> None:
+    # `push --yes`: the change is planned, then checked against the config read after it. The
+    # renderings (masked, with secrets) and the intended config after class versions are read
+    # once for all of it; each config the router shows is a text of its own, read once.
+    code, (result,) = push(lab, "site-a")
+    assert (code, result["status"]) == (0, "changed"), result
+    assert counts.render == {"site-a": 1, "site-b": 1}
+    # hier_config's own tree of the intended part is built at each of the three plans (diff,
+    # push, check): its objects go into its remediation, and are not shared.
+    assert counts.repeated() == {"hier_config": [3]}
+    renderings = [t for t in counts.clean if t.startswith("! l2tpgen: site-a ")]
+    assert len(renderings) == 2  # masked, and with its secrets
+
+
+def test_a_push_asked_on_a_terminal_reads_each_rendering_once_for_the_diff_and_the_change(
+    lab: Lab, counts: Counts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Asked first: a dry run (lint gate, diff shown), then, once approved, the change. The two
+    # rounds share their readings of the renderings; the router's config is read again for the
+    # change (it may have changed meanwhile), so the same text may be read once per round.
+    on_a_terminal(monkeypatch)
+    monkeypatch.setattr(typer, "confirm", lambda *_, **__: True)
+    result = cli(lab, "push", "site-a")
+    assert result.exit_code == 0, result.output
+    assert counts.render == {"site-a": 1, "site-b": 1}
+    router = {t: n for t, n in counts.clean.items() if t.startswith("Building configuration")}
+    ours = {t: n for t, n in counts.clean.items() if t not in router}
+    # site-a's masked and revealed renderings, site-b's, the intended after class versions
+    assert list(ours.values()) == [1, 1, 1, 1]
+    assert sorted(router.values()) == [1, 2]  # before: once per round; after the change: once

@@ -15,7 +15,7 @@ from l2tpgen.device import rollback_copy
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
 
-    from l2tpgen.ios.parsed import ParsedText
+    from l2tpgen.ios.parsed import Readings
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,9 @@ class PushOptions:
     """How to push. ``progress`` is told each phase of each site (from worker threads).
 
     ``rendered``: masked renderings the caller made already (each site is rendered once);
-    ``trees``: those renderings read already (``l2tpgen.ios.parsed``, each named
-    ``rendered:SITE``), shared by the lint gate and the plan (each text is read once).
+    ``readings``: the renderings read in this run, by text (``l2tpgen.ios.parsed.Readings``),
+    shared by the lint gate, the dry run, the pre-flight and the push (each text read once).
+    The router's configs are read anew each time (a whole fleet's would stay in memory).
     ``stop``: asked between steps and chunks (``stop.Stop``). ``together``: the sites pushed in
     the same run (a single-trunk migration needs its peers there, unless ``one_end``).
     """
@@ -37,7 +38,7 @@ class PushOptions:
     # The fleet runner lints every site once, up front, and turns the per-site gate off.
     lint_gate: bool = True
     rendered: Mapping[str, str] | None = None
-    trees: Mapping[str, ParsedText] | None = None
+    readings: Readings | None = None
     stop: Callable[[], bool] | None = None
     together: Collection[str] = ()
     one_end: bool = False

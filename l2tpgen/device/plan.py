@@ -23,7 +23,7 @@ from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.device.type6 import keep_type6, type6_note
 from l2tpgen.errors import DeviceError
-from l2tpgen.ios.parsed import as_parsed, parsed
+from l2tpgen.ios.parsed import Readings, as_parsed
 from l2tpgen.ios.tree import parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
 
@@ -197,9 +197,17 @@ def _refuse_removing_shared(send: tuple[str, ...], have: Owned) -> None:
 
 
 def plan_change(
-    site: Site, running_config: str | Config, intended_config: str | Config, *, platform: str = ""
+    site: Site,
+    running_config: str | Config,
+    intended_config: str | Config,
+    *,
+    platform: str = "",
+    readings: Readings | None = None,
 ) -> Plan:
     """The change that takes the router's owned part from running to intended.
+
+    ``readings``: the texts read already in this push (the intended config after class
+    versions is the same text at each plan of one push, and is read once).
 
     Raises:
         OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
@@ -220,7 +228,9 @@ def plan_change(
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
     admitted, admit_notes = admit_foreign_peers(running, adopted.text, site)
-    intended = parsed(admitted, "intended", rendered=True)
+    intended = (readings if readings is not None else Readings()).read(
+        admitted, "intended", rendered=True
+    )
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))

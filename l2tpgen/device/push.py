@@ -30,7 +30,7 @@ says what happened. A lock per router keeps two pushes from this machine apart.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.device import confirm, exclusive, steps
@@ -45,8 +45,8 @@ from l2tpgen.device.session import exec_batch, send_batch
 from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.ios.parsed import parsed
-from l2tpgen.ios.tree import parse, parse_rendered
+from l2tpgen.ios.parsed import Readings, parsed
+from l2tpgen.ios.tree import parse
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.origins import rendered_name
 from l2tpgen.model import pair_keys
@@ -78,7 +78,7 @@ def lint_gate(
 ) -> dict[str, str]:
     """Why each of ``names`` must not be pushed (error-level lint findings), linting once.
 
-    ``trees``: ``rendered``'s texts read already (``read_rendering``): linted as they are.
+    ``trees``: ``rendered``'s texts read already (``read_rendering``), linted as they are.
     """
     site_of = {rendered_name(name): name for name in names}
     errors: dict[str, list[Finding]] = {}
@@ -97,16 +97,9 @@ def masked_rendering(fleet: Fleet, name: str, options: PushOptions) -> str:
     return given if given is not None else render_site(fleet, name)
 
 
-def read_rendering(name: str, masked: str) -> ParsedText:
-    """A site's masked rendering read (cleaned, nested; facts on first use), named as lint does."""
-    return parsed(masked, rendered_name(name), rendered=True)
-
-
-def _masked_tree(name: str, masked: str, options: PushOptions) -> ParsedText:
-    """The masked rendering's one reading: the caller's (made with the caller's text), or now."""
-    given = options.trees.get(name) if options.trees is not None else None
-    from_caller = options.rendered is not None and options.rendered.get(name) == masked
-    return given if given is not None and from_caller else read_rendering(name, masked)
+def read_rendering(readings: Readings, name: str, text: str) -> ParsedText:
+    """A rendering of ``name`` (masked or with its secrets) read once in this run."""
+    return readings.read(text, rendered_name(name), rendered=True)
 
 
 def push_site(  # noqa: PLR0911 - one return per way a push ends early
@@ -120,6 +113,7 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
     clock = Clock(name)
+    options = _with_readings(options)
     platform = driver(fleet.site(name).effective_platform)
     if options.confirm_within is not None and not platform.timed_confirm:
         return clock.result(Status.REFUSED, confirm.unsupported(name, platform.title))
@@ -150,23 +144,25 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
         return clock.result(Status.REFUSED, str(exc))
 
 
+def _with_readings(options: PushOptions) -> PushOptions:
+    """``options`` with somewhere to keep the texts read (the caller's, else this push's own)."""
+    return options if options.readings is not None else replace(options, readings=Readings())
+
+
 def _gated_intended(fleet: Fleet, name: str, masked: str, options: PushOptions) -> Config | str:
     """The intended config (secrets filled in) read, or why it must not be pushed (lint errors).
 
     The masked text is read once, for the lint gate and, when no secret is filled in (a dry run
     without the variables), for the plan; a text with its secrets is another text, read once.
     """
-    tree = None
+    readings = options.readings if options.readings is not None else Readings()
     if options.lint_gate:
         options.tell(name, "linting")
-        tree = _masked_tree(name, masked, options)
+        tree = read_rendering(readings, name, masked)
         blocked = lint_gate(fleet, [name], {name: masked}, {name: tree}).get(name)
         if blocked:
             return f"not pushed: {blocked}"
-    intended = _revealed(masked, options)
-    if intended != masked:
-        return parse_rendered(intended)
-    return tree if tree is not None else _masked_tree(name, masked, options)
+    return read_rendering(readings, name, _revealed(masked, options))
 
 
 def _revealed(masked: str, options: PushOptions) -> str:
@@ -223,7 +219,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         if busy is not None:
             return clock.result(Status.REFUSED, busy)
         hc = job.platform.hier_config or ""
-        plan = plan_change(site, parsed(before, "running"), job.intended, platform=hc)
+        running = parsed(before, "running")
+        plan = plan_change(site, running, job.intended, platform=hc, readings=options.readings)
         shown = {
             "diff": plan.diff(name),
             "commands": plan.commands,
@@ -368,6 +365,7 @@ def _foreign(
             parse(batch.after[0]),
             job.intended,
             platform=job.platform.hier_config or "",
+            readings=job.options.readings,
         )
         if remaining.empty:
             return clock.result(

@@ -9,6 +9,7 @@ reads it unchanged; what needs the facts asks ``facts_of``.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -37,6 +38,29 @@ def parsed(text: str, name: str = "config", *, rendered: bool = False) -> Parsed
     """Clean and build ``text`` once (``rendered``: l2tpgen's own output, see ``tree.build``)."""
     tree = build(clean(text), name, rendered=rendered)
     return ParsedText(tree.roots, tree.text, name)
+
+
+class Readings:
+    """Texts read in one run, by text: a text met again is not read again (thread-safe).
+
+    A push keeps the renderings here (masked, and with their secrets), shared by the lint gate,
+    the dry run that shows the diff, the pre-flight and the push itself.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._read: dict[tuple[str, str, bool], ParsedText] = {}
+
+    def read(self, text: str, name: str = "config", *, rendered: bool = False) -> ParsedText:
+        """``text`` read (``parsed``), or its reading made earlier in this run."""
+        key = (text, name, rendered)
+        with self._lock:
+            found = self._read.get(key)
+        if found is None:  # read outside the lock: other threads read their own texts meanwhile
+            found = parsed(text, name, rendered=rendered)
+            with self._lock:
+                found = self._read.setdefault(key, found)
+        return found
 
 
 def as_parsed(config: str | Config, name: str = "config", *, rendered: bool = False) -> ParsedText:
