@@ -46,7 +46,8 @@ from l2tpgen.device.config_replace import close
 from l2tpgen.device.connection import explain, require_known_hosts
 from l2tpgen.device.credentials import Credentials, credentials_from_env, install_redaction
 from l2tpgen.device.inventory import USER_KNOWN_HOSTS, Target
-from l2tpgen.device.push import PushOptions, push_site
+from l2tpgen.device.options import PushOptions
+from l2tpgen.device.push import push_site
 from l2tpgen.device.result import Status
 from l2tpgen.device.verify import verify_site
 from l2tpgen.errors import L2tpgenError

@@ -255,7 +255,6 @@ def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
     lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from l2tpgen.device import fleet as fleet_module  # noqa: PLC0415
-    from l2tpgen.device import plan as plan_module  # noqa: PLC0415
     from l2tpgen.device import push as push_module  # noqa: PLC0415
     from l2tpgen.device import steps as steps_module  # noqa: PLC0415
     from l2tpgen.lint import sites as lint_module  # noqa: PLC0415
@@ -265,12 +264,14 @@ def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
     parsed: list[str] = []
     for module in (render_module, fleet_module, push_module, lint_module):
         monkeypatch.setattr(module, "render_site", _counting(rendered, module.render_site, 1))
-    for module in (push_module, plan_module, steps_module):
-        monkeypatch.setattr(module, "parse", _counting(parsed, module.parse, 0))
+    # push reads the running config once (`ios.parsed`) and hands that reading to the plan.
+    for module, name in ((push_module, "parse"), (push_module, "parsed"), (steps_module, "parse")):
+        monkeypatch.setattr(module, name, _counting(parsed, getattr(module, name), 0))
     code, (result,) = push(lab, "site-a")
     assert (code, result["status"]) == (0, "changed"), result
     assert rendered.count("site-a") == 1  # one rendering: linted, filled in, planned, checked
-    # The router's config is parsed once as read before the change and once as read after it.
+    # The router's config is parsed once as read before the change and once as read after it
+    # (the renderings are read once for the run: tests/test_push_parses_once.py).
     assert len(parsed) == 2
     assert "interface GigabitEthernet0/0.2996" not in parsed[0]
     assert "interface GigabitEthernet0/0.2996" in parsed[1]

@@ -72,6 +72,7 @@ def _run_push(
     from l2tpgen.device import PushOptions  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.device.fleet import push_fleet, roll_back_pairs  # noqa: PLC0415
     from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415
+    from l2tpgen.ios.parsed import Readings  # noqa: PLC0415
     from l2tpgen.platforms.render import render_site  # noqa: PLC0415
 
     creds = read_credentials()
@@ -92,6 +93,7 @@ def _run_push(
         save=run.save,
         state_dir=state,
         rendered=rendered,
+        readings=Readings(),  # the diff's round and the push's read each rendering once
         stop=stop,
         one_end=run.one_end,
         keep_rollbacks=run.keep_rollbacks,

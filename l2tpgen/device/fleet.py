@@ -17,9 +17,10 @@ from nornir.plugins.runners import ThreadedRunner
 from l2tpgen.device.config_replace import restore
 from l2tpgen.device.exclusive import touched
 from l2tpgen.device.outage import pair_outage
-from l2tpgen.device.push import lint_gate
+from l2tpgen.device.push import lint_gate, read_rendering
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.ios.parsed import Readings
 from l2tpgen.nornir import l2tpgen_push, l2tpgen_verify
 from l2tpgen.platforms.render import render_site
 from l2tpgen.traits import driver
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
     from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
-    from l2tpgen.device.push import PushOptions
+    from l2tpgen.device.options import PushOptions
     from l2tpgen.device.verify import PseudowireState
     from l2tpgen.model import Fleet
 
@@ -149,12 +150,17 @@ def push_fleet(
     for name in targets:
         if name not in rendered:
             rendered[name] = render_site(fleet, name)
-    blocked = lint_gate(fleet, list(targets), rendered) if options.lint_gate else {}
+    readings = options.readings if options.readings is not None else Readings()
+    blocked: dict[str, str] = {}
+    if options.lint_gate:  # each text read once: for the gate, and the plan when it has no secret
+        trees = {name: read_rendering(readings, name, rendered[name]) for name in targets}
+        blocked = lint_gate(fleet, list(targets), rendered, trees)
     allowed = {name: target for name, target in targets.items() if name not in blocked}
     per_router = replace(
         options,
         lint_gate=False,
         rendered=rendered,
+        readings=readings,
         together=frozenset(targets) | frozenset(options.together),
     )
     if not options.dry_run and len(targets) > 1:

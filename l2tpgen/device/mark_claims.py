@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios.extract import extract
+from l2tpgen.ios.parsed import facts_of
 from l2tpgen.render.crypto import NAME
 from l2tpgen.render.marks import MARK, ROUTE_NAME
 from l2tpgen.secrets import mask_secrets
@@ -104,7 +104,7 @@ def subinterface_claims(
     ]
     if not marked:
         return []
-    facts = extract("running", running)  # only when there is one to judge: it reads everything
+    facts = facts_of(running, "running")  # the plan's own reading when it has one (`ios.parsed`)
     claims = []
     for root in marked:
         name = root.text.removeprefix("interface ")

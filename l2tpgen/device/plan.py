@@ -24,7 +24,8 @@ from l2tpgen.device.outage import outage_notes
 from l2tpgen.device.scope import Owned, own, refuse_foreign, refuse_foreign_wan
 from l2tpgen.device.type6 import keep_type6, type6_note
 from l2tpgen.errors import DeviceError
-from l2tpgen.ios.tree import parse, parse_rendered
+from l2tpgen.ios.parsed import Readings, as_parsed
+from l2tpgen.ios.tree import parse_rendered
 from l2tpgen.secrets import MASK, mask_secrets
 
 if TYPE_CHECKING:
@@ -225,9 +226,17 @@ def _acl_commands(have: dict[str, list[str]], want: dict[str, list[str]]) -> dic
 
 
 def plan_change(
-    site: Site, running_config: str | Config, intended_config: str | Config, *, platform: str = ""
+    site: Site,
+    running_config: str | Config,
+    intended_config: str | Config,
+    *,
+    platform: str = "",
+    readings: Readings | None = None,
 ) -> Plan:
     """The change that takes the router's owned part from running to intended.
+
+    ``readings``: the texts read already in this push (the intended config after class
+    versions is the same text at each plan of one push, and is read once).
 
     Raises:
         OwnershipError: the model would build a VLAN over a subinterface l2tpgen does not own,
@@ -238,7 +247,8 @@ def plan_change(
     """
     from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
 
-    running = parse(running_config) if isinstance(running_config, str) else running_config
+    # One reading of the running config (tree and facts) for every check below (issue 35).
+    running = as_parsed(running_config, "running")
     rendered = (
         parse_rendered(intended_config) if isinstance(intended_config, str) else intended_config
     )
@@ -248,7 +258,9 @@ def plan_change(
     first = own(running, site, frozenset())
     adopted = adopt(rendered, running, first.subinterfaces | {lan}, lan)
     admitted, admit_notes = admit_foreign_peers(running, adopted.text, first.subinterfaces | {lan})
-    intended = parse_rendered(adopt_lists(running, admitted))
+    intended = (readings if readings is not None else Readings()).read(
+        adopt_lists(running, admitted), "intended", rendered=True
+    )
     final = set(adopted.names.values())
     foreign = _foreign_references(running, first.subinterfaces, lan)
     classes = frozenset(_owned_classes(running, final, adopted.versions, foreign))

@@ -30,13 +30,13 @@ says what happened. A lock per router keeps two pushes from this machine apart.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.device import confirm, exclusive, rollback_copy, steps
+from l2tpgen.device import confirm, exclusive, steps
 from l2tpgen.device.config_replace import Guard, Link, close
 from l2tpgen.device.connection import connect
+from l2tpgen.device.options import PushOptions
 from l2tpgen.device.plan import plan_change
 from l2tpgen.device.refusals import running_config_checked
 from l2tpgen.device.result import PushResult, Status
@@ -45,7 +45,8 @@ from l2tpgen.device.session import exec_batch, send_batch
 from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.device.steps import Clock, Job, copy_and_enter, unsaved
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.ios.tree import parse, parse_rendered
+from l2tpgen.ios.parsed import Readings, parsed
+from l2tpgen.ios.tree import parse
 from l2tpgen.lint import Severity, lint_sites
 from l2tpgen.lint.origins import rendered_name
 from l2tpgen.model import pair_keys
@@ -54,65 +55,34 @@ from l2tpgen.render.classes import reveal
 from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from l2tpgen.device.credentials import Credentials
     from l2tpgen.device.inventory import Target
     from l2tpgen.device.plan import Plan
     from l2tpgen.device.session import Batch
+    from l2tpgen.ios.parsed import ParsedText
+    from l2tpgen.ios.tree import Config
     from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet
 
-
-@dataclass(frozen=True)
-class PushOptions:
-    """How to push. ``progress`` is told each phase of each site (from worker threads).
-
-    ``rendered``: masked renderings the caller made already (each site is rendered once).
-    ``stop``: asked between steps and chunks (``stop.Stop``). ``together``: the sites pushed in
-    the same run (a single-trunk migration needs its peers there, unless ``one_end``).
-    """
-
-    dry_run: bool = False
-    save: bool = True
-    state_dir: Path = Path("~/.local/state/l2tpgen")
-    environ: Mapping[str, str] | None = None
-    progress: Callable[[str, str], None] | None = None
-    # The fleet runner lints every site once, up front, and turns the per-site gate off.
-    lint_gate: bool = True
-    rendered: Mapping[str, str] | None = None
-    stop: Callable[[], bool] | None = None
-    together: Collection[str] = ()
-    one_end: bool = False
-    # The commands the user approved after seeing the diff: a router that now needs other
-    # commands (changed since) is left alone.
-    approved: Mapping[str, tuple[str, ...]] | None = None
-    # Rollback copies kept per site, on the router and in the state directory (older ones go).
-    keep_rollbacks: int = rollback_copy.KEEP
-    # Enter configuration mode with a revert timer of this many minutes, and leave the change
-    # unsaved until ``l2tpgen confirm`` (``l2tpgen.device.confirm``); None: no timer.
-    confirm_within: int | None = None
-    # Read, plan and run every refusal check, then stop before the rollback copy (nothing is
-    # changed): the fleet runner's pre-flight, so that no router changes while another is refused.
-    preflight: bool = False
-
-    def tell(self, site: str, phase: str) -> None:
-        """Report a phase, if anyone listens."""
-        if self.progress is not None:
-            self.progress(site, phase)
-
-    def stopping(self) -> bool:
-        """Whether a stop was requested."""
-        return self.stop is not None and self.stop()
+# PushOptions lives in l2tpgen.device.options (steps needs it too); named here for callers.
+__all__ = ["PushOptions", "lint_gate", "masked_rendering", "push_site", "read_rendering"]
 
 
 def lint_gate(
-    fleet: Fleet, names: Sequence[str], rendered: Mapping[str, str] | None = None
+    fleet: Fleet,
+    names: Sequence[str],
+    rendered: Mapping[str, str] | None = None,
+    trees: Mapping[str, ParsedText] | None = None,
 ) -> dict[str, str]:
-    """Why each of ``names`` must not be pushed (error-level lint findings), linting once."""
+    """Why each of ``names`` must not be pushed (error-level lint findings), linting once.
+
+    ``trees``: ``rendered``'s texts read already (``read_rendering``), linted as they are.
+    """
     site_of = {rendered_name(name): name for name in names}
     errors: dict[str, list[Finding]] = {}
-    for finding in lint_sites(fleet, names, rendered=rendered):
+    for finding in lint_sites(fleet, names, rendered=rendered, trees=trees):
         if finding.severity is Severity.ERROR and finding.file in site_of:
             errors.setdefault(site_of[finding.file], []).append(finding)
     return {
@@ -127,6 +97,11 @@ def masked_rendering(fleet: Fleet, name: str, options: PushOptions) -> str:
     return given if given is not None else render_site(fleet, name)
 
 
+def read_rendering(readings: Readings, name: str, text: str) -> ParsedText:
+    """A rendering of ``name`` (masked or with its secrets) read once in this run."""
+    return readings.read(text, rendered_name(name), rendered=True)
+
+
 def push_site(  # noqa: PLR0911 - one return per way a push ends early
     fleet: Fleet,
     name: str,
@@ -138,6 +113,7 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
 ) -> PushResult:
     """Push one site; never raises for a router problem (it is in the result)."""
     clock = Clock(name)
+    options = _with_readings(options)
     platform = driver(fleet.site(name).effective_platform)
     if options.confirm_within is not None and not platform.timed_confirm:
         return clock.result(Status.REFUSED, confirm.unsupported(name, platform.title))
@@ -150,19 +126,14 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
         keys = pair_keys.refusal(fleet.sites, name, options.environ)
         if keys is not None:  # IKE or the cookies would fail after a push that says ok
             return clock.result(Status.REFUSED, f"not pushed: {keys}")
-        if options.lint_gate:
-            options.tell(name, "linting")
-            blocked = lint_gate(fleet, [name], {name: masked}).get(name)
-            if blocked:
-                return clock.result(Status.REFUSED, f"not pushed: {blocked}")
-        intended = _revealed(masked, options)
+        intended = _gated_intended(fleet, name, masked, options)
+        if isinstance(intended, str):
+            return clock.result(Status.REFUSED, intended)
     except L2tpgenError as exc:
         return clock.result(Status.REFUSED, str(exc))
     if options.stopping():
         return clock.result(Status.STOPPED, "stopped before connecting; nothing was changed")
-    job = Job(
-        fleet, name, Link(target, credentials, connector), parse_rendered(intended), options, clock
-    )
+    job = Job(fleet, name, Link(target, credentials, connector), intended, options, clock)
     if options.dry_run:
         return _session(job)
     try:
@@ -171,6 +142,27 @@ def push_site(  # noqa: PLR0911 - one return per way a push ends early
             return _session(job)
     except L2tpgenError as exc:  # the lock is held by another push, or the state directory
         return clock.result(Status.REFUSED, str(exc))
+
+
+def _with_readings(options: PushOptions) -> PushOptions:
+    """``options`` with somewhere to keep the texts read (the caller's, else this push's own)."""
+    return options if options.readings is not None else replace(options, readings=Readings())
+
+
+def _gated_intended(fleet: Fleet, name: str, masked: str, options: PushOptions) -> Config | str:
+    """The intended config (secrets filled in) read, or why it must not be pushed (lint errors).
+
+    The masked text is read once, for the lint gate and, when no secret is filled in (a dry run
+    without the variables), for the plan; a text with its secrets is another text, read once.
+    """
+    readings = options.readings if options.readings is not None else Readings()
+    if options.lint_gate:
+        options.tell(name, "linting")
+        tree = read_rendering(readings, name, masked)
+        blocked = lint_gate(fleet, [name], {name: masked}, {name: tree}).get(name)
+        if blocked:
+            return f"not pushed: {blocked}"
+    return read_rendering(readings, name, _revealed(masked, options))
 
 
 def _revealed(masked: str, options: PushOptions) -> str:
@@ -227,7 +219,8 @@ def _prepare(job: Job, connection: Any) -> _Prepared | PushResult:  # noqa: ANN4
         if busy is not None:
             return clock.result(Status.REFUSED, busy)
         hc = job.platform.hier_config or ""
-        plan = plan_change(site, parse(before), job.intended, platform=hc)
+        running = parsed(before, "running")
+        plan = plan_change(site, running, job.intended, platform=hc, readings=options.readings)
         shown = {
             "diff": plan.diff(name),
             "commands": plan.commands,
@@ -372,6 +365,7 @@ def _foreign(
             parse(batch.after[0]),
             job.intended,
             platform=job.platform.hier_config or "",
+            readings=job.options.readings,
         )
         if remaining.empty:
             return clock.result(

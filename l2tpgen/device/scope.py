@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import DeviceError
 from l2tpgen.ios.acl import entry_text
-from l2tpgen.ios.extract import extract
 from l2tpgen.ios.order import running_config_key
+from l2tpgen.ios.parsed import facts_of
 from l2tpgen.render.marks import MARK, ROUTE_NAME
 
 if TYPE_CHECKING:
@@ -171,7 +171,7 @@ def own(config: Config, site: Site, classes: frozenset[str]) -> Owned:
     """The part of ``config`` push owns for ``site`` (``classes``: the intended class headers)."""
     lan, wan = site.lan.interface, site.wan.interface
     loopback = site.wan.loopback.interface if site.wan.loopback else None
-    facts = extract("running", config)
+    facts = facts_of(config, "running")  # read once per push (`ios.parsed`)
     subs = _owned_subinterfaces(facts, lan)
     owned_classes = set(classes) | _class_users(facts, subs, lan)
     out: list[str] = []

@@ -24,8 +24,8 @@ from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from l2tpgen.device.config_replace import Guard, Link
+    from l2tpgen.device.options import PushOptions
     from l2tpgen.device.plan import Plan
-    from l2tpgen.device.push import PushOptions
     from l2tpgen.device.session import Batch
     from l2tpgen.ios.tree import Config
     from l2tpgen.model import Fleet, Site
@@ -165,7 +165,9 @@ def unsaved(  # noqa: PLR0911 - one return per outcome
     if refusal(startup) is not None or exclusive.same_config(saved, before):
         return clock.result(Status.UNCHANGED, "no change needed", **shown)
     hc = job.platform.hier_config or ""
-    lacking = plan_change(job.fleet.site(name), parse(saved), job.intended, platform=hc)
+    lacking = plan_change(
+        job.fleet.site(name), parse(saved), job.intended, platform=hc, readings=options.readings
+    )
     if lacking.empty:
         return clock.result(Status.UNCHANGED, "no change needed", **shown)
     command = job.platform.save_command or "write memory"
@@ -253,7 +255,13 @@ def problem_after(job: Job, site: Site, plan: Plan, batch: Batch) -> str | None:
         return f"stopped after all {sent} lines were sent, before the save"
     options.tell(job.name, "checking")
     after = parse(batch.after[0])
-    remaining = plan_change(site, after, job.intended, platform=job.platform.hier_config or "")
+    remaining = plan_change(
+        site,
+        after,
+        job.intended,
+        platform=job.platform.hier_config or "",
+        readings=options.readings,
+    )
     if not remaining.empty:
         return f"the router does not hold the intended config; still to do: {remaining.commands[0]}"
     return None

@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import LintConfigError
 from l2tpgen.files import UserFileError, read_limited
 from l2tpgen.ios.encoding import decode
-from l2tpgen.ios.extract import extract
-from l2tpgen.ios.text import CleanText, clean
-from l2tpgen.ios.tree import build
+from l2tpgen.ios.parsed import ParsedText, facts_of, parsed
 from l2tpgen.lint.pairing import pair
 from l2tpgen.lint.rules import ALL_RULES, DEVICE_RULES, FLEET_RULES
 from l2tpgen.traits import linted
@@ -29,6 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from l2tpgen.ios.facts import DeviceFacts
+    from l2tpgen.ios.text import CleanText
     from l2tpgen.lint.finding import Finding
     from l2tpgen.lint.rules.base import Rule
 
@@ -44,6 +43,8 @@ class ConfigText:
     text: str
     platform: str | None = None  # a driver's lint_platform (a site's), else from `version`
     rendered: bool = False  # l2tpgen's own output (see ``l2tpgen.ios.tree.build``)
+    # ``text`` read already, under this config's name (a push reads it once, for all its checks)
+    tree: ParsedText | None = None
 
 
 def resolve(names: Iterable[str]) -> tuple[str, ...]:
@@ -89,10 +90,12 @@ class Parsed:
 
 
 def parse_config(config: ConfigText) -> Parsed:
-    """Clean, parse and extract one config."""
+    """Clean, parse and extract one config (its ``tree``'s reading when it has one)."""
     with _gc_paused():
-        text = clean(config.text)
-        facts = extract(config.name, build(text, config.name, rendered=config.rendered))
+        tree = config.tree
+        if tree is None or tree.name != config.name:
+            tree = parsed(config.text, config.name, rendered=config.rendered)
+        text, facts = tree.text, facts_of(tree)
     if config.platform is not None:
         software = linted(config.platform).ios_software
         facts = replace(facts, platform=config.platform, software=software or facts.software)

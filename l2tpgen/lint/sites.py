@@ -17,6 +17,7 @@ from l2tpgen.traits import driver
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from l2tpgen.ios.parsed import ParsedText
     from l2tpgen.model import Fleet, Problem
 
 MODEL_CODE = "L2T000"
@@ -73,6 +74,7 @@ def lint_sites(
     rendered: Mapping[str, str] | None = None,
     *,
     in_site_files: bool = False,
+    trees: Mapping[str, ParsedText] | None = None,
 ) -> list[Finding]:
     """Lint sites: their models (``lint_models``) and their rendered configs, together.
 
@@ -87,7 +89,8 @@ def lint_sites(
     see both ends of every pseudowire of ``names`` without rendering the rest of the fleet.
 
     ``rendered``: masked renderings of some of ``names`` already made (push renders each site
-    once, and lints and pushes that one text).
+    once, and lints and pushes that one text); ``trees``: those texts read already
+    (``l2tpgen.ios.parsed``, named ``rendered:SITE``), so that push reads each text once.
 
     A finding in a rendered config names it ``rendered:SITE`` at its line of ``render SITE``; with
     ``in_site_files`` it is placed in the site's file instead, at the key that produced the line,
@@ -96,23 +99,20 @@ def lint_sites(
     Findings a site's ``lint.ignore`` silences are left out (``lint_sites_counted`` counts them).
     """
     return lint_sites_counted(
-        fleet, names, selection, rendered, in_site_files=in_site_files
+        fleet, names, selection, rendered, in_site_files=in_site_files, trees=trees
     ).findings
 
 
-def lint_sites_counted(
-    fleet: Fleet,
-    names: Sequence[str] = (),
-    selection: Selection | None = None,
-    rendered: Mapping[str, str] | None = None,
-    *,
-    in_site_files: bool = False,
-) -> Silenced:
-    """``lint_sites``'s findings, and how many the sites' ``lint.ignore`` silenced."""
-    view = fleet.around(names) if names else fleet
-    wanted = {rendered_name(fleet.site(name).name) for name in names} or {
-        rendered_name(name) for name in fleet.sites
-    }
+def _site_configs(
+    view: Fleet,
+    names: Sequence[str],
+    rendered: Mapping[str, str] | None,
+    trees: Mapping[str, ParsedText] | None,
+) -> tuple[list[ConfigText], dict[str, str], set[IPv4Address]]:
+    """The IOS sites' configs to lint, each site's text, and the peers that are not IOS routers.
+
+    The caller's renderings (and their readings, ``trees``) are used when given.
+    """
     configs = []
     texts = {}
     elsewhere: set[IPv4Address] = set()
@@ -124,7 +124,28 @@ def lint_sites_counted(
             continue
         given = rendered.get(name) if rendered is not None and name in names else None
         text = texts[name] = given if given is not None else render_site(view, name)
-        configs.append(ConfigText(rendered_name(name), text, platform=platform, rendered=True))
+        tree = trees.get(name) if trees is not None and given is not None else None
+        configs.append(
+            ConfigText(rendered_name(name), text, platform=platform, rendered=True, tree=tree)
+        )
+    return configs, texts, elsewhere
+
+
+def lint_sites_counted(
+    fleet: Fleet,
+    names: Sequence[str] = (),
+    selection: Selection | None = None,
+    rendered: Mapping[str, str] | None = None,
+    *,
+    in_site_files: bool = False,
+    trees: Mapping[str, ParsedText] | None = None,
+) -> Silenced:
+    """``lint_sites``'s findings, and how many the sites' ``lint.ignore`` silenced."""
+    view = fleet.around(names) if names else fleet
+    wanted = {rendered_name(fleet.site(name).name) for name in names} or {
+        rendered_name(name) for name in fleet.sites
+    }
+    configs, texts, elsewhere = _site_configs(view, names, rendered, trees)
     findings = lint_configs(configs, selection, elsewhere)
     ignores = ignored_codes(fleet)
     by_file = {rendered_name(name): name for name in fleet.sites}
