@@ -14,15 +14,15 @@ from l2tpgen.cli.app import (
     OutputFormat,
     SitesOption,
     app,
-    coded,
     err,
     exit_code,
     fail,
     load,
     out,
+    print_lines,
     problem_dict,
+    problem_lines,
     report_problems,
-    safe,
 )
 from l2tpgen.cli.secrets_cmd import (
     pair_keys,
@@ -66,12 +66,11 @@ def validate(
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
     from l2tpgen.model.underlay import reaches  # noqa: PLC0415
 
     fleet = _load_every_problem(sites, fmt)
-    unknown = unknown_ignores(fleet)  # the linter knows the rules, not the model
+    unknown = _unknown_ignores(fleet)  # the linter knows the rules, not the model
     if unknown:
         _invalid(unknown, fmt, sites)
     comparisons = _compared_keys(fleet, fmt, sites)
@@ -126,14 +125,13 @@ def validate(
 
 def _load_every_problem(sites: Path, fmt: ValidateFormat) -> Fleet:
     """The fleet; or exit 1 with every problem, those of the checks run on what loaded too."""
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
     from l2tpgen.model import load_fleet  # noqa: PLC0415 - start-up stays cheap
     from l2tpgen.model.fleet import FleetCheckError  # noqa: PLC0415
 
     try:
         return load_fleet(sites)
     except FleetCheckError as exc:  # the rest of the checks, on what could be checked
-        more = [*exc.notes, *unknown_ignores(exc.checked), *_warnings(exc.checked)]
+        more = [*exc.notes, *_unknown_ignores(exc.checked), *_warnings(exc.checked)]
         _invalid(sorted([*exc.problems, *more], key=lambda p: p.sort_key()), fmt, sites)
     except FleetValidationError as exc:
         _invalid(exc.problems, fmt, sites)
@@ -142,6 +140,19 @@ def _load_every_problem(sites: Path, fmt: ValidateFormat) -> Fleet:
             out.print_json(json.dumps({**_empty_summary(), "error": str(exc)}))
             raise typer.Exit(exit_code(exc)) from None
         fail(str(exc), exit_code(exc))
+
+
+def _unknown_ignores(fleet: Fleet) -> list[Problem]:
+    """``lint.site_ignores.unknown_ignores``; the linter is loaded only when a site sets any.
+
+    The linter knows the rules, not the model; loading it (every rule, every platform's
+    renderer) is a third of a small fleet's validate, for sites that mostly silence nothing.
+    """
+    if not any(site.lint.ignore for site in fleet.sites.values()):
+        return []
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415 - only when used
+
+    return unknown_ignores(fleet)
 
 
 def _warnings(fleet: Fleet) -> list[Problem]:
@@ -250,21 +261,7 @@ def _annotations(problems: Sequence[Problem], level: str) -> str:
 
 def _print_warnings(warnings: list[Problem]) -> None:
     """``file:line:column: warning: ...`` and its hint on stderr, as errors are printed."""
-    from rich.text import Text  # noqa: PLC0415 - start-up stays cheap
-
-    for warning in warnings:
-        err.print(
-            Text.assemble(
-                (f"{safe(warning.where)}:", "bold"),
-                " ",
-                ("warning:", "yellow"),
-                " ",
-                safe(warning.message),
-                *coded(warning),
-            )
-        )
-        if warning.hint:
-            err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(warning.hint)))
+    print_lines(err, (line for warning in warnings for line in problem_lines(warning)))
 
 
 def _pair_dict(a: str, b: str, count: int, protection: PathProtection) -> dict[str, object]:
