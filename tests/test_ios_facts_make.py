@@ -15,7 +15,7 @@ import pytest
 
 from l2tpgen.ios.facts import At, Cookie, Interface, Xconnect, make
 
-XCONNECT = {
+XCONNECT: dict[str, Any] = {
     "peer_text": "192.0.2.2",
     "peer": IPv4Address("192.0.2.2"),
     "vc_id": 10,
