@@ -278,12 +278,13 @@ def nest(text: CleanText) -> list[Node]:
     """The top-level nodes of cleaned text, nested by indentation with a plain stack."""
     roots: list[Node] = []
     stack: list[tuple[int, Node]] = []
+    columns = text.columns
     for index, line in enumerate(text.lines):
         stripped = line.lstrip()
         if stripped == FILLER:
             continue
         depth = len(line) - len(stripped)
-        node = Node(stripped, index + 1, text.columns[index])
+        node = Node(stripped, index + 1, columns[index], [])  # no default factory to call
         while stack and stack[-1][0] >= depth:
             stack.pop()
         (stack[-1][1].children if stack else roots).append(node)
