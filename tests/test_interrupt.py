@@ -14,8 +14,12 @@ import sys
 import pytest
 
 # Sends SIGINT to this process when MODULE is first imported (find_spec runs before it loads).
+# A shell starts a background job (`cmd &`, as a CI script may run the suite) with SIGINT
+# ignored, and Python then installs no handler: the hook puts Python's own back first, as a
+# terminal's foreground process has it.
 _HOOK = """
 import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 class Interrupt:
     def find_spec(self, name, path=None, target=None):
         if name == {module!r}:

@@ -211,7 +211,8 @@ def test_a_program_that_removed_loguru_handlers_before_importing_l2tpgen_can_lin
         "logger.remove()\n"
         "logger.add(sys.stderr, format='MINE {message}')\n"
         "from l2tpgen.lint import ConfigText, lint_configs\n"
-        "findings = lint_configs([ConfigText('x', open(sys.argv[1]).read())])\n"
+        # a brace: ciscoconfparse (imported now) nests this text, not the indentation stack
+        "findings = lint_configs([ConfigText('x', '}\\n' + open(sys.argv[1]).read())])\n"
         "print(len(list(findings)) > 0)\n"
         "logger.info('user message')\n"
     )
@@ -237,7 +238,9 @@ def test_a_parser_failure_logged_by_loguru_never_prints_the_config() -> None:
         "tree._import_parser = lambda: parser\n"
         "from l2tpgen.lint import ConfigText, lint_configs\n"
         "try:\n"
-        "    lint_configs([ConfigText('x', 'username a password 0 SECRET-TEXT\\n')])\n"
+        # a banner: ciscoconfparse nests this text, not the plain indentation stack
+        "    text = 'banner motd ^C\\n^C\\nusername a password 0 SECRET-TEXT\\n'\n"
+        "    lint_configs([ConfigText('x', text)])\n"
         "except Exception as exc:\n"
         "    print(type(exc).__name__, exc)\n"
     )

@@ -137,6 +137,20 @@ def _invalid(problems: Sequence[Problem], directory: Path) -> Validation:
     )
 
 
+def _unknown_ignores(fleet: Fleet) -> list[Problem]:
+    """``lint.site_ignores.unknown_ignores``; the linter is loaded only when a site sets any.
+
+    The linter knows the rule codes a site file's ``lint.ignore`` may name; loading it (every
+    rule, every platform's renderer) is a third of a small fleet's validate, for sites that
+    mostly silence nothing.
+    """
+    if not any(site.lint.ignore for site in fleet.sites.values()):
+        return []
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415 - only when used
+
+    return unknown_ignores(fleet)
+
+
 def warnings_of(fleet: Fleet) -> list[Problem]:
     """What validate warns about besides the problems that stop a fleet, placed in the files."""
     from l2tpgen.model.class_checks import static_spread_hints  # noqa: PLC0415 - validate's
@@ -181,21 +195,19 @@ def validate(sites: Path) -> Validation:
     Every problem in one run: a site file with schema errors is still checked where it can be,
     and the checks that need the whole fleet run on what loaded.
     """
-    # The linter knows the rule codes a site file's lint.ignore may name; it loads on demand.
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415 - the linter is heavy
     from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
     from l2tpgen.model.underlay import reaches  # noqa: PLC0415
 
     try:
         fleet = load_fleet(sites)
     except FleetCheckError as exc:  # the rest of the checks, on what could be checked
-        more = [*exc.notes, *unknown_ignores(exc.checked), *warnings_of(exc.checked)]
+        more = [*exc.notes, *_unknown_ignores(exc.checked), *warnings_of(exc.checked)]
         return _invalid(sorted([*exc.problems, *more], key=lambda p: p.sort_key()), sites)
     except FleetValidationError as exc:
         return _invalid(exc.problems, sites)
     except L2tpgenError as exc:
         return Validation(ok=False, error=str(exc), usage=isinstance(exc, SitesDirectoryError))
-    unknown = unknown_ignores(fleet)
+    unknown = _unknown_ignores(fleet)
     if unknown:
         return _invalid(unknown, sites)
     comparisons, differ = pair_keys(fleet)  # the environment's values, compared by fingerprint

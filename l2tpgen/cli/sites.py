@@ -15,13 +15,13 @@ from l2tpgen.cli.app import (
     SitesOption,
     app,
     check_output_path,
-    coded,
     err,
     fail,
     load,
     out,
+    print_lines,
+    problem_lines,
     report_problems,
-    safe,
 )
 from l2tpgen.cli.complete import complete_platform, complete_site
 from l2tpgen.cli.secrets_cmd import uncompared_annotations, warn_uncompared, warn_unset
@@ -156,21 +156,7 @@ def _annotations(problems: Sequence[Problem], level: str) -> str:
 
 def _print_warnings(warnings: list[Problem]) -> None:
     """``file:line:column: warning: ...`` and its hint on stderr, as errors are printed."""
-    from rich.text import Text  # noqa: PLC0415 - start-up stays cheap
-
-    for warning in warnings:
-        err.print(
-            Text.assemble(
-                (f"{safe(warning.where)}:", "bold"),
-                " ",
-                ("warning:", "yellow"),
-                " ",
-                safe(warning.message),
-                *coded(warning),
-            )
-        )
-        if warning.hint:
-            err.print(Text.assemble("  ", ("hint:", "cyan"), " ", safe(warning.hint)))
+    print_lines(err, (line for warning in warnings for line in problem_lines(warning)))
 
 
 @app.command()

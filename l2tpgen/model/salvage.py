@@ -101,9 +101,10 @@ class _Repair:
 
     def salvaged(self, site: Site) -> Salvaged:
         lost = sorted(set(range(len(self.entries))) - set(self.kept))
-        dropped = tuple(
-            _id_and_peer(self.entries[i], {k for n, k in self.refused if n == i}) for i in lost
-        )
+        refused: dict[int, set[PathItem]] = {}  # by file index: one pass, not one per VLAN lost
+        for index, key in self.refused:
+            refused.setdefault(index, set()).add(key)
+        dropped = tuple(_id_and_peer(self.entries[i], refused.get(i, set())) for i in lost)
         return Salvaged(site, tuple(self.kept), dropped)
 
     def _holder(self, path: tuple[PathItem, ...]) -> dict[str, object]:
