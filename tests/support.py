@@ -149,3 +149,41 @@ def run_action_lint(tmp_path: Path, sites: str, configs: str) -> tuple[dict[str,
     run_action_step(tmp_path, "lint", env)
     outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
     return outputs, len(list((tmp_path / "l2tpgen-sarif").glob("*.sarif")))
+
+
+# What a copy of the checkout holds: what the rule scaffold and the field recipe edit, and the
+# tests run there (tests/test_new_rule_scaffold.py, tests/test_new_field_recipe.py).
+COPIED = (
+    "l2tpgen",
+    "scripts",
+    "docs",
+    "sites",
+    "examples",
+    "schema",
+    "README.md",
+    "pyproject.toml",
+)
+
+
+def checkout_copy(tmp_path: Path) -> Path:
+    """The package, scripts, docs, example sites and the tests, copied under ``tmp_path``."""
+    import shutil  # noqa: PLC0415 - only the copying tests need it
+
+    caches = shutil.ignore_patterns("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache")
+    copy = tmp_path / "checkout"
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=caches)
+        else:
+            shutil.copy2(source, copy / name)
+    shutil.copytree(ROOT / "tests", copy / "tests", ignore=caches)
+    return copy
+
+
+def run_in_copy(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in the copy, its l2tpgen first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, check=False
+    )

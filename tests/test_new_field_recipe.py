@@ -14,29 +14,15 @@ be brought up to date with the code, not this test loosened.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 from typing import TYPE_CHECKING
 
 from conftest import ROOT
+from support import checkout_copy, run_in_copy
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-COPIED = (
-    "l2tpgen",
-    "scripts",
-    "docs",
-    "sites",
-    "examples",
-    "schema",
-    "README.md",
-    "pyproject.toml",
-)
-CACHES = shutil.ignore_patterns("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache")
 ROW = (
     "| `vlans[].comment` | 1-40 letters, digits, `.`, `_`, `-`, none | a note on the VLAN, "
     "written into its description after its name and read back by `import` |\n"
@@ -157,25 +143,6 @@ print(json.dumps({
 """
 
 
-def _checkout(tmp_path: Path) -> Path:
-    copy = tmp_path / "checkout"
-    for name in COPIED:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name, ignore=CACHES)
-        else:
-            shutil.copy2(source, copy / name)
-    shutil.copytree(ROOT / "tests", copy / "tests", ignore=CACHES)
-    return copy
-
-
-def _run(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(copy)}
-    return subprocess.run(
-        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, check=False
-    )
-
-
 def _recipe() -> dict[int, str]:
     page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
     start = page.index("### A site-file field\n")
@@ -200,7 +167,7 @@ def test_a_field_added_by_following_the_recipe_reaches_schema_docs_render_and_im
 ) -> None:
     recipe = _recipe()
     assert sorted(recipe) == list(range(1, 9)), recipe
-    copy = _checkout(tmp_path)
+    copy = checkout_copy(tmp_path)
     # Steps 1-5: each edits the files its step of the page names, and no other.
     for step in range(1, 6):
         for path, _, _ in EDITS[step]:
@@ -210,16 +177,16 @@ def test_a_field_added_by_following_the_recipe_reaches_schema_docs_render_and_im
         _edit(copy, step)
     # Step 6: the reference page, with the command the recipe gives.
     assert "`pytest -q tests/test_site_fields.py --update-golden`" in recipe[6]
-    copied = _run(copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--update-golden",
+    copied = run_in_copy(copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--update-golden",
                   "tests/test_site_fields.py")  # fmt: skip
     assert copied.returncode == 0, copied.stdout[-3000:]
     # Step 7: the schema, with the command the recipe gives.
     assert "`l2tpgen schema -o schema/site.schema.json`" in recipe[7]
-    schema = _run(copy, "-m", "l2tpgen", "schema", "-o", "schema/site.schema.json")
+    schema = run_in_copy(copy, "-m", "l2tpgen", "schema", "-o", "schema/site.schema.json")
     assert schema.returncode == 0, schema.stderr
     # Step 8: the tests the recipe names pass in the copy.
     assert all(test in recipe[8] for test in TESTS), recipe[8]
-    ran = _run(copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", *TESTS)
+    ran = run_in_copy(copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", *TESTS)
     assert ran.returncode == 0, ran.stdout[-3000:]
     assert re.search(r"\b\d{3} passed", ran.stdout), ran.stdout[-500:]
     # The field is where the recipe says: the schema (its row's text), the reference page.
@@ -228,7 +195,7 @@ def test_a_field_added_by_following_the_recipe_reaches_schema_docs_render_and_im
     assert vlan["properties"]["comment"]["description"].startswith("1-40 letters, digits")
     assert ROW in (copy / "docs" / "site-files.md").read_text(encoding="utf-8")
     # Render writes it into the description, and import reads it back.
-    trial = _run(copy, "-c", TRIAL)
+    trial = run_in_copy(copy, "-c", TRIAL)
     assert trial.returncode == 0, trial.stderr[-3000:]
     result = json.loads(trial.stdout)
     assert " description l2tpgen: VLAN 2996 public to site-b (rack-4)\n" in result["config"]

@@ -8,29 +8,16 @@ from the rule, not from a list, and run. The failing example fails until ``check
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from typing import TYPE_CHECKING
 
 from conftest import ROOT
+from support import checkout_copy, run_in_copy
 
 if TYPE_CHECKING:
+    import subprocess
     from pathlib import Path
 
-COPIED = (
-    "l2tpgen",
-    "scripts",
-    "docs",
-    "sites",
-    "examples",
-    "schema",
-    "README.md",
-    "pyproject.toml",
-)
-CACHES = shutil.ignore_patterns("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache")
 # The test modules that read the rule registry (ALL_RULES, `l2tpgen rules`, docs/rules.md).
 REGISTRY_READERS = (
     "tests/test_lint_rules.py", "tests/test_lint_cli.py", "tests/test_cli_help.py",
@@ -40,39 +27,23 @@ REGISTRY_READERS = (
 SCOPES = {"device": r"L2T0\d\d", "model": r"L2T0\d\d", "cross-device": r"L2T1\d\d"}
 
 
-def _checkout(tmp_path: Path) -> Path:
-    """The package, scripts, docs, example sites and the tests (what the scaffold and they need)."""
-    copy = tmp_path / "checkout"
-    for name in COPIED:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name, ignore=CACHES)
-        else:
-            shutil.copy2(source, copy / name)
-    shutil.copytree(ROOT / "tests", copy / "tests", ignore=CACHES)
-    return copy
-
-
-def _run(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(copy)}
-    return subprocess.run(
-        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, check=False
-    )
-
-
 def _pytest(copy: Path, selection: str) -> subprocess.CompletedProcess[str]:
-    return _run(
+    return run_in_copy(
         copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", "-k", selection,
         "tests/test_lint_rules.py",
     )  # fmt: skip
 
 
-def test_a_scaffolded_rule_of_each_scope_is_found_and_its_examples_run(tmp_path: Path) -> None:
-    copy = _checkout(tmp_path)
+def test_a_scaffolded_rule_of_each_scope_is_found_and_its_examples_run(
+    tmp_path: Path,
+) -> None:
+    copy = checkout_copy(tmp_path)
     codes = {}
     for scope, pattern in SCOPES.items():
         name = f"trial-{scope}"
-        made = _run(copy, "scripts/new-rule.py", name, "--scope", scope, "--severity", "info")
+        made = run_in_copy(
+            copy, "scripts/new-rule.py", name, "--scope", scope, "--severity", "info"
+        )
         assert made.returncode == 0, made.stderr
         (code,) = re.findall(r"wrote l2tpgen/lint/rules/examples/(L2T\d{3})\.yaml", made.stdout)
         assert re.fullmatch(pattern, code)
@@ -103,15 +74,15 @@ def test_a_scaffolded_rule_of_each_scope_is_found_and_its_examples_run(tmp_path:
     # Every test module that reads the rule registry passes with the new rules in it, untouched:
     # nothing else counts or lists the rules (only the failing examples wait for `check`).
     waiting = " and ".join(f"not ({code} and fails-TODO)" for code in codes.values())
-    whole = _run(
+    whole = run_in_copy(
         copy, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-k", waiting, *REGISTRY_READERS
     )
     assert whole.returncode == 0, whole.stdout[-3000:]
 
 
 def test_the_scaffold_refuses_a_name_that_is_not_kebab_case(tmp_path: Path) -> None:
-    copy = _checkout(tmp_path)
-    made = _run(copy, "scripts/new-rule.py", "Trial_Rule")
+    copy = checkout_copy(tmp_path)
+    made = run_in_copy(copy, "scripts/new-rule.py", "Trial_Rule")
     assert made.returncode == 2
     assert "kebab-case" in made.stderr
     assert not (copy / "l2tpgen/lint/rules/trial_rule.py").exists()

@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from l2tpgen.device.type6 import secret_places
 from l2tpgen.ios.names import interface_sort_key
-from l2tpgen.ios.secret_grammar import secret_command_words, secret_free_no
+from l2tpgen.ios.secret_grammar import secret_free_no
 
 
 def _walk(node: Any, depth: int) -> list[str]:  # noqa: ANN401 - hier_config's tree is untyped
@@ -112,9 +113,9 @@ def _in_place(body: list[str]) -> list[str]:
     goes. One removed for good is sent in its value-free form (``no l2tp cookie local``,
     ``no password``); one whose ``no`` form needs the value is not sent at all.
     """
-    setting = {key for line, key in _secret_keys(body) if key and not _is_no(line)}
+    setting = {key for line, key in secret_places(body) if key and not _is_no(line)}
     out: list[str] = []
-    for line, key in _secret_keys(body):
+    for line, key in secret_places(body):
         if key is None or not _is_no(line):
             out.append(line)
         elif key not in setting:
@@ -126,20 +127,6 @@ def _in_place(body: list[str]) -> list[str]:
 
 def _is_no(line: str) -> bool:
     return line.strip().startswith("no ")
-
-
-def _secret_keys(body: list[str]) -> list[tuple[str, tuple[str, ...] | None]]:
-    """Each line with, for a secret-bearing command, (its parent lines..., its command words)."""
-    parents: list[tuple[int, str]] = []
-    out: list[tuple[str, tuple[str, ...] | None]] = []
-    for line in body:
-        depth = len(line) - len(line.lstrip(" "))
-        while parents and parents[-1][0] >= depth:
-            parents.pop()
-        words = secret_command_words(line)
-        out.append((line, None if words is None else (*(p for _, p in parents), words)))
-        parents.append((depth, line.strip()))
-    return out
 
 
 def _retyped(body: list[str]) -> bool:

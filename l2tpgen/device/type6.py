@@ -32,7 +32,7 @@ def is_type6(line: str) -> bool:
     return bool(before) and before[-1] == "6"
 
 
-def _placed(lines: list[str]) -> list[tuple[str, Place | None]]:
+def secret_places(lines: list[str]) -> list[tuple[str, Place | None]]:
     """Each line with, for a secret-bearing one, its place: its parent lines and command words."""
     parents: list[tuple[int, str]] = []
     out: list[tuple[str, Place | None]] = []
@@ -53,12 +53,12 @@ def keep_type6(running: str, intended: str) -> tuple[str, tuple[Place, ...]]:
     """
     theirs = {
         place: line.strip()
-        for line, place in _placed(running.splitlines())
+        for line, place in secret_places(running.splitlines())
         if place is not None and is_type6(line)
     }
     out: list[str] = []
     kept: list[Place] = []
-    for line, place in _placed(intended.splitlines()):
+    for line, place in secret_places(intended.splitlines()):
         if place is not None and place in theirs and not is_type6(line):
             kept.append(place)
             out.append(line[: len(line) - len(line.lstrip(" "))] + theirs[place])
