@@ -168,6 +168,19 @@ def test_render_reveal_secrets_writes_type_7(monkeypatch: pytest.MonkeyPatch) ->
     assert "s3cr3t-Value" not in result.output
 
 
+def test_a_file_render_writes_with_reveal_secrets_is_readable_by_its_owner_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", "s3cr3t-Value")
+    revealed, masked = tmp_path / "revealed.cfg", tmp_path / "masked.cfg"
+    args = ["render", "site-a", "--sites", str(SITES)]
+    assert runner.invoke(app, [*args, "--reveal-secrets", "-o", str(revealed)]).exit_code == 0
+    assert runner.invoke(app, [*args, "-o", str(masked)]).exit_code == 0
+    assert " password 7 " in revealed.read_text()
+    assert revealed.stat().st_mode & 0o777 == 0o600
+    assert masked.stat().st_mode & 0o077 != 0  # a masked rendering is an ordinary file
+
+
 @pytest.mark.parametrize(
     "secret", ["pässword", "\N{GRINNING FACE}-secret", "tab\there", "two words", "euro\u20ac"]
 )

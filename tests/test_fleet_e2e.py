@@ -119,3 +119,23 @@ def test_the_nornir_task_works_in_a_users_own_nornir(six: tuple[SimFleet, Path, 
         "site-1": "would-change",
     }
     assert not results.failed
+
+
+@pytest.mark.parametrize("command", [["push", "--dry-run"], ["diff"], ["verify"]])
+def test_workers_is_how_many_routers_are_worked_on_at_once(
+    six: tuple[SimFleet, Path, Path], monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    _, sites, inventory = six
+    built: list[int] = []
+
+    class Recording(ThreadedRunner):
+        def __init__(self, num_workers: int) -> None:
+            built.append(num_workers)
+            super().__init__(num_workers=num_workers)
+
+    monkeypatch.setattr("l2tpgen.device.fleet.ThreadedRunner", Recording)
+    args = [*command, "--all", "--sites", str(sites), "--inventory", str(inventory)]
+    result = runner.invoke(app, [*args, "--workers", "2"])
+    assert result.exit_code in (0, 1), result.output
+    assert built
+    assert set(built) == {2}

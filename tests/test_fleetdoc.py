@@ -97,6 +97,28 @@ def test_docs_command_writes_the_page(tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == _page("sites")
 
 
+def test_the_page_holds_no_date_so_it_changes_only_when_the_fleet_does(tmp_path: Path) -> None:
+    sites = tmp_path / "sites"
+    shutil.copytree(SITES, sites)
+    first, again, changed = tmp_path / "1.md", tmp_path / "2.md", tmp_path / "3.md"
+    for target in (first, again):
+        assert runner_invoke(["docs", "--sites", str(sites), "-o", str(target)]) == 0
+    page = first.read_text(encoding="utf-8")
+    assert again.read_text(encoding="utf-8") == page
+    assert not re.search(r"\b20\d\d\b|\d{1,2}:\d{2}:\d{2}|generated (on|at)", page, re.IGNORECASE)
+    for name in ("site-a.yaml", "site-b.yaml"):
+        path = sites / name
+        path.write_text(
+            path.read_text().replace("name: management", "name: oob-management"), encoding="utf-8"
+        )
+    assert runner_invoke(["docs", "--sites", str(sites), "-o", str(changed)]) == 0
+    assert "oob-management" in changed.read_text(encoding="utf-8")
+
+
+def runner_invoke(args: list[str]) -> int:
+    return CliRunner().invoke(app, args).exit_code
+
+
 def _mermaid_available() -> None:
     if MERMAID_DIR and shutil.which("node"):
         return

@@ -113,6 +113,9 @@ def test_lint_example_sites_has_no_warning() -> None:
     result = runner.invoke(app, ["lint", "--sites", str(SITES), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert {f["code"] for f in json.loads(result.stdout)} == {"L2T014"}
+    # no site named: every site of --sites is linted (L2T014 is about each router's WAN)
+    files = {f["file"].rsplit("/", 1)[-1] for f in json.loads(result.stdout)}
+    assert files == {"site-a.yaml", "site-b.yaml"}
 
 
 def test_lint_one_site_reports_only_that_site() -> None:

@@ -229,3 +229,32 @@ def test_the_cli_defaults_are_the_librarys() -> None:
     assert cli_netbox.DEFAULT_MAX_PAGES == http.DEFAULT_MAX_PAGES
     assert cli_netbox.DEADLINE_ENV == http.DEADLINE_ENV
     assert cli_netbox.MAX_PAGES_ENV == http.MAX_PAGES_ENV
+
+
+@pytest.mark.parametrize("command", ["pull", "diff"])
+def test_tag_site_and_role_each_narrow_the_devices_asked_of_netbox(
+    netbox: Callable[[str], tuple[str, list[str]]], tmp_path: Path, command: str
+) -> None:
+    url, asked = netbox("endless")
+    where = ["-o", str(tmp_path / "out")] if command == "pull" else ["--sites", str(SITES)]
+    result = _invoke(
+        ["netbox", command, *where, "--url", url, "--max-pages", "1",
+         "--tag", "l2tpgen", "--site", "dc1", "--role", "pe"],
+        TOKEN,
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    (first,) = asked
+    assert urlsplit(first).path == "/api/dcim/devices/"
+    query = parse_qs(urlsplit(first).query)
+    assert (query["tag"], query["site"], query["role"]) == (["l2tpgen"], ["dc1"], ["pe"])
+
+
+@pytest.mark.parametrize("command", ["pull", "diff", "push"])
+def test_no_netbox_command_takes_the_token_on_the_command_line(command: str) -> None:
+    result = runner.invoke(app, ["netbox", command, "--token", "nbt_x.y"])
+    assert result.exit_code == 2
+    assert "No such option: --token" in " ".join(result.output.split())
+    assert "nbt_x.y" not in result.output
+    help_text = runner.invoke(app, ["netbox", command, "--help"], env={"COLUMNS": "200"}).output
+    assert "--token" not in help_text
+    assert "L2TPGEN_NETBOX_TOKEN" in help_text

@@ -177,9 +177,9 @@ def hosts(
 
     Each item comes with its reason and the numbers it came from. The path is the peers entry's
     link (either site may state it), the workload what the VLAN carries, the MTU the pseudowire's
-    budget. A kept port-mode pseudowire (lan.port_xconnect) gets one block for every VLAN of the
-    trunk, its budget counting the dot1Q tag. --format sysctl prints one file for hosts on all
-    the VLANs shown (the larger value wins where two VLANs ask for the same key).
+    budget. A kept port-mode pseudowire (lan.port_xconnect) gets one block that covers all the
+    VLANs of the trunk, its budget counting the dot1Q tag. --format sysctl prints one file for
+    hosts on all the VLANs shown (the larger value wins where two VLANs ask for the same key).
     """
     from l2tpgen.hosts import port_advice, site_advice, site_sysctl  # noqa: PLC0415
     from l2tpgen.model import resolve_site  # noqa: PLC0415
