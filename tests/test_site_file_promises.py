@@ -1,0 +1,113 @@
+"""What docs/site-files.md's field table promises about `render`, checked on the reference pair.
+
+Each test edits a copy of ``sites/`` as a user would and reads what ``l2tpgen render`` prints
+(issue 34, the claims table): render never connects to a router, an optional setting is written
+only when the site file gives it, and an attachment circuit gets ``no cdp enable`` whatever the
+site's ``cdp``.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from typing import TYPE_CHECKING
+
+from builders import copy_example
+from conftest import SITES
+from typer.testing import CliRunner
+
+from l2tpgen.cli import app
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pytest
+
+runner = CliRunner()
+
+
+def _render(sites: Path, site: str = "site-a") -> str:
+    result = runner.invoke(app, ["render", site, "--sites", str(sites)])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _section(config: str, header: str) -> str:
+    """The lines of the section ``header`` starts (up to the next line that is not indented)."""
+    match = re.search(rf"^{re.escape(header)}\n((?: .*\n)*)", config, re.MULTILINE)
+    assert match is not None, header
+    return match.group(1)
+
+
+def test_render_never_opens_a_connection_to_the_router(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The management host is the loopback, where something could answer: render must not try.
+    sites = copy_example(SITES, tmp_path, ("site-a", "host: 192.0.2.11", "host: 127.0.0.1"))
+    tried: list[object] = []
+
+    def refuse(_: socket.socket, address: object) -> None:
+        tried.append(address)
+        raise OSError("render must not connect")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    assert "xconnect" in _render(sites)
+    assert tried == []
+
+
+def test_duplex_speed_and_hello_are_rendered_only_when_the_site_gives_them(tmp_path: Path) -> None:
+    given = copy_example(
+        SITES,
+        tmp_path,
+        ("site-a", "L2TPGEN_L2TP_SECRET}", "L2TPGEN_L2TP_SECRET, hello: 30}"),
+        name="given",
+    )
+    config = _render(given)
+    assert " duplex auto\n speed auto\n" in _section(config, "interface GigabitEthernet0/1")
+    assert " hello 30\n" in _section(config, "l2tp-class class1")
+    left_out = copy_example(
+        SITES, tmp_path, ("site-a", "  duplex: auto\n  speed: auto\n", ""), name="left-out"
+    )
+    config = _render(left_out)
+    wan = _section(config, "interface GigabitEthernet0/1")
+    assert "duplex" not in wan
+    assert "speed" not in wan
+    assert "hello" not in _section(config, "l2tp-class class1")
+
+
+def test_the_digest_hash_is_rendered_with_digest_and_refused_without_it(tmp_path: Path) -> None:
+    digest = copy_example(
+        SITES,
+        tmp_path,
+        *[
+            (site, "authentication: password,", "authentication: digest,")
+            for site in ("site-a", "site-b")
+        ],
+        name="digest",
+    )
+    # sha, l2tpgen's default, is written out: IOS's own default is md5 (l2tpv3-brief, `digest`).
+    assert " hash sha" in _section(_render(digest), "l2tp-class class1")
+    password = copy_example(
+        SITES,
+        tmp_path,
+        *[
+            (site, "authentication: password,", "authentication: password, hash: md5,")
+            for site in ("site-a", "site-b")
+        ],
+        name="password",
+    )
+    result = runner.invoke(app, ["render", "site-a", "--sites", str(password)])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "site-a.yaml:20:60: error: hash applies only to digest authentication" in result.stderr
+
+
+def test_attachment_circuits_get_no_cdp_enable_even_when_the_site_runs_cdp(tmp_path: Path) -> None:
+    cdp = ("site-a", "peers: [site-b]", "cdp: true\npeers: [site-b]")
+    sites = copy_example(SITES, tmp_path, cdp)
+    config = _render(sites)
+    assert "no cdp run" not in config  # the site runs CDP ...
+    assert "no cdp enable" not in _section(config, "interface GigabitEthernet0/1")  # ... on its WAN
+    for vlan in (2996, 2997, 2998, 2999):  # ... but never into a pseudowire
+        assert " no cdp enable\n" in _section(config, f"interface GigabitEthernet0/0.{vlan}")
