@@ -12,6 +12,7 @@ import re
 import socket
 from typing import TYPE_CHECKING
 
+import pytest
 from builders import copy_example
 from conftest import SITES
 from typer.testing import CliRunner
@@ -20,8 +21,6 @@ from l2tpgen.cli import app
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    import pytest
 
 runner = CliRunner()
 
@@ -111,3 +110,31 @@ def test_attachment_circuits_get_no_cdp_enable_even_when_the_site_runs_cdp(tmp_p
     assert "no cdp enable" not in _section(config, "interface GigabitEthernet0/1")  # ... on its WAN
     for vlan in (2996, 2997, 2998, 2999):  # ... but never into a pseudowire
         assert " no cdp enable\n" in _section(config, f"interface GigabitEthernet0/0.{vlan}")
+
+
+def _validate(sites: Path) -> tuple[int, str]:
+    result = runner.invoke(app, ["validate", "--sites", str(sites)])
+    return result.exit_code, result.stderr
+
+
+def test_a_cookie_on_a_dynamic_class_is_refused_at_each_end(tmp_path: Path) -> None:
+    # pseudowire_class.cookie: "static only" (a dynamic session's cookie is cookie_size's).
+    cookie = "signaling: dynamic, pmtu: true", "signaling: dynamic, cookie: 4, pmtu: true"
+    sites = copy_example(SITES, tmp_path, *[(site, *cookie) for site in ("site-a", "site-b")])
+    code, stderr = _validate(sites)
+    assert code == 1
+    for site in ("site-a", "site-b"):
+        assert (
+            f"{site}.yaml:21:64: error: cookies are configured for static sessions only" in stderr
+        )
+
+
+@pytest.mark.parametrize("key", ["secret", "password"])
+def test_a_literal_secret_in_the_l2tp_class_is_refused_and_not_echoed(
+    tmp_path: Path, key: str
+) -> None:
+    literal = ("site-a", "L2TPGEN_L2TP_SECRET}", f"L2TPGEN_L2TP_SECRET, {key}: Hunter2-literal}}")
+    code, stderr = _validate(copy_example(SITES, tmp_path, literal))
+    assert code == 1
+    assert f"l2tp_class.{key}: secrets must not be written in site files" in stderr
+    assert "Hunter2" not in stderr
