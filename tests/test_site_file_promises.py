@@ -1,18 +1,21 @@
-"""What docs/site-files.md's field table promises about `render`, checked on the reference pair.
+"""What docs/site-files.md promises, checked from the command line on copies of the reference pair.
 
-Each test edits a copy of ``sites/`` as a user would and reads what ``l2tpgen render`` prints
-(issue 34, the claims table): render never connects to a router, an optional setting is written
-only when the site file gives it, and an attachment circuit gets ``no cdp enable`` whatever the
-site's ``cdp``.
+Each test edits a copy of ``sites/`` as a user would and reads what ``l2tpgen`` prints (issue 34,
+the claims table): render never connects to a router; an optional setting is written only when
+the site file gives it; an attachment circuit gets ``no cdp enable`` whatever the site's ``cdp``;
+a cookie on a dynamic class and a literal secret are refused; every ``--sites`` finds the sites
+the documented way; the fleet page holds no date.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import socket
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
+import typer
 from builders import copy_example
 from conftest import SITES
 from typer.testing import CliRunner
@@ -138,3 +141,45 @@ def test_a_literal_secret_in_the_l2tp_class_is_refused_and_not_echoed(
     assert code == 1
     assert f"l2tp_class.{key}: secrets must not be written in site files" in stderr
     assert "Hunter2" not in stderr
+
+
+def test_every_command_that_takes_sites_finds_them_the_one_documented_way() -> None:
+    # "every command that reads sites (each one with --sites) takes the first of these that
+    # answers": the search itself is tests/test_discovery.py's; here, each --sites runs it.
+    root = typer.main.get_command(app)
+    found: dict[str, object] = {}
+
+    def walk(command: Any, path: str, ctx: Any) -> None:  # noqa: ANN401 - click's own types
+        for param in command.params:
+            if "--sites" in getattr(param, "opts", ()):
+                found[path] = param.callback
+        if hasattr(command, "list_commands"):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                walk(sub, f"{path} {name}", sub.context_class(sub, parent=ctx, info_name=name))
+
+    walk(root, "l2tpgen", root.context_class(root, info_name="l2tpgen"))
+    assert {"l2tpgen validate", "l2tpgen render", "l2tpgen push", "l2tpgen lab build"} <= set(found)
+
+    def how(callback: object) -> str:
+        return f"{getattr(callback, '__module__', '')}.{getattr(callback, '__qualname__', '')}"
+
+    assert how(found["l2tpgen validate"]) == "l2tpgen.cli.app._sites"
+    others = {
+        path for path, callback in found.items() if how(callback) != how(found["l2tpgen validate"])
+    }
+    # The exception the page names: NetBox's commands read --sites DIR, else ./sites.
+    assert others == {"l2tpgen netbox diff", "l2tpgen netbox push"}
+
+
+def test_the_fleet_page_holds_no_date(tmp_path: Path) -> None:
+    # docs/site-files.md: "The page holds no date: regenerate it in CI and commit it only when it
+    # changed". Two runs a day apart must give the same bytes; no run gives today's date.
+    target = tmp_path / "fleet.md"
+    result = runner.invoke(app, ["docs", "--sites", str(SITES), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    today = dt.datetime.now(tz=dt.UTC).date()
+    assert not re.search(r"\b(19|20)\d\d-\d\d-\d\d\b", page)
+    assert today.strftime("%B") not in page
+    assert str(today.year) not in page
