@@ -88,8 +88,8 @@ class ProcessSwitched(DeviceRule):
     With `no ip route-cache` every packet through that interface is process-switched: the
     router's CPU forwards it, at a small fraction of the CEF rate (Cisco, "How to Choose the Best
     Router Switching Path for Your Network", "Process Switching"); `no ip route-cache cef` takes
-    the interface off CEF, which L2TPv3 needs to run at speed [U]. This was the reference case's symptom: 20-30 Mb/s with the CPU
-    at 100 %.
+    the interface off CEF, which L2TPv3 needs to run at speed [U]. This was the reference case's
+    symptom: 20-30 Mb/s with the CPU at 100 %.
 
     ## Use instead
     ```
