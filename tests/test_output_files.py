@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from l2tpgen.cli import app
 
 if TYPE_CHECKING:
+    import io
     from pathlib import Path
 
 runner = CliRunner()
@@ -59,6 +60,39 @@ def test_a_full_device_gives_a_one_line_error_and_stays_a_device(tmp_path: Path)
     assert stderr == f"error: cannot write {full}: {os.strerror(errno.ENOSPC)}\n"
     assert stat.S_ISCHR(full.lstat().st_mode)
     assert [p.name for p in tmp_path.iterdir()] == ["full"]  # no temporary file left behind
+
+
+def test_a_write_that_fails_half_way_leaves_the_old_file_whole_and_nothing_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The disk fills up after the first 100 characters of the new config (docs/site-files.md,
+    # "Output files": a regular file is written whole or not at all).
+    old = tmp_path / "site-a.conf"
+    old.write_text("! the config of yesterday\n")
+    opened = os.fdopen
+
+    class FillsUp:
+        def __init__(self, stream: io.TextIOWrapper) -> None:
+            self.stream = stream
+
+        def __enter__(self) -> io.TextIOWrapper:
+            return self  # type: ignore[return-value]  # stands in for the stream
+
+        def __exit__(self, *_: object) -> None:
+            self.stream.close()
+
+        def write(self, text: str) -> int:
+            self.stream.write(text[:100])
+            self.stream.flush()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: FillsUp(opened(*a, **k)))
+    code, stdout, stderr = _render("-o", str(old))
+    assert code == 1
+    assert stdout == ""
+    assert stderr == f"error: cannot write {old}: {os.strerror(errno.ENOSPC)}\n"
+    assert old.read_text() == "! the config of yesterday\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["site-a.conf"]
 
 
 def test_a_null_device_is_written_into_and_stays_a_device(tmp_path: Path) -> None:

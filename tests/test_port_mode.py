@@ -205,3 +205,16 @@ def test_a_port_xconnect_choice_by_hostname_or_config_file_is_still_taken() -> N
         options = ImportOptions(port=parse_port_choice([f"{key}=keep"]))
         site = next(s for s in import_configs(CONFIGS, options).sites if s.name == A)
         assert site.data["lan"]["port_xconnect"]["action"] == "keep"  # type: ignore[index]
+
+
+def test_a_kept_port_on_a_path_protected_with_ipsec_is_an_error() -> None:
+    # l2tpgen's crypto map matches per-VLAN pseudowires: the kept port would cross it in clear.
+    data = _kept()
+    for site in (A, B):
+        data[site]["protection"] = {"mode": "ipsec"}
+    problems = _problems(data)
+    assert any(
+        "which l2tpgen renders for per-VLAN pseudowires only: the kept port-mode xconnect "
+        "would cross it in clear" in p
+        for p in problems
+    )

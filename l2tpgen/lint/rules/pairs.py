@@ -46,7 +46,7 @@ class PeerAddressMismatch(FleetRule):
 
     ## Why is this bad?
     The control channel (or, for static sessions, the data) goes to an address that does not
-    terminate the tunnel, so the pseudowire never comes up.
+    terminate the tunnel, so the pseudowire does not come up [U].
 
     ## Use instead
     Point the xconnect at the other end's `ip local interface` address (l2tpgen takes it from the
@@ -130,8 +130,8 @@ class UnpairedXconnect(FleetRule):
     The cross-device rules cannot check such a pseudowire.
 
     ## Why is this bad?
-    It may be fine (the other end's config was not given), or it may be the pseudowire that never
-    comes up: a typo in the peer address, or an end never configured.
+    It may be fine (the other end's config was not given), or it may be a pseudowire that cannot
+    come up: a typo in the peer address, or an end not configured yet.
 
     ## Use instead
     Lint both ends together (`--config a.cfg --config b.cfg`), or check the peer address.
@@ -188,8 +188,8 @@ class PwClassAsymmetry(FleetRule):
     up); the others are warnings.
 
     ## Why is this bad?
-    Asymmetric settings give asymmetric behaviour: fragmentation in one direction only, sequencing
-    expected but never sent, or no session at all.
+    Asymmetric settings give asymmetric behaviour: fragmentation in one direction but not the
+    other, sequence numbers expected that the other end does not send, or no session.
 
     ## Use instead
     The same pseudowire-class settings at both ends.

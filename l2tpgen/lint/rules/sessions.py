@@ -97,8 +97,9 @@ class XconnectToSelf(DeviceRule):
     Flags an xconnect whose peer address is configured on one of the router's own interfaces.
 
     ## Why is this bad?
-    A pseudowire joins two routers; one to itself never comes up. Usually a copy-paste slip: the
-    other end's config pasted here, or the local address typed for the remote one.
+    A pseudowire joins two routers; one pointed at the router itself has no other end. Usually a
+    copy-paste slip: the other end's config pasted here, or the local address typed for the
+    remote one.
 
     ## Use instead
     The other end's `ip local interface` address.

@@ -170,7 +170,7 @@ class DuplicateDot1q(DeviceRule):
     parent.
 
     ## Why is this bad?
-    IOS refuses the second one, so that VLAN's pseudowire is never built.
+    IOS refuses the second one [U], so its pseudowire is not built.
 
     ## Use instead
     One subinterface per VLAN; l2tpgen numbers each after its VLAN.
