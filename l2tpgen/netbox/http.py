@@ -169,7 +169,7 @@ def _session(limit: float, budget: Budget | None = None) -> Any:  # noqa: ANN401
     """
     counted = budget or Budget()
     import requests  # noqa: PLC0415 - extra [netbox]: pynetbox brings requests
-    from requests.adapters import HTTPAdapter  # noqa: PLC0415 - extra [netbox]: its adapter
+    from requests.adapters import HTTPAdapter  # noqa: PLC0415 - extra [netbox]: requests' adapter
 
     class _Session(requests.Session):
         l2tpgen_last = ""  # the last request, "GET /api/dcim/devices/", for messages
