@@ -59,7 +59,7 @@ class PseudowireClassView:
 
 def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     """The secret in ``variable`` as type 7 (errors name the variable, never the value)."""
-    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: validate does not need netutils
+    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: netutils
 
     value = read_secret(variable, environ)
     try:
