@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from unittest import mock
 
+from l2tpgen.api import lab_of
 from l2tpgen.lab.engines import qemu as vm
 from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.engines.vm import run_vm
@@ -36,9 +37,7 @@ LABS = (("labs/example.clab.yml", 13.0), ("examples/hub", 30.0))
 
 
 def _lab(source: str) -> Lab:
-    from l2tpgen.cli.lab import lab_from  # noqa: PLC0415 - the CLI's own path
-
-    return lab_from(Path(source), None)
+    return lab_of(Path(source))
 
 
 def _cpu() -> float:

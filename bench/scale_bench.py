@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING
 import yaml
 
 import l2tpgen
+from l2tpgen import load_fleet
+from l2tpgen.lint import lint_sites
 from l2tpgen.model import Site
 from l2tpgen.model.checks import check_fleet, check_site
 from l2tpgen.model.generate import MAX_VLANS, site_yaml, write_fleet
@@ -194,9 +196,6 @@ def checks(repeat: int) -> None:
 
 def render_lint(work: Path, sizes: Sequence[int]) -> None:
     """Section 5: render + lint of whole fleets, time per site."""
-    from l2tpgen import load_fleet  # noqa: PLC0415 - only this section needs the linter
-    from l2tpgen.lint import lint_sites  # noqa: PLC0415
-
     per_site = {}
     print(f"{'sites':>6} {'load+validate':>14} {'render+lint':>12} {'total':>8} {'per site':>10}")
     for size in sizes:

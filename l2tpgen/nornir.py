@@ -39,6 +39,7 @@ import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from netmiko import ConnectHandler
 from nornir.core.task import Result, Task
 
 from l2tpgen.device import connection as login
@@ -108,7 +109,7 @@ def _plugin() -> type[Any] | None:
     """nornir-netmiko's connection plugin, where it is installed."""
     if importlib.util.find_spec("nornir_netmiko") is None:
         return None
-    from nornir_netmiko.connections import Netmiko  # noqa: PLC0415 - optional
+    from nornir_netmiko.connections import Netmiko  # noqa: PLC0415 - extra: nornir-netmiko, if installed
 
     return Netmiko  # type: ignore[no-any-return]
 
@@ -157,7 +158,6 @@ def _open(target: Target, credentials: Credentials, settings: dict[str, Any], co
             configuration=config,
         )
         return opened.connection
-    from netmiko import ConnectHandler  # noqa: PLC0415 - the same as the plugin does
 
     return ConnectHandler(
         device_type=target.device_type,

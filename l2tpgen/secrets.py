@@ -62,7 +62,7 @@ def is_placeholder(value: str, before: str = "") -> bool:
 
 def mask_line(line: str) -> str:
     """One line of IOS text with its secrets masked (``secret_grammar.SECRET_COMMANDS``)."""
-    from l2tpgen.ios.secret_grammar import secret_spans  # noqa: PLC0415 - import cycle
+    from l2tpgen.ios.secret_grammar import secret_spans  # noqa: PLC0415 - startup: validate masks no line
 
     _, spans = secret_spans(line)
     out, last = [], 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -167,7 +168,6 @@ COPIED = (
 
 def checkout_copy(tmp_path: Path) -> Path:
     """The package, scripts, docs, example sites and the tests, copied under ``tmp_path``."""
-    import shutil  # noqa: PLC0415 - only the copying tests need it
 
     caches = shutil.ignore_patterns("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache")
     copy = tmp_path / "checkout"

@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING
 import pytest
 from conftest import ROOT
 from conftest_sim import cli_env, dry_run_results, run_cli, start_lab
+from ruamel.yaml import YAML
 
 from l2tpgen import api
 from l2tpgen.errors import FleetValidationError
+from l2tpgen.lab.iol import partial_config_name
+from l2tpgen.platforms.ios.render import render_base
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -129,7 +132,6 @@ def test_plan_gives_what_push_dry_run_format_json_says_against_simulated_routers
 def test_plan_of_a_router_that_holds_the_model_is_unchanged() -> None:
     fleet = api.load(HUB)
     rendered = api.render(fleet, "branch").text
-    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415 - the test's own
 
     planned = api.plan(fleet, "branch", render_base(fleet, "branch") + rendered)
     assert (planned.status, planned.commands) == ("unchanged", ())
@@ -138,10 +140,6 @@ def test_plan_of_a_router_that_holds_the_model_is_unchanged() -> None:
 def test_lab_build_gives_the_topology_and_the_files_lab_build_writes_beside_it(
     tmp_path: Path,
 ) -> None:
-    from ruamel.yaml import YAML  # noqa: PLC0415 - the test's own
-
-    from l2tpgen.lab.iol import partial_config_name  # noqa: PLC0415
-
     out = tmp_path / "hub.clab.yml"
     printed = run_cli("lab", "build", "--sites", str(HUB), "-o", str(out), env=NO_SECRETS)
     assert printed.returncode == 0, printed.stderr

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from l2tpgen.traits import NAMES
+
 L2TPGEN = Path(sys.executable).parent / "l2tpgen"  # the console script the shells call
 
 
@@ -66,8 +68,6 @@ def test_no_sites_directory_completes_nothing_and_says_nothing(tmp_path: Path) -
 
 
 def test_platforms_complete_from_the_registry() -> None:
-    from l2tpgen.traits import NAMES  # noqa: PLC0415
-
     assert _bash("l2tpgen render site-a --platform ") == list(NAMES)
     assert _bash("l2tpgen render site-a --platform ios") == ["ios", "iosxe"]
 

@@ -28,6 +28,7 @@ from conftest_sim import PASSWORD, USERNAME, Lab
 from push_runs import cli, exec_lines, push, unreachable
 
 from l2tpgen import load_fleet
+from l2tpgen.device.confirm_fleet import confirm_routers
 from l2tpgen.device.connection import connect
 from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
@@ -222,8 +223,6 @@ def test_a_confirmation_refused_on_the_first_end_leaves_the_other_to_revert_with
 def test_a_timer_that_runs_out_between_the_read_and_the_confirm_is_not_reported_confirmed(
     new_lab: Callable[..., Lab], tmp_path: Path
 ) -> None:
-    from l2tpgen.device.confirm_fleet import confirm_routers  # noqa: PLC0415
-
     lab = archived_pair(new_lab)
     before = {name: lab.running(name) for name in PAIR}
     timed_pair_push(lab)

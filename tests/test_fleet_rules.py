@@ -11,6 +11,7 @@ from strategies import site_dict
 
 from l2tpgen import FleetValidationError, load_fleet
 from l2tpgen.model import Fleet, Site
+from l2tpgen.platforms.ios.render import render_base
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -132,8 +133,6 @@ def test_hostnames_that_differ_by_more_than_case_are_accepted(tmp_path: Path) ->
 
 
 def test_the_routers_config_keeps_the_hostnames_case(tmp_path: Path) -> None:
-    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415 - only this test renders
-
     a, b = pair_dicts()
     a["hostname"] = "Lab-A-Rtr1"
     for site in (a, b):

@@ -30,7 +30,7 @@ from conftest_lab import requires_protection, requires_vm
 from l2tpgen import load_fleet
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.lab.engines.hubpairs import BOUND, OPEN, HubAim, judge_apart, judge_rerun, run_hub
-from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.inputs import Ce, parse_lab
 from l2tpgen.lab.pairs import Pair
 from l2tpgen.lab.security import reveal_secrets, security_plan
 from l2tpgen.lab.topology import build_topology, protection_files
@@ -234,8 +234,6 @@ def test_the_protection_checks_control_holds_the_binding_back_with_the_xfrm_poli
 
 
 def _aim() -> HubAim:
-    from l2tpgen.lab.inputs import Ce  # noqa: PLC0415
-
     near = Ce("ce-hub", "hub", 0, "pe-hub", (200,), 1500)
     far = Ce("ce-spoke-y", "spoke-y", 2, "pe-spoke-y", (200,), 1500)
     return HubAim(

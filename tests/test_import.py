@@ -19,6 +19,7 @@ from l2tpgen.importer.vlans import VlanListError
 from l2tpgen.importer.writer import scalar, site_yaml
 from l2tpgen.model import Site, load_fleet
 from l2tpgen.model.site import NAME_PATTERN
+from l2tpgen.model.source import read_source
 from l2tpgen.model.yamlparse import parse
 from l2tpgen.platforms.render import render_site
 
@@ -276,7 +277,6 @@ def test_what_the_model_cannot_say_is_listed_located_and_commented_in_a_file_tha
     fleet_dir = tmp_path / "fleet"
     fleet_dir.mkdir()
     shutil.copy(tmp_path / "out" / "r1.yaml", fleet_dir / "r1.yaml")
-    from l2tpgen.model.source import read_source  # noqa: PLC0415 - the loader under test
 
     doc = read_source(fleet_dir / "r1.yaml", "r1.yaml")
     assert not hasattr(doc, "message"), doc

@@ -6,13 +6,17 @@ from dataclasses import MISSING, fields
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import SITES, TESTS
 
+from l2tpgen import load_fleet
+from l2tpgen.ios import tree
 from l2tpgen.ios.encoding import decode, split_lines
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.text import clean
 from l2tpgen.ios.tree import Node, build, parse
 from l2tpgen.ios.volatile import config_body
 from l2tpgen.lint import ConfigText, lint_configs
+from l2tpgen.platforms.render import render_site
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -240,11 +244,6 @@ def _shape(nodes: Sequence[Node]) -> list[object]:
 
 
 def _rendered_and_real_configs() -> list[tuple[str, str]]:
-    from conftest import SITES, TESTS  # noqa: PLC0415 - test data only
-
-    from l2tpgen import load_fleet  # noqa: PLC0415
-    from l2tpgen.platforms.render import render_site  # noqa: PLC0415
-
     fleet = load_fleet(SITES)
     texts = [(f"rendered:{name}", render_site(fleet, name)) for name in fleet.sites]
     corpus = sorted((TESTS / "realworld" / "configs").glob("*.cfg"))
@@ -307,8 +306,6 @@ def test_ciscoconfparse_in_small_batches_builds_the_same_tree_as_in_one(
 
 
 def test_a_batch_is_cut_only_before_a_top_level_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from l2tpgen.ios import tree  # noqa: PLC0415
-
     monkeypatch.setattr(tree, "BATCH_LINES", 2)
     kept = ["a", " b", " c", "d", "e", " f", "  g"]
     assert list(tree._batches(kept)) == [(0, 3), (3, 7)]  # noqa: SLF001

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import FleetValidationError, load_fleet
 from l2tpgen.cli import app
+from l2tpgen.lab.strongswan import ESP_MODULES
 from l2tpgen.model.underlay import check_underlay, reaches
 from l2tpgen.platforms.linux.render import bare
 from l2tpgen.traits import DRIVERS
@@ -287,8 +288,6 @@ def test_protected_ipv6_pseudowires_get_ipv6_selectors(tmp_path: Path) -> None:
 def test_the_lab_loads_esp6_with_the_esp_modules_for_ipv6_underlays() -> None:
     # A protected IPv6 fleet negotiates only with esp6 loaded (measured: security-lab-notes.md);
     # the lab loads it beside esp4 for every protected lab (strongswan.py).
-    from l2tpgen.lab.strongswan import ESP_MODULES  # noqa: PLC0415 - lab only
-
     assert {"esp4", "esp6", "xfrm_user"} <= set(ESP_MODULES)
     assert ESP_MODULES.index("xfrm_algo") < ESP_MODULES.index("esp6")  # its dependency first
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
+from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.guest import GuestLab, guest_script, parse_console
 from l2tpgen.lab.engines.qemu import (
     Kernel,
@@ -24,6 +25,7 @@ from l2tpgen.lab.engines.qemu import (
 )
 from l2tpgen.lab.engines.vm import LabReport, run_vm
 from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.lint import ConfigText, lint_configs
@@ -134,8 +136,6 @@ def test_a_static_pair_with_swapped_cookies_is_caught_by_l2t105(tmp_path: Path) 
 
 
 def _script(lab: Lab) -> str:
-    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415 - keeps the imports above short
-
     return guest_script([GuestLab(lab, plan_checks(lab, "vm").probes("usual"))])
 
 
@@ -334,8 +334,6 @@ def test_a_correct_three_site_fleet_passes_isolation_despite_background_frames(
 
 
 def test_a_three_site_topology_validates_and_watches_every_far_end(tmp_path: Path) -> None:
-    from l2tpgen.lab.pairs import pairs  # noqa: PLC0415 - keeps the imports above short
-
     topology = build_topology(load_fleet(_three_sites(tmp_path)), name="three")
     VALIDATOR.validate(topology)
     lab = parse_lab(topology)

@@ -26,6 +26,7 @@ from conftest import ROOT
 from conftest_lab import lab_status, qemu_alive, requires_vm, run_lab
 
 from l2tpgen.lab.engines.agent import AgentError, request
+from l2tpgen.lab.engines.liveops import Session, parse_sessions
 from l2tpgen.lab.engines.livestate import CONTROL, STARTING, STATE_FILE, LiveLab, labs_dir, stop
 
 if TYPE_CHECKING:
@@ -340,8 +341,6 @@ LINKS
 
 
 def test_sessions_are_read_from_ip_l2tp_and_up_when_their_device_is() -> None:
-    from l2tpgen.lab.engines.liveops import Session, parse_sessions  # noqa: PLC0415
-
     assert parse_sessions("pe-site-b", KERNEL_SESSIONS) == [
         Session("pe-site-b", 1, 126, 126, "l2tp2996", up=True),
         Session("pe-site-b", 1, 127, 127, "l2tp2997", up=False),

@@ -18,8 +18,13 @@ from typer.testing import CliRunner
 from l2tpgen.cli import app
 from l2tpgen.cli.lab_progress import lab_progress
 from l2tpgen.lab.checks import plan_checks
+from l2tpgen.lab.checks.base import RUNNERS, STAGES
+from l2tpgen.lab.engines import vm as engine
 from l2tpgen.lab.engines.console import read_console
 from l2tpgen.lab.engines.guest import STEP, WORK, GuestLab, guest_script, parse_console
+from l2tpgen.lab.engines.vm import LabReport
+from l2tpgen.lab.inputs import load_lab
+from l2tpgen.lab.probes import CheckResult
 from l2tpgen.lab.steps import describe
 
 if TYPE_CHECKING:
@@ -114,10 +119,6 @@ def test_progress_is_one_plain_line_per_step_off_a_terminal(
 
 
 def _fake_run(monkeypatch: pytest.MonkeyPatch, setup_errors: tuple[str, ...] = ()) -> None:
-    from l2tpgen.lab.engines import vm as engine  # noqa: PLC0415
-    from l2tpgen.lab.engines.vm import LabReport  # noqa: PLC0415
-    from l2tpgen.lab.probes import CheckResult  # noqa: PLC0415
-
     def run_vm(_lab: object, *, progress: Callable[[str], None] | None = None) -> LabReport:
         for step in ("booting the VM", "set up wan", "reach.2996"):
             if progress is not None:
@@ -172,9 +173,6 @@ def test_progress_names_probe_steps_in_words(capsys: pytest.CaptureFixture[str])
 
 
 def _every_probe_key() -> set[str]:
-    from l2tpgen.lab.checks.base import RUNNERS, STAGES  # noqa: PLC0415
-    from l2tpgen.lab.inputs import load_lab  # noqa: PLC0415
-
     keys: set[str] = set()
     for file in ("example.clab.yml", "protected/example-protected.clab.yml"):
         lab = load_lab(LABS / file)
@@ -210,10 +208,6 @@ def test_a_step_of_several_probes_started_at_once_groups_their_vlans() -> None:
 
 
 def _failing_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    from l2tpgen.lab.engines import vm as engine  # noqa: PLC0415
-    from l2tpgen.lab.engines.vm import LabReport  # noqa: PLC0415
-    from l2tpgen.lab.probes import CheckResult  # noqa: PLC0415
-
     def run_vm(_lab: object, *, progress: Callable[[str], None] | None = None) -> LabReport:
         del progress
         results = tuple(

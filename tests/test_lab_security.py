@@ -35,6 +35,7 @@ from l2tpgen.lab.checks.capture import Capture
 from l2tpgen.lab.checks.ike import Ike
 from l2tpgen.lab.checks.injection import Injection
 from l2tpgen.lab.checks.replay import Replay
+from l2tpgen.lab.engines.clab import run_containerlab
 from l2tpgen.lab.engines.guest import GuestLab, guest_script
 from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.fields import LabInputError
@@ -368,8 +369,6 @@ def test_without_the_catch_all_policy_forgeries_from_the_attackers_own_address_g
 
 
 def test_the_containerlab_engine_refuses_a_protected_lab_and_names_the_vm_engine() -> None:
-    from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415 - beside its one test
-
     calls: list[object] = []
 
     def runner(command: object) -> tuple[int, str]:

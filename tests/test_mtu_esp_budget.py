@@ -12,6 +12,7 @@ pad length + next header 2, tunnel mode +20, NAT-T UDP +8 (RFC 3948).
 from __future__ import annotations
 
 import json
+from typing import get_args
 
 import pytest
 from hypothesis import given
@@ -95,8 +96,6 @@ def test_unknown_transforms_and_modes_are_refused() -> None:
 
 
 def test_the_cli_offers_exactly_the_models_transforms() -> None:
-    from typing import get_args  # noqa: PLC0415
-
     assert {c.value for c in TransformChoice} == set(get_args(Transform))
     assert set(get_args(Transform)) <= set(ESP_TRANSFORMS)
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 pytest.importorskip("pynetbox")
 
+from requests.models import Response
+
 from l2tpgen.netbox import Client, NetBoxError, Pusher, Selection
 from l2tpgen.netbox import http as http_module
 
@@ -83,8 +85,6 @@ def test_a_write_refused_with_403_says_the_token_may_not_write_not_read() -> Non
 
     def send(request: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         if request.method == "POST":
-            from requests.models import Response  # noqa: PLC0415
-
             made = Response()
             made.status_code = 403
             made._content = str(refusal).replace("'", '"').encode()  # noqa: SLF001
@@ -120,9 +120,7 @@ def test_an_error_body_that_echoes_the_authorization_header_never_shows_the_toke
     for part in (TOKEN, "abcdef123456", "s3cr3tT0kenValue987654321"):
         assert part not in message
     # and through the CLI, where CI logs would keep it
-    from l2tpgen.netbox import http as module  # noqa: PLC0415
-
-    made = module._session  # noqa: SLF001
+    made = http_module._session  # noqa: SLF001
 
     def session(limit: float, budget: Any = None) -> Any:  # noqa: ANN401
         real = made(limit, budget)
@@ -145,7 +143,7 @@ def test_an_error_body_that_echoes_the_authorization_header_never_shows_the_toke
         )
         return real
 
-    monkeypatch.setattr(module, "_session", session)
+    monkeypatch.setattr(http_module, "_session", session)
     result = runner.invoke(
         app,
         ["netbox", "pull", "--url", BASE, "-o", "/nonexistent/out", "--tag", "l2tpgen"],

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 pytest.importorskip("pynetbox")
 
 from l2tpgen.netbox import Client, Pusher, Selection, build_sites
+from l2tpgen.netbox import http as http_module
 from l2tpgen.netbox.hosts import map_hosts
 from l2tpgen.netbox.overlay import Overlay, load_overlay
 
@@ -255,15 +256,13 @@ def test_a_replayed_second_push_changes_nothing() -> None:
 
 def _replay_cli(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make every Client the CLI builds answer from recording ``name``, at BASE."""
-    from l2tpgen.netbox import http as module  # noqa: PLC0415
-
-    made = module._session  # noqa: SLF001
+    made = http_module._session  # noqa: SLF001
 
     def session(limit: float, budget: Any = None) -> Any:  # noqa: ANN401
         real = made(limit, budget)
         replaying(real, Recording.load(RECORDED / f"{name}.json"))
         return real
 
-    monkeypatch.setattr(module, "_session", session)
+    monkeypatch.setattr(http_module, "_session", session)
     monkeypatch.setenv("L2TPGEN_NETBOX_URL", BASE)
     monkeypatch.setenv("L2TPGEN_NETBOX_TOKEN", TOKEN)

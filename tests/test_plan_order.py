@@ -19,8 +19,9 @@ from support import send_plan
 
 from l2tpgen import load_fleet, render_site
 from l2tpgen.device.acl_edit import AclEditError
-from l2tpgen.device.class_versions import version_name
+from l2tpgen.device.class_versions import _align, canonical, version_name
 from l2tpgen.device.plan import plan_change
+from l2tpgen.ios.type7 import encode
 from l2tpgen.sim.router import Router
 
 if TYPE_CHECKING:
@@ -151,17 +152,12 @@ def test_a_class_version_name_leaves_the_secret_out() -> None:
 
 
 def test_a_secret_is_taken_in_the_routers_spelling_only_when_the_rest_of_the_line_matches() -> None:
-    from l2tpgen.device.class_versions import _align  # noqa: PLC0415 - the unit under test
-    from l2tpgen.ios.type7 import encode  # noqa: PLC0415
-
     router = [f" digest secret 7 {encode('abc', 5)}"]
     assert _align([" digest secret 0 abc hash sha"], router) == [" digest secret 0 abc hash sha"]
     assert _align([" digest secret 0 abc"], router) == router
 
 
 def test_canonical_keeps_each_childs_own_children_and_an_access_lists_order() -> None:
-    from l2tpgen.device.class_versions import canonical  # noqa: PLC0415
-
     keyring = [" peer a", "  address 192.0.2.1", " peer b", "  address 192.0.2.2"]
     swapped = [" peer a", "  address 192.0.2.2", " peer b", "  address 192.0.2.1"]
     assert canonical(keyring) != canonical(swapped)

@@ -11,7 +11,9 @@ runs, deterministically, at a chosen point of the first one's (from its progress
 
 from __future__ import annotations
 
+import ast
 import shutil
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -19,16 +21,19 @@ from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab
 from push_runs import config_lines, exec_lines
 
+import l2tpgen.sim.config_lock as module
 from l2tpgen import load_fleet
+from l2tpgen.device.config_replace import restore
 from l2tpgen.device.credentials import Credentials
+from l2tpgen.device.exclusive import touched
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import PushResult, Status
+from l2tpgen.sim import Faults
 from l2tpgen.sim.router import Router
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from l2tpgen.model import Fleet
 
@@ -163,7 +168,6 @@ def test_a_change_made_between_the_read_and_the_copy_stops_the_push_before_any_l
 def test_a_rollback_never_goes_over_a_change_someone_else_made_meanwhile(
     new_lab: Callable[..., Lab], tmp_path: Path
 ) -> None:
-    from l2tpgen.sim import Faults  # noqa: PLC0415 - the fault only this test needs
 
     # site-a's xconnect of VLAN 2997 is refused: the push must roll back...
     lab = new_lab(faults={"site-a": Faults(refuse=r"^xconnect 10\.216\.44\.47 127 ")})
@@ -211,7 +215,6 @@ def test_two_engineers_the_one_with_a_refused_line_never_rolls_back_over_the_oth
     path = sites / "site-a.yaml"
     path.write_text(path.read_text().replace("name: public", "name: web"))
     mine = load_fleet(sites)  # the first engineer's model: VLAN 2996 renamed
-    from l2tpgen.sim import Faults  # noqa: PLC0415 - the fault only this test needs
 
     lab = new_lab(faults={"site-a": Faults(refuse=r"^description l2tpgen: VLAN 2996 web ")})
     second: list[PushResult] = []
@@ -227,11 +230,6 @@ def test_two_engineers_the_one_with_a_refused_line_never_rolls_back_over_the_oth
 
 
 def test_the_simulators_lock_imports_nothing_of_the_code_it_checks() -> None:
-    import ast  # noqa: PLC0415 - this test only
-    from pathlib import Path  # noqa: PLC0415
-
-    import l2tpgen.sim.config_lock as module  # noqa: PLC0415
-
     tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     imported = {
         node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
@@ -250,8 +248,6 @@ def test_the_simulators_lock_imports_nothing_of_the_code_it_checks() -> None:
 def test_a_refused_configure_terminal_is_said_as_such_and_no_line_is_typed_at_the_exec_prompt(
     new_lab: Callable[..., Lab], tmp_path: Path
 ) -> None:
-    from l2tpgen.sim import Faults  # noqa: PLC0415 - the fault only this test needs
-
     lab = new_lab(faults={"site-a": Faults(refuse=r"^configure terminal$")})
     before = lab.running("site-a")
     result = _push(lab, tmp_path / "one")
@@ -272,9 +268,6 @@ def test_a_refused_configure_terminal_is_said_as_such_and_no_line_is_typed_at_th
 def test_a_pair_rollback_never_goes_over_a_change_someone_else_made_since_the_push(
     new_lab: Callable[..., Lab], tmp_path: Path
 ) -> None:
-    from l2tpgen.device.config_replace import restore  # noqa: PLC0415
-    from l2tpgen.device.exclusive import touched  # noqa: PLC0415 - this test only
-
     lab = new_lab()
     router = lab.device("site-a").router
     pushed = _push(lab, tmp_path / "one")

@@ -14,7 +14,13 @@ from push_runs import push
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
+from l2tpgen.device import fleet as fleet_module
+from l2tpgen.device import push as push_module
+from l2tpgen.device import steps as steps_module
 from l2tpgen.ios.type7 import encode as type7_encode
+from l2tpgen.lint import Finding, Severity
+from l2tpgen.lint import sites as lint_module
+from l2tpgen.platforms import render as render_module
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
@@ -204,9 +210,6 @@ def test_a_rollback_that_fails_too_exits_4_and_says_what_to_do(tmp_path: Path) -
 def test_a_site_with_error_findings_is_not_pushed(
     lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from l2tpgen.device import push as push_module  # noqa: PLC0415 - the module whose gate we trip
-    from l2tpgen.lint import Finding, Severity  # noqa: PLC0415
-
     bad = Finding("rendered:site-a", 1, 1, "L2T006", "undefined-pw-class", Severity.ERROR, "x")
     monkeypatch.setattr(push_module, "lint_sites", lambda *_a, **_k: [bad])
     code, (result,) = push(lab, "site-a")
@@ -254,12 +257,6 @@ def _counting(calls: list[str], real: Callable[..., Any], argument: int) -> Call
 def test_a_push_renders_its_site_once_and_reads_each_router_config_once(
     lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from l2tpgen.device import fleet as fleet_module  # noqa: PLC0415
-    from l2tpgen.device import push as push_module  # noqa: PLC0415
-    from l2tpgen.device import steps as steps_module  # noqa: PLC0415
-    from l2tpgen.lint import sites as lint_module  # noqa: PLC0415
-    from l2tpgen.platforms import render as render_module  # noqa: PLC0415 - the modules under test
-
     rendered: list[str] = []
     parsed: list[str] = []
     for module in (render_module, fleet_module, push_module, lint_module):

@@ -14,8 +14,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME
 from push_runs import cli, exec_lines, push
 
+from l2tpgen.device.credentials import Credentials
+from l2tpgen.device.fleet import _held, push_fleet
+from l2tpgen.device.inventory import Target
+from l2tpgen.device.push import PushOptions
+from l2tpgen.device.result import PushResult, Status
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
@@ -87,9 +93,6 @@ def test_ipsec_at_one_end_only_is_down_and_fails_the_pair_check(
 
 
 def test_a_stop_during_the_checks_stops_every_router_of_the_run_not_refuses_them() -> None:
-    from l2tpgen.device.fleet import _held  # noqa: PLC0415 - the run's verdict on one router
-    from l2tpgen.device.result import PushResult, Status  # noqa: PLC0415
-
     stopped = {"hub": PushResult("hub", Status.STOPPED, "stopped before any change")}
     refused = {"hub": PushResult("hub", Status.REFUSED, "not pushed: a foreign crypto map")}
 
@@ -101,13 +104,6 @@ def test_a_stop_during_the_checks_stops_every_router_of_the_run_not_refuses_them
 def test_a_router_gone_between_the_checks_and_its_change_takes_the_other_end_back(
     lab: Lab, tmp_path: Path
 ) -> None:
-    from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME  # noqa: PLC0415
-
-    from l2tpgen.device.credentials import Credentials  # noqa: PLC0415
-    from l2tpgen.device.fleet import push_fleet  # noqa: PLC0415
-    from l2tpgen.device.inventory import Target  # noqa: PLC0415
-    from l2tpgen.device.push import PushOptions  # noqa: PLC0415
-
     pair = ("site-a", "site-b")
     before = {name: lab.running(name) for name in pair}
     known = lab.inventory.with_name(lab.inventory.name + ".known_hosts")

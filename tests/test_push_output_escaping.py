@@ -20,6 +20,7 @@ from l2tpgen.device import PushResult
 from l2tpgen.device.fleet import FleetReport, PairState
 from l2tpgen.device.plan import plan_change
 from l2tpgen.device.result import Status
+from l2tpgen.device.verify import PseudowireState
 
 CLEAR = "\x1b[2J"
 TITLE = "\x1b]0;owned\x07"
@@ -99,7 +100,6 @@ def test_router_text_in_verifys_table_never_reaches_the_terminal_raw(
     from typer.testing import CliRunner  # noqa: PLC0415
 
     from l2tpgen.cli.app import app  # noqa: PLC0415
-    from l2tpgen.device.verify import PseudowireState  # noqa: PLC0415
 
     # What a router's `show xconnect` / session table can carry in the peer and state columns.
     state = PseudowireState(

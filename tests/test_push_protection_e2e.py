@@ -10,15 +10,18 @@ and the refusal echoed back must not carry the IKE key.
 from __future__ import annotations
 
 import json
+from ipaddress import IPv4Address
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conftest_sim import IKE_PSK
 from push_runs import cli, config_lines, push, section
 
-from l2tpgen import render_site
+from l2tpgen import load_fleet, render_site
 from l2tpgen.device.plan import plan_change
+from l2tpgen.ios.acl import acl_from_lines
 from l2tpgen.model.keys import pair_psk
+from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
@@ -88,17 +91,10 @@ _THEIRS = (
 
 
 def _hub_with_theirs(new_lab: Callable[..., Lab]) -> Lab:
-    from l2tpgen import load_fleet  # noqa: PLC0415
-    from l2tpgen.platforms.ios.render import render_base  # noqa: PLC0415
-
     return new_lab(sites=HUB, configs={"hub": _with(render_base(load_fleet(HUB), "hub"), _THEIRS)})
 
 
 def _verdict(acl: str, protocol: int, source: str, destination: str) -> str:
-    from ipaddress import IPv4Address  # noqa: PLC0415
-
-    from l2tpgen.ios.acl import acl_from_lines  # noqa: PLC0415
-
     entries = acl_from_lines("l2tpgen-wan-in", acl.splitlines()[1:])
     return entries.verdict(protocol, IPv4Address(source), IPv4Address(destination))[0]
 

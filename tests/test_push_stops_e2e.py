@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import SITES
 from conftest_sim import L2TP_SECRET, PASSWORD, USERNAME, Lab, SimUp, cli_env
 from push_runs import config_lines, exec_lines
 
@@ -171,8 +172,6 @@ def _pushing(sites: Path, inventory: Path, env: dict[str, str]) -> subprocess.Po
 def test_signals_to_a_push_process_end_it_with_the_exit_code_its_report_gives(
     tmp_path: Path, phase: str, signals: tuple[signal.Signals, ...], allowed: set[str]
 ) -> None:
-    from conftest import SITES  # noqa: PLC0415 - the example fleet
-
     inventory = tmp_path / "inventory.json"
     env = cli_env(tmp_path)
     with SimUp("--sites", str(SITES), "--latency-ms", "300", inventory=inventory, env=env):

@@ -28,6 +28,7 @@ from push_runs import cli, entered_config_mode, exec_lines, push
 from l2tpgen import load_fleet
 from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
+from l2tpgen.device.manual_rollback import RollbackOptions, rollback_site
 from l2tpgen.device.push import PushOptions, push_site
 from l2tpgen.device.result import PushResult, Status
 from l2tpgen.platforms.ios.render import render_base
@@ -284,8 +285,6 @@ def test_rollback_under_another_sessions_exclusive_lock_is_refused_and_changes_n
 def test_a_lock_taken_after_rollbacks_read_refuses_its_replace_which_changes_nothing(
     new_lab: Callable[..., Lab],
 ) -> None:
-    from l2tpgen.device.manual_rollback import RollbackOptions, rollback_site  # noqa: PLC0415
-
     lab = archived_lab(new_lab, "configuration mode exclusive manual\n")
     assert push(lab, SITE)[0] == 0
     pushed = lab.running(SITE)

@@ -7,6 +7,8 @@ import re
 import yaml
 from conftest import ROOT
 
+from l2tpgen import __version__
+
 README = (ROOT / "README.md").read_text()
 MAIN_JOB = (
     "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/l2tpgen validate --sites "
@@ -43,8 +45,6 @@ def test_the_licence_file_is_the_apache_2_licence_pyproject_declares() -> None:
 
 
 def test_the_changelog_has_the_packages_version() -> None:
-    from l2tpgen import __version__  # noqa: PLC0415
-
     assert f"## [{__version__}]" in (ROOT / "CHANGELOG.md").read_text()
 
 

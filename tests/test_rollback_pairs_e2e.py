@@ -20,6 +20,7 @@ from l2tpgen.device.connection import connect
 from l2tpgen.device.credentials import Credentials
 from l2tpgen.device.inventory import Target
 from l2tpgen.device.manual_rollback import RollbackOptions
+from l2tpgen.device.manual_rollback import rollback_site as original
 from l2tpgen.device.result import Status
 from l2tpgen.device.rollback_fleet import rollback_fleet
 from l2tpgen.errors import DeviceError
@@ -233,8 +234,6 @@ def test_ctrl_c_between_routers_exits_130_with_each_routers_state_printed(
     monkeypatch: pytest.MonkeyPatch,
     keep_signal_handlers: None,  # noqa: ARG001 - restores pytest's handlers afterwards
 ) -> None:
-    from l2tpgen.device.manual_rollback import rollback_site as original  # noqa: PLC0415
-
     push(lab, *PAIR)
     pushed = {name: lab.running(name) for name in PAIR}
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli.push_output import counts_line
-from l2tpgen.device import PushResult
+from l2tpgen.device import PushResult, fleet, rollback_fleet
 from l2tpgen.device.fleet import FleetReport
 from l2tpgen.device.result import Status
 
@@ -42,7 +42,6 @@ def test_the_counts_line_splits_ok_from_failed_and_names_each_status() -> None:
 @pytest.fixture
 def fake_fleet(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """site-a would change and site-b is unchanged, with no router contacted; the inventory."""
-    from l2tpgen.device import fleet  # noqa: PLC0415
 
     def push_fleet(_fleet: object, targets: dict[str, object], *_args: object) -> FleetReport:
         status = {"site-a": Status.WOULD_CHANGE, "site-b": Status.UNCHANGED}
@@ -78,8 +77,6 @@ def test_diff_and_push_dry_run_title_their_table_and_end_with_the_counts(
 def test_rollback_of_several_routers_ends_with_the_counts(
     fake_fleet: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from l2tpgen.device import rollback_fleet  # noqa: PLC0415
-
     def fake(targets: dict[str, object], *_args: object) -> SimpleNamespace:
         # the run's end as rollback_fleet.prepare gives it when nothing is left to do
         status = {"site-a": Status.CHANGED, "site-b": Status.REFUSED}

@@ -15,12 +15,15 @@ import stat
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import revealed_site
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.device.rollback_copy import keep_locally
 from l2tpgen.device.state_dir import private_dir, router_lock
 from l2tpgen.errors import DeviceError
+from l2tpgen.model.keys import pair_psk
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -170,11 +173,6 @@ def test_a_local_rollback_copy_holds_the_pair_key_in_clear_as_docs_push_says(
 ) -> None:
     # What push sends a protected site is what `show running-config` then prints, and what the
     # next push's local copy keeps: the IKEv2 keyring's key has no type 7 form (docs/security.md).
-    from builders import revealed_site  # noqa: PLC0415
-    from conftest import ROOT  # noqa: PLC0415
-
-    from l2tpgen.model.keys import pair_psk  # noqa: PLC0415
-
     master = "m4ster-key-for-this-test-only"
     environ = {"L2TPGEN_IKE_PSK": master, "L2TPGEN_L2TP_SECRET": "l2tp-secret"}
     _, running = revealed_site(ROOT / "examples" / "protected", "site-a", environ)

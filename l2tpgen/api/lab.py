@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from l2tpgen.api.sites import load
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from pathlib import Path
@@ -41,11 +43,11 @@ def lab_build(
     Raises:
         L2tpgenError: a bad lab name, shaping or workload.
     """
-    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415 - the lab, on demand
-    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415
-    from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415
-    from l2tpgen.lab.kinds import IOL_KIND  # noqa: PLC0415
-    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415
+    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415 - startup: the lab
+    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415 - startup: the lab
+    from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415 - startup: the lab
+    from l2tpgen.lab.kinds import IOL_KIND  # noqa: PLC0415 - startup: the lab
+    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415 - startup: the lab
 
     check_lab_name(name)
     topology = build_topology(
@@ -73,8 +75,7 @@ def lab_of(source: Path, name: str | None = None, shaping: Shaping = (None, None
     Raises:
         L2tpgenError: the topology or the site files are wrong (located).
     """
-    from l2tpgen.api.sites import load  # noqa: PLC0415
-    from l2tpgen.lab.build import lab_of_file, lab_of_fleet  # noqa: PLC0415 - the lab, on demand
+    from l2tpgen.lab.build import lab_of_file, lab_of_fleet  # noqa: PLC0415 - startup: the lab
 
     if not source.is_dir():
         return lab_of_file(source, name, shaping)
@@ -87,6 +88,6 @@ def lab_run(source: Path, *, progress: Callable[[str], None] | None = None) -> L
     Raises:
         L2tpgenError: the lab cannot be built or run (nothing is left running).
     """
-    from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415 - the lab, on demand
+    from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415 - startup: the lab
 
     return run_vm(lab_of(source), progress=progress)

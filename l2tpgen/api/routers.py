@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -59,13 +60,12 @@ def plan(
     does) and planned against ``running``. Nothing connects to anything.
     """
     # hier_config and the rest of push's planning load on demand: heavy, and not for validate.
-    from l2tpgen.device.plan import plan_change  # noqa: PLC0415 - hier_config, on demand
-    from l2tpgen.device.push import lint_gate  # noqa: PLC0415
-    from l2tpgen.device.scope import OwnershipError  # noqa: PLC0415
-    from l2tpgen.ios.tree import parse, parse_rendered  # noqa: PLC0415
-    from l2tpgen.platforms.render import render_site  # noqa: PLC0415
-    from l2tpgen.render.classes import reveal  # noqa: PLC0415
-    from l2tpgen.traits import driver  # noqa: PLC0415
+    from l2tpgen.device.plan import plan_change  # noqa: PLC0415 - extra [push]: hier_config
+    from l2tpgen.device.push import lint_gate  # noqa: PLC0415 - extra [push]: netmiko
+    from l2tpgen.device.scope import OwnershipError  # noqa: PLC0415 - extra [push]: netmiko
+    from l2tpgen.ios.tree import parse, parse_rendered  # noqa: PLC0415 - startup: the config tree
+    from l2tpgen.platforms.render import render_site  # noqa: PLC0415 - startup: jinja2 (the renderers)
+    from l2tpgen.render.classes import reveal  # noqa: PLC0415 - startup: jinja2 (the renderers)
 
     platform = driver(fleet.site(site).effective_platform)
     if not platform.pushable:
@@ -109,7 +109,7 @@ def targets(
     Raises:
         L2tpgenError: the inventory cannot be read, or lacks a site.
     """
-    from l2tpgen.device import load_inventory, target_for  # noqa: PLC0415 - netmiko, on demand
+    from l2tpgen.device import load_inventory, target_for  # noqa: PLC0415 - extra [push]: netmiko
 
     if where is not None:
         return {name: where[name] for name in names}
@@ -118,7 +118,7 @@ def targets(
 
 
 def _credentials(credentials: Credentials | None) -> Credentials:
-    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - netmiko, on demand
+    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - extra [push]: netmiko
 
     return credentials if credentials is not None else credentials_from_env()
 
@@ -141,9 +141,9 @@ def push(
     Each site is rendered once; credentials come from the environment unless given. Never
     raises for a router's problem: each result says what happened (``.status``).
     """
-    from l2tpgen.device import PushOptions  # noqa: PLC0415 - netmiko, on demand
-    from l2tpgen.device.fleet import DEFAULT_WORKERS, push_fleet  # noqa: PLC0415 - Nornir
-    from l2tpgen.platforms.render import render_site  # noqa: PLC0415
+    from l2tpgen.device import PushOptions  # noqa: PLC0415 - extra [push]: netmiko
+    from l2tpgen.device.fleet import DEFAULT_WORKERS, push_fleet  # noqa: PLC0415 - extra [push]: netmiko
+    from l2tpgen.platforms.render import render_site  # noqa: PLC0415 - startup: jinja2 (the renderers)
 
     found = targets(fleet, names, inventory, where)
     login = _credentials(credentials)
@@ -184,7 +184,7 @@ def verify(
 
     The states come sorted by site (in the order of ``names``), then VLAN.
     """
-    from l2tpgen.device.fleet import DEFAULT_WORKERS, verify_fleet  # noqa: PLC0415 - Nornir
+    from l2tpgen.device.fleet import DEFAULT_WORKERS, verify_fleet  # noqa: PLC0415 - extra [push]: netmiko
 
     found = targets(fleet, names, inventory, where)
     login = _credentials(credentials)
@@ -203,8 +203,7 @@ def rollback_options(
     state_dir: Path | None = None,
 ) -> RollbackOptions:
     """How ``site``'s router is rolled back: the copy, the state directory, its save command."""
-    from l2tpgen.device.manual_rollback import RollbackOptions  # noqa: PLC0415 - netmiko
-    from l2tpgen.traits import driver  # noqa: PLC0415
+    from l2tpgen.device.manual_rollback import RollbackOptions  # noqa: PLC0415 - extra [push]: netmiko
 
     platform = driver(fleet.site(site).effective_platform)
     return RollbackOptions(
@@ -233,7 +232,7 @@ def rollback(
     ``approve`` is shown the diff and says whether to go ahead (by default: yes, as ``--yes``).
     Never raises for a router's problem: the result says what happened.
     """
-    from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - netmiko
+    from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - extra [push]: netmiko
 
     options = rollback_options(fleet, site, to=to, save=save, state_dir=state_dir)
     target = targets(fleet, [site], inventory, where)[site]

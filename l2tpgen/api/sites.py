@@ -6,9 +6,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SitesDirectoryError
-from l2tpgen.model import Fleet, load_fleet, load_sites
+from l2tpgen.files import write_files
+from l2tpgen.model import Fleet, load_fleet, load_sites, resolve_site
+from l2tpgen.model.class_checks import static_spread_hints
 from l2tpgen.model.fleet import FleetCheckError
+from l2tpgen.model.interface_checks import interface_hints
 from l2tpgen.model.load import SITE_SUFFIXES, locate_problems
+from l2tpgen.model.native_vlan import native_hints
+from l2tpgen.model.pair_keys import check_pair_keys, compare_pair_keys
+from l2tpgen.model.protection import unconfirmed
+from l2tpgen.model.protection_checks import hub_hints
+from l2tpgen.model.salvage import restore
+from l2tpgen.model.underlay import check_underlay, reaches
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -146,20 +156,13 @@ def _unknown_ignores(fleet: Fleet) -> list[Problem]:
     """
     if not any(site.lint.ignore for site in fleet.sites.values()):
         return []
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415 - only when used
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415 - startup: the linter
 
     return unknown_ignores(fleet)
 
 
 def warnings_of(fleet: Fleet) -> list[Problem]:
     """What validate warns about besides the problems that stop a fleet, placed in the files."""
-    from l2tpgen.model.class_checks import static_spread_hints  # noqa: PLC0415 - validate's
-    from l2tpgen.model.interface_checks import interface_hints  # noqa: PLC0415
-    from l2tpgen.model.native_vlan import native_hints  # noqa: PLC0415
-    from l2tpgen.model.protection_checks import hub_hints  # noqa: PLC0415
-    from l2tpgen.model.salvage import restore  # noqa: PLC0415
-    from l2tpgen.model.underlay import check_underlay  # noqa: PLC0415
-
     sites = fleet.sites
     found = [*interface_hints(sites.values()), *native_hints(sites.values()), *hub_hints(sites)]
     found += [*check_underlay(sites), *static_spread_hints(sites)]
@@ -172,8 +175,6 @@ def pair_keys(fleet: Fleet) -> tuple[list[KeyComparison], list[Problem]]:
     Each comparison says same, differ or unknown (never a value, ``model.pair_keys``); a pair
     whose keys differ is also a located problem (V100), for ``validate`` to refuse.
     """
-    from l2tpgen.model.pair_keys import check_pair_keys, compare_pair_keys  # noqa: PLC0415
-
     comparisons = compare_pair_keys(fleet.sites)
     problems = check_pair_keys(fleet.sites, fleet.files, comparisons)
     return comparisons, locate_problems(problems, fleet.files)
@@ -181,7 +182,7 @@ def pair_keys(fleet: Fleet) -> tuple[list[KeyComparison], list[Problem]]:
 
 def unset_secrets(fleet: Fleet) -> list[SecretNeed]:
     """The variables the fleet's secrets come from that are missing or refused."""
-    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - jinja2, on demand
+    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - startup: jinja2 (the renderers)
 
     try:
         return [need for need in secret_needs(fleet) if need.state != "set"]
@@ -195,9 +196,6 @@ def validate(sites: Path) -> Validation:
     Every problem in one run: a site file with schema errors is still checked where it can be,
     and the checks that need the whole fleet run on what loaded.
     """
-    from l2tpgen.model.protection import unconfirmed  # noqa: PLC0415
-    from l2tpgen.model.underlay import reaches  # noqa: PLC0415
-
     try:
         fleet = load_fleet(sites)
     except FleetCheckError as exc:  # the rest of the checks, on what could be checked
@@ -249,14 +247,12 @@ class Rendering:
     @property
     def text(self) -> str:
         """The files as one text (several each under a ``# ==> NAME <==`` line)."""
-        from l2tpgen.platforms.render import join_files  # noqa: PLC0415 - jinja2, on demand
+        from l2tpgen.platforms.render import join_files  # noqa: PLC0415 - startup: jinja2 (the renderers)
 
         return join_files(self.files)
 
     def write(self, output: Path) -> list[Path]:
         """Write the config to ``output`` (a directory for several files), as ``render -o``."""
-        from l2tpgen.files import write_files  # noqa: PLC0415 - the one writer, on demand
-
         return write_files(output, self.files, private=self.private)
 
 
@@ -274,8 +270,7 @@ def render(
         SecretError: ``reveal_secrets`` and a secret's variable is unset or refused.
         L2tpgenError: the site cannot be rendered.
     """
-    from l2tpgen.platforms.render import render_files  # noqa: PLC0415 - jinja2, on demand
-    from l2tpgen.traits import driver  # noqa: PLC0415
+    from l2tpgen.platforms.render import render_files  # noqa: PLC0415 - startup: jinja2 (the renderers)
 
     files = render_files(fleet, site, fmt, platform=platform, reveal_secrets=reveal_secrets)
     chosen = driver(platform or fleet.site(site).effective_platform)
@@ -287,8 +282,8 @@ def render(
 
 def _lint_errors(name: str, text: str, platform: str) -> tuple[Finding, ...]:
     """The error-level findings of one rendered config linted alone."""
-    from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - the linter
-    from l2tpgen.lint.origins import rendered_name  # noqa: PLC0415
+    from l2tpgen.lint import ConfigText, Severity, lint_configs  # noqa: PLC0415 - startup: the linter
+    from l2tpgen.lint.origins import rendered_name  # noqa: PLC0415 - startup: the linter
 
     linted = lint_configs([ConfigText(rendered_name(name), text, platform=platform, rendered=True)])
     return tuple(f for f in linted if f.severity is Severity.ERROR)
@@ -308,7 +303,7 @@ class LintReport:
 
     def as_json(self) -> str:
         """As ``lint --format json`` writes it."""
-        from l2tpgen.lint.formats import to_json  # noqa: PLC0415 - the linter, on demand
+        from l2tpgen.lint.formats import to_json  # noqa: PLC0415 - startup: the linter
 
         return to_json(list(self.findings), list(self.quiet))
 
@@ -318,10 +313,9 @@ def lint(sites: Path, names: Sequence[str] = (), selection: Selection | None = N
 
     A fleet that does not load gives its problems as findings. ``names`` may be site files.
     """
-    from l2tpgen.lint import Selection, problems_as_findings  # noqa: PLC0415 - the linter
-    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415
-    from l2tpgen.lint.sites import lint_sites_counted  # noqa: PLC0415
-    from l2tpgen.model import resolve_site  # noqa: PLC0415
+    from l2tpgen.lint import Selection, problems_as_findings  # noqa: PLC0415 - startup: the linter
+    from l2tpgen.lint.site_ignores import unknown_ignores  # noqa: PLC0415 - startup: the linter
+    from l2tpgen.lint.sites import lint_sites_counted  # noqa: PLC0415 - startup: the linter
 
     directory, chosen = sites, list(names)
     if chosen:

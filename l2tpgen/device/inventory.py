@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 from yaml import YAMLError
 
 from l2tpgen.errors import DeviceError, L2tpgenError
+from l2tpgen.model.yamlparse import YamlProblem, parse
 from l2tpgen.traits import DRIVERS
 
 if TYPE_CHECKING:
@@ -68,8 +69,6 @@ def load_inventory(path: str | os.PathLike[str]) -> Inventory:
     and an alias bomb or a monstrous number stops with a located error instead of eating memory.
     Each problem is reported at ``file:line:column`` with the site and the key.
     """
-    from l2tpgen.model.yamlparse import YamlProblem, parse  # noqa: PLC0415 - libyaml on demand
-
     file = Path(path)
     try:
         parsed = parse(file.read_text(encoding="utf-8"))

@@ -245,7 +245,7 @@ def plan_change(
         AclEditError: an access list on the router cannot become the intended one entry by entry
             (``acl_edit``).
     """
-    from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - heavy
+    from hier_config import Platform, WorkflowRemediation, get_hconfig  # noqa: PLC0415 - extra [push]: hier_config, planning only
 
     # One reading of the running config (tree and facts) for every check below (issue 35).
     running = as_parsed(running_config, "running")

@@ -9,12 +9,13 @@ Nothing is written or printed here. A config that cannot be imported stops the w
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import L2tpgenError
 from l2tpgen.importer.class_settings import name_refusals
+from l2tpgen.importer.finish import finish
 from l2tpgen.importer.interfaces import interface_notes
 from l2tpgen.importer.notes import Note
 from l2tpgen.importer.pairs import peerings
@@ -28,6 +29,7 @@ from l2tpgen.importer.port_mode import (
     port_entry,
     refusal,
 )
+from l2tpgen.importer.results import ImportedSite, ImportRefusedError, ImportResult
 from l2tpgen.importer.router import Refused, Router, read_router
 from l2tpgen.importer.sites import (
     Draft,
@@ -62,17 +64,6 @@ __all__ = [
 ]
 
 
-class ImportRefusedError(L2tpgenError):
-    """The configs cannot be imported; ``notes`` say why, each at its file:line."""
-
-    def __init__(self, notes: Sequence[Note]) -> None:
-        self.notes = tuple(notes)
-        count = len({n.file for n in self.notes})
-        super().__init__(
-            f"nothing was written: {count} config{'s' if count != 1 else ''} cannot be imported"
-        )
-
-
 @dataclass(frozen=True)
 class ImportOptions:
     """What the configs do not say.
@@ -87,40 +78,6 @@ class ImportOptions:
     port: PortChoice = field(default_factory=PortChoice)
 
 
-@dataclass(frozen=True)
-class ImportedSite:
-    """One site: its name, its data (a site file's content), its file's text and its notes."""
-
-    name: str
-    source: str | None  # the config file; None for a stub
-    data: Mapping[str, object]
-    text: str
-    notes: tuple[Note, ...]
-
-    @property
-    def stub(self) -> bool:
-        """A site made for a peer whose config was not given (its wan and lan are missing)."""
-        return self.source is None
-
-
-@dataclass(frozen=True)
-class ImportResult:
-    """The imported sites and every note (warnings and what the model cannot express)."""
-
-    sites: tuple[ImportedSite, ...]
-    notes: tuple[Note, ...]
-
-    @property
-    def warnings(self) -> tuple[Note, ...]:
-        """The notes that ask for an action."""
-        return tuple(n for n in self.notes if n.kind == "warning")
-
-    @property
-    def unexpressed(self) -> tuple[Note, ...]:
-        """What the routers have and the site files cannot say."""
-        return tuple(n for n in self.notes if n.kind == "unexpressed")
-
-
 def _lookup(names: Mapping[str, str], *keys: str | None) -> str | None:
     return next((names[k] for k in keys if k is not None and k in names), None)
 
@@ -132,8 +89,6 @@ def _keys(router: Router, names: Mapping[str, str]) -> tuple[str | None, ...]:
 
 def _name_routers(routers: list[Router], options: ImportOptions) -> dict[str, str]:
     """Site name by config file: as given, else l2tpgen's own header's, else the hostname."""
-    import re  # noqa: PLC0415
-
     names: dict[str, str] = {}
     refusals: list[Note] = []
     for r in routers:
@@ -269,8 +224,6 @@ def import_configs(
     Raises:
         ImportRefusedError: a config cannot be imported (nothing is returned for any).
     """
-    from l2tpgen.importer.finish import finish  # noqa: PLC0415 - validation and text
-
     options = options or ImportOptions()
     routers: list[Router] = []
     refusals: list[Note] = []

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from l2tpgen.importer.notes import Note, redact
+from l2tpgen.ios.facts import PseudowireClass
 from l2tpgen.model.site import NAME_PATTERN, NAME_RULES
 from l2tpgen.render.classes import IOS_DEFAULT_HELLO  # what render leaves out
 
@@ -300,7 +301,6 @@ def peer_classes(router: Router, circuits: list[Circuit]) -> PeerClasses:
                 else "the xconnect names no pw-class: read as l2tpgen's defaults",
             )
         )
-        from l2tpgen.ios.facts import PseudowireClass  # noqa: PLC0415 - a stand-in value
 
         facts = PseudowireClass(name or "l2tpgen", circuits[0].xconnect.at, "l2tpv3")
         facts = _defaults(facts)
@@ -332,8 +332,6 @@ def class_settings(router: Router, facts: PwFacts, circuits: list[Circuit]) -> P
 
 
 def _defaults(facts: PwFacts) -> PwFacts:
-    from dataclasses import replace  # noqa: PLC0415
-
     return replace(facts, pmtu=True, df_bit=True)
 
 

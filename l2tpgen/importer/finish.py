@@ -8,6 +8,7 @@ from pydantic import ValidationError
 
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.importer.notes import Note
+from l2tpgen.importer.results import ImportedSite, ImportRefusedError, ImportResult
 from l2tpgen.importer.writer import site_yaml
 from l2tpgen.model.fleet import Fleet
 from l2tpgen.model.problems import format_path
@@ -17,7 +18,6 @@ from l2tpgen.model.site import Site
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from l2tpgen.importer import ImportResult
     from l2tpgen.importer.sites import Draft
 
 MANAGEMENT = (
@@ -57,8 +57,6 @@ def _validated(sites: Sequence[tuple[Draft, dict[str, object]]]) -> list[Site]:
     Raises:
         ImportRefusedError: a site read from a config is not valid (one note per file).
     """
-    from l2tpgen.importer import ImportRefusedError  # noqa: PLC0415
-
     models: list[Site] = []
     refusals: list[Note] = []
     for draft, data in sites:
@@ -117,8 +115,6 @@ def _warnings(sites: Sequence[tuple[Draft, dict[str, object]]], models: list[Sit
 
 def finish(sites: Sequence[tuple[Draft, dict[str, object]]], notes: list[Note]) -> ImportResult:
     """Validate, then give each site its notes and its text."""
-    from l2tpgen.importer import ImportedSite, ImportResult  # noqa: PLC0415
-
     models = _validated(sites)
     every = list(notes) + [n for draft, _ in sites for n in draft.notes]
     every += _warnings(sites, models)

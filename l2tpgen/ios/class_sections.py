@@ -65,7 +65,7 @@ def pw_class(node: Node) -> PseudowireClass:
 def fingerprint(secret: str, encryption: int) -> str | None:
     """A short SHA-256 of a secret's plain text, to compare two ends without keeping it."""
     if encryption == 7:  # noqa: PLR2004 - type 7
-        from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only for configs with secrets
+        from l2tpgen.ios import type7  # noqa: PLC0415 - heavy: netutils, only for a type 7 secret
 
         try:
             secret = type7.decode(secret)

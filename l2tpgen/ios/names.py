@@ -73,7 +73,7 @@ def _known() -> dict[str, str]:
 
     Loaded on first use: importing netutils costs as much as the rest of a `validate`.
     """
-    from netutils.constants import BASE_INTERFACES  # noqa: PLC0415
+    from netutils.constants import BASE_INTERFACES  # noqa: PLC0415 - startup: netutils
 
     table: dict[str, str | None] = {}
     for key, value in BASE_INTERFACES.items():
@@ -188,6 +188,6 @@ def short_interface_name(name: str) -> str:
     """The short form IOS prints in show outputs: ``GigabitEthernet0/0.10`` -> ``Gi0/0.10``."""
     if _NAME.match(name) is None:
         return name
-    from netutils.interface import abbreviated_interface_name  # noqa: PLC0415 - see _known
+    from netutils.interface import abbreviated_interface_name  # noqa: PLC0415 - startup: netutils
 
     return str(abbreviated_interface_name(name.strip()))

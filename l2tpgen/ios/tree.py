@@ -116,10 +116,10 @@ def _import_parser() -> Any:  # noqa: ANN401 - ciscoconfparse ships no types
     """
     with _IMPORT_LOCK:
         if _PARSER_PACKAGE in sys.modules:
-            from ciscoconfparse import CiscoConfParse  # noqa: PLC0415
+            from ciscoconfparse import CiscoConfParse  # noqa: PLC0415 - heavy: ciscoconfparse, the reference
 
             return CiscoConfParse
-        from loguru import logger  # noqa: PLC0415 - only needed with the parser
+        from loguru import logger  # noqa: PLC0415 - heavy: loguru, the parser's logger
 
         core = getattr(logger, "_core", None)
         before = dict(getattr(core, "handlers", {}))

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.platforms.render import kernel_plane
+from l2tpgen.lab.vyosrun import vyos_commands
+from l2tpgen.platforms.render import kernel_plane, render_site
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Site
@@ -53,9 +54,6 @@ def rendered_commands(fleet: Fleet, name: str) -> list[str]:
     """The commands ``render`` writes for a Linux or VyOS site, in the site's own names."""
     site = fleet.site(name)
     if site.driver.data_plane is not None:  # VyOS: its `set` lines, as vyos-1x runs them
-        from l2tpgen.lab.vyosrun import vyos_commands  # noqa: PLC0415
-        from l2tpgen.platforms.render import render_site  # noqa: PLC0415
-
         return vyos_commands(render_site(fleet, name), f"{name}'s VyOS rendering")
     return kernel_plane().site(fleet, name)
 

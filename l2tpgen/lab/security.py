@@ -40,6 +40,7 @@ from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe
 from l2tpgen.lab.strongswan import CHARON, PLUGINS, SWANCTL
 from l2tpgen.model.keys import PSK_PLACEHOLDER, reveal_psks
+from l2tpgen.model.protection import COOKIE_PLACEHOLDER, reveal_cookies
 from l2tpgen.render.swanctl import psk_text
 
 if TYPE_CHECKING:
@@ -261,10 +262,6 @@ def _hex(words: tuple[int, ...]) -> str:
 
 def reveal_secrets(lab: Lab) -> Lab:
     """The lab with throwaway values for every secret its PEs' commands and files name."""
-    from l2tpgen.model.protection import (  # noqa: PLC0415 - protected labs only
-        COOKIE_PLACEHOLDER,
-        reveal_cookies,
-    )
 
     def cookie_variables(command: str) -> set[str]:
         return {m.group("var") for m in COOKIE_PLACEHOLDER.finditer(command)}

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.checks.frames import frames_labels
 from l2tpgen.lab.faithful import LAB_LAN, LAB_WAN, lab_names, map_names, pe_commands
 from l2tpgen.lab.fields import VLANS, check_lab_name
 from l2tpgen.lab.inputs import (
@@ -220,7 +221,6 @@ def build_topology(
     Cisco sites are IOL nodes.
     """
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
-    from l2tpgen.lab.checks.frames import frames_labels  # noqa: PLC0415 - renders the Cisco ends
 
     frame_labels = frames_labels(fleet) if frames and variant == "per-vlan" else {}
     kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)

@@ -27,6 +27,7 @@ import re
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import SecretError
+from l2tpgen.secrets import read_secret
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -87,8 +88,6 @@ def check_master(variable: str, value: str) -> None:
 
 def master_key(variable: str, environ: Mapping[str, str] | None = None) -> bytes:
     """The master key in ``variable``, checked (``SecretError`` naming it otherwise)."""
-    from l2tpgen.secrets import read_secret  # noqa: PLC0415 - only when secrets are written
-
     value = read_secret(variable, environ)
     check_master(variable, value)
     return value.encode()

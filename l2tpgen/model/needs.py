@@ -70,7 +70,7 @@ def _placeholders(text: str) -> Iterable[tuple[str, Purpose]]:
 
 
 def _literal(variable: str, value: str) -> None:
-    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only here
+    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: netutils
 
     try:
         type7.encode(value, 0)

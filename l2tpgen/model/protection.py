@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.model.base import Flag, StrictModel
+from l2tpgen.model.keys import master_key
 from l2tpgen.model.secret_names import COOKIE_KEY_ENV, PSK_ENV
 from l2tpgen.model.secret_names import SecretVar as EnvVar  # pydantic reads it
 from l2tpgen.mtu import Esp
@@ -261,8 +262,6 @@ def cookie_key(variable: str, environ: Mapping[str, str] | None = None) -> bytes
     Raises:
         SecretError: unset, empty or refused (naming the variable, never the value).
     """
-    from l2tpgen.model.keys import master_key  # noqa: PLC0415 - only when secrets are written
-
     return master_key(variable, environ)
 
 

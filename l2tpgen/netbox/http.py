@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from typing import Any
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit
 
 from l2tpgen.errors import L2tpgenError
 
@@ -106,22 +107,16 @@ class Budget:
 
 def _paged(url: str) -> bool:
     """Whether ``url`` asks for one page of a list (NetBox's ``limit``, ``offset``, ``start``)."""
-    from urllib.parse import parse_qs, urlsplit  # noqa: PLC0415
-
     return bool({"limit", "offset", "start", "cursor"} & set(parse_qs(urlsplit(url).query)))
 
 
 def _continued(url: str) -> bool:
     """Whether ``url`` is a page a ``next`` link gave (an ``offset``, ``start`` or ``cursor``)."""
-    from urllib.parse import parse_qs, urlsplit  # noqa: PLC0415
-
     return bool({"offset", "start", "cursor"} & set(parse_qs(urlsplit(url).query)))
 
 
 def _query(url: str) -> str:
     """The page's place in its list (``?limit=50&offset=50``), never anything else of the URL."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit  # noqa: PLC0415
-
     keep = [(k, v) for k, v in parse_qsl(urlsplit(url).query) if k in {"limit", "offset", "start"}]
     return f"?{urlencode(keep)}" if keep else ""
 
@@ -173,8 +168,8 @@ def _session(limit: float, budget: Budget | None = None) -> Any:  # noqa: ANN401
     command's deadline and page limit (a fresh default one unless given), counted at each request.
     """
     counted = budget or Budget()
-    import requests  # noqa: PLC0415 - pynetbox's own dependency
-    from requests.adapters import HTTPAdapter  # noqa: PLC0415
+    import requests  # noqa: PLC0415 - extra [netbox]: pynetbox brings requests
+    from requests.adapters import HTTPAdapter  # noqa: PLC0415 - extra [netbox]: requests' adapter
 
     class _Session(requests.Session):
         l2tpgen_last = ""  # the last request, "GET /api/dcim/devices/", for messages
@@ -224,8 +219,6 @@ def _within(
 
 def _path(url: str) -> str:
     """``url`` without scheme, host and query: what a message may show of a request."""
-    from urllib.parse import urlsplit  # noqa: PLC0415
-
     return urlsplit(url).path or "/"
 
 

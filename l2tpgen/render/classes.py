@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import RenderError, SecretError
 from l2tpgen.model.keys import check_literal, reveal_psks
+from l2tpgen.model.needs import require_all
 from l2tpgen.model.protection import reveal_cookies
 from l2tpgen.secrets import masked, read_secret
 
@@ -58,7 +59,7 @@ class PseudowireClassView:
 
 def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     """The secret in ``variable`` as type 7 (errors name the variable, never the value)."""
-    from l2tpgen.ios import type7  # noqa: PLC0415 - netutils, only when secrets are written
+    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: netutils
 
     value = read_secret(variable, environ)
     try:
@@ -95,8 +96,6 @@ def reveal(text: str, environ: Mapping[str, str] | None = None) -> str:
     Raises:
         SecretError: a variable is unset, or holds what type 7 cannot carry.
     """
-    from l2tpgen.model.needs import require_all  # noqa: PLC0415 - only when secrets are written
-
     require_all(text, environ)  # every missing or refused variable at once
     filled = _PLACEHOLDER.sub(lambda m: m.group(1) + _encrypted(m.group(2), environ), text)
     return reveal_cookies(reveal_psks(filled, environ), environ)

@@ -26,7 +26,9 @@ from l2tpgen.lab.checks.base import (
     Runner,
     Stage,
 )
+from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import ordered
+from l2tpgen.lab.security import attacked_pairs
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -98,14 +100,10 @@ def plan_checks(lab: Lab, runner: Runner) -> Plan:
     checks: list[Check] = []
     pair_checks = [c for c in chosen if issubclass(c, PairCheck)]
     if pair_checks:
-        from l2tpgen.lab.pairs import pairs  # noqa: PLC0415 - pairs imports this package's shapes
-
         checks += [c.for_pair(lab, pair) for pair in pairs(lab) for c in pair_checks]
     checks += [found for c in chosen if issubclass(c, LabCheck) for found in c.plan(lab)]
     protection = [c for c in chosen if issubclass(c, ProtectionCheck)]
     if protection:
-        from l2tpgen.lab.security import attacked_pairs  # noqa: PLC0415 - protected labs only
-
         checks += [c.for_attacked(lab, a) for a in attacked_pairs(lab) for c in protection]
     extras = tuple(dict.fromkeys(build for check in chosen for build in check.extras))
     return Plan(tuple(checks), extras, tuple(skipped.items()))

@@ -22,10 +22,16 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from l2tpgen.ios.extract import extract
+from l2tpgen.ios.tree import parse_rendered
 from l2tpgen.lab.checks.base import LabCheck
 from l2tpgen.lab.frames import BATCH_EOF, DOT1Q, frame_script, inner_frames, tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import CheckResult, Probe
+from l2tpgen.lint.pairing import End
+from l2tpgen.lint.rules.frames import _interworking, frame_mode
+from l2tpgen.model.protection import COOKIE_PLACEHOLDER
+from l2tpgen.platforms.render import kernel_plane, render_site
 from l2tpgen.traits import lab_platform
 
 if TYPE_CHECKING:
@@ -72,12 +78,6 @@ class CiscoEnd:
 
 def cisco_end(fleet: Fleet, pw: Pseudowire) -> CiscoEnd:
     """The frame format ``pw``'s Cisco peer's rendered configuration implies."""
-    from l2tpgen.ios.extract import extract  # noqa: PLC0415 - only fleets with such a pair
-    from l2tpgen.ios.tree import parse_rendered  # noqa: PLC0415
-    from l2tpgen.lint.pairing import End  # noqa: PLC0415
-    from l2tpgen.lint.rules.frames import _interworking, frame_mode  # noqa: PLC0415
-    from l2tpgen.platforms.render import render_site  # noqa: PLC0415
-
     peer, local = pw.peer.name, str(pw.site.tunnel_address)
     facts = extract(peer, parse_rendered(render_site(fleet, peer), peer))
     for interface, xconnect in facts.xconnects():
@@ -105,9 +105,6 @@ def frame_pairs(fleet: Fleet) -> tuple[Pseudowire, ...]:
 
 def _revealed(script: str) -> str:
     """Keyed cookies with throwaway values (the frame does not depend on them), never the user's."""
-    from l2tpgen.model.protection import COOKIE_PLACEHOLDER  # noqa: PLC0415
-    from l2tpgen.platforms.render import kernel_plane  # noqa: PLC0415
-
     names = {m.group("var") for m in COOKIE_PLACEHOLDER.finditer(script)}
     if not names:
         return script

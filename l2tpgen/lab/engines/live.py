@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from l2tpgen.lab.checks import check_extras
 from l2tpgen.lab.engines.agent import READY, agent_script, request
 from l2tpgen.lab.engines.guest import STEP, GuestLab, parse_console, probe_script, setup_script
 from l2tpgen.lab.engines.livestate import (
@@ -43,7 +44,10 @@ from l2tpgen.lab.engines.qemu import (
     find_kernel,
     qemu_command,
 )
+from l2tpgen.lab.engines.vm import guest_extras, protect_extras, setup_extras
+from l2tpgen.lab.frames import tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
+from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -72,11 +76,6 @@ def _prepare(lab: Lab) -> tuple[Lab, tuple[Probe, ...], Extras | None]:
     The extras: tcpdump when the host has it (``lab exec`` captures with it), what the set-up
     needs, and what the checks ``lab check`` runs need (the registry's, for ``live``).
     """
-    from l2tpgen.lab.checks import check_extras  # noqa: PLC0415
-    from l2tpgen.lab.engines.vm import guest_extras, protect_extras, setup_extras  # noqa: PLC0415
-    from l2tpgen.lab.frames import tcpdump_extras  # noqa: PLC0415
-    from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan  # noqa: PLC0415
-
     lab = reveal_secrets(lab)  # throwaway secrets, never the user's
     tools = (tcpdump_extras,) if shutil.which("tcpdump") else ()
     checks = check_extras(lab, "live")

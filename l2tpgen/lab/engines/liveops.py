@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.engines.agent import request
 from l2tpgen.lab.engines.guest import PRELUDE, GuestLab, parse_console, probe_script
 from l2tpgen.lab.engines.guest import WORK as GUEST_WORK
@@ -183,8 +184,6 @@ def check(live: LiveLab, lab: Lab) -> LabReport:
     over ESP. The frames checks its PEs' labels carry too, in namespaces of their own, removed
     afterwards (``lab up`` put tcpdump in the guest).
     """
-    from l2tpgen.lab.checks import plan_checks  # noqa: PLC0415
-
     plan = plan_checks(lab, "live")
     guest = GuestLab(lab, plan.probes("usual"))
     began = time.monotonic()

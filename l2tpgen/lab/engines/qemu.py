@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import lzma
 import os
 import re
 import shutil
@@ -127,8 +128,6 @@ def _module_bytes(kernel: Kernel, name: str) -> bytes:
     for candidate in kernel.modules.rglob(f"{name}.ko*"):
         data = candidate.read_bytes()
         if candidate.suffix == ".xz":
-            import lzma  # noqa: PLC0415 - only for compressed modules
-
             return lzma.decompress(data)
         if candidate.suffix == ".zst":
             raise LabEnvironmentError(f"{candidate} is zstd-compressed; decompress it first")
