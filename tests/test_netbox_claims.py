@@ -202,3 +202,33 @@ def test_every_command_with_an_inventory_option_reads_a_netbox_inventory(
         unset = runner.invoke(app, [*base, "netbox:tag=l2tpgen"])
         assert unset.exit_code == 1, args
         assert "set L2TPGEN_NETBOX_URL" in " ".join(unset.output.split()), args
+
+
+def _without_primary_ip(name: str) -> Recording:
+    """Recording ``name`` with its first device's primary IPv4 address taken away."""
+    recorded = Recording.load(RECORDED / f"{name}.json")
+    for exchange in recorded.exchanges:
+        if exchange["request"]["path"] == "/api/dcim/devices/" and exchange["answer"]:
+            exchange["answer"]["results"][0]["primary_ip4"] = None
+            return recorded
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_pull_prints_each_object_it_cannot_map_with_its_netbox_url_and_why(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fmt: str
+) -> None:
+    _replay(monkeypatch, _without_primary_ip("pull-pair"))
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["netbox", "pull", "--tag", "l2tpgen", "-o", str(out), "--format", fmt]
+    )
+    assert result.exit_code == 1
+    assert not out.exists()
+    url = f"{BASE}/dcim/devices/1/"
+    why = "device r1 has no primary IPv4 address"
+    if fmt == "json":
+        unmapped = json.loads(result.stdout)["unmapped"]
+        assert {"url": url, "message": f"{why} (SSH)"} in unmapped
+    else:
+        assert f"{url}: not mapped: {why}" in " ".join(result.output.split())
