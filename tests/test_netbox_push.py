@@ -58,7 +58,7 @@ def test_a_dry_run_lists_the_changes_and_writes_nothing(netbox: Any) -> None:  #
     result = push(SITES, "--dry-run")
     assert result.exit_code == 0, result.output
     assert "would create device lab-b-rtr1" in result.stdout
-    assert "would create interface GigabitEthernet0/0.2996" in result.stdout
+    assert "would create interface lab-b-rtr1 GigabitEthernet0/0.2996" in result.stdout
     assert "dry run: nothing written" in result.output
     assert list(netbox.dcim.devices.all()) == []
     assert list(netbox.extras.tags.all()) == []

@@ -46,6 +46,7 @@ class _Planned:
 
     id = 0
     planned = True
+    name = ""  # the name it would be made with, for the changes listed under it
 
 
 def _value(value: Any) -> Any:  # noqa: ANN401 - a pynetbox field: Record, choice, list, scalar
@@ -117,7 +118,9 @@ class Pusher:
         if found is None:
             self.changes.append(Change("create", kind, name, tuple(sorted(fields))))
             if self.dry_run:
-                return _Planned()
+                planned = _Planned()
+                planned.name = str(lookup.get("name", ""))
+                return planned
             keys = {k: v for k, v in lookup.items() if not k.endswith("_id")}  # not filters
             data = {k: _id(v) for k, v in {**keys, **(create or {}), **fields}.items()}
             return self._call(endpoint.create, **data)
