@@ -141,8 +141,8 @@ def _roles(site: Site) -> Iterator[Problem]:
             site.name,
             _WAN,
             f"WAN interface {wan} is a subinterface of the LAN trunk {lan}",
-            "l2tpgen owns every subinterface of the LAN trunk (push reconfigures or removes "
-            "them, which would cut the router's own uplink); put the WAN on another port",
+            "the LAN trunk is for the stretched VLANs, whose subinterfaces push reconfigures "
+            "or removes; keep the router's own uplink off it and put the WAN on another port",
             code="V035",
         )
 

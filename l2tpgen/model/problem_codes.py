@@ -44,8 +44,9 @@ def problems_markdown() -> str:
         "# Validation problems\n",
         (
             "Generated from `l2tpgen/model/problem_codes.yaml` (`pytest --update-golden` "
-            "rewrites this file). Every problem `l2tpgen validate` (and every command that loads "
-            "the site files) reports has a stable code: at the end of its line in text "
+            "rewrites this file). Every problem `l2tpgen validate` reports (and render, push "
+            "and the other commands that load the site files; lint reports them as findings of "
+            "rule L2T000) has a stable code: at the end of its line in text "
             "(`[V013]`), as `code` in `--format json`, and in the annotation's title in "
             "`--format github`. A code never changes meaning and is never reused. Words in "
             "`<angle brackets>` stand for the values of the site files; a warning leaves the exit "
