@@ -312,7 +312,8 @@ def _held_by(row: Row) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    """A table cell: links shown as their text (their targets are relative to the page quoted)."""
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).replace("|", "\\|")
 
 
 def all_rows() -> dict[str, list[Row]]:
