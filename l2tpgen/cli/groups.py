@@ -278,3 +278,9 @@ class LazyGroup(HelpGroup):
         """Command names and their help, none of them imported."""
         with self._listed():
             return super().shell_complete(ctx, incomplete)
+
+
+def load_all() -> None:
+    """Import every command's module, as walking the whole tree of commands needs (docs, tests)."""
+    for entry in COMMANDS.values():
+        importlib.import_module(entry.module)
