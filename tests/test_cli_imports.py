@@ -33,7 +33,7 @@ ALLOWED = {
     ("sites.py", "l2tpgen.lint.formats"): "the linter, for validate --format github only: "
     "validate loads none otherwise (tests/test_validate_cost.py)",
 }
-_REASON = re.compile(r"#\s*noqa:\s*PLC0415\s*-\s*(\S.*)$")
+_REASON = re.compile(r"#\s*noqa:\s*PLC0415[\w\s,]*?\s-\s*(\S.*)$")
 _EXTRA = re.compile(r"\bthe (\w+) extra\b")
 
 
