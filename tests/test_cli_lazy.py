@@ -123,3 +123,18 @@ def test_every_command_the_modules_register_is_in_the_table_with_its_help() -> N
         callback = command.callback
         if not isinstance(command, typer.core.TyperGroup) and callback is not None:
             assert callback.__module__ == entry.module, name
+
+
+def test_a_misspelt_command_gets_did_you_mean_from_every_command_loaded_or_not() -> None:
+    environ = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "l2tpgen", "valdate"],
+        env=environ,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "No such command 'valdate'. Did you mean 'validate'?" in done.stderr

@@ -9,6 +9,7 @@ alone (issue 35: a cold ``validate`` pays for no other command's modules or opti
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import typer
 import typer.main
 from rich.markup import escape
+from typer._click.exceptions import UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
@@ -260,6 +262,22 @@ class LazyGroup(HelpGroup):
                     suggest_commands=source.suggest_commands,
                 )
         raise LookupError(f"{entry.module} registers no command {name!r}")  # a bug: the table
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        """The command; a misspelt one's error says "Did you mean", from every command's name.
+
+        (typer suggests from the commands built only, which are none here.)
+        """
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as exc:
+            matches = difflib.get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if matches and "Did you mean" not in exc.message:
+                suggestions = ", ".join(f"{m!r}" for m in matches)
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {suggestions}?"
+            raise
 
     @contextmanager
     def _listed(self) -> Iterator[None]:
