@@ -29,9 +29,9 @@ from l2tpgen.cli.lab_progress import lab_progress
 from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
-from l2tpgen.lab.engines.attacker import run_attacks
-from l2tpgen.lab.engines.clab import run_containerlab
-from l2tpgen.lab.engines.vm import run_vm
+
+# The engines by module: tests put fakes in their place (monkeypatch).
+from l2tpgen.lab.engines import attacker, clab, vm
 from l2tpgen.lab.fields import WHY, check_lab_name, check_writable, parse_workloads
 from l2tpgen.lab.kept_ports import kept_port_rows
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
@@ -251,7 +251,7 @@ def _with_attacks(result: LabReport, lab: Lab) -> LabReport:
     Raises:
         L2tpgenError: the lab has no pair of IPsec PEs to attack, or the run failed.
     """
-    attacks = run_attacks(lab)
+    attacks = attacker.run_attacks(lab)
     return replace(
         result,
         results=(*result.results, *attacks.results),
@@ -332,11 +332,11 @@ def run(
     try:
         if engine is EngineChoice.vm:
             with lab_progress(quiet=fmt is OutputFormat.json) as progress:
-                result = run_vm(lab, progress=progress)
+                result = vm.run_vm(lab, progress=progress)
             if attack is AttackChoice.full:
                 result = _with_attacks(result, lab)
         else:
-            result = run_containerlab(topology_file, lab)
+            result = clab.run_containerlab(topology_file, lab)
     except L2tpgenError as exc:
         fail(str(exc))
     result = dataclass_replace(result, not_run=kept_port_rows(lab))
