@@ -9,6 +9,7 @@ import typer
 from conftest import ROOT
 
 from l2tpgen.cli import app
+from l2tpgen.cli.groups import load_all
 from l2tpgen.model.schema import site_schema
 
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -24,6 +25,7 @@ def _commands() -> list[tuple[str, Any]]:
         for name, sub in sorted(getattr(command, "commands", {}).items()):
             walk(sub, [*path, name])
 
+    load_all()  # each command is loaded when invoked: the whole tree needs them all
     walk(typer.main.get_command(app), [])
     return found
 

@@ -1,6 +1,7 @@
 """The ``l2tpgen`` command line: a thin layer that parses options, calls the library and prints.
 
-Only this package prints, prompts or exits. Each module registers its commands on the one app.
+Only this package prints, prompts or exits. Each module registers its commands on the one app;
+``groups.COMMANDS`` names the module of each command, imported when the command is first needed.
 """
 
 import os
@@ -9,55 +10,11 @@ import sys
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 try:
-    from l2tpgen.cli import (
-        fleetdoc,
-        hooks,
-        hosts,
-        importer,
-        lab,
-        lab_live,
-        lint,
-        mtu,
-        netbox,
-        push,
-        rollback,
-        schema,
-        secrets_cmd,
-        sim,
-        sites,
-        verify,
-    )
     from l2tpgen.cli.app import app, err, out
-except KeyboardInterrupt:  # Ctrl-C while the commands' modules load (the first second): quiet
+except KeyboardInterrupt:  # Ctrl-C while typer and rich load (the first tenth of a second): quiet
     raise SystemExit(EXIT_INTERRUPTED) from None
 
-app.add_typer(sim.sim_app, name="sim")
-app.add_typer(lab.lab_app, name="lab")
-app.add_typer(hooks.hook_app, name="hook")
-app.add_typer(netbox.netbox_app, name="netbox")
-
-__all__ = [
-    "app",
-    "err",
-    "fleetdoc",
-    "hooks",
-    "hosts",
-    "importer",
-    "lab",
-    "lab_live",
-    "lint",
-    "main",
-    "mtu",
-    "netbox",
-    "out",
-    "push",
-    "rollback",
-    "schema",
-    "secrets_cmd",
-    "sim",
-    "sites",
-    "verify",
-]
+__all__ = ["app", "err", "main", "out"]
 
 
 DEBUG = "L2TPGEN_DEBUG"

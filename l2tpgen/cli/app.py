@@ -3,170 +3,41 @@
 Exit codes: 0 success; 1 the input has errors or findings (nothing was changed); 2 usage error;
 push adds 3 (refused and rolled back) and 4 (rollback failed: check the router by hand).
 
-Start-up stays cheap: command modules import typer, rich and the standard library at the top, and
-everything else (the model, the renderer, the linter, netmiko, Nornir, the simulator) inside the
-commands that use it, so ``--version`` and ``--help`` import none of it.
+Start-up stays cheap: this module, which every command imports, imports typer, rich and light
+parts of l2tpgen; each command's module (loaded only when the command runs: ``groups.py``)
+imports what the command uses, so ``--version`` and ``--help`` import none of it.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
-from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from l2tpgen import __version__
-from l2tpgen.errors import FleetValidationError, L2tpgenError, SitesDirectoryError
+from l2tpgen.cli.groups import LazyGroup
+from l2tpgen.discovery import DiscoveryError, find_sites
+from l2tpgen.errors import L2tpgenError, SitesDirectoryError
+from l2tpgen.files import is_stdout, names_a_file, several_files_refusal, write_files
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator
 
-    from typer._click import Command, Context, HelpFormatter
-
-    from l2tpgen.model import Fleet, Problem
+    from l2tpgen.model import Problem
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
-class _Option(TyperOption):
-    """An option whose help shows a value's kind, never Python's (``<bool>``, ``<list[str]>``)."""
-
-    def display_type_rich(self, ctx: Context) -> str | None:
-        """Nothing for a flag; the element's kind for a repeatable option."""
-        if self.is_flag or self.count:
-            return None  # a flag takes no value
-        shown = super().display_type_rich(ctx)
-        if shown and shown.startswith("<list[") and shown.endswith("]>"):
-            return f"<{shown[6:-2]}>"  # a repeatable option takes one value each time
-        return shown
-
-
-class _Argument(TyperArgument):
-    """An argument shown by its metavar (``SITE...``), as the usage line writes it."""
-
-    def display_type_rich(self, ctx: Context) -> str | None:
-        """Nothing when the metavar names the argument; never a Python list type."""
-        if self.metavar is not None:
-            return None  # the name says it already: CONFIG..., [SITE]...
-        shown = super().display_type_rich(ctx)
-        return None if shown and shown.startswith("<list[") else shown
-
-    def _usage_display_name(self) -> str:
-        if self.metavar is not None:
-            return self.metavar
-        name = (self.name or "").upper()
-        name = name if self.required else f"[{name}]"
-        return f"{name}..." if self.nargs != 1 else name
-
-
-_LITERAL = re.compile(r"``([^`]+)``")  # reStructuredText's inline literal, from docstrings
-_LIST_ITEM = re.compile(r"^\s*(?:[-*] |\d+[.)] )")
-
-
-def plain_help(text: str) -> str:
-    """Docstring text as help: reST literals as `x`, each paragraph one line for the terminal.
-
-    A docstring is wrapped at 100 columns in the source; the terminal wraps it again at its own
-    width, so a line break kept from the source would cut a sentence in two. List items and
-    indented lines keep their own lines.
-    """
-    text = _LITERAL.sub(r"`\1`", text)
-    paragraphs = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines: list[str] = []
-        for line in block.splitlines():
-            if lines and not _LIST_ITEM.match(line) and not line.startswith("    "):
-                lines[-1] = f"{lines[-1]} {line.strip()}"
-            else:
-                lines.append(line.rstrip())
-        paragraphs.append("\n".join(lines))
-    return "\n\n".join(paragraphs)
-
-
-def _tidy(command: Command, ctx: Context) -> None:
-    """Give a command's parameters the help display above (typer creates them itself)."""
-    if command.help and not getattr(command, "_l2tpgen_tidy", False):
-        command.help = escape(plain_help(command.help))
-        command._l2tpgen_tidy = True  # type: ignore[attr-defined]  # noqa: SLF001 - once only
-    for param in command.get_params(ctx):
-        if type(param) is TyperOption:
-            param.__class__ = _Option
-        elif type(param) is TyperArgument:
-            param.__class__ = _Argument
-        text = getattr(param, "help", None)
-        if text and not getattr(param, "_l2tpgen_tidy", False):
-            # rich would read `[default: ...]` in a help text as a markup tag and drop it
-            setattr(param, "help", escape(_LITERAL.sub(r"`\1`", str(text))))  # noqa: B010
-            setattr(param, "_l2tpgen_tidy", True)  # noqa: B010 - typer's objects, our mark
-
-
-class _Command(TyperCommand):
-    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
-        _tidy(self, ctx)
-        super().format_help(ctx, formatter)
-
-    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
-        _tidy(self, ctx)
-        super().format_usage(ctx, formatter)
-
-
-COMMAND_ORDER = (
-    "validate",
-    "render",
-    "schema",
-    "secrets",
-    "mtu",
-    "lint",
-    "rules",
-    "rule",
-    "hosts",
-    "docs",
-    "import",
-    "netbox",
-    "push",
-    "diff",
-    "rollback",
-    "confirm",
-    "verify",
-    "sim",
-    "lab",
-)
-
-
-class HelpGroup(TyperGroup):
-    """The command group of l2tpgen: its commands' help reads well (see ``_Option``)."""
-
-    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
-        """The command, its help made to read well (sub-groups too)."""
-        command = super().get_command(ctx, cmd_name)
-        if type(command) is TyperCommand:
-            command.__class__ = _Command
-        elif type(command) is TyperGroup:
-            command.__class__ = HelpGroup
-        return command
-
-    def list_commands(self, ctx: Context) -> list[str]:
-        """The commands in the order of the work: sites, lint, import, routers, rehearsal."""
-        names = super().list_commands(ctx)
-        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else 99)
-
-    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
-        """The group's help, without Python types."""
-        _tidy(self, ctx)
-        super().format_help(ctx, formatter)
-
-
 app = typer.Typer(
-    cls=HelpGroup,
+    cls=LazyGroup,
     name="l2tpgen",
     help="Build, check and deploy Cisco L2TPv3 pseudowires that stretch VLANs between sites.",
     epilog=(
@@ -177,6 +48,7 @@ app = typer.Typer(
     add_completion=True,  # --install-completion, --show-completion (README: Install)
     pretty_exceptions_enable=False,
 )
+LazyGroup.source = app  # the commands' modules register on it
 # No markup: user strings (paths, site names, config text) may hold `[/]` and such. NO_COLOR
 # (no-color.org: set and not empty) means no escape sequence at all: rich's own NO_COLOR handling
 # drops colours but keeps dim and bold.
@@ -278,21 +150,6 @@ def exit_code(exc: L2tpgenError) -> int:
     return EXIT_USAGE if isinstance(exc, SitesDirectoryError) else EXIT_FINDINGS
 
 
-def report_problems(exc: FleetValidationError, fmt: OutputFormat) -> NoReturn:
-    """Print every site-file problem and exit 1."""
-    if fmt is OutputFormat.json:
-        out.print_json(
-            json.dumps({"ok": False, "problems": [problem_dict(p) for p in exc.problems]})
-        )
-        raise typer.Exit(EXIT_FINDINGS)
-    print_lines(err, (line for problem in exc.problems for line in problem_lines(problem)))
-    errors = [p for p in exc.problems if p.level == "error"]
-    warned = len(exc.problems) - len(errors)
-    noted = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
-    err.print(f"{FleetValidationError(errors)}{noted}")
-    raise typer.Exit(EXIT_FINDINGS)
-
-
 def problem_lines(problem: Problem) -> Iterator[Text]:
     """``file:line:column: error: message [code]`` and, under it, its hint (if any)."""
     level = problem.level
@@ -330,25 +187,6 @@ def coded(problem: Problem) -> tuple[tuple[str, str], ...]:
     return ((f" [{problem.code}]", "dim"),) if problem.code else ()
 
 
-def problem_dict(problem: Problem) -> dict[str, object]:
-    """A problem as JSON (``l2tpgen.api.problem_dict``)."""
-    from l2tpgen.api import problem_dict as as_json  # noqa: PLC0415 - start-up stays cheap
-
-    return as_json(problem)
-
-
-def load(sites: Path, fmt: OutputFormat = OutputFormat.text, names: Sequence[str] = ()) -> Fleet:
-    """Load the fleet (or only ``names`` and their peers) or exit 1 with every problem."""
-    from l2tpgen.model import load_fleet, load_sites  # noqa: PLC0415 - start-up stays cheap
-
-    try:
-        return load_sites(sites, names) if names else load_fleet(sites)
-    except FleetValidationError as exc:
-        report_problems(exc, fmt)
-    except L2tpgenError as exc:
-        fail(str(exc), exit_code(exc))
-
-
 def _version(value: bool) -> None:
     if value:
         out.print(f"l2tpgen {__version__}")
@@ -369,8 +207,6 @@ def main_callback(
 
 def _sites(ctx: typer.Context, param: typer.CallbackParam, value: Path) -> Path:
     """``--sites`` as given, else discovered (a missing directory is reported when it is read)."""
-    from l2tpgen.discovery import DiscoveryError, find_sites  # noqa: PLC0415 - start-up
-
     # click's ParameterSource (typer vendors click; its enum is compared by name)
     source = ctx.get_parameter_source(param.name or "sites")
     given = source is not None and source.name != "DEFAULT"
@@ -411,8 +247,6 @@ def check_output_path(
     are usage errors (exit 2) that say what to name instead. ``-`` and no ``-o`` (stdout) pass.
     ``example``: the file name suggested inside a directory given for one file.
     """
-    from l2tpgen.files import is_stdout, names_a_file, several_files_refusal  # noqa: PLC0415
-
     if output is None or is_stdout(output):
         return
     if (directory or len(names) > 1) and names_a_file(output):
@@ -423,3 +257,19 @@ def check_output_path(
             f"{what} is one file, and {output} is a directory: name the file, e.g. {flag} {inside}",
             param_hint=flag,
         )
+
+
+def emit_text(output: Path | None, text: str, what: str, example: str) -> None:
+    """One generated text (``what``) to stdout (no ``-o``, or ``-o -``) or the file ``-o`` names.
+
+    A directory is refused, suggesting ``example`` in it (``check_output_path``).
+    """
+    check_output_path(output, what, [example], example=example)
+    if output is None or is_stdout(output):
+        sys.stdout.write(text)
+        return
+    try:
+        write_files(output, {"": text}, private=False)
+    except L2tpgenError as exc:
+        fail(str(exc))
+    err.print(f"wrote {output}")

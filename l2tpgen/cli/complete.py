@@ -1,8 +1,8 @@
-"""Shell completion of the words l2tpgen knows: site names, platforms, lint rule codes.
+"""Shell completion of the words l2tpgen knows: site names and platforms (rule codes: ``lint.py``).
 
 Typer calls these while the shell completes (``l2tpgen --install-completion``); each must be
 quick and must never fail or print: completion reads only file names (a site's name is its file's
-stem, as ``resolve_site`` reads it) and the registries (``l2tpgen.traits``, the lint rules).
+stem, as ``resolve_site`` reads it) and the registry (``l2tpgen.traits``).
 
 Where the site files are: ``sites_directory``, the one place that decides (``--sites`` as typed
 on the line, else ``./sites``), so that finding the sites directory another way changes it alone.
@@ -14,6 +14,9 @@ from pathlib import Path
 
 import typer  # noqa: TC002 - typer reads the callbacks' annotations at run time
 
+from l2tpgen.discovery import DiscoveryError, find_sites
+from l2tpgen.traits import DRIVERS
+
 SITE_SUFFIXES = (".yaml", ".yml")  # as l2tpgen.model.load reads site files
 
 
@@ -23,8 +26,6 @@ def sites_directory(given: object) -> Path:
     Found as every command finds it (``l2tpgen.discovery``: $L2TPGEN_SITES, pyproject.toml,
     ./sites here or above).
     """
-    from l2tpgen.discovery import DiscoveryError, find_sites  # noqa: PLC0415 - start-up
-
     try:
         return find_sites(Path(str(given)) if given else None).path
     except DiscoveryError:
@@ -49,17 +50,4 @@ def complete_site(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def complete_platform(incomplete: str) -> list[tuple[str, str]]:
     """The platforms of the registry (``l2tpgen.traits``), each with its title."""
-    from l2tpgen.traits import DRIVERS  # noqa: PLC0415 - only when completing
-
     return [(d.name, d.title) for d in DRIVERS.values() if d.name.startswith(incomplete)]
-
-
-def complete_rule(incomplete: str) -> list[tuple[str, str]]:
-    """Lint rule codes (and names, for a word that is not a code's start), each with its name."""
-    from l2tpgen.lint.rules import ALL_RULES  # noqa: PLC0415 - only when completing
-
-    upper = incomplete.upper()
-    codes = [(r.code, r.name) for r in ALL_RULES if r.code.startswith(upper)]
-    if codes:
-        return codes
-    return [(r.name, r.code) for r in ALL_RULES if r.name.startswith(incomplete.lower())]

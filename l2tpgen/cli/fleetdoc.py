@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from l2tpgen.cli.app import SitesOption, app, load
+from l2tpgen.cli.app import SitesOption, app, emit_text
+from l2tpgen.cli.loading import load
+from l2tpgen.render.fleetdoc import fleet_markdown
 
 
 @app.command()
@@ -27,9 +29,6 @@ def docs(
     it only when the fleet changed (commit it, or publish it from CI: see the Action's `docs`
     input).
     """
-    from l2tpgen.render.fleetdoc import fleet_markdown  # noqa: PLC0415 - start-up stays cheap
-
     text = fleet_markdown(load(sites), title=title)
-    from l2tpgen.cli.sites import emit_text  # noqa: PLC0415
 
     emit_text(output, text, "the fleet page", "fleet.md")

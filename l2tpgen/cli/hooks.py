@@ -12,11 +12,13 @@ from typing import Annotated
 
 import typer
 
+from l2tpgen.cli.app import app
 from l2tpgen.cli.lint import FailOn, LintFormat, lint
 
 hook_app = typer.Typer(
     name="hook", help="Entry points for pre-commit and CI.", no_args_is_help=True, hidden=True
 )
+app.add_typer(hook_app, name="hook")
 
 
 @hook_app.command("lint-configs")

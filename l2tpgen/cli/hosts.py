@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import SitesOption, app, fail, load, out, safe
+from l2tpgen.cli.app import SitesOption, app, fail, out, safe
 from l2tpgen.cli.complete import complete_site
+from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.hosts import merged_sysctls, port_advice, site_advice, site_sysctl
+from l2tpgen.model import resolve_site
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -119,8 +122,6 @@ def _port_json(port: PortHosts | None) -> dict[str, object] | None:
 
 
 def _as_json(name: str, advice: Sequence[VlanHosts], port: PortHosts | None) -> dict[str, object]:
-    from l2tpgen.hosts import merged_sysctls  # noqa: PLC0415 - start-up stays cheap
-
     vlans = []
     for one in advice:
         pw, host = one.pseudowire, one.advice
@@ -181,9 +182,6 @@ def hosts(
     VLANs of the trunk, its budget counting the dot1Q tag. --format sysctl prints one file for
     hosts on all the VLANs shown (the larger value wins where two VLANs ask for the same key).
     """
-    from l2tpgen.hosts import port_advice, site_advice, site_sysctl  # noqa: PLC0415
-    from l2tpgen.model import resolve_site  # noqa: PLC0415
-
     try:
         directory, name = resolve_site(site, sites)
     except L2tpgenError as exc:

@@ -11,6 +11,16 @@ from rich.text import Text
 
 from l2tpgen.cli.app import OutputFormat, app, check_output_path, err, fail, out, safe
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.files import make_directory, read_limited, write_files
+from l2tpgen.importer import (
+    ImportOptions,
+    ImportRefusedError,
+    import_configs,
+    parse_port_choice,
+    parse_vlans,
+)
+from l2tpgen.importer.port_mode import PortChoiceError
+from l2tpgen.ios.encoding import decode
 
 if TYPE_CHECKING:
     from l2tpgen.importer import ImportResult, Note
@@ -20,9 +30,6 @@ _STYLE = {"warning": "yellow", "unexpressed": "cyan", "refused": "red"}
 
 
 def _read(paths: list[Path]) -> list[tuple[str, str]]:
-    from l2tpgen.files import read_limited  # noqa: PLC0415
-    from l2tpgen.ios.encoding import decode  # noqa: PLC0415 - start-up stays cheap
-
     configs = []
     for path in paths:
         name = "<stdin>" if str(path) == STDIN else str(path)
@@ -70,8 +77,6 @@ def _json(result: ImportResult | None, written: list[Path], refused: tuple[Note,
 
 
 def _write_sites(output: Path, result: ImportResult, targets: list[Path]) -> None:
-    from l2tpgen.files import make_directory, write_files  # noqa: PLC0415
-
     make_directory(output, "cannot write to")
     for site, target in zip(result.sites, targets, strict=True):
         write_files(target, {"": site.text}, private=False)
@@ -161,15 +166,6 @@ def import_command(
     VLAN when --vlans gives them (--port-xconnect decides otherwise). Exit 1 (nothing written) if
     a config cannot be imported.
     """
-    from l2tpgen.importer import (  # noqa: PLC0415 - start-up stays cheap
-        ImportOptions,
-        ImportRefusedError,
-        import_configs,
-        parse_port_choice,
-        parse_vlans,
-    )
-    from l2tpgen.importer.port_mode import PortChoiceError  # noqa: PLC0415
-
     try:
         chosen = parse_vlans(vlans or [])
     except L2tpgenError as exc:

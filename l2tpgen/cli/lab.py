@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import io
 import sys
+from dataclasses import replace
 from dataclasses import replace as dataclass_replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.table import Table
 from rich.text import Text
+from ruamel.yaml import YAML
 
+from l2tpgen.api import lab_build, lab_of
 from l2tpgen.cli.app import (
     EXIT_FINDINGS,
     OutputFormat,
@@ -19,11 +23,17 @@ from l2tpgen.cli.app import (
     check_output_path,
     err,
     fail,
-    load,
     out,
 )
+from l2tpgen.cli.lab_progress import lab_progress
+from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.files import is_stdout, write_output
+
+# The engines by module: tests put fakes in their place (monkeypatch).
+from l2tpgen.lab.engines import attacker, clab, vm
+from l2tpgen.lab.fields import WHY, check_lab_name, check_writable, parse_workloads
+from l2tpgen.lab.kept_ports import kept_port_rows
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
 from l2tpgen.workloads import WORKLOADS  # pure: what the --workload help lists
 
@@ -86,8 +96,6 @@ BuildRateOption = Annotated[float | None, _wan(*_RATE, from_model=True)]
 
 def lab_from(source: Path, name: str | None, wan: WanOptions = (None, None, None)) -> Lab:
     """The lab of a sites directory (as `lab build` writes it) or a topology file, or exit 1."""
-    from l2tpgen.api import lab_of  # noqa: PLC0415 - start-up stays cheap
-
     try:
         return lab_of(source, name, wan)
     except L2tpgenError as exc:
@@ -97,7 +105,6 @@ def lab_from(source: Path, name: str | None, wan: WanOptions = (None, None, None
 def _workloads(items: list[str]) -> dict[int, Workload]:
     problems: list[str] = []
     vlans = tuple(int(i.split("=", 1)[0]) for i in items if i.split("=", 1)[0].isdigit())
-    from l2tpgen.lab.fields import parse_workloads  # noqa: PLC0415 - start-up stays cheap
 
     found = parse_workloads(",".join(items), vlans, "--workload", problems)
     if problems:
@@ -143,11 +150,6 @@ def build(
     the swanctl.conf l2tpgen renders for it (written next to -o, its key masked); `lab run
     --engine vm` then attacks the pseudowires before and after starting strongSwan.
     """
-    from ruamel.yaml import YAML  # noqa: PLC0415 - start-up stays cheap
-
-    from l2tpgen.api import lab_build  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.lab.fields import check_lab_name, check_writable  # noqa: PLC0415
-
     check_output_path(output, "the topology", [f"{name}.clab.yml"], flag="--output")
     to_stdout = output is None or is_stdout(output)
     try:
@@ -193,8 +195,6 @@ def build(
 
 def _note_kept_ports(fleet: Fleet) -> None:
     """A note per kept port-mode pseudowire: the lab names it and does not run it."""
-    from l2tpgen.lab.fields import WHY  # noqa: PLC0415 - start-up stays cheap
-
     for port in fleet.kept_ports():
         err.print(
             f"note: {port.site.name} <-> {port.peer.name} (VC ID {port.vc_id}, the kept "
@@ -209,8 +209,6 @@ def print_report(result: LabReport, *, full: bool = False, report: Path | None =
 
     The line: ``40 ok, 2 failed, 1 n/a in 31 s`` (n/a: checks that do not apply to this lab).
     """
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
     failed = [r for r in result.results if not r.ok]
     shown = result.results if full else tuple(failed)
     which = "every check" if full else "failed checks"
@@ -253,11 +251,7 @@ def _with_attacks(result: LabReport, lab: Lab) -> LabReport:
     Raises:
         L2tpgenError: the lab has no pair of IPsec PEs to attack, or the run failed.
     """
-    from dataclasses import replace  # noqa: PLC0415 - start-up stays cheap
-
-    from l2tpgen.lab.engines.attacker import run_attacks  # noqa: PLC0415
-
-    attacks = run_attacks(lab)
+    attacks = attacker.run_attacks(lab)
     return replace(
         result,
         results=(*result.results, *attacks.results),
@@ -321,12 +315,6 @@ def run(
     (every check with --full; the report file and --format json always hold them all) and a
     last line of counts: `N ok, M failed, K n/a in T s`. Exit 1 if any check fails.
     """
-    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.lab.engines.clab import run_containerlab  # noqa: PLC0415
-    from l2tpgen.lab.engines.vm import run_vm  # noqa: PLC0415
-    from l2tpgen.lab.fields import check_writable  # noqa: PLC0415
-    from l2tpgen.lab.kept_ports import kept_port_rows  # noqa: PLC0415
-
     sites = topology_file.is_dir()
     if sites and engine is not EngineChoice.vm:
         fail(
@@ -344,11 +332,11 @@ def run(
     try:
         if engine is EngineChoice.vm:
             with lab_progress(quiet=fmt is OutputFormat.json) as progress:
-                result = run_vm(lab, progress=progress)
+                result = vm.run_vm(lab, progress=progress)
             if attack is AttackChoice.full:
                 result = _with_attacks(result, lab)
         else:
-            result = run_containerlab(topology_file, lab)
+            result = clab.run_containerlab(topology_file, lab)
     except L2tpgenError as exc:
         fail(str(exc))
     result = dataclass_replace(result, not_run=kept_port_rows(lab))

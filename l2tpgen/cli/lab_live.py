@@ -11,11 +11,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.table import Table
 
-from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, err, fail, out
+from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, app, err, fail, out
 from l2tpgen.cli.lab import DelayOption, LossOption, RateOption, lab_app, lab_from, print_report
-from l2tpgen.cli.routers import STATE_DIR
+from l2tpgen.cli.lab_progress import lab_progress
+from l2tpgen.discovery import STATE_ENV
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.lab.engines.live import start
+from l2tpgen.lab.engines.liveops import check as check_lab
+from l2tpgen.lab.engines.liveops import run_in, sessions, start_in, wait_job
+from l2tpgen.lab.engines.livestate import recorded, remove, starting, stop
+from l2tpgen.lab.kept_ports import kept_port_rows
 
 if TYPE_CHECKING:
     from l2tpgen.lab.engines.liveops import Session
@@ -25,14 +32,15 @@ LabOption = Annotated[
     str | None, typer.Option("--lab", help="Which lab (default: the only one that is up).")
 ]
 
+# lab.py makes the lab group, this module adds the live lab's commands: `lab` is loaded from here.
+app.add_typer(lab_app, name="lab")
+
 
 def _state_dir() -> Path:
-    return Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
+    return Path(os.environ.get(STATE_ENV, "~/.local/state/l2tpgen"))
 
 
 def _records() -> list[tuple[Path, LiveLab | None]]:
-    from l2tpgen.lab.engines.livestate import recorded  # noqa: PLC0415 - start-up stays cheap
-
     try:
         return recorded(_state_dir())
     except OSError as exc:
@@ -75,9 +83,6 @@ def up(
     stderr as it starts (unless --quiet). Exit 1 if a set-up command failed: the set-up stops
     there, names it, and the lab stays up, to be inspected.
     """
-    from l2tpgen.cli.lab_progress import lab_progress  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.lab.engines.live import start  # noqa: PLC0415
-
     lab = lab_from(source, name, (delay, loss, rate))
     err.print(f"starting lab {lab.name} ({len(lab.nodes)} nodes) in QEMU...")
     # Stopped (SIGTERM) or interrupted (Ctrl-C): no VM left behind. SIGINT too, explicitly: a
@@ -124,9 +129,6 @@ def _duration(seconds: float) -> str:
 
 def _describe(directory: Path, live: LiveLab | None) -> dict[str, object]:
     """One lab as status reports it; a stale one is removed."""
-    from l2tpgen.lab.engines.liveops import sessions  # noqa: PLC0415
-    from l2tpgen.lab.engines.livestate import remove, starting  # noqa: PLC0415
-
     if (live is None or not live.running) and starting(directory):
         return {"name": live.name if live else directory.name, "state": "starting"}
     if live is None or not live.running:
@@ -179,8 +181,6 @@ def status(
 
 
 def _table(labs: list[dict[str, object]]) -> None:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
     for lab in labs:
         if lab["state"] == "stale":
             done = (
@@ -259,8 +259,6 @@ def exec_(
     printed its first line (tcpdump: listening) or after 5 s, printing its job number; other
     commands run meanwhile, and `l2tpgen lab wait JOB` prints its output and exit status.
     """
-    from l2tpgen.lab.engines.liveops import run_in, start_in  # noqa: PLC0415
-
     live = _running(lab)
     try:
         if background:
@@ -285,8 +283,6 @@ def wait(
     ] = 60,
 ) -> None:
     """Wait for a background command (`lab exec --background`); its output and exit status."""
-    from l2tpgen.lab.engines.liveops import wait_job  # noqa: PLC0415
-
     live = _running(lab)
     try:
         code, output = wait_job(live, job, timeout=timeout)
@@ -312,9 +308,6 @@ def check(
     ESP; the attacks (which need the lab unprotected first) are `lab run`'s. Prints the failed
     checks (--full: every one) and a line of counts, as `lab run`. Exit 1 if a check fails.
     """
-    from l2tpgen.lab.engines.liveops import check as check_lab  # noqa: PLC0415
-    from l2tpgen.lab.kept_ports import kept_port_rows  # noqa: PLC0415
-
     live = _running(lab)
     found = lab_from(Path(live.source), live.name)
     try:
@@ -332,8 +325,6 @@ def down(
     every: Annotated[bool, typer.Option("--all", help="Every lab that is up.")] = False,
 ) -> None:
     """Stop a lab started with `lab up` and remove its state (nothing up: says so, exit 0)."""
-    from l2tpgen.lab.engines.livestate import remove, starting, stop  # noqa: PLC0415
-
     records = _records()
     if name is not None:
         records = [(d, live) for d, live in records if (live.name if live else d.name) == name]

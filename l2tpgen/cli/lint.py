@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from enum import Enum
@@ -9,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.table import Table
 
 from l2tpgen import __version__
+from l2tpgen.api import lint as linted
 from l2tpgen.cli.app import (
     EXIT_FINDINGS,
     OutputFormat,
@@ -22,13 +25,16 @@ from l2tpgen.cli.app import (
     out,
     safe,
 )
-from l2tpgen.cli.complete import complete_rule
 from l2tpgen.errors import L2tpgenError, LintConfigError
+from l2tpgen.lint import Selection, Severity, lint_configs, read_configs
+from l2tpgen.lint.formats import rule_help, text_line, to_github, to_json, to_sarif
+from l2tpgen.lint.rules import ALL_RULES, BY_CODE
+from l2tpgen.lint.settings import load_settings
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from l2tpgen.lint import Finding, Selection
+    from l2tpgen.lint import Finding
     from l2tpgen.lint.settings import LintSettings
 
 
@@ -63,9 +69,6 @@ def _plural(count: int, word: str) -> str:
 def _print_findings(
     findings: list[Finding], fmt: LintFormat, quiet: Sequence[Finding] = ()
 ) -> None:
-    from l2tpgen.lint import Severity  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.lint.formats import text_line, to_github, to_json, to_sarif  # noqa: PLC0415
-
     if fmt is LintFormat.json:
         sys.stdout.write(to_json(findings, quiet) + "\n")
     elif fmt is LintFormat.sarif:
@@ -89,8 +92,6 @@ def _selection(
     select: list[str] | None, ignore: list[str] | None, settings: LintSettings
 ) -> Selection:
     """The rules to run: --select and --ignore, else the settings' (a bad code is a usage error)."""
-    from l2tpgen.lint import Selection  # noqa: PLC0415 - start-up stays cheap
-
     try:
         return Selection(_codes(select) or settings.select, _codes(ignore) or settings.ignore)
     except LintConfigError as exc:
@@ -105,8 +106,6 @@ def _site_findings(
 
     Also the findings the site files' ``lint.ignore`` silenced.
     """
-    from l2tpgen.api import lint as linted  # noqa: PLC0415 - start-up stays cheap
-
     report = linted(sites, sites_args, selection)
     return list(report.findings), list(report.quiet)
 
@@ -159,9 +158,6 @@ def lint(
     Defaults for --select, --ignore and --fail-on come from [tool.l2tpgen.lint] in the nearest
     pyproject.toml; options given here win. Exit 1 if any finding is at or above --fail-on.
     """
-    from l2tpgen.lint import Severity, lint_configs, read_configs  # noqa: PLC0415 - start-up
-    from l2tpgen.lint.settings import load_settings  # noqa: PLC0415
-
     try:
         settings = load_settings()
     except LintConfigError as exc:
@@ -190,8 +186,6 @@ def rules_command(
     ),
 ) -> None:
     """List every lint rule: code, name, severity, scope."""
-    from l2tpgen.lint.rules import ALL_RULES  # noqa: PLC0415 - start-up stays cheap
-
     if fmt is OutputFormat.json:
         rows = [
             {
@@ -214,7 +208,6 @@ def rules_command(
                 f"{r.code}  {r.name:<{width}}  {r.severity!s:<7}  {scope:<12}  {r.summary()}\n"
             )
         return
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
 
     table = Table(
         title="l2tpgen lint rules (`l2tpgen rule CODE` explains one)", title_justify="left"
@@ -230,8 +223,6 @@ def rules_command(
 
 def _closest_rule(word: str, names: list[str], codes: list[str]) -> str | None:
     """The rule name ``word`` begins (``single-trunk``), else the closest name or code."""
-    import difflib  # noqa: PLC0415 - start-up stays cheap
-
     lowered = word.lower()
     begun = [name for name in names if name.startswith(lowered)]
     if len(begun) == 1:
@@ -242,6 +233,15 @@ def _closest_rule(word: str, names: list[str], codes: list[str]) -> str | None:
     return close[0] if close else None
 
 
+def complete_rule(incomplete: str) -> list[tuple[str, str]]:
+    """Lint rule codes (and names, for a word that is not a code's start), each with its name."""
+    upper = incomplete.upper()
+    codes = [(r.code, r.name) for r in ALL_RULES if r.code.startswith(upper)]
+    if codes:
+        return codes
+    return [(r.name, r.code) for r in ALL_RULES if r.name.startswith(incomplete.lower())]
+
+
 @app.command("rule")
 def rule_command(
     code: Annotated[
@@ -249,8 +249,6 @@ def rule_command(
     ],
 ) -> None:
     """Explain one lint rule: what it does, why it matters, an example and the fix."""
-    from l2tpgen.lint.rules import ALL_RULES, BY_CODE  # noqa: PLC0415 - start-up stays cheap
-
     wanted = code.strip()
     rule = BY_CODE.get(wanted.upper()) or next((r for r in ALL_RULES if r.name == wanted), None)
     if rule is None:
@@ -260,6 +258,5 @@ def rule_command(
             f"no rule {code}; {hint}`l2tpgen rules` lists them", param_hint="CODE"
         )
     out.print(f"{rule.code} {rule.name} ({rule.severity})", style="bold", markup=False)
-    from l2tpgen.lint.formats import rule_help  # noqa: PLC0415 - start-up stays cheap
 
     out.print(rule_help(rule), markup=False)

@@ -8,15 +8,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.table import Table
+from rich.text import Text
 
-from l2tpgen.cli.app import OutputFormat, SitesOption, app, fail, load, out
+from l2tpgen.cli.app import OutputFormat, SitesOption, app, fail, out
 from l2tpgen.cli.complete import complete_site
+from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.importer.vlans import vlan_ranges
+from l2tpgen.model.load import resolve_site
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
 
 if TYPE_CHECKING:
-    from rich.table import Table
-
     from l2tpgen.mtu import OverheadBudget
 
 
@@ -45,9 +48,6 @@ class TransformChoice(str, Enum):
 
 
 def _budget_table(budget: OverheadBudget) -> Table:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-    from rich.text import Text  # noqa: PLC0415
-
     over = f", {budget.esp.describe()}" if budget.esp else ""
     family = " IPv6" if budget.ipv6 else ""
     table = Table(
@@ -71,8 +71,6 @@ def _budget_table(budget: OverheadBudget) -> Table:
 
 
 def _matrix_table(wan_mtu: int, *, ipv6: bool = False) -> Table:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
     family = " IPv6" if ipv6 else ""
     table = Table(
         title=f"Largest inner IP MTU on a {wan_mtu}-byte{family} WAN", title_justify="left"
@@ -218,9 +216,6 @@ def mtu(
 
 def _site_budgets(argument: str, sites: Path, fmt: OutputFormat) -> None:
     """``mtu SITE``: one row per peer, from the pseudowires the fleet builds."""
-    from l2tpgen.importer.vlans import vlan_ranges  # noqa: PLC0415
-    from l2tpgen.model.load import resolve_site  # noqa: PLC0415
-
     try:
         directory, name = resolve_site(argument, sites)
     except L2tpgenError as exc:

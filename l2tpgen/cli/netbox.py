@@ -10,15 +10,21 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from l2tpgen.cli.app import OutputFormat, check_output_path, err, fail, out, safe
-from l2tpgen.errors import L2tpgenError
+from l2tpgen.cli.app import OutputFormat, app, check_output_path, err, fail, out, safe
+from l2tpgen.cli.loading import load, report_problems
+from l2tpgen.errors import FleetValidationError, L2tpgenError
+from l2tpgen.files import make_directory, write_files
+from l2tpgen.netbox import Selection, find_drift, pull, push
+from l2tpgen.netbox.client import Client
+from l2tpgen.netbox.http import Budget
 
 if TYPE_CHECKING:
     from l2tpgen.device.inventory import Target
     from l2tpgen.model import Fleet
-    from l2tpgen.netbox import Budget, PullResult, Selection
+    from l2tpgen.netbox import PullResult
 
 netbox_app = typer.Typer(help="NetBox as the source of truth.", no_args_is_help=True)
+app.add_typer(netbox_app, name="netbox")
 TOKEN_ENV = "L2TPGEN_NETBOX_TOKEN"  # noqa: S105 - the name of a variable
 # l2tpgen.netbox.client.DEFAULT_TIMEOUT, repeated so that --help does not import pynetbox; a test
 # keeps the two equal.
@@ -56,8 +62,6 @@ def _positive(variable: str, default: float, what: str) -> float:
 
 def _budget(deadline: float, max_pages: int) -> Budget:
     """The command's limits over all its NetBox requests (``l2tpgen.netbox.http.Budget``)."""
-    from l2tpgen.netbox.http import Budget  # noqa: PLC0415 - start-up stays cheap
-
     return Budget(deadline, max_pages)
 
 
@@ -76,8 +80,7 @@ def netbox_targets(fleet: Fleet, names: list[str], text: str) -> dict[str, Targe
     Every device that cannot be a router is printed with its NetBox URL; one of the sites asked
     for (or a site NetBox does not have) stops the command before any router is contacted.
     """
-    from l2tpgen.netbox.client import Client  # noqa: PLC0415 - pynetbox on demand
-    from l2tpgen.netbox.hosts import map_hosts, parse_spec, targets  # noqa: PLC0415
+    from l2tpgen.netbox.hosts import map_hosts, parse_spec, targets  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     try:
         spec = parse_spec(text)
@@ -125,8 +128,6 @@ def _pull(
     url: str, selection: Selection, overlay: Path | None, timeout: float, budget: Budget
 ) -> PullResult:
     """Pull, printing every object that cannot be mapped; exit 1 on an error."""
-    from l2tpgen.netbox import pull  # noqa: PLC0415 - start-up stays cheap (no model import)
-
     token = _token()
     try:
         result = pull(url, token, selection, overlay, timeout, budget=budget)
@@ -146,8 +147,6 @@ def _pull(
 
 
 def _write(result: PullResult, output: Path, *, force: bool) -> list[Path]:
-    from l2tpgen.files import make_directory, write_files  # noqa: PLC0415 - start-up stays cheap
-
     targets = [output / f"{s.name}.yaml" for s in result.sites]
     existing = [str(t) for t in targets if t.exists()]
     if existing and not force:
@@ -266,8 +265,6 @@ def pull_command(
     Every object that cannot be mapped is reported with its NetBox URL, and then nothing is
     written (exit 1) unless --partial. What NetBox does not hold comes from --overlay.
     """
-    from l2tpgen.netbox import Selection  # noqa: PLC0415 - start-up stays cheap
-
     result = _pull(url, Selection(tag, site, role), overlay, timeout, _budget(deadline, max_pages))
     if not result.sites and not result.unmapped:
         fail("no device in NetBox matches the selection; nothing was written")
@@ -306,15 +303,10 @@ def diff_command(
     Prints each site and key that differ. Exit 0 when they agree, 1 on drift or when an object
     cannot be mapped; usable in CI. (Site files against the routers: l2tpgen diff --exit-code.)
     """
-    from l2tpgen.errors import FleetValidationError  # noqa: PLC0415
-    from l2tpgen.netbox import Selection, find_drift  # noqa: PLC0415
-
     result = _pull(url, Selection(tag, site, role), overlay, timeout, _budget(deadline, max_pages))
     try:
         drift = find_drift(result, sites)
     except FleetValidationError as exc:
-        from l2tpgen.cli.app import report_problems  # noqa: PLC0415
-
         report_problems(exc, OutputFormat.text)
     except L2tpgenError as exc:
         fail(str(exc))
@@ -354,9 +346,6 @@ def push_command(
     Devices, interfaces, addresses, VLANs and VPWS L2VPNs with their terminations, as pull reads
     them back; a second push changes nothing. --dry-run lists the changes and writes nothing.
     """
-    from l2tpgen.cli.app import load  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.netbox import push  # noqa: PLC0415
-
     token = _token()
     fleet = load(sites)
     try:

@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from rich import progress as bars
+from rich.table import Table
 from rich.text import Text
 
 from l2tpgen.cli.app import err, out, safe
@@ -106,21 +108,14 @@ class Progress:
     """Per-router progress: a live row each on a terminal, plain lines otherwise (thread-safe)."""
 
     def __init__(self, names: list[str]) -> None:
-        from rich.progress import (  # noqa: PLC0415 - only fleet commands show progress
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
         self.live = err.is_terminal
         self.rows: dict[str, TaskID] = {}
         # transient: the live rows vanish when done (the summary table follows), so no spinner
         # frame stays in the scrollback
-        self.bar = Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
+        self.bar = bars.Progress(
+            bars.SpinnerColumn(),
+            bars.TextColumn("{task.description}"),
+            bars.TimeElapsedColumn(),
             console=err,
             transient=True,
         )
@@ -161,8 +156,6 @@ def counts_line(results: Sequence[PushResult], seconds: float) -> str:
 
 def summary(report: FleetReport, *, title: str = "push summary", seconds: float = 0.0) -> None:
     """The table of every router's result, the pairs verified and verify's errors, one line."""
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
     table = Table(title=title, title_justify="left")
     for column in ("site", "result", "lines sent", "time", "detail"):
         table.add_column(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
+from l2tpgen.api import rollback_options
 from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, out, safe
 from l2tpgen.cli.push_output import counts_line, print_diff, print_result, result_dict
 from l2tpgen.cli.routers import (
@@ -26,6 +27,8 @@ from l2tpgen.cli.routers import (
     router_targets,
     select_sites,
 )
+from l2tpgen.errors import L2tpgenError
+from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -106,7 +109,7 @@ def rollback(
     not take its copy or could not be put back, or someone else changed it meanwhile (check it
     by hand); 130: stopped by a signal (each router's state is printed).
     """
-    from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.manual_rollback import rollback_site  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     creds = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
@@ -151,8 +154,7 @@ def _list(
     fmt: OutputFormat,
 ) -> None:
     """Each site's copies; several sites in JSON: one document, ``{"sites": [...]}``."""
-    from l2tpgen.device.manual_rollback import list_copies  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.errors import L2tpgenError  # noqa: PLC0415
+    from l2tpgen.device.manual_rollback import list_copies  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     listed = []
     for name, target in targets.items():
@@ -170,15 +172,11 @@ def _list(
 
 
 def _options(fleet: Fleet, name: str, *, to: str | None, save: bool) -> RollbackOptions:
-    from l2tpgen.api import rollback_options  # noqa: PLC0415 - start-up stays cheap
-
     return rollback_options(fleet, name, to=to, save=save, state_dir=_state())
 
 
 def _warn_lone_ends(fleet: Fleet, names: list[str]) -> None:
     """Say which peers stay as they are: a pair with one end rolled back is down."""
-    from l2tpgen.traits import driver  # noqa: PLC0415
-
     for name in names:
         site = fleet.site(name)
         peers = {v.peer for v in site.vlans} | ({site.kept_port.peer} if site.kept_port else set())
@@ -212,8 +210,8 @@ def _rollback_several(
     the ones rolled back are put back as they were, every result is printed, and the exit code
     is 130.
     """
-    from l2tpgen.device.rollback_fleet import apply, prepare  # noqa: PLC0415
-    from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415
+    from l2tpgen.device.rollback_fleet import apply, prepare  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
+    from l2tpgen.device.stop import Stop, stop_on_signals  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     began = time.monotonic()
     prepared = prepare(targets, creds, options)
@@ -277,8 +275,7 @@ def confirm(
     another user's change, a lock, not reached), a confirmation did not take (each result says
     the state its router is in and what to do), or the save failed.
     """
-    from l2tpgen.device.confirm_fleet import confirm_routers  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.traits import driver  # noqa: PLC0415
+    from l2tpgen.device.confirm_fleet import confirm_routers  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     creds = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)

@@ -10,9 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from l2tpgen.cli.app import OutputFormat, err, fail, load, safe
+from l2tpgen.cli.app import OutputFormat, err, fail, safe
 from l2tpgen.cli.complete import complete_site
+from l2tpgen.cli.loading import load
+from l2tpgen.cli.netbox import netbox_targets
+from l2tpgen.discovery import SIM_NAME_ENV, find_inventory
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.model import resolve_site
 from l2tpgen.traits import DRIVERS, driver
 
 if TYPE_CHECKING:
@@ -68,8 +72,6 @@ def select_sites(sites_args: list[str] | None, every: bool, sites: Path) -> tupl
     Named sites are loaded with their peers only (what a push needs: the peers' addresses, and
     both ends of each pseudowire for the lint gate), whatever the size of the fleet.
     """
-    from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
-
     names = list(sites_args or [])
     if not names and not every:
         raise typer.BadParameter("name at least one site, or use --all", param_hint="SITE")
@@ -107,7 +109,7 @@ def not_pushable(name: str, platform: str) -> str:
 
 
 def _inventory(path: Path | None) -> Inventory | None:
-    from l2tpgen.device import load_inventory  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device import load_inventory  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     if path is None:
         return None
@@ -119,7 +121,7 @@ def _inventory(path: Path | None) -> Inventory | None:
 
 def read_credentials() -> Credentials:
     """The routers' credentials from the environment, or a clear error and exit 1."""
-    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device import credentials_from_env  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     try:
         return credentials_from_env()
@@ -144,8 +146,6 @@ def router_targets(
 
 def _discovered(fleet: Fleet, inventory: Path | None) -> Path | None:
     """``--inventory``, else the simulator running for these sites (said on stderr), else None."""
-    from l2tpgen.discovery import SIM_NAME_ENV, find_inventory  # noqa: PLC0415
-
     if inventory is not None or not fleet.files:
         return inventory
     sites = Path(next(iter(fleet.files.values()))).parent
@@ -170,18 +170,16 @@ class _Announce(logging.Handler):
 
 
 def _announce_learned_keys() -> None:
-    from l2tpgen.device.accept_new import LOGGER  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device.accept_new import LOGGER  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     if not any(isinstance(h, _Announce) for h in LOGGER.handlers):
         LOGGER.addHandler(_Announce())
 
 
 def _targets(fleet: Fleet, names: list[str], inventory: Path | None) -> dict[str, Target]:
-    from l2tpgen.device import target_for  # noqa: PLC0415 - start-up stays cheap
+    from l2tpgen.device import target_for  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     if inventory is not None and str(inventory).startswith("netbox"):
-        from l2tpgen.cli.netbox import netbox_targets  # noqa: PLC0415 - pynetbox on demand
-
         found = netbox_targets(fleet, names, str(inventory))
         if found is not None:
             return found
@@ -198,8 +196,6 @@ def quiet_libraries() -> None:
     Each failure is reported as one line by l2tpgen; without a handler of their own, Python
     would print these libraries' warnings and errors through its last-resort handler.
     """
-    import logging  # noqa: PLC0415 - start-up stays cheap
-
     for name in ("nornir", "paramiko", "netmiko"):
         logger = logging.getLogger(name)
         if not logger.handlers:

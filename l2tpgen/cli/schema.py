@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from l2tpgen.cli.app import app
+from l2tpgen.cli.app import app, emit_text
+from l2tpgen.model.schema import schema_text
 
 
 @app.command()
@@ -23,9 +24,6 @@ def schema(
     `# yaml-language-server: $schema=schema/site.schema.json` (the path relative to the site
     file) gets completion and checking in editors that use the YAML language server.
     """
-    from l2tpgen.model.schema import schema_text  # noqa: PLC0415 - start-up stays cheap
-
     text = schema_text()
-    from l2tpgen.cli.sites import emit_text  # noqa: PLC0415
 
     emit_text(output, text, "the schema", "site.schema.json")

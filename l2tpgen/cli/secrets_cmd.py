@@ -8,8 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, load, out, safe
+from l2tpgen.api.sites import pair_keys
+from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, out, safe
+from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.model.needs import PURPOSES
+from l2tpgen.platforms.render import secret_needs
 
 if TYPE_CHECKING:
     from l2tpgen.model.needs import SecretNeed
@@ -42,10 +46,6 @@ def secrets(
     compared (a fingerprint, in memory, never shown): DIFFER when they would not match, or why
     the comparison could not be made. Exit 1 when one is missing, refused or differs.
     """
-    from l2tpgen.api.sites import pair_keys  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.model.needs import PURPOSES  # noqa: PLC0415
-    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - start-up stays cheap
-
     fleet = load(sites, fmt, names or ())
     try:
         needs = secret_needs(fleet, names or None)
@@ -122,33 +122,3 @@ def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
         )
     else:
         out.print(f"ok: all {len(needs)} variables set", markup=False)
-
-
-def warn_unset(unset: list[SecretNeed]) -> None:
-    """One warning per missing or refused variable, on stderr (``validate``)."""
-    for need in unset:
-        state = "is not set" if need.state == "missing" else "is refused"
-        err.print(
-            f"warning: environment variable {need.variable} {state} (needed by "
-            f"{', '.join(need.sites)}); `l2tpgen secrets` says what each variable is for",
-            style="yellow",
-            markup=False,
-        )
-
-
-def warn_uncompared(comparisons: list[KeyComparison]) -> None:
-    """One warning per pair whose keys could not be compared (``validate``)."""
-    for comparison in comparisons:
-        if comparison.outcome == "unknown":
-            err.print(safe(f"warning: {comparison.describe()}"), style="yellow", markup=False)
-
-
-def uncompared_annotations(comparisons: list[KeyComparison]) -> str:
-    """A GitHub warning per pair whose keys could not be compared (``validate --format github``)."""
-    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415 - start-up stays cheap
-
-    return "".join(
-        f"::warning title=l2tpgen validate::{escape_annotation(c.describe())}\n"
-        for c in comparisons
-        if c.outcome == "unknown"
-    )

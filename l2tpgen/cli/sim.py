@@ -7,26 +7,41 @@ import math
 import os
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
+from rich.table import Table
 
-from l2tpgen.cli.app import OutputFormat, SitesOption, err, fail, load, out
-from l2tpgen.cli.routers import STATE_DIR
+from l2tpgen.cli.app import OutputFormat, SitesOption, app, err, fail, out
+from l2tpgen.cli.loading import load
 from l2tpgen.cli.sim_run import Timer, serve, start, status_of
 from l2tpgen.cli.sim_scope import NameOption, checked_name, configs_of, others, start_configs
+from l2tpgen.discovery import STATE_ENV
+from l2tpgen.sim.faults import FaultError, parse_faults
+from l2tpgen.sim.lifecycle import (
+    INVENTORY_FILE,
+    LOG_FILE,
+    STATUS_FILE,
+    SimStatus,
+    alive,
+    forget,
+    sim_dir,
+    start_detached,
+    stop,
+)
 from l2tpgen.traits import DEFAULT, driver, simulated
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from l2tpgen.model import Fleet
-    from l2tpgen.sim.lifecycle import SimStatus
 
 START_TIMEOUT = 120.0  # seconds a detached simulator may take to listen (a loaded CI machine)
 
 sim_app = typer.Typer(help="Simulated IOS routers for rehearsal and tests.", no_args_is_help=True)
+app.add_typer(sim_app, name="sim")
 
 
 if TYPE_CHECKING:
@@ -37,8 +52,6 @@ else:  # what the simulated routers are: the platforms whose drivers the simulat
 
 def _check_faults(words: list[str]) -> list[str]:
     """Usage error (exit 2) for a fault the simulator cannot take, before anything starts."""
-    from l2tpgen.sim.faults import FaultError, parse_faults  # noqa: PLC0415 - start-up
-
     try:
         parse_faults(words)
     except FaultError as exc:
@@ -179,8 +192,7 @@ def up(
     the credentials in L2TPGEN_USERNAME / L2TPGEN_PASSWORD. Runs until interrupted (Ctrl-C), or
     with -d in the background until `l2tpgen sim down`.
     """
-    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
-    from l2tpgen.sim.lifecycle import INVENTORY_FILE  # noqa: PLC0415 - start-up
+    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
 
     username, password = os.environ.get(USERNAME, ""), os.environ.get(PASSWORD, "")
     if not username or not password:
@@ -214,12 +226,10 @@ def up(
 
 
 def _state_dir() -> Path:
-    return Path(os.environ.get(STATE_DIR, "~/.local/state/l2tpgen"))
+    return Path(os.environ.get(STATE_ENV, "~/.local/state/l2tpgen"))
 
 
 def _sim_dir(name: str) -> Path:
-    from l2tpgen.sim.lifecycle import sim_dir  # noqa: PLC0415 - start-up stays cheap
-
     try:
         return sim_dir(_state_dir(), name)
     except OSError as exc:
@@ -227,16 +237,12 @@ def _sim_dir(name: str) -> Path:
 
 
 def _running(name: str) -> tuple[Path, SimStatus | None]:
-    from l2tpgen.sim.lifecycle import STATUS_FILE, SimStatus  # noqa: PLC0415
-
     path = _sim_dir(name) / STATUS_FILE
     return path, SimStatus.read(path)
 
 
 def _detach(argv: list[str], name: str) -> None:
     """Start ``sim up`` in its own session, wait until its routers listen, and show them."""
-    from l2tpgen.sim.lifecycle import LOG_FILE, alive, start_detached  # noqa: PLC0415
-
     path, status = _running(name)
     if status is not None and alive(status.pid):
         fail(
@@ -264,8 +270,6 @@ def _detach(argv: list[str], name: str) -> None:
 
 
 def _show(status: SimStatus, note: str = "") -> None:
-    from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
     title = f"simulated routers ({note or f'pid {status.pid}'})"
     table = Table(title=title, title_justify="left")
     for column in ("site", "hostname", "address", "flavor", "faults"):
@@ -288,10 +292,6 @@ def status(
 
     Exit 0 when one is running, 1 when none is (or the one recorded has died).
     """
-    from dataclasses import asdict  # noqa: PLC0415
-
-    from l2tpgen.sim.lifecycle import alive  # noqa: PLC0415
-
     name = checked_name(name)
     _, running = _running(name)
     up_now = running is not None and alive(running.pid)
@@ -318,8 +318,6 @@ def status(
 @sim_app.command("down")
 def down(name: NameOption = "default") -> None:
     """Stop the simulator started with `sim up -d` under this --name (none runs: exit 0)."""
-    from l2tpgen.sim.lifecycle import forget, stop  # noqa: PLC0415
-
     name = checked_name(name)
     path, running = _running(name)
     if running is None:

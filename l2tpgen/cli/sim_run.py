@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.cli.app import err, fail
+from l2tpgen.platforms.render import render_start
+from l2tpgen.sim.faults import parse_faults
+from l2tpgen.sim.lifecycle import Router, SimStatus, forget
 from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
@@ -15,7 +18,6 @@ if TYPE_CHECKING:
 
     from l2tpgen.model import Fleet
     from l2tpgen.sim import SimFleet
-    from l2tpgen.sim.lifecycle import SimStatus
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,8 @@ def start(
     ``faults``: the fault words and the sites they apply to; ``starts``: the sites started from a
     real config instead of their base config.
     """
-    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - start-up
-    from l2tpgen.platforms.render import render_start  # noqa: PLC0415
-    from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415
-    from l2tpgen.sim.faults import parse_faults  # noqa: PLC0415
+    from l2tpgen.device.credentials import PASSWORD, USERNAME  # noqa: PLC0415 - the push extra (netmiko, Nornir, hier_config)
+    from l2tpgen.sim import FLAVORS, Credentials, Faults, SimFleet, SimSpec  # noqa: PLC0415 - the sim extra (asyncssh)
 
     fault, faulty = faults
     plain = Faults(latency_ms=latency_ms)
@@ -68,8 +68,7 @@ def start(
 
 def serve(simulators: SimFleet, running: SimStatus, status_file: Path | None) -> None:
     """Answer until Ctrl-C or SIGTERM; a detached run says it is up in its status file."""
-    from l2tpgen.sim.lifecycle import forget  # noqa: PLC0415
-    from l2tpgen.sim.server import run_forever  # noqa: PLC0415
+    from l2tpgen.sim.server import run_forever  # noqa: PLC0415 - the sim extra (asyncssh)
 
     stopping: list[bool] = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
@@ -88,8 +87,6 @@ def serve(simulators: SimFleet, running: SimStatus, status_file: Path | None) ->
 
 def status_of(simulators: SimFleet, sites: Path, inventory: Path, known: Path) -> SimStatus:
     """What ``sim status`` shows of the routers this process runs."""
-    from l2tpgen.sim.lifecycle import Router, SimStatus  # noqa: PLC0415
-
     routers = {
         name: Router(d.router.hostname, d.port, d.router.flavor.name, tuple(d.faults.words()))
         for name, d in simulators.devices.items()

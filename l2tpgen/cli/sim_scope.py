@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from l2tpgen.cli.app import err, fail
+from l2tpgen.importer.notes import redact
+from l2tpgen.ios.encoding import decode
+from l2tpgen.ios.text import clean
+from l2tpgen.sim.lifecycle import check_name, running_names
 from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
@@ -26,8 +30,6 @@ NameOption = Annotated[
 
 def checked_name(name: str) -> str:
     """``name`` if it can name a simulator, else a usage error (exit 2)."""
-    from l2tpgen.sim.lifecycle import check_name  # noqa: PLC0415 - start-up stays cheap
-
     try:
         return check_name(name)
     except ValueError as exc:
@@ -62,10 +64,7 @@ def read_start_config(path: Path) -> tuple[str, list[str]]:
     Raises:
         OSError: the file cannot be read.
     """
-    from l2tpgen.importer.notes import redact  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.ios.encoding import decode  # noqa: PLC0415
-    from l2tpgen.ios.text import clean  # noqa: PLC0415
-    from l2tpgen.sim.fleet import start_config  # noqa: PLC0415
+    from l2tpgen.sim.fleet import start_config  # noqa: PLC0415 - the sim extra (asyncssh)
 
     # One entry per line of the file (a filler `!` for what is not configuration), so the
     # simulator's line numbers are the file's.
@@ -90,7 +89,5 @@ def start_configs(files: dict[str, Path]) -> dict[str, str]:
 
 def others(state_dir: Path, name: str) -> str:
     """`` (running: a, b: --name)`` naming the other running simulators, or nothing."""
-    from l2tpgen.sim.lifecycle import running_names  # noqa: PLC0415
-
     others = [n for n in running_names(state_dir) if n != name]
     return f" (other simulators running: {', '.join(others)}; see --name)" if others else ""

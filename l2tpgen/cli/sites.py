@@ -1,4 +1,4 @@
-"""Commands on site files: validate and render (mtu: cli/mtu.py)."""
+"""``l2tpgen validate``: every site file loaded and the fleet checked as a whole."""
 
 from __future__ import annotations
 
@@ -10,31 +10,28 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from l2tpgen.api import validate as validated
 from l2tpgen.cli.app import (
     OutputFormat,
     SitesOption,
     app,
-    check_output_path,
     err,
     fail,
-    load,
     out,
     print_lines,
     problem_lines,
-    report_problems,
+    safe,
 )
-from l2tpgen.cli.complete import complete_platform, complete_site
-from l2tpgen.cli.secrets_cmd import uncompared_annotations, warn_uncompared, warn_unset
-from l2tpgen.errors import FleetValidationError, L2tpgenError, SecretError
-from l2tpgen.files import is_stdout, write_files
-from l2tpgen.traits import DRIVERS, NAMES, driver
+from l2tpgen.cli.loading import report_problems
+from l2tpgen.errors import FleetValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from l2tpgen.api import Validation
-    from l2tpgen.lint import Finding
     from l2tpgen.model import Fleet, Problem
+    from l2tpgen.model.needs import SecretNeed
+    from l2tpgen.model.pair_keys import KeyComparison
 
 
 class ValidateFormat(str, Enum):
@@ -60,8 +57,6 @@ def validate(
     Warnings (a peer's tunnel source the site files do not show reachable) leave the exit at 0.
     --format github prints GitHub Actions annotations (::error file=...,line=...::).
     """
-    from l2tpgen.api import validate as validated  # noqa: PLC0415 - start-up stays cheap
-
     found = validated(sites)
     if found.error is not None:
         code = 2 if found.usage else 1  # a sites directory that is none: a usage error
@@ -136,8 +131,13 @@ def _invalid(found: Validation, fmt: ValidateFormat) -> NoReturn:
 
 
 def _annotations(problems: Sequence[Problem], level: str) -> str:
-    """GitHub Actions workflow commands, one per problem, the hint on a second line."""
-    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415
+    """GitHub Actions workflow commands, one per problem, the hint on a second line.
+
+    Their escaping is the linter's (``l2tpgen.lint.formats``), imported here only: the linter is
+    a tenth of a cold validate's modules, loaded for ``--format github`` alone
+    (``tests/test_validate_cost.py``).
+    """
+    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415 - the linter: --format github only
 
     lines = []
     for problem in problems:
@@ -159,114 +159,31 @@ def _print_warnings(warnings: list[Problem]) -> None:
     print_lines(err, (line for warning in warnings for line in problem_lines(warning)))
 
 
-@app.command()
-def render(
-    site: Annotated[
-        str,
-        typer.Argument(
-            help="Site name (site-a) or path to its site file.", autocompletion=complete_site
-        ),
-    ],
-    sites: SitesOption = Path("sites"),
-    platform: Annotated[
-        str | None,
-        typer.Option(
-            "--platform",
-            metavar="|".join(NAMES),
-            autocompletion=complete_platform,
-            help="Render for another platform than the site's.",
-            show_default=False,
-        ),
-    ] = None,
-    fmt: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            metavar="FORMAT",
-            help="The platform's format, its first the default: "
-            + "; ".join(
-                f"{d.short_title or d.title} {' or '.join(d.formats)}" for d in DRIVERS.values()
-            )
-            + " (networkd: .netdev/.network files).",
-            show_default=False,
-        ),
-    ] = None,
-    output: Annotated[
-        Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="Write to FILE instead of stdout (- is stdout). A config of several files "
-            "(networkd, a Linux PE with IPsec) goes into a directory: name one (made if missing); "
-            "a file name is refused. A device or FIFO is written into; a symbolic link is refused.",
-        ),
-    ] = None,
-    reveal_secrets: Annotated[
-        bool,
-        typer.Option(
-            "--reveal-secrets",
-            help="Write secrets (type 7) from their environment variables instead of masking.",
-        ),
-    ] = False,
-) -> None:
-    """Print (or write) the configuration of one site, for its platform (or --platform).
-
-    The site and its peers are validated first (peer addresses come from the peers' own files);
-    `validate` checks the whole fleet. A Cisco config is linted; an error-level finding stops it.
-    Files written with --reveal-secrets are readable by their owner only (mode 0600).
-    """
-    from l2tpgen.model import resolve_site  # noqa: PLC0415 - start-up stays cheap
-
-    if platform is not None and platform not in NAMES:
-        raise typer.BadParameter(f"choose one of: {', '.join(NAMES)}", param_hint="--platform")
-    try:
-        directory, name = resolve_site(site, sites)
-    except L2tpgenError as exc:
-        fail(str(exc))
-    from l2tpgen.api import render as rendered  # noqa: PLC0415 - start-up stays cheap
-
-    fleet = load(directory, names=[name])
-    try:
-        rendering = rendered(fleet, name, platform=platform, fmt=fmt, reveal_secrets=reveal_secrets)
-    except SecretError as exc:
-        fail(f"{exc}; or leave out --reveal-secrets")
-    except L2tpgenError as exc:
-        fail(str(exc))
-    if rendering.errors:
-        _refuse_lint_errors(name, rendering.errors)
-    if output is None or is_stdout(output):
-        sys.stdout.write(rendering.text)
-        return
-    chosen = driver(platform or fleet.site(name).effective_platform)
-    what = f"{name}'s {chosen.short_title or chosen.title} config"
-    check_output_path(output, what, list(rendering.files), example=f"{name}.cfg")
-    try:
-        written = rendering.write(output)
-    except L2tpgenError as exc:
-        fail(str(exc))
-    err.print(f"wrote {', '.join(map(str, written))}")
+def warn_unset(unset: list[SecretNeed]) -> None:
+    """One warning per missing or refused variable, on stderr (``validate``)."""
+    for need in unset:
+        state = "is not set" if need.state == "missing" else "is refused"
+        err.print(
+            f"warning: environment variable {need.variable} {state} (needed by "
+            f"{', '.join(need.sites)}); `l2tpgen secrets` says what each variable is for",
+            style="yellow",
+            markup=False,
+        )
 
 
-def emit_text(output: Path | None, text: str, what: str, example: str) -> None:
-    """One generated text (``what``) to stdout (no ``-o``, or ``-o -``) or the file ``-o`` names.
-
-    A directory is refused, suggesting ``example`` in it (``check_output_path``).
-    """
-    check_output_path(output, what, [example], example=example)
-    if output is None or is_stdout(output):
-        sys.stdout.write(text)
-        return
-    try:
-        write_files(output, {"": text}, private=False)
-    except L2tpgenError as exc:
-        fail(str(exc))
-    err.print(f"wrote {output}")
+def warn_uncompared(comparisons: list[KeyComparison]) -> None:
+    """One warning per pair whose keys could not be compared (``validate``)."""
+    for comparison in comparisons:
+        if comparison.outcome == "unknown":
+            err.print(safe(f"warning: {comparison.describe()}"), style="yellow", markup=False)
 
 
-def _refuse_lint_errors(name: str, errors: Sequence[Finding]) -> NoReturn:
-    """The rendered config's error-level findings (the site linted alone); exit 1."""
-    from l2tpgen.lint.formats import text_line  # noqa: PLC0415 - start-up stays cheap
+def uncompared_annotations(comparisons: list[KeyComparison]) -> str:
+    """A GitHub warning per pair whose keys could not be compared (``validate --format github``)."""
+    from l2tpgen.lint.formats import escape_annotation  # noqa: PLC0415 - the linter: --format github only
 
-    for finding in errors:
-        err.print(text_line(finding), markup=False, style="red")
-    fail(f"the rendered config of {name} has error-level findings; nothing was written")
+    return "".join(
+        f"::warning title=l2tpgen validate::{escape_annotation(c.describe())}\n"
+        for c in comparisons
+        if c.outcome == "unknown"
+    )

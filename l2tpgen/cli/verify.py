@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.table import Table
 from rich.text import Text
 
+from l2tpgen.api import verify as verified
 from l2tpgen.cli.app import EXIT_FINDINGS, OutputFormat, SitesOption, app, err, out, safe
 from l2tpgen.cli.routers import (
     DEFAULT_WORKERS,
@@ -23,6 +25,7 @@ from l2tpgen.cli.routers import (
     router_targets,
     select_sites,
 )
+from l2tpgen.ios.names import short_interface_name
 
 
 @app.command()
@@ -40,9 +43,6 @@ def verify(
     Every VLAN pseudowire of the selected sites is read, and the kept port-mode xconnect of a
     site's LAN trunk (lan.port_xconnect, action keep) as one row, VLAN "port (all)".
     """
-    from l2tpgen.api import verify as verified  # noqa: PLC0415 - start-up stays cheap
-    from l2tpgen.ios.names import short_interface_name  # noqa: PLC0415
-
     credentials = read_credentials()
     fleet, names = select_sites(sites_args, every, sites)
     targets = router_targets(fleet, names, inventory, accept_new=accept_new)
@@ -53,8 +53,6 @@ def verify(
         rows = [s.__dict__ | {"up": s.up} for s in states]
         sys.stdout.write(json.dumps({"pseudowires": rows, "errors": problems}, indent=2) + "\n")
     else:
-        from rich.table import Table  # noqa: PLC0415 - start-up stays cheap
-
         view = Table(title="pseudowires", title_justify="left")
         for column in ("site", "VLAN", "interface", "peer", "VC ID", "state", "session"):
             view.add_column(column, overflow="fold")
