@@ -4,7 +4,9 @@ routers (issue 34, the claims table: each test holds a sentence no other test he
 - "The flow of a change window": a pair pushed on a terminal shows each router's diff and
   commands, asks once, and a router that needs nothing says ``unchanged`` and is not asked about.
 - "How a change is applied": the login's terminal set-up in one write, ``enable`` only at ``>``;
-  the rollback copy, ``configure terminal`` and ``do show running-config`` in one write.
+  the read (the revert timer and the lock with the config) in one write, then the rollback copy,
+  ``configure terminal`` and ``do show running-config`` in one write.
+- Credentials: a push names every missing or refused secret variable in one message.
 - "Many routers at once": a router that cannot be reached does not stop ``diff`` or ``verify``
   of the others; a pair whose pseudowires stay down after both ends were pushed fails the run.
 - "Going back later": a router a pair rollback cannot put back is left apart, exit 4, naming
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from conftest_sim import Lab
 
 PAIR = ("site-a", "site-b")
+HUB = SITES.parent / "examples" / "hub"
 
 
 def _recorded_writes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -105,12 +108,18 @@ def test_a_privileged_login_types_its_terminal_set_up_in_one_write_and_no_enable
     assert "\n" not in writes  # no prompt probing with blank lines
 
 
-def test_the_rollback_copy_configuration_mode_and_the_read_there_go_in_one_write(
+def test_the_read_and_then_the_rollback_copy_with_configuration_mode_go_in_one_write_each(
     lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     writes = _recorded_writes(monkeypatch)
     result = cli(lab, "push", "site-a", "--yes")
     assert result.exit_code == 0, result.output
+    reads = [w for w in writes if w.startswith("show running-config\n")]
+    assert reads[0] == (  # the revert timer and the lock are read with the config, first
+        "show running-config\nshow startup-config\ndir\n"
+        "show archive config rollback timer\nshow configuration lock\n"
+    )
+    assert writes.index(reads[0]) < min(i for i, w in enumerate(writes) if "copy " in w)
     (copying,) = [w for w in writes if "copy running-config" in w]
     assert copying.startswith("copy running-config flash:l2tpgen-site-a-")
     # the empty line answers the copy's question for the file name, ahead
@@ -194,3 +203,19 @@ def test_a_fault_without_fault_site_makes_every_simulated_router_misbehave(tmp_p
     assert pushed.returncode == 1, pushed.stdout + pushed.stderr
     statuses = {r["site"]: r["status"] for r in json.loads(pushed.stdout)["results"]}
     assert statuses == dict.fromkeys(PAIR, "unsaved")
+
+
+def test_a_push_names_every_missing_or_refused_secret_variable_in_one_message(
+    new_lab: Callable[..., Lab], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lab = new_lab(sites=HUB)
+    monkeypatch.delenv("L2TPGEN_IKE_PSK")
+    monkeypatch.setenv("L2TPGEN_L2TP_SECRET", "bad?secret")
+    result = cli(lab, "push", "hub", "--yes", "--format", "json", sites=HUB)
+    assert result.exit_code == 1, result.output
+    (pushed,) = json.loads(result.stdout)["results"]
+    message = pushed["message"]
+    assert "L2TPGEN_IKE_PSK is not set" in message
+    assert "L2TPGEN_L2TP_SECRET holds `?` or a quote" in message
+    assert "bad?secret" not in result.stdout + result.stderr
+    assert not entered_config_mode(lab, "hub")
