@@ -10,7 +10,8 @@ routers (issue 34, the claims table: each test holds a sentence no other test he
 - "Many routers at once": a router that cannot be reached does not stop ``diff`` or ``verify``
   of the others; a pair whose pseudowires stay down after both ends were pushed fails the run.
 - "Going back later": a router a pair rollback cannot put back is left apart, exit 4, naming
-  its forward copy, kept on the router and locally.
+  its forward copy, kept on the router and locally; a SIGTERM while a router is being rolled back
+  lets that router finish, then puts it back as it was (exit 130).
 - "Rehearse a rollback": ``sim up --fault`` without ``--fault-site`` makes every router misbehave.
 """
 
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import pytest
 from conftest import SITES
 from conftest_sim import SimUp, cli_env, run_cli
 from netmiko import BaseConnection
@@ -39,9 +42,8 @@ from l2tpgen.platforms.ios.render import render_base
 from l2tpgen.sim import Faults
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
-    import pytest
     from conftest_sim import Lab
 
 PAIR = ("site-a", "site-b")
@@ -219,3 +221,39 @@ def test_a_push_names_every_missing_or_refused_secret_variable_in_one_message(
     assert "L2TPGEN_L2TP_SECRET holds `?` or a quote" in message
     assert "bad?secret" not in result.stdout + result.stderr
     assert not entered_config_mode(lab, "hub")
+
+
+@pytest.fixture
+def keep_signal_handlers() -> Iterator[None]:
+    """The CLI leaves SIGINT ignored after a stop (so that its exit code stands): not pytest."""
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in kept.items():
+        signal.signal(sig, handler)
+
+
+@pytest.mark.usefixtures("keep_signal_handlers")
+def test_sigterm_while_a_router_is_being_rolled_back_lets_it_finish_then_puts_it_back(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from l2tpgen.device.manual_rollback import rollback_site as original  # noqa: PLC0415
+
+    push(lab, *PAIR)
+    pushed = {name: lab.running(name) for name in PAIR}
+    finished: list[str] = []
+
+    def sigterm_during(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - rollback_site's
+        applying = args[3].forward is not None  # the run itself, not the diffs' preflight
+        if applying and not finished:
+            os.kill(os.getpid(), signal.SIGTERM)  # arrives as site-a's rollback begins
+        result = original(*args, **kwargs)
+        if applying:
+            finished.append(f"{result.site}: {result.status.value}")
+        return result
+
+    monkeypatch.setattr("l2tpgen.device.rollback_fleet.rollback_site", sigterm_during)
+    result = cli(lab, "rollback", *PAIR, "--yes")
+    assert result.exit_code == 130, result.output
+    assert finished == ["site-a: changed"]  # site-a's rollback went through; site-b never began
+    assert "put back as it was, because the rollback was stopped" in result.stdout
+    assert {name: lab.running(name) for name in PAIR} == pushed
