@@ -7,6 +7,8 @@ routers (issue 34, the claims table: each test holds a sentence no other test he
   the read (the revert timer and the lock with the config) in one write, then the rollback copy,
   ``configure terminal`` and ``do show running-config`` in one write.
 - Credentials: a push names every missing or refused secret variable in one message.
+- "A change that was not saved": an unsaved change outside what l2tpgen owns is no drift, and
+  the next changing push saves it too.
 - "Many routers at once": a router that cannot be reached does not stop ``diff`` or ``verify``
   of the others; a pair whose pseudowires stay down after both ends were pushed fails the run.
 - "Going back later": a router a pair rollback cannot put back is left apart, exit 4, naming
@@ -257,3 +259,22 @@ def test_sigterm_while_a_router_is_being_rolled_back_lets_it_finish_then_puts_it
     assert finished == ["site-a: changed"]  # site-a's rollback went through; site-b never began
     assert "put back as it was, because the rollback was stopped" in result.stdout
     assert {name: lab.running(name) for name in PAIR} == pushed
+
+
+def test_an_unsaved_change_outside_what_l2tpgen_owns_is_no_drift_and_a_changing_push_saves_it(
+    lab: Lab,
+) -> None:
+    # docs/push.md, "A change that was not saved": push compares the part it owns; other unsaved
+    # changes are not push's, and `write memory` saves them too, as after every push.
+    router = lab.device("site-a").router
+    assert push(lab, "site-a")[0] == 0
+    assert router.load("banner motd ^C typed by a colleague, not saved ^C\n") == []
+    assert "banner motd" not in router.startup.body()
+    shown = cli(lab, "diff", "site-a", "--exit-code", "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    (result,) = json.loads(shown.stdout)["results"]
+    assert (result["status"], result["message"]) == ("unchanged", "no change needed")
+    assert router.load("no interface GigabitEthernet0/0.2998\n") == []  # a change push makes
+    code, (pushed,) = push(lab, "site-a")
+    assert (code, pushed["status"]) == (0, "changed"), pushed
+    assert "banner motd" in router.startup.body()
