@@ -18,7 +18,7 @@ Inventory (commands that talk to routers):
 
 1. ``--inventory FILE`` on the command line;
 2. the simulator running for this sites directory (``l2tpgen sim up`` started from it): when one
-   is running it is used; when several are, ``--sim NAME`` (or ``L2TPGEN_SIM_NAME``) names one,
+   is running it is used; when several are, ``L2TPGEN_SIM_NAME`` names one,
    and without it the command stops and lists them;
 3. none: the routers are the ones in the site files (``management``).
 
@@ -182,8 +182,8 @@ def find_inventory(
     if len(mine) > 1:
         listed = ", ".join(f"{sim.name} (pid {sim.status.pid})" for sim in mine)
         raise DiscoveryError(
-            f"{len(mine)} simulators run for {sites}: {listed}; name one with --sim NAME "
-            f"(or {SIM_NAME_ENV}), or give --inventory FILE"
+            f"{len(mine)} simulators run for {sites}: {listed}; name one with "
+            f"{SIM_NAME_ENV}=NAME, or give --inventory FILE"
         )
     (sim,) = mine
     return Found(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import multiprocessing
+import os
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import paramiko
 import pytest
@@ -117,6 +119,46 @@ def test_workers_racing_to_learn_one_host_write_one_line_and_refuse_the_other_ke
         thread.join()
     assert len(known.read_text().splitlines()) == 1
     assert len(refused) == len(keys) - 1
+
+
+def _learn_or_refuse(known: Path, key: paramiko.PKey, start: Any) -> None:  # noqa: ANN401
+    """A process of its own: learn ``key`` for one host; exit 0 if written, 1 if refused."""
+    start.wait()
+    try:
+        learn(known, "[10.0.0.1]:2222", key)
+    except HostKeyError:
+        os._exit(1)
+    os._exit(0)
+
+
+def test_processes_racing_to_learn_one_host_write_one_line_and_refuse_the_other_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/push.md: "the workers of one run (and other l2tpgen processes) append under an
+    # exclusive lock of the file". Processes, not threads: a lock inside one process would not do.
+    load = paramiko.HostKeys.load
+
+    def slow_load(self: paramiko.HostKeys, filename: str) -> None:
+        load(self, filename)
+        time.sleep(0.05)
+
+    monkeypatch.setattr(paramiko.HostKeys, "load", slow_load)  # inherited by the forks
+    known = tmp_path / "known_hosts"
+    forks = multiprocessing.get_context("fork")
+    start = forks.Barrier(6)
+    processes = [
+        forks.Process(target=_learn_or_refuse, args=(known, _key(), start)) for _ in range(6)
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=60)
+        if process.is_alive():
+            process.kill()  # never left behind
+    codes = [-1 if process.exitcode is None else process.exitcode for process in processes]
+    assert sorted(codes) == [0, 1, 1, 1, 1, 1]  # -1: still running after a minute
+    assert len(known.read_text().splitlines()) == 1
+    check_known_hosts(known)
 
 
 @pytest.mark.parametrize("accept_new", [True, False])

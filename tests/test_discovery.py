@@ -143,6 +143,15 @@ def test_two_simulators_are_listed_until_one_is_named(fleet: tuple[Path, dict[st
     assert "2 simulators run for" in ambiguous.stderr
     assert "default (pid " in ambiguous.stderr
     assert "second (pid " in ambiguous.stderr
+    assert "name one with L2TPGEN_SIM_NAME=NAME, or give --inventory FILE" in ambiguous.stderr
+    # `--inventory FILE` always wins: no list, no simulator chosen for it (issue 34).
+    given = Path(env["L2TPGEN_STATE_DIR"]) / "sim" / "second" / "inventory.json"
+    chosen = run_cli(
+        "push", "site-a", "--dry-run", "--inventory", str(given), env=env, cwd=root / "sites"
+    )
+    assert chosen.returncode == 0, chosen.stderr
+    assert "simulators run for" not in chosen.stderr
+    assert "using the simulator" not in chosen.stderr
     named = env | {"L2TPGEN_SIM_NAME": "second"}
     pushed = run_cli("push", "site-a", "--dry-run", env=named, cwd=root / "sites")
     assert pushed.returncode == 0, pushed.stderr
