@@ -106,17 +106,3 @@ def test_a_fault_given_to_sim_up_rolls_back_the_push_to_its_site_only(tmp_path: 
     rows = {line.split()[1]: line for line in sim.out.splitlines() if line.startswith("│ site-")}
     assert "refuse=" in rows["site-a"]
     assert "refuse" not in rows["site-b"]
-
-
-def test_a_fault_without_a_fault_site_applies_to_every_simulated_router(tmp_path: Path) -> None:
-    env = cli_env(tmp_path)
-    inventory = tmp_path / "inventory.json"
-    with SimUp(
-        "--sites", str(SITES), "--flavor", "ios", "--fault", "refuse-save",
-        inventory=inventory, env=env,
-    ) as sim:  # fmt: skip
-        pass
-    assert sim.returncode == 0, sim.err
-    rows = {line.split()[1]: line for line in sim.out.splitlines() if line.startswith("│ site-")}
-    assert sorted(rows) == ["site-a", "site-b"]
-    assert all("refuse-save" in row for row in rows.values()), rows
