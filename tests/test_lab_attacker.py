@@ -242,6 +242,11 @@ def test_an_attacker_without_the_site_files_gets_nothing_through_a_fail_closed_p
     mixed = details["attack-mixed"]
     assert _figure(mixed, r"own: (\d+)/\d+ reached") == 0
     assert _figure(mixed, r"control: (\d+)/5") > 0
+    # ...nor with the session's right cookie: the hub binds the clear peer to its own sessions
+    # (issue 33; before it, the cookie was the one barrier and these were 5/5 and 5/5)
+    right = re.search(r"right cookie \(never sent in clear\): (\d+)/\d+ and (\d+)/", mixed)
+    assert right is not None, mixed
+    assert right.groups() == ("0", "0"), mixed
     assert all(r.ok for r in report.results), details
 
 

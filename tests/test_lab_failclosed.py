@@ -222,3 +222,37 @@ def test_with_no_ike_daemon_the_rendered_script_sends_no_clear_l2tpv3_and_admits
     assert figures["from the clear peer, the cookie"][1] > 0
     # The clear peer's own pseudowire still forwards beside the blocks (its allow works).
     assert p["clear.reach"] == "0"
+
+
+def _outbound_blocks_first(lab: Lab) -> Lab:
+    """Each PE's outbound blocks moved before its first tunnel (the order the kernel refuses)."""
+    nodes = []
+    for node in lab.nodes:
+        blocks = [c for c in node.exec if " dir out action block " in c]
+        rest = [c for c in node.exec if c not in blocks]
+        first = next((n for n, c in enumerate(rest) if c.startswith("ip l2tp add tunnel")), None)
+        moved = blocks and first is not None
+        nodes.append(replace(node, exec=(*rest[:first], *blocks, *rest[first:])) if moved else node)
+    return replace(lab, name=f"{lab.name}-early", nodes=tuple(nodes))
+
+
+@pytest.mark.lab
+@requires_vm
+def test_the_kernel_refuses_an_ip_encapsulated_tunnel_under_the_outbound_block(
+    tmp_path: Path,
+) -> None:
+    # docs/security.md, failing closed: creating a tunnel with `encap ip` connects a protocol-115
+    # socket whose route lookup meets the `dir out` block (EPERM), so the rendered script puts
+    # the outbound blocks after the tunnels. The same scripts with the blocks first: refused.
+    fleet = load_fleet(mixed_fleet(tmp_path))
+    lab = reveal_secrets(parse_lab(build_topology(fleet, name="fe"), "fe", protection_files(fleet)))
+    early = _outbound_blocks_first(lab)
+    assert early.node("pe-branch").exec != lab.node("pe-branch").exec
+    extras = merge_extras(Extras((), (), XFRM_MODULES), nft_extras())  # the hub binds its peers
+    rendered, run = run_guest(
+        [GuestLab(lab, (), "r-"), GuestLab(early, (), "e-")], extras=extras
+    ).labs
+    assert rendered.setup_errors == ()  # as rendered, every step succeeds
+    refused = [e for e in run.setup_errors if "ip l2tp add tunnel" in e and "encap ip" in e]
+    assert refused, run.setup_errors
+    assert all("Operation not permitted" in e for e in refused), refused

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 KEY = "cookie-key-0123456789"  # a master key: at least 16 characters
+runner = CliRunner()
 
 
 def _write(
@@ -295,6 +296,49 @@ def test_keyed_cookies_without_the_key_stop_with_the_variable_name_only(tmp_path
         pw_a.cookies({})
     with pytest.raises(ModelError, match="keyed"):
         _ = pw_a.cookie_local  # the public legacy values never stand in for keyed ones
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("short-key", "shorter than 16 characters"),
+        ("c" * 129, "longer than 128 characters"),
+        ("two words cookie key", "a space"),
+        ("why-a-question?-mark-key", "`?` or a quote"),
+    ],
+)
+def test_a_cookie_key_outside_the_master_key_rules_is_refused_naming_the_variable_only(
+    tmp_path: Path, value: str, why: str
+) -> None:
+    # docs/security.md, master keys: `cookie_key_env`'s variable obeys the same rules as
+    # `psk_env`'s, and the refusal names the variable, never the value.
+    _static_cookie_pair(tmp_path)
+    args = ["render", "a", "--sites", str(tmp_path), "--reveal-secrets"]
+    refused = runner.invoke(app, args, env={"L2TPGEN_COOKIE_KEY": value})
+    assert refused.exit_code == 1
+    assert "environment variable L2TPGEN_COOKIE_KEY" in refused.output
+    assert why in refused.output
+    assert value not in refused.output
+    accepted = runner.invoke(app, args, env={"L2TPGEN_COOKIE_KEY": KEY})
+    assert accepted.exit_code == 0, accepted.output
+
+
+def test_an_unprotected_static_pair_keeps_the_public_crc32_cookies_without_any_key(
+    tmp_path: Path,
+) -> None:
+    # docs/security.md: unprotected pseudowires keep the public CRC-32 cookies. Worked out by
+    # hand: each end expects CRC-32 of "l2tpgen:<receiving site>:<VC ID>:0" (4 bytes): a
+    # (zlib.crc32(b"l2tpgen:a:100:0")) = 3380322395, b = 4170431174.
+    write_site(tmp_path, "a", "b", "10.0.0.1")  # private addresses: a trusted path
+    write_site(tmp_path, "b", "a", "10.0.1.1")
+    configs = {}
+    for site in ("a", "b"):
+        result = runner.invoke(app, ["render", site, "--sites", str(tmp_path)], env={})
+        assert result.exit_code == 0, result.output  # no cookie key needed: nothing secret
+        configs[site] = result.output
+    assert "  l2tp cookie local 4 3380322395\n  l2tp cookie remote 4 4170431174\n" in configs["a"]
+    assert "  l2tp cookie local 4 4170431174\n  l2tp cookie remote 4 3380322395\n" in configs["b"]
+    assert "<L2TPGEN_COOKIE_KEY" not in configs["a"] + configs["b"]
 
 
 def test_a_cookie_placeholder_reveals_to_the_derived_value(tmp_path: Path) -> None:

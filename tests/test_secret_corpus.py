@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet, render_site
 from l2tpgen.cli import app
 from l2tpgen.cli.push_output import print_result, result_dict
-from l2tpgen.device import PushResult
+from l2tpgen.device import PushResult, confirm, confirm_fleet
 from l2tpgen.device.credentials import install_redaction
 from l2tpgen.device.exclusive import foreign_change, what_changed
 from l2tpgen.device.manual_rollback import Copy, masked_diff
@@ -264,3 +264,23 @@ def test_a_line_the_router_refused_is_echoed_without_its_secret() -> None:
     refused, _ = parse_output(output, "r1")
     assert len(refused) == len(ENTRIES)
     assert not _leaks(" ".join(f"{e.line} {e.error}" for e in refused))
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.line.strip()[:60])
+def test_confirms_messages_quoting_what_the_router_said_show_no_secret(
+    entry: Entry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `confirm` (and push ending its own timer) quotes what the router answered to `configure
+    # confirm` when the timer is still pending afterwards; a router that echoes a line quotes it.
+    said = f"{entry.line.strip()}\n% Invalid input detected at '^' marker.\nr1#"
+    after = f"Timer value: 5 min\n User: admin\n{entry.line.strip()}\n"
+
+    def batch(_connection: object, commands: list[str], **_: object) -> tuple[str, str]:
+        assert commands[0] == "configure confirm"
+        return said, after
+
+    monkeypatch.setattr(confirm, "exec_batch", batch)
+    monkeypatch.setattr(confirm_fleet, "exec_batch", batch)
+    messages = [confirm.end_timer(None), confirm_fleet._confirm_one(None)]  # noqa: SLF001
+    assert all(messages), messages  # each quotes the router: the timer is still pending
+    assert not _leaks(" ".join(m or "" for m in messages)), messages

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 from builders import write_site
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet, render_site
@@ -333,4 +335,43 @@ def test_a_secret_bearing_command_quoted_inside_a_line_is_masked(line: str) -> N
     masked = mask_secrets(line)
     for secret in ("Rkey-local1", "3141592653", "2718281828", "104D000A0618"):
         assert secret not in masked
+    assert "<masked>" in masked
+
+
+# The catch-all's keywords as the table's last row lists them, and words that are no keyword.
+_CATCH_ALL = (
+    "password", "secret", "key", "key-string", "authentication-key", "community", "passphrase",
+    "server-key", "password-encrypt", "authentication text", "md5",
+)  # fmt: skip
+_NEUTRAL = ("ip", "ftp", "set", "server", "tunnel", "vpdn", "group", "x25", "mgmt", "web", "ppp")
+_SECRET = st.from_regex(r"[A-Za-z][A-Za-z0-9_.!#%+=@-]{5,15}", fullmatch=True).filter(
+    lambda word: word.lower() not in {*_CATCH_ALL, "level", "ascii", "hex", "chain", "text"}
+)
+
+
+@given(
+    indent=st.sampled_from(["", " ", "  "]),
+    no=st.booleans(),
+    before=st.lists(st.sampled_from(_NEUTRAL), max_size=3),
+    keyword=st.sampled_from(_CATCH_ALL),
+    kind=st.sampled_from(["", "0 ", "5 ", "7 ", "8 ", "9 "]),
+    secret=_SECRET,
+    after=st.lists(st.sampled_from(_NEUTRAL), max_size=2),
+)
+def test_the_catch_all_never_misses_the_word_after_its_keyword_and_type_number(
+    *,
+    indent: str,
+    no: bool,
+    before: list[str],
+    keyword: str,
+    kind: str,
+    secret: str,
+    after: list[str],
+) -> None:
+    # docs/security.md, the table's last row: any command no row covers, written `... KEYWORD
+    # [TYPE] WORD ...`, has WORD masked, whatever words come before and after.
+    words = [*before, keyword, f"{kind}{secret}", *after]
+    line = indent + ("no " if no else "") + " ".join(words)
+    masked = mask_secrets(line)
+    assert secret not in masked, (line, masked)
     assert "<masked>" in masked

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from builders import fleet_problems, write_site
+import yaml
+from builders import EXAMPLES, fleet_problems, write_site
 
-from l2tpgen.model.secret_names import in_namespace
+from l2tpgen.model.secret_names import COOKIE_KEY_ENV, L2TP_SECRET_ENV, PSK_ENV, in_namespace
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -101,3 +102,27 @@ def test_a_namespaced_variable_validates(tmp_path: Path) -> None:
         tmp_path, "b", "a", "203.0.113.1", protection="protection: {psk_env: L2TPGEN_SECRET_AB}\n"
     )
     assert fleet_problems(tmp_path) == []
+
+
+def _named_variables(node: object) -> list[str]:
+    """Every value of a ``*_env`` key, at any depth of a site file."""
+    if isinstance(node, dict):
+        own = [v for k, v in node.items() if str(k).endswith("_env") and isinstance(v, str)]
+        return own + [n for v in node.values() for n in _named_variables(v)]
+    if isinstance(node, list):
+        return [n for v in node for n in _named_variables(v)]
+    return []
+
+
+def test_every_shipped_site_file_and_default_names_a_variable_of_the_namespace() -> None:
+    # docs/security.md: every example and default already lies in the namespace (the README's
+    # broken example and the sites/ fleet included: a user copies them).
+    files = sorted([*EXAMPLES.glob("*/*.yaml"), *(EXAMPLES.parent / "sites").glob("*.yaml")])
+    named = {
+        str(path.relative_to(EXAMPLES.parent)): _named_variables(yaml.safe_load(path.read_text()))
+        for path in files
+    }
+    assert sum(map(len, named.values())) >= 10  # the walk found the examples' variables
+    outside = {path: [v for v in names if not in_namespace(v)] for path, names in named.items()}
+    assert {path: names for path, names in outside.items() if names} == {}
+    assert all(in_namespace(v) for v in (L2TP_SECRET_ENV, PSK_ENV, COOKIE_KEY_ENV))

@@ -65,6 +65,10 @@ def test_a_second_push_to_a_type_6_router_sends_nothing(hub: tuple[Site, str, st
     assert again.empty, again.send
     assert again.diff("hub") == ""
     assert any("type 6" in note for note in again.notes)  # and says why it trusts the keys
+    # ...naming where, never a value (docs/security.md, Type 6 keys)
+    ciphertexts = re.findall(r"^  pre-shared-key 6 (\S+)$", router.running.body(), re.MULTILINE)
+    assert ciphertexts
+    assert not [c for c in ciphertexts if any(c in note for note in again.notes)]
 
 
 def test_turning_password_encryption_on_after_the_push_still_converges(

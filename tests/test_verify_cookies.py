@@ -110,3 +110,35 @@ def test_verify_names_a_router_cookie_whose_words_are_swapped_without_its_value(
     for word in (low, high):
         assert str(word) not in state.detail
         assert f"{word:08x}" not in state.detail.lower()
+
+
+def test_keyed_cookies_are_compared_only_when_their_key_is_in_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/security.md, cookie word order: keyed cookies are compared only when their key is in
+    # the environment; without it verify leaves the cookie out, neither guessing nor failing.
+    for name, n, peer in (("site-a", 1, "site-b"), ("site-b", 2, "site-a")):
+        text = _SITE.format(name=name, n=n, peer=peer).replace("10.0.0.", "198.51.100.")
+        (tmp_path / f"{name}.yaml").write_text(text + "protection: {mode: cookie}\n")
+    fleet = load_fleet(tmp_path)
+    (pw,) = fleet.pseudowires("site-a")
+    assert pw.keyed_cookies
+    monkeypatch.setenv("L2TPGEN_COOKIE_KEY", "verify-cookie-key-0001")
+    low, high = pw.cookies()[0]
+    row = "UP pri   ac Gi0/0.300:300(Eth VLAN)      UP l2tp 198.51.100.2:300         UP\n"
+
+    def verified(local: tuple[int, int]) -> str:
+        shown = b"".join(w.to_bytes(4, "big") for w in local)
+        session = _session(shown).replace("10.0.0.2", "198.51.100.2")
+        router = ShowRouter(
+            {"show xconnect all": XCONNECT_HEADER + row, "show l2tun session all": session}
+        )
+        (state,) = verify_site(fleet, "site-a", router)
+        assert state.state == "UP"
+        return state.detail
+
+    assert verified((low, high)) == ""
+    assert verified((high, low)) == WORDS_SWAPPED
+    assert verified((low, high ^ 1)) == MISMATCH
+    monkeypatch.delenv("L2TPGEN_COOKIE_KEY")
+    assert verified((high, low)) == ""  # no key: not compared, nothing claimed
