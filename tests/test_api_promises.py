@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 import pytest
 from conftest import ROOT
 from conftest_sim import L2TP_SECRET, start_lab
+from push_runs import unreachable
 
 from l2tpgen import api
 from l2tpgen.errors import L2tpgenError
@@ -119,5 +120,26 @@ def test_push_returns_a_router_that_refuses_a_line_rolled_back_and_raises_nothin
         assert by_site["site-b"].status.value == "changed"
         assert report.exit_code == 3
         assert lab.running("site-a") == before
+    finally:
+        lab.sim.close()
+
+
+@pytest.mark.usefixtures("lab_env")
+def test_push_returns_a_router_it_cannot_reach_as_a_result_and_raises_nothing(
+    tmp_path: Path,
+) -> None:
+    # The other router's problem a script meets most: nothing answers at its address.
+    lab = start_lab(tmp_path)
+    try:
+        unreachable(lab, "site-b")
+        before = lab.running("site-a")
+        report = api.push(
+            lab.fleet, ["site-a", "site-b"], lab.inventory, dry_run=False, state_dir=tmp_path
+        )
+        by_site = {r.site: r for r in report.results}
+        assert by_site["site-b"].status.value in {"refused", "failed"}
+        assert by_site["site-b"].status.exit_code == report.exit_code == 1
+        assert "nothing listens on port" in by_site["site-b"].message
+        assert lab.running("site-a") == before  # its pair's other end is left as it was
     finally:
         lab.sim.close()

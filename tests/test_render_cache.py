@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from typing import TYPE_CHECKING
 
@@ -95,3 +96,16 @@ def test_cache_entries_are_named_for_this_version_and_these_compile_options(
     monkeypatch.setattr(env, "__version__", "999")
     _render()
     assert len(set(cache_root.glob("_jinja2-cache-*/l2tpgen-*.cache"))) == 3 * len(before)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a directory to another user")
+def test_a_cache_directory_owned_by_another_user_is_not_used(cache_root: Path) -> None:
+    # docs/site-files.md: "a directory that is not the user's own is never used" (the symbolic
+    # link above is one way to plant it; a directory made by another user at that name is the
+    # other, e.g. on a shared /tmp before this user's first render).
+    private = cache_root / f"_jinja2-cache-{os.getuid()}"
+    private.mkdir(mode=0o700)
+    os.chown(private, 65534, 65534)  # nobody's
+    assert env.environment("l2tpgen.platforms.ios").bytecode_cache is None
+    assert "xconnect" in _render()
+    assert not list(private.iterdir()), "nothing was written into another user's directory"

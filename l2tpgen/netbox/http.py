@@ -227,9 +227,13 @@ _TOKEN_REFUSED = re.compile(
     r"(?i)invalid (?:v\d )?token|token (?:has )?expired|credentials were not provided|"
     r"authentication"
 )
+# A credential's name (and what follows it in the name: `secret_key`, `x-api-key`), its separator
+# (`: `, `=`, `": "`), an optional scheme (`Authorization: Bearer X`: X is the value), the value.
 _SECRETISH = re.compile(
-    r"(?i)(authorization|token|bearer|nbt_|x-api-key|password|secret)\S*[\s:=\"']*[^\s,;\"'}]*"
+    r"(?i)(authorization|token|bearer|x-api-key|password|secret)[\w-]*[\\\"']*[\s:=]*[\\\"']*"
+    r"(?:(?:bearer|token|basic)\s+)?[^\s,;\\\"'}]*"
 )
+_TOKENISH = re.compile(r"nbt_[^\s,;\\\"'}]*")
 
 
 def _scrub(text: str, token: str = "") -> str:
@@ -239,7 +243,7 @@ def _scrub(text: str, token: str = "") -> str:
         for part in re.split(r"[.\s]", token):
             if len(part) >= 8:  # noqa: PLR2004 - a fragment long enough to be the key
                 text = text.replace(part, "***")
-    return _SECRETISH.sub(lambda m: f"{m.group(1)} ***", text)
+    return _SECRETISH.sub(lambda m: f"{m.group(1)} ***", _TOKENISH.sub("***", text))
 
 
 def _explain(  # noqa: PLR0911 - one message per kind of failure
