@@ -40,7 +40,14 @@ TABLE = ROOT / "docs" / "claims.md"
 PROMISE = re.compile(r"(?<![-\w])(every|never|all|always|only|exactly|at once)\b", re.IGNORECASE)
 _CODE = re.compile(r"`[^`]*`")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "no.")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "no.", " p.", " pp.", "(p.", "(pp.")
+_INITIAL = re.compile(r"(^|[\s(])[A-Z]\.$")  # "R. W. Stevens": an initial ends no sentence
+
+
+def _abbreviated(so_far: str) -> bool:
+    return so_far.lower().endswith(_ABBREVIATIONS) or bool(_INITIAL.search(so_far))
+
+
 _KINDS = ("tests", "source", "advice")
 
 
@@ -115,19 +122,22 @@ def split_sentences(text: str) -> list[str]:
     a common abbreviation."""
     sentences: list[str] = []
     current: list[str] = []
-    code = False
-    i = 0
-    while i < len(text):
-        char = text[i]
+    code = quoted = False
+    quotes = text.count('"') % 2 == 0  # balanced: a quotation is never split
+    for i, char in enumerate(text):
         current.append(char)
         if char == "`":
             code = not code
-        elif not code and char in ".?!" and (i + 1 == len(text) or text[i + 1] == " "):
-            so_far = "".join(current)
-            if not so_far.lower().endswith(_ABBREVIATIONS):
-                sentences.append(so_far.strip())
-                current = []
-        i += 1
+        elif char == '"' and quotes and not code:
+            quoted = not quoted
+        elif (
+            not (code or quoted)
+            and char in ".?!"
+            and (i + 1 == len(text) or text[i + 1] == " ")
+            and not _abbreviated("".join(current))
+        ):
+            sentences.append("".join(current).strip())
+            current = []
     rest = "".join(current).strip()
     if rest:
         sentences.append(rest)

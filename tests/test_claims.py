@@ -84,3 +84,11 @@ def test_code_fences_and_comments_hold_no_claims() -> None:
 
 def _this() -> str:
     return "test_a_row_naming_a_test_that_does_not_exist_fails_the_check"
+
+
+def test_a_quotation_a_page_number_or_an_initial_ends_no_sentence() -> None:
+    text = (
+        'Cisco forwards "the frames ... in their entirety" (guide p. 22), as R. W. M. Jones '
+        "wrote; every frame. Next"
+    )
+    assert split_sentences(text) == [text.removesuffix(" Next"), "Next"]
