@@ -5,11 +5,14 @@ It used to compare the method and the digest hash as one pair, the hash even bes
 the method alone: "authentication is password here but password in site-b.yaml". Now the hash
 counts only for digest, and the message shows it when it is what differs.
 
-What the router is told decides "the same": a digest class without ``hash`` renders ``digest secret
-7 ... hash sha`` (l2tpgen's default, written out because IOS's own default is md5: Cisco's
-"Layer 2 Tunnel Protocol Version 3" guide, `digest [secret {0|7} password] [hash {md5|sha}]`,
-md5 by default; /work/shared/docs/l2tpv3-brief.md S1 p.27-28), so it equals ``hash: sha``;
-``hash: md5`` renders no hash at all (IOS's md5). The last test renders both to show it.
+What the router is told decides "the same". Cisco's L2TPv3 guide (IOS 12.0(29)S/12.2(25)S,
+https://www.manualshelf.com/manual/cisco/cisco-ios-software-release-12-0-29-s/manual-english/page-88.html):
+`digest [secret {0 | 7} password] [hash {md5 | sha}]`, "The default hash function is md5"; the
+CHAP-style method is `authentication` + `password [0 | 7] password`, with no hash (page-30.html of
+the same guide; /work/shared/docs/l2tpv3-brief.md S1 p.27-30, p.88). l2tpgen's default is sha,
+written out: a digest class without ``hash`` renders ``digest secret 7 ... hash sha``, so it
+equals ``hash: sha``, while ``hash: md5`` renders no hash at all (IOS's md5). The last test
+renders both ends to show it.
 """
 
 from __future__ import annotations
