@@ -49,6 +49,7 @@ SIM_NAME_ENV = "L2TPGEN_SIM_NAME"
 STATE_ENV = "L2TPGEN_STATE_DIR"
 DEFAULT_STATE = "~/.local/state/l2tpgen"
 SITES = "sites"
+SITE_SUFFIXES = (".yaml", ".yml")  # a site file; its stem is the site's name
 
 
 class DiscoveryError(L2tpgenError):
@@ -117,6 +118,22 @@ def find_sites(
         or _upward(here)
         or Found(Path(SITES), "the default (./sites: none found here or above)")
     )
+
+
+def site_names(directory: Path) -> tuple[str, ...]:
+    """The sites in ``directory``: its site files' stems, sorted, once each; none if unreadable.
+
+    A site file is a regular file (or a link to one) named ``*.yaml`` or ``*.yml``; two files
+    for one site (``a.yaml``, ``a.yml``) name it once. Only names are read (shell completion
+    calls this on every key press; ``validate`` for the sites of a fleet that does not load).
+    """
+    try:
+        with os.scandir(directory) as entries:
+            named = [(os.path.splitext(e.name), e) for e in entries]  # noqa: PTH122 - a name
+            found = {stem for (stem, suffix), e in named if suffix in SITE_SUFFIXES and e.is_file()}
+    except OSError:
+        return ()
+    return tuple(sorted(found))
 
 
 def state_dir(environ: Mapping[str, str] | None = None) -> Path:

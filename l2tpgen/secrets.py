@@ -61,7 +61,7 @@ def is_placeholder(value: str, before: str = "") -> bool:
 
 
 def mask_line(line: str) -> str:
-    """One line of IOS text with its secrets masked (``secret_grammar.SECRET_COMMANDS``)."""
+    """One line of IOS text with its secrets masked (``secret_commands.SECRET_COMMANDS``)."""
     from l2tpgen.ios.secret_grammar import secret_spans  # noqa: PLC0415 - startup: validate masks no line
 
     _, spans = secret_spans(line)
@@ -80,7 +80,7 @@ def mask_secrets(text: str) -> str:
     """IOS text with every secret value replaced by ``<masked>`` (whatever its type).
 
     Which token of which command is a secret comes from one table,
-    ``l2tpgen.ios.secret_grammar.SECRET_COMMANDS`` (docs/security.md lists it with its sources).
+    ``l2tpgen.ios.secret_commands.SECRET_COMMANDS`` (docs/security.md lists it with its sources).
     Only l2tpgen's own placeholders stay, in their exact form (``is_placeholder``). Cookie values
     are masked too (a protected pseudowire's are keyed secrets).
     """

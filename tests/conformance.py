@@ -11,7 +11,8 @@ the VLAN tag carried, static hello, the MTU of the model's budget...). Unlike NA
 skips a getter a driver leaves ``NotImplemented``, nothing is skipped: a promise the rendering
 does not keep is a failure. A check returns its failures as sentences; the suite
 (``tests/test_driver_conformance.py``) runs every check on every platform, and runs the same
-checks on fake drivers whose traits promise what their renderer does not write.
+checks on fake drivers whose traits promise what their renderer does not write. The pair of sites
+each check builds and renders is in ``conformance_sites.py``.
 
 What each format's text is read for is in ``format_readers.READERS``, one entry per format a
 driver lists: a new platform that renders an existing format gets every case for free; one with
@@ -22,135 +23,35 @@ says each thing (or that it cannot).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from format_readers import READERS, Reader
+from conformance_sites import (
+    VLANS,
+    Driver,
+    Failures,
+    build,
+    each_format,
+    pair_dicts,
+    protected,
+    refused,
+    render,
+    says,
+)
+from format_readers import READERS
 
-from l2tpgen.errors import FleetValidationError, RenderError
+from l2tpgen.errors import RenderError
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.tree import parse_rendered
-from l2tpgen.model import Fleet, Site
 from l2tpgen.platforms.traits import Traits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from l2tpgen.render import Renderer
+    from l2tpgen.model import Fleet
 
-Failures = list[str]
-
-
-@dataclass(frozen=True)
-class Driver:
-    """A platform under test: its traits and the renderer bound to them."""
-
-    traits: Traits
-    render: Renderer
-
-
-VLANS = (100, 200)
 IOS_DEFAULT_QUEUES = (75, 40)  # what IOS holds when no hold-queue line is written
-
-
-# --- the generated sites -----------------------------------------------------------------------
-
-
-def pair_dicts(t: Traits, *, ipv6: bool = False, **pw: Any) -> list[dict[str, Any]]:  # noqa: ANN401
-    """Two sites of platform ``t`` (its example interface names) peering over ``VLANS``.
-
-    Static sessions when it speaks them, no cookie, the sublayer (sequencing transmit) when its
-    sessions always carry it, a trusted path; ``pw`` overrides the pseudowire-class.
-    """
-    wan, lan, loopback = t.interface_names.examples
-    sites = []
-    for index, (me, other) in enumerate((("a", "b"), ("b", "a"))):
-        settings: dict[str, Any] = {
-            "signaling": "static" if "static" in t.signaling else t.signaling[0],
-            "cookie": 0,
-        }
-        if t.sublayer:
-            settings["sequencing"] = "transmit"
-        settings.update(pw)
-        address: dict[str, Any] = (
-            {"address": f"2001:db8:{index}::1/64", "gateway": f"2001:db8:{index}::6"}
-            if ipv6
-            else {
-                "address": f"198.51.100.{8 * index + 1}/29",
-                "gateway": f"198.51.100.{8 * index + 6}",
-                "loopback": {"interface": loopback, "address": f"10.255.0.{index + 1}/32"},
-                "underlay": "private",
-            }
-        )
-        sites.append(
-            {
-                "name": me,
-                "hostname": f"{me}-pe",
-                "platform": t.name,
-                "management": {"host": f"192.0.2.{index + 1}"},
-                "wan": {"interface": wan, "trusted": True} | address,
-                "lan": {"interface": lan},
-                "l2tp_class": {"authentication": "none"},
-                "pseudowire_class": settings,
-                "peers": [other],
-                "vlans": [{"id": v, "name": f"v{v}", "peer": other} for v in VLANS],
-            }
-        )
-    return sites
-
-
-def protected(t: Traits, sites: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The pair on an untrusted path, protected by IPsec (the inbound filter as ``t`` has it)."""
-    for site in sites:
-        site["wan"].pop("trusted")
-        site["protection"] = {"mode": "ipsec", "inbound_filter": t.inbound_filter}
-    return sites
-
-
-def build(sites: list[dict[str, Any]]) -> Fleet:
-    return Fleet.build(Site.model_validate(s) for s in sites)
-
-
-def refused(sites: list[dict[str, Any]]) -> bool:
-    """Whether validation refuses the pair."""
-    try:
-        build(sites)
-    except FleetValidationError:
-        return True
-    return False
-
-
-def render(d: Driver, fleet: Fleet, fmt: str | None = None) -> str:
-    """Site ``a`` in ``fmt`` (default: the platform's first format), its files as one text."""
-    files = d.render(fleet, "a", fmt or d.traits.formats[0], reveal_secrets=False, environ=None)
-    if list(files) == [""]:
-        return files[""]
-    return "\n".join(f"# ==> {name} <==\n{text}" for name, text in files.items()) + "\n"
-
-
-def says(signs: tuple[str, ...] | None, text: str, **values: object) -> bool:
-    """Whether ``text`` holds every sign (False when the format has none)."""
-    if signs is None:
-        return False
-    return all(re.search(s.format(**values), text, re.MULTILINE) for s in signs)
-
-
-def _each_format(
-    d: Driver, fleet: Fleet, what: str, sign: Callable[[Reader], tuple[str, ...] | None]
-) -> Failures:
-    """The default format must write ``what``; another format writes it or refuses the site."""
-    failures = []
-    for index, fmt in enumerate(d.traits.formats):
-        try:
-            text = render(d, fleet, fmt)
-        except RenderError:
-            if index == 0:
-                failures.append(f"{fmt} (the default format) refuses a site with {what}")
-            continue
-        if not says(sign(READERS[fmt]), text):
-            failures.append(f"{fmt} renders a site with {what} without writing it")
-    return failures
 
 
 # --- the checks: one per trait (or group of traits) ---------------------------------------------
@@ -183,7 +84,7 @@ def check_ipsec(d: Driver) -> Failures:
     if not d.traits.ipsec:
         written = says(READERS[d.traits.formats[0]].ipsec, render(d, fleet))
         return [f"validation accepts IPsec it does not promise (rendered: {written})"]
-    return _each_format(d, fleet, "IPsec", lambda r: r.ipsec)
+    return each_format(d, fleet, "IPsec", lambda r: r.ipsec)
 
 
 def check_inbound_filter(d: Driver) -> Failures:
@@ -193,7 +94,7 @@ def check_inbound_filter(d: Driver) -> Failures:
         return []  # check_ipsec says whether that is right
     fleet = build(sites)
     if d.traits.inbound_filter:
-        return _each_format(d, fleet, "an inbound WAN filter", lambda r: r.inbound_filter)
+        return each_format(d, fleet, "an inbound WAN filter", lambda r: r.inbound_filter)
     text = render(d, fleet)
     if says(READERS[d.traits.formats[0]].inbound_filter, text):
         return ["renders an inbound WAN filter it does not promise"]
@@ -207,7 +108,7 @@ def check_fail_closed(d: Driver) -> Failures:
         return []
     fleet = build(sites)
     if d.traits.fail_closed:
-        return _each_format(d, fleet, "fail-closed xfrm blocks", lambda r: r.fail_closed)
+        return each_format(d, fleet, "fail-closed xfrm blocks", lambda r: r.fail_closed)
     if says(READERS[d.traits.formats[0]].fail_closed, render(d, fleet)):
         return ["renders fail-closed blocks it does not promise"]
     return []
@@ -223,7 +124,7 @@ def check_static_hello(d: Driver) -> Failures:
     if d.traits.static_hello_capable != all(pw.hello for pw in pws):
         failures.append("the model's hello disagrees with static_hello_capable")
     if d.traits.static_hello_capable:
-        failures += _each_format(d, fleet, "static hello", lambda r: r.static_hello)
+        failures += each_format(d, fleet, "static hello", lambda r: r.static_hello)
     elif says(READERS[d.traits.formats[0]].static_hello, render(d, fleet)):
         failures.append("renders static hello it does not promise")
     quiet = build(pair_dicts(d.traits, static_hello=False))
@@ -241,7 +142,7 @@ def check_cookies(d: Driver) -> Failures:
         return [] if refused(sites) else ["validation accepts cookies it does not promise"]
     if refused(sites):
         return ["validation refuses cookies it promises"]
-    return _each_format(d, build(sites), "8-byte cookies", lambda r: r.cookie)
+    return each_format(d, build(sites), "8-byte cookies", lambda r: r.cookie)
 
 
 def check_tagging(d: Driver) -> Failures:
@@ -308,7 +209,7 @@ def check_signaling(d: Driver) -> Failures:
         if refused(sites):
             failures.append(f"validation refuses {mode} sessions it speaks")
             continue
-        failures += _each_format(d, build(sites), f"{mode} sessions", attrgetter(mode))
+        failures += each_format(d, build(sites), f"{mode} sessions", attrgetter(mode))
     return failures
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT
 
-from l2tpgen.ios.secret_grammar import SECRET_COMMANDS
+from l2tpgen.ios.secret_commands import SECRET_COMMANDS
 
 SECURITY = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
 

@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
-from conformance import CHECKS, NOT_RENDERED, Driver, check_platform, unclassified
+from conformance import CHECKS, NOT_RENDERED, check_platform, unclassified
+from conformance_sites import Driver
 from format_readers import READERS
 
 from l2tpgen.platforms.render import RENDERERS

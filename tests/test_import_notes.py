@@ -117,3 +117,28 @@ def test_the_command_line_says_not_in_the_model_once_per_note(tmp_path: Path) ->
     header = a.read_text().splitlines().index("interface GigabitEthernet0/0.50") + 1
     lines = [line for line in result.stderr.splitlines() if "not in the model" in line]
     assert lines == [f"{a}:{header}:1: not in the model: {ROUTED_NOTE}"]
+
+
+def test_a_description_on_the_lan_trunk_or_the_wan_interface_is_noted_as_kept_by_push() -> None:
+    """The model has no description for either (model/site_fields.md) and import dropped it
+    without a word (issue 34), though docs/import.md says nothing is dropped silently."""
+    config = RENDERED_A.replace(
+        "\ninterface GigabitEthernet0/0\n",
+        "\ninterface GigabitEthernet0/0\n description to core sw1 Te1/0/1\n",
+    ).replace(
+        "\ninterface GigabitEthernet0/1\n",
+        "\ninterface GigabitEthernet0/1\n description ISP circuit 4711 password hunter2\n",
+    )
+    messages, site, text = _import(config)
+    assert messages == [
+        "`description to core sw1 Te1/0/1` on GigabitEthernet0/0: push leaves it on the router",
+        (
+            "`description ISP circuit 4711 password <redacted>` on GigabitEthernet0/1: push "
+            "leaves it on the router"
+        ),
+    ]
+    assert "hunter2" not in text  # the comment in the site file is redacted as the message is
+    owned = own(parse(config, "a.cfg"), site, frozenset())
+    # push agrees: neither description is its own (the subinterfaces' marks are)
+    assert "to core" not in owned.text
+    assert "ISP circuit" not in owned.text

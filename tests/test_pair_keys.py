@@ -142,6 +142,38 @@ def test_secrets_shows_same_and_unknown(tmp_path: Path) -> None:
     assert "the comparison could not be made" in unknown.stdout
 
 
+def test_secrets_summary_says_ok_only_when_no_pair_differs(tmp_path: Path) -> None:
+    """It said "ok: all 3 variables set" above the DIFFER row of a run that exits 1 (issue 34)."""
+    sites = str(_fleet(tmp_path))
+    differ = runner.invoke(app, ["secrets", "--sites", sites], env=_env(**{K1: ONE, K2: TWO}))
+    assert differ.exit_code == 1
+    assert "ok:" not in differ.stdout
+    assert "all 3 variables set; 1 pair's keys DIFFER\n" in differ.stdout
+    as_json = runner.invoke(
+        app, ["secrets", "--sites", sites, "--format", "json"], env=_env(**{K1: ONE, K2: TWO})
+    )
+    assert json.loads(as_json.stdout)["ok"] is False
+    same = runner.invoke(app, ["secrets", "--sites", sites], env=_env(**{K1: ONE, K2: ONE}))
+    assert "ok: all 3 variables set\n" in same.stdout
+
+
+def test_secrets_of_one_end_says_its_pair_was_not_compared_when_the_other_variable_is_unset(
+    tmp_path: Path,
+) -> None:
+    """``secrets hub`` with branch's variable unset: hub's variables are all set (exit 0, as
+    validate's warning), and the summary says the pair was not compared instead of a bare ok."""
+    sites = str(_fleet(tmp_path))
+    result = runner.invoke(app, ["secrets", "--sites", sites, "hub"], env=_env(**{K1: ONE}))
+    assert result.exit_code == 0, result.output
+    assert "ok: all 2 variables set; 1 pair's keys not compared (UNKNOWN)\n" in result.stdout
+    as_json = runner.invoke(
+        app, ["secrets", "--sites", sites, "hub", "--format", "json"], env=_env(**{K1: ONE})
+    )
+    summary = json.loads(as_json.stdout)
+    assert summary["ok"] is True
+    assert [p["outcome"] for p in summary["pair_keys"]] == ["unknown"]
+
+
 def test_a_refused_value_makes_the_comparison_unknown_not_a_difference(tmp_path: Path) -> None:
     fleet = load_fleet(_fleet(tmp_path))
     (comparison,) = compare_pair_keys(fleet.sites, _env(**{K1: ONE, K2: "short"}))

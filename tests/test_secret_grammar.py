@@ -1,6 +1,6 @@
 """Every secret-bearing IOS command of the one table is masked, row by row, in every output.
 
-The table is ``l2tpgen.ios.secret_grammar.SECRET_COMMANDS`` (docs/security.md, "Secrets IOS
+The table is ``l2tpgen.ios.secret_commands.SECRET_COMMANDS`` (docs/security.md, "Secrets IOS
 prints", lists it with its sources). Issue 25 item 5: `pre-shared-key local KEY`, `remote KEY`
 and `hex KEY` were masked on the keyword, not the key, and `ntp authentication-key N md5 KEY` and
 HSRP `authentication text` passed through. Item 6: rotating the cookie key sent `no l2tp cookie
@@ -25,7 +25,8 @@ from l2tpgen.cli import app
 from l2tpgen.device.manual_rollback import Copy, masked_diff
 from l2tpgen.device.plan import plan_change
 from l2tpgen.device.rollback_copy import rollback_name
-from l2tpgen.ios.secret_grammar import SECRET_COMMANDS, secret_free_no
+from l2tpgen.ios.secret_commands import SECRET_COMMANDS
+from l2tpgen.ios.secret_grammar import secret_free_no
 from l2tpgen.secrets import mask_secrets
 
 if TYPE_CHECKING:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from l2tpgen.discovery import site_names
 from l2tpgen.errors import FleetValidationError, L2tpgenError, SitesDirectoryError
 from l2tpgen.files import write_files
 from l2tpgen.model import Fleet, load_fleet, load_sites, resolve_site
 from l2tpgen.model.class_checks import static_spread_hints
 from l2tpgen.model.fleet import FleetCheckError
 from l2tpgen.model.interface_checks import interface_hints
-from l2tpgen.model.load import SITE_SUFFIXES, locate_problems
+from l2tpgen.model.load import locate_problems
 from l2tpgen.model.native_vlan import native_hints
 from l2tpgen.model.pair_keys import check_pair_keys, compare_pair_keys
 from l2tpgen.model.protection import unconfirmed
@@ -129,18 +130,10 @@ class Validation:
         return document
 
 
-def _site_names(directory: Path) -> tuple[str, ...]:
-    """The sites of a fleet that does not load: its site files' names."""
-    try:
-        return tuple(sorted(p.stem for p in directory.iterdir() if p.suffix in SITE_SUFFIXES))
-    except OSError:
-        return ()
-
-
 def _invalid(problems: Sequence[Problem], directory: Path) -> Validation:
     return Validation(
         ok=False,
-        sites=_site_names(directory),
+        sites=site_names(directory),  # the site files' names
         problems=tuple(p for p in problems if p.level == "error"),
         warnings=tuple(p for p in problems if p.level != "error"),
         found=tuple(problems),

@@ -14,10 +14,8 @@ from pathlib import Path
 
 import typer  # noqa: TC002 - typer reads the callbacks' annotations at run time
 
-from l2tpgen.discovery import DiscoveryError, find_sites
+from l2tpgen.discovery import DiscoveryError, find_sites, site_names
 from l2tpgen.traits import DRIVERS
-
-SITE_SUFFIXES = (".yaml", ".yml")  # as l2tpgen.model.load reads site files
 
 
 def sites_directory(given: object) -> Path:
@@ -30,15 +28,6 @@ def sites_directory(given: object) -> Path:
         return find_sites(Path(str(given)) if given else None).path
     except DiscoveryError:
         return Path("sites")
-
-
-def site_names(directory: Path) -> list[str]:
-    """The site names in ``directory`` (its site files' stems), sorted; none if unreadable."""
-    try:
-        files = [p for p in directory.iterdir() if p.suffix in SITE_SUFFIXES and p.is_file()]
-    except OSError:
-        return []
-    return sorted({p.stem for p in files})
 
 
 def complete_site(ctx: typer.Context, incomplete: str) -> list[str]:

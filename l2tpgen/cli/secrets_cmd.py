@@ -57,7 +57,7 @@ def secrets(
     if fmt is OutputFormat.json:
         out.print_json(json.dumps(_as_json(needs, comparisons)))
     else:
-        _print(needs, PURPOSES)
+        _print(needs, PURPOSES, comparisons)
         _print_pairs(comparisons)
     if bad or differ:
         raise typer.Exit(1)
@@ -97,7 +97,20 @@ def _print_pairs(comparisons: list[KeyComparison]) -> None:
         )
 
 
-def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
+def _pairs_summary(comparisons: list[KeyComparison]) -> str:
+    """``; 1 pair's keys DIFFER; 2 pairs' keys not compared (UNKNOWN)``: what is not the same."""
+    said = []
+    for outcome, what in (("differ", "DIFFER"), ("unknown", "not compared (UNKNOWN)")):
+        count = sum(c.outcome == outcome for c in comparisons)
+        if count:
+            pairs = "pair's" if count == 1 else "pairs'"
+            said.append(f"{count} {pairs} keys {what}")
+    return "".join(f"; {part}" for part in said)
+
+
+def _print(
+    needs: list[SecretNeed], purposes: dict[str, str], comparisons: list[KeyComparison]
+) -> None:
     if not needs:
         out.print("no secrets: no site selected renders a secret", markup=False)
         return
@@ -120,5 +133,8 @@ def _print(needs: list[SecretNeed], purposes: dict[str, str]) -> None:
             ),
             markup=False,
         )
-    else:
-        out.print(f"ok: all {len(needs)} variables set", markup=False)
+    else:  # "ok" as the exit status: a pair that DIFFERs is not (an UNKNOWN one is said, exit 0)
+        ok = "" if any(c.outcome == "differ" for c in comparisons) else "ok: "
+        pairs = _pairs_summary(comparisons)
+        out.print(f"{ok}all {len(needs)} variables set{pairs}", markup=False)
+

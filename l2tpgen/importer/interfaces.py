@@ -91,17 +91,7 @@ def _lines(file: str, iface: Interface, consequence: str, *, circuit: bool) -> l
         found.append(f"ip mtu {iface.ip_mtu}")
     if iface.shutdown:
         found.append("shutdown")
-    if circuit and iface.description is not None and not iface.description.startswith(MARK):
-        # Render writes every pseudowire subinterface's description as its mark (the VLAN's
-        # name comes from this one): a mark already there is l2tpgen's own, not a loss.
-        notes.append(
-            _note(
-                file,
-                iface,
-                f"`description {redact(iface.description)}` on {iface.name}: push replaces it "
-                f"with l2tpgen's mark (`description {MARK} VLAN ...`)",
-            )
-        )
+    notes += _description(file, iface, consequence, circuit=circuit)
     if circuit:
         if iface.addresses:
             found.append(f"ip address {iface.addresses[0].with_netmask.replace('/', ' ')}")
@@ -109,6 +99,28 @@ def _lines(file: str, iface: Interface, consequence: str, *, circuit: bool) -> l
             found.append("hold-queue")
     notes += [_note(file, iface, f"`{what}` on {iface.name}: {consequence}") for what in found]
     return notes
+
+
+def _description(file: str, iface: Interface, consequence: str, *, circuit: bool) -> list[Note]:
+    """A description the model does not hold, and what push does to it."""
+    if iface.description is None:
+        return []
+    quoted = f"`{redact(f'description {iface.description}')}` on {iface.name}"
+    if not circuit:
+        # The model has no description for the LAN, WAN or loopback interface (site_fields.md)
+        # and push owns none of their descriptions: the router keeps it, the file lacks it.
+        return [_note(file, iface, f"{quoted}: {consequence}")]
+    if iface.description.startswith(MARK):
+        return []  # render writes it: l2tpgen's own, not a loss
+    # Render writes every pseudowire subinterface's description as its mark (the VLAN's name
+    # comes from this one).
+    return [
+        _note(
+            file,
+            iface,
+            f"{quoted}: push replaces it with l2tpgen's mark (`description {MARK} VLAN ...`)",
+        )
+    ]
 
 
 def _trunk_notes(router: Router) -> list[Note]:

@@ -228,18 +228,32 @@ def _compare(
         ours.static_hello and site.driver.static_hello_capable and peer.driver.static_hello_capable
     )
     a, b = site.l2tp_for(peer.name), peer.l2tp_for(site.name)
-    if signalled and (a.authentication, a.effective_hash) != (b.authentication, b.effective_hash):
+    if signalled and _auth_setting(a) != _auth_setting(b):
+        only_hash = a.authentication == b.authentication  # both digest, hashes differ
         yield Problem(
             site.name,
-            _l2tp_path(site, peer.name, "authentication"),
-            f"control-channel authentication is {_auth_label(a)} here but {_auth_label(b)} in "
-            f"{file}",
-            "the tunnel will not come up unless both ends authenticate the same way",
+            _l2tp_path(site, peer.name, "hash" if only_hash else "authentication"),
+            f"control-channel authentication is {_auth_label(a, only_hash=only_hash)} here but "
+            f"{_auth_label(b, only_hash=only_hash)} in {file}",
+            "set the same authentication at both ends, and for digest the same hash (left out, "
+            "it is sha): the tunnel will not come up otherwise",
             code="V048",
         )
 
 
-def _auth_label(l2tp: L2tpClass) -> str:
-    if l2tp.authentication == "digest":
-        return f"digest (hash {l2tp.effective_hash})"
-    return l2tp.authentication
+def _auth_setting(l2tp: L2tpClass) -> tuple[str, str | None]:
+    """What the router is told: the method, and the hash only for digest.
+
+    ``hash`` beside ``password`` is never rendered (V042 reports it), so it cannot make two ends
+    differ. A digest class without ``hash`` renders ``hash sha`` (the model's default, not IOS's
+    md5: render/classes.py), so it equals one that says ``hash: sha``.
+    """
+    return l2tp.authentication, l2tp.effective_hash if l2tp.authentication == "digest" else None
+
+
+def _auth_label(l2tp: L2tpClass, *, only_hash: bool) -> str:
+    """The method, with the digest hash when that is what differs; "the default" when left out."""
+    if not only_hash:
+        return l2tp.authentication
+    default = "" if l2tp.hash else ", the default"
+    return f"{l2tp.authentication} (hash {l2tp.effective_hash}{default})"

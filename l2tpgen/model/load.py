@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from l2tpgen.discovery import SITE_SUFFIXES
 from l2tpgen.errors import ModelError, SitesDirectoryError
 from l2tpgen.files import kind_of
 from l2tpgen.model.checks import check_fleet, check_site
@@ -33,8 +34,6 @@ from l2tpgen.model.source import SourceDoc, read_source
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
-
-SITE_SUFFIXES = (".yaml", ".yml")
 
 
 def _site_files(root: Path) -> tuple[dict[str, Path], list[Problem], set[str]]:
