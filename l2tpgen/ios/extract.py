@@ -65,8 +65,11 @@ def _cookie(node: Node, words: list[str]) -> Cookie | None:
     return Cookie(size, values, position(node))
 
 
-def _xconnect(node: Node) -> Xconnect:
-    words = node.text.split()
+def _xconnect_options(words: list[str]) -> tuple[str | None, str | None, bool]:
+    """An xconnect line's pw-class, encapsulation and ``manual`` (abbreviated as IOS takes them).
+
+    The keywords are looked for among all its words, the peer and the VC ID as written.
+    """
     args = words[:3] + [keywords.XCONNECT.get(w.lower(), w) for w in words[3:]]
     class_name = word(words, args.index("pw-class") + 1) if "pw-class" in args else None
     encapsulation = (
@@ -74,6 +77,28 @@ def _xconnect(node: Node) -> Xconnect:
         if "encapsulation" in args
         else None
     )
+    return class_name, encapsulation, "manual" in args
+
+
+@lru_cache(maxsize=1024)
+def _tail_options(tail: str) -> tuple[str | None, str | None, bool]:
+    """``_xconnect_options`` of the words after an xconnect's VC ID.
+
+    Read once for all the lines that share them: every xconnect of a pw-class, in most configs.
+    """
+    return _xconnect_options(["", "", "", *tail.split()])
+
+
+# What the peer or the VC ID would be taken for if written there (``_xconnect_options``).
+_XCONNECT_KEYWORDS = frozenset(("pw-class", "encapsulation", "manual"))
+
+
+def _xconnect(node: Node) -> Xconnect:
+    words = node.text.split(maxsplit=3)  # the keyword, the peer, the VC ID, the rest
+    if _XCONNECT_KEYWORDS.isdisjoint(words[1:3]):
+        class_name, encapsulation, manual = _tail_options(word(words, 3) or "")
+    else:
+        class_name, encapsulation, manual = _xconnect_options(node.text.split())
     fields: dict[str, object] = {}
     for child in node.children:
         sub = child.text.split()
@@ -96,7 +121,7 @@ def _xconnect(node: Node) -> Xconnect:
         vc_id=number(word(words, 2)),
         pw_class=class_name,
         encapsulation=encapsulation,
-        manual="manual" in args,
+        manual=manual,
         at=At(node.line, node.column),
         **fields,
     )
@@ -143,7 +168,7 @@ def _interface_encapsulation(fields: dict[str, object], child: Node, words: list
     if framing == "dot1q" and len(words) > 2:  # noqa: PLR2004
         fields["dot1q"] = number(words[2])
         fields["dot1q_at"] = At(child.line, child.column)
-        native = [w.lower() for w in words[3:]] == ["native"]
+        native = len(words) == 4 and words[3].lower() == "native"  # noqa: PLR2004
         fields["dot1q_native"] = native
         return len(words) == 3 or native  # noqa: PLR2004 - `second-dot1q`: more
     fields["encapsulation"] = framing
@@ -177,11 +202,12 @@ def _interface_setting(
 def _interface(node: Node, ppp: set[str]) -> Interface:
     """An interface section; ``ppp`` collects the classes its virtual-ppp ``pseudowire`` names."""
     name = canonical_or_same(node.text.split(maxsplit=1)[1]) if " " in node.text else ""
-    fields: dict[str, object] = {}
+    fields: dict[str, object] = {"name": name, "at": At(node.line, node.column)}
     other: list[tuple[str, At]] = []
+    heads = keywords.INTERFACE
     for child in node.children:
         words = child.text.split()
-        head = keywords.INTERFACE.get(words[0].lower())
+        head = heads.get(words[0].lower())
         if head == "ip":
             read = _interface_ip(fields, child, words)
         elif head == "no":
@@ -197,16 +223,13 @@ def _interface(node: Node, ppp: set[str]) -> Interface:
                 ppp.add(words[words.index("pw-class") + 1])
         if not read:
             other.append((child.text, At(child.line, child.column)))
-    found: list[IPv4Interface] = fields.pop("addresses", [])  # type: ignore[assignment]
-    addresses = tuple(found)
-    return make(
-        Interface,
-        name=name,
-        at=At(node.line, node.column),
-        addresses=addresses,
-        other=tuple(other),
-        **fields,
-    )
+    # Empty ones are left to the class's default `()`: a field fewer to set, most interfaces
+    found: list[IPv4Interface] | None = fields.pop("addresses", None)  # type: ignore[assignment]
+    if found:
+        fields["addresses"] = tuple(found)
+    if other:
+        fields["other"] = tuple(other)
+    return make(Interface, **fields)
 
 
 def _circuit_xconnects(iface: Interface, node: Node) -> list[tuple[Interface, Xconnect]]:

@@ -160,8 +160,9 @@ def _config_text(stripped: str, lowered: str) -> str:
 
 
 class _Cleaner:
-    def __init__(self, raw: list[str]) -> None:
+    def __init__(self, raw: list[str], *, marked: bool = True) -> None:
         self.raw = raw
+        self.marked = marked  # some line may hold a prompt, a pasted note or a tab (``_marked``)
         self.indent = _uniform_indent(raw)
         self.flattened = _is_flattened(raw, self.indent)
         self.out = CleanText(lines=[], columns=[], flattened=self.flattened)
@@ -189,11 +190,61 @@ class _Cleaner:
         self.emit(self.depth, FILLER, column)
 
     def run(self) -> CleanText:
-        line = self.line
-        for number, raw_line in enumerate(self.raw, start=1):
-            line(number, raw_line.rstrip())
+        if self.flattened:
+            line = self.line
+            for number, raw_line in enumerate(self.raw, start=1):
+                line(number, raw_line.rstrip())
+        else:
+            self.run_indented()
         self.out.disabled_file = frozenset(self.file_codes)
         return self.out
+
+    def run_indented(self) -> None:
+        """Indented mode: plain lines (most of a config) nested here, the others by ``line``.
+
+        A plain line is a command ``line`` would keep as it is, bar an ``interface`` header's
+        name, at the depth of the indentation stack (``indented_depth``): no first word it reads
+        otherwise (``_NOT_PLAIN``), no double space, none of the marks of ``_marked`` (looked for
+        in each line only when the text has one). A blank line or a ``!`` is a filler here too.
+        ``line`` reads any other line, and every line after one that leaves a banner, an exec
+        command's output or a directive open (``quiet``). Four calls a line fewer: a third of the
+        clean-up of a 50,000-line config.
+        """
+        lines, columns, indent, marked = self.lines, self.columns, self.indent, self.marked
+        stack, base, depth, quiet = self.stack, self.base, 0, True
+        for number, raw_line in enumerate(self.raw, start=1):
+            line = raw_line.rstrip()
+            stripped = line.lstrip()
+            if quiet and (not stripped or stripped == FILLER):
+                lines.append(" " * depth + FILLER)
+                columns.append(len(line) - len(stripped) + 1)
+                continue
+            head = stripped[:12].lower()
+            if (
+                not quiet
+                or head.startswith(_NOT_PLAIN)
+                or "  " in stripped
+                or (marked and _marked(line))
+            ):
+                self.depth, self.base = depth, base
+                self.line(number, line)
+                stack, base, depth = self.stack, self.base, self.depth
+                quiet = self.banner_end is None and not (
+                    self.output or self.pending or self.section
+                )
+                continue
+            column = len(line) - len(stripped)
+            width = column - indent if column > indent else 0
+            while stack and stack[-1] >= width:
+                stack.pop()
+            if not stack:
+                base = 0
+            depth = base + len(stack)  # the stack never holds more than MAX_DEPTH widths
+            if depth < MAX_DEPTH:
+                stack.append(width)
+            text = _expand_interface(stripped) if head.startswith("int") else stripped
+            lines.append(" " * depth + text if depth else text)
+            columns.append(column + 1)
 
     def line(self, number: int, line: str) -> None:
         """One input line (right-stripped already)."""
@@ -365,6 +416,22 @@ class _Cleaner:
         return depth
 
 
+# First words (lower-cased prefixes) that ``_Cleaner.line`` reads otherwise than as a plain command:
+# comments, output noise, `end` and `exit`, class headers it completes, banners and macros.
+_NOT_PLAIN = (
+    *("!", "#", "pseudowire-c", "l2tp-c", "end", "exit", "banner", "macro"),
+    *sorted({w.lower() for w in _NOISE_STARTS}),
+)
+
+
+def _marked(text: str) -> bool:
+    """Whether ``text`` holds a prompt's ``#`` or ``>``, a pasted note (`` !``), a tab or a NUL.
+
+    A line with one is left to ``_Cleaner.line`` (a NUL's removal may make one of the others).
+    """
+    return "#" in text or ">" in text or " !" in text or "\t" in text or "\x00" in text
+
+
 def _width(line: str) -> int:
     """The indentation of a line with tabs, in columns (tab stops every 8)."""
     expanded = line.expandtabs(8)
@@ -373,4 +440,4 @@ def _width(line: str) -> int:
 
 def clean(text: str) -> CleanText:
     """Re-indent and clean IOS text; see the module docstring."""
-    return _Cleaner(split_lines(text)).run()
+    return _Cleaner(split_lines(text), marked=_marked(text)).run()
