@@ -140,7 +140,7 @@ def test_every_check_passes_when_nothing_gets_through_and_the_control_shows_the_
     tmp_path: Path,
 ) -> None:
     a = _aim(tmp_path)
-    safe = _results(delivered=0, clear=0)
+    safe = _results(delivered=0, clear=0, right=0)
     control = _results(delivered=5, clear=20, mixed=5)
     verdicts = _verdicts(safe, control, a)
     restart = next(r for r in judge(a, safe, control) if r.check == "attack-restart")
@@ -164,6 +164,8 @@ def test_every_check_passes_when_nothing_gets_through_and_the_control_shows_the_
         ({"delivered": 1}, {"attack-discovered", "attack-every-address", "attack-boot"}),
         ({"clear": 2}, {"attack-boot", "attack-restart", "attack-crash"}),
         ({"mixed": 1}, {"attack-mixed"}),
+        # the right cookie from the clear peer: the hub's binding keeps it out too (issue 33)
+        ({"right": 1}, {"attack-mixed"}),
         # a session that does not exist delivers nothing: a 0 then proves nothing
         (
             {"reach": "1"},
@@ -180,7 +182,7 @@ def test_each_check_fails_when_the_protected_copy_lets_one_through(
     tmp_path: Path, change: dict[str, int | str], failed: set[str]
 ) -> None:
     a = _aim(tmp_path)
-    safe = _results(**{"delivered": 0, "clear": 0, **change})  # type: ignore[arg-type]
+    safe = _results(**{"delivered": 0, "clear": 0, "right": 0, **change})  # type: ignore[arg-type]
     control = _results(delivered=5, clear=20, mixed=5)
     verdicts = _verdicts(safe, control, a)
     assert {name for name, ok in verdicts.items() if not ok} == failed
@@ -188,7 +190,7 @@ def test_each_check_fails_when_the_protected_copy_lets_one_through(
 
 def test_each_check_fails_when_its_control_shows_the_attack_broken(tmp_path: Path) -> None:
     a = _aim(tmp_path)
-    safe = _results(delivered=0, clear=0)
+    safe = _results(delivered=0, clear=0, right=0)
     broken = _results(delivered=0, clear=0, right=0)
     verdicts = _verdicts(safe, broken, a)
     # the crash's control may be 0 (the kernel keeps SAs and policies across a SIGKILL)

@@ -219,13 +219,18 @@ def _judge_outages(
 def _judge_mixed(
     a: Aim, protected: Mapping[str, str], control: Mapping[str, str], dead: str
 ) -> CheckResult:
-    """The clear peer, and whoever spoofs it, kept out of the IPsec session."""
+    """The clear peer, and whoever spoofs it, kept out of the IPsec session.
+
+    With no cookie, the peer's own or even the session's right one (the hub binds each peer's
+    address to its own sessions: docs/security.md); the control, without the blocks and the
+    binding, lets the right cookie through, so a 0 is the protection's, not a broken probe's.
+    """
     p, c = phase_figures(protected, "steady"), phase_figures(control, "steady")
     guessed = [f"x{w}{t}{s}" for w in "ps" for t in "no" for s in "ns"]
     pd = sum(max(p.delivered.get(label, 0), 0) for label in guessed)
     right = [max(c.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
     pr = [max(p.delivered.get(f"x{w}r", 0), 0) for w in "ps"]
-    ok = not dead and pd == 0 and min(right) > 0
+    ok = not dead and pd == 0 and sum(pr) == 0 and min(right) > 0
     detail = (
         f"from the clear peer {a.clear_peer} ({a.clear_address}) and spoofed from the WAN, "
         f"to session {a.session} on {a.tunnel}, with no cookie or the peer's own: "
