@@ -1,0 +1,154 @@
+"""One route from a fleet to a lab, and the file route agrees with it (issue 35).
+
+Every lab built from a fleet (the lab commands, the hub-pairs and field-report engines, the
+benches) goes through ``l2tpgen/lab/build.py``: ``lab_of_fleet`` for a lab in memory,
+``fleet_topology`` for the file ``lab build`` writes. No other module of ``l2tpgen/`` or
+``bench/`` builds a topology dict (``build_topology``) or reads one back (``parse_lab``); only
+``inputs.load_lab`` parses, a topology *file*. Read with ``ast``: a call by name or attribute,
+an import of the name.
+
+And the two routes make the same lab: ``lab build --sites X -o FILE`` then ``lab run FILE``
+reads the nodes, links, CEs, pairs and checks ``lab run X`` builds from the fleet (the file's
+PEs carry the frames checks as labels, the fleet's lab carries the fleet instead).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import ROOT, SITES
+from typer.testing import CliRunner
+
+from l2tpgen import load_fleet
+from l2tpgen.api import lab_of
+from l2tpgen.cli import app
+from l2tpgen.lab.build import LabDesign, lab_of_file, lab_of_fleet
+from l2tpgen.lab.checks import plan_checks
+from l2tpgen.lab.checks.frames import FRAMES
+from l2tpgen.lab.pairs import pairs
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from l2tpgen.lab.inputs import Lab
+
+runner = CliRunner()
+NAMES = ("build_topology", "parse_lab")
+# Who may use each: build.py (the one route), inputs.py (parse_lab of a file: ``load_lab``).
+ALLOWED = {
+    "build_topology": {"l2tpgen/lab/build.py"},
+    "parse_lab": {"l2tpgen/lab/build.py", "l2tpgen/lab/inputs.py"},
+}
+FLEETS = [SITES, *sorted(p for p in (ROOT / "examples").iterdir() if p.name != "broken")]
+
+
+def users(files: Iterable[Path], root: Path) -> dict[str, set[str]]:
+    """Each of ``NAMES`` -> the files (from ``root``) that call or import it."""
+    found: dict[str, set[str]] = {name: set() for name in NAMES}
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                names = [node.func.id]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                names = [node.func.attr]
+            for name in set(names) & set(NAMES):
+                found[name].add(path.relative_to(root).as_posix())
+    return found
+
+
+def _sources() -> list[Path]:
+    return sorted([*(ROOT / "l2tpgen").rglob("*.py"), *(ROOT / "bench").glob("*.py")])
+
+
+def test_only_lab_build_turns_a_fleet_into_a_lab() -> None:
+    found = users(_sources(), ROOT)
+    for name in NAMES:
+        stray = found[name] - ALLOWED[name]
+        assert not stray, f"{name} used outside the one route (lab/build.py): {sorted(stray)}"
+
+
+def test_the_scan_finds_a_topology_built_and_read_back_anywhere(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    (bench / "a.py").write_text(
+        "from l2tpgen.lab import inputs, topology as t\n"
+        "def lab(fleet):\n    return inputs.parse_lab(t.build_topology(fleet))\n"
+    )
+    (bench / "b.py").write_text("from l2tpgen.lab.topology import build_topology\n")
+    (bench / "c.py").write_text("from l2tpgen.lab.build import lab_of_fleet\n")
+    found = users(sorted(bench.glob("*.py")), tmp_path)
+    assert found == {
+        "build_topology": {"bench/a.py", "bench/b.py"},
+        "parse_lab": {"bench/a.py"},
+    }
+
+
+def _without_frames_labels(lab: Lab) -> Lab:
+    nodes = tuple(
+        replace(n, labels=tuple(kv for kv in n.labels if not kv[0].startswith(FRAMES)))
+        for n in lab.nodes
+    )
+    return replace(lab, nodes=nodes)
+
+
+def _assert_same_lab(from_file: Lab, from_fleet: Lab) -> None:
+    assert from_file.fleet is None
+    assert from_fleet.fleet is not None
+    assert from_file.links == from_fleet.links
+    assert from_file.ces == from_fleet.ces
+    assert (from_file.name, from_file.wan, from_file.shaping) == (
+        from_fleet.name,
+        from_fleet.wan,
+        from_fleet.shaping,
+    )
+    # The nodes, their commands, labels and bound files alike, but for the frames labels that
+    # carry to a file what the fleet's lab takes from its fleet.
+    assert from_fleet.nodes == _without_frames_labels(from_fleet).nodes
+    assert _without_frames_labels(from_file) == from_fleet
+    assert pairs(from_file) == pairs(from_fleet)
+    file_plan, fleet_plan = plan_checks(from_file, "vm"), plan_checks(from_fleet, "vm")
+    assert file_plan.checks == fleet_plan.checks
+    # The same checks skipped (the frames check's reason names the labels on a file's side).
+    assert [n for n, _ in file_plan.skipped] == [n for n, _ in fleet_plan.skipped]
+    assert file_plan.extras == fleet_plan.extras
+
+
+@pytest.mark.parametrize("sites", FLEETS, ids=lambda p: p.name)
+def test_lab_build_then_lab_run_file_reads_the_lab_lab_run_sites_builds(
+    sites: Path, tmp_path: Path
+) -> None:
+    topology = tmp_path / "lab.clab.yml"
+    built = runner.invoke(app, ["lab", "build", "--sites", str(sites), "-o", str(topology)])
+    assert built.exit_code == 0, built.output
+    _assert_same_lab(lab_of(topology), lab_of(sites))
+
+
+@pytest.mark.parametrize(
+    ("flags", "design"),
+    [
+        (["--variant", "single-trunk"], LabDesign(variant="single-trunk")),
+        (
+            ["--wan-delay-ms", "10", "--workload", "2997=cluster-heartbeat"],
+            LabDesign(wan=(10.0, None, None), workloads={2997: "cluster-heartbeat"}),
+        ),
+        (["--name", "other"], LabDesign("other")),
+    ],
+    ids=["single-trunk", "wan-and-workload", "name"],
+)
+def test_lab_build_options_make_the_lab_their_design_builds(
+    flags: list[str], design: LabDesign, tmp_path: Path
+) -> None:
+    topology = tmp_path / "lab.clab.yml"
+    args = ["lab", "build", "--sites", str(SITES), *flags, "-o", str(topology)]
+    built = runner.invoke(app, args)
+    assert built.exit_code == 0, built.output
+    from_fleet = lab_of_fleet(load_fleet(SITES), str(SITES), design)
+    _assert_same_lab(lab_of_file(topology), from_fleet)
