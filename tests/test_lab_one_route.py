@@ -2,10 +2,11 @@
 
 Every lab built from a fleet (the lab commands, the hub-pairs and field-report engines, the
 benches) goes through ``l2tpgen/lab/build.py``: ``lab_of_fleet`` for a lab in memory,
-``fleet_topology`` for the file ``lab build`` writes. No other module of ``l2tpgen/`` or
-``bench/`` builds a topology dict (``build_topology``) or reads one back (``parse_lab``); only
-``inputs.load_lab`` parses, a topology *file*. Read with ``ast``: a call by name or attribute,
-an import of the name.
+``fleet_topology`` for the file ``lab build`` writes, both from the lab's objects as
+``topology.fleet_lab`` makes them from the model. No module of ``l2tpgen/`` or ``bench/`` but
+``build.py`` calls ``fleet_lab``, none builds a topology dict (``build_topology``, kept for the
+tests) and none reads one back (``parse_lab``): only ``inputs.load_lab`` parses, a topology
+*file*. Read with ``ast``: a call by name or attribute, an import of the name.
 
 And the two routes make the same lab: ``lab build --sites X -o FILE`` then ``lab run FILE``
 reads the nodes, links, CEs, pairs and checks ``lab run X`` builds from the fleet (the file's
@@ -19,6 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
+from builders import import_reference
 from conftest import ROOT, SITES
 from typer.testing import CliRunner
 
@@ -28,20 +30,25 @@ from l2tpgen.cli import app
 from l2tpgen.lab.build import LabDesign, lab_of_file, lab_of_fleet
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.checks.frames import FRAMES
+from l2tpgen.lab.fields import LabInputError
+from l2tpgen.lab.inputs import parse_lab
+from l2tpgen.lab.objects import INDEX, MAX_INDEX, lab_problems
 from l2tpgen.lab.pairs import pairs
+from l2tpgen.lab.topology import topology_document
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-    from l2tpgen.lab.inputs import Lab
+    from l2tpgen.lab.objects import Lab
 
 runner = CliRunner()
-NAMES = ("build_topology", "parse_lab")
+NAMES = ("build_topology", "fleet_lab", "parse_lab")
 # Who may use each: build.py (the one route), inputs.py (parse_lab of a file: ``load_lab``).
 ALLOWED = {
-    "build_topology": {"l2tpgen/lab/build.py"},
-    "parse_lab": {"l2tpgen/lab/build.py", "l2tpgen/lab/inputs.py"},
+    "build_topology": set(),
+    "fleet_lab": {"l2tpgen/lab/build.py", "l2tpgen/lab/topology.py"},  # and build_topology
+    "parse_lab": {"l2tpgen/lab/inputs.py"},
 }
 FLEETS = [SITES, *sorted(p for p in (ROOT / "examples").iterdir() if p.name != "broken")]
 
@@ -87,6 +94,7 @@ def test_the_scan_finds_a_topology_built_and_read_back_anywhere(tmp_path: Path) 
     found = users(sorted(bench.glob("*.py")), tmp_path)
     assert found == {
         "build_topology": {"bench/a.py", "bench/b.py"},
+        "fleet_lab": set(),
         "parse_lab": {"bench/a.py"},
     }
 
@@ -152,3 +160,41 @@ def test_lab_build_options_make_the_lab_their_design_builds(
     assert built.exit_code == 0, built.output
     from_fleet = lab_of_fleet(load_fleet(SITES), str(SITES), design)
     _assert_same_lab(lab_of_file(topology), from_fleet)
+
+
+def test_lab_run_sites_refuses_what_lab_run_file_refuses_with_the_same_problems(
+    tmp_path: Path,
+) -> None:
+    # A fleet whose every pseudowire is a kept port-mode xconnect: no VLAN to check. `lab build`
+    # writes its file; `lab run` refuses it, from the file as from the fleet, in the same words.
+    sites = import_reference(tmp_path)
+    topology = tmp_path / "kept.clab.yml"
+    built = runner.invoke(app, ["lab", "build", "--sites", str(sites), "-o", str(topology)])
+    assert built.exit_code == 0, built.output
+    with pytest.raises(LabInputError) as from_file:
+        lab_of(topology)
+    with pytest.raises(LabInputError) as from_fleet:
+        lab_of(sites)
+    assert from_fleet.value.problems == from_file.value.problems
+    (problem,) = from_fleet.value.problems
+    assert problem.startswith("no VLAN is shared by two CE nodes: there is nothing to check")
+    assert str(from_fleet.value).startswith(f"{sites}: 1 problem(s)")
+
+
+def test_a_lab_from_the_fleet_is_refused_where_its_file_would_be() -> None:
+    # lab_problems checks the objects as parse_lab checks the file they are written to: a CE
+    # index past 98 (a hundredth site) is refused by both, in the same words.
+    lab = lab_of_fleet(load_fleet(SITES), str(SITES))
+    assert lab_problems(lab) == []
+    last = lab.ces[-1]
+    node = lab.node(last.node)
+    labels = tuple((k, str(MAX_INDEX + 1) if k == INDEX else v) for k, v in node.labels)
+    bad = replace(
+        lab,
+        nodes=tuple(replace(n, labels=labels) if n is node else n for n in lab.nodes),
+        ces=(*lab.ces[:-1], replace(last, index=MAX_INDEX + 1)),
+    )
+    with pytest.raises(LabInputError) as from_file:
+        parse_lab(topology_document(bad), "lab")
+    assert lab_problems(bad) == list(from_file.value.problems)
+    assert len(lab_problems(bad)) == 1

@@ -2,12 +2,14 @@
 
 ``lab up``, ``lab run`` and ``lab check`` take a sites directory or a topology file. From the
 fleet, the lab is the one ``lab build`` writes (``topology.py``), with the WAN's shaping and
-the workloads from the model (``fromsites.py``) and the protection files of its PEs; from a
-file, it is the file's (``inputs.py``). Either way the WAN options given win over the rest.
+the workloads from the model (``fromsites.py``) and the protection files of its PEs, its
+objects made from the model (``topology.fleet_lab``: no topology dict read back); from a file,
+it is the file's (``inputs.py``). Either way the WAN options given win over the rest.
 
 This module is the one route from a fleet to a lab (issue 35): ``lab_of_fleet`` for the lab in
 memory (the commands, the engines' own labs, the benches), ``fleet_topology`` for the file
-``lab build`` writes; both take a ``LabDesign`` (``lab build``'s options).
+``lab build`` writes (``topology_document`` of the same lab, with the frames checks in its
+PEs' labels); both take a ``LabDesign`` (``lab build``'s options).
 """
 
 from __future__ import annotations
@@ -15,20 +17,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from l2tpgen.lab.fields import check_lab_name
+from l2tpgen.lab.fields import LabInputError, check_lab_name
 from l2tpgen.lab.fromsites import lab_shaping, model_workloads
-from l2tpgen.lab.inputs import load_lab, parse_lab
+from l2tpgen.lab.inputs import load_lab
 from l2tpgen.lab.iol import startup_configs
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.objects import lab_problems
+from l2tpgen.lab.topology import fleet_lab, protection_files, topology_document
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
     from l2tpgen.hosts import Workload
-    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.kinds import Flavor
+    from l2tpgen.lab.objects import Lab
     from l2tpgen.lab.shaping import Shaping
     from l2tpgen.lab.topology import Variant
     from l2tpgen.model import Fleet
@@ -56,10 +59,9 @@ class LabDesign:
     shaping: Shaping | None = None
 
 
-def _topology(fleet: Fleet, design: LabDesign, *, frames: bool) -> dict[str, Any]:
-    check_lab_name(design.name)
+def _lab(fleet: Fleet, design: LabDesign, *, frames: bool) -> Lab:
     shaping = design.shaping
-    return build_topology(
+    return fleet_lab(
         fleet,
         name=design.name,
         flavor=design.flavor,
@@ -95,7 +97,7 @@ def fleet_topology(
     Raises:
         LabInputError: the name, an option or the model's links make no lab.
     """
-    return _topology(fleet, design, frames=True), lab_files(fleet, design)
+    return topology_document(_lab(fleet, design, frames=True)), lab_files(fleet, design)
 
 
 def lab_of_fleet(fleet: Fleet, source: str, design: LabDesign = LabDesign()) -> Lab:
@@ -107,8 +109,11 @@ def lab_of_fleet(fleet: Fleet, source: str, design: LabDesign = LabDesign()) -> 
     Raises:
         LabInputError: the name, an option or the model's links make no lab.
     """
-    topology = _topology(fleet, design, frames=False)
-    return replace(parse_lab(topology, source, lab_files(fleet, design)), fleet=fleet)
+    lab = _lab(fleet, design, frames=False)
+    problems = lab_problems(lab)  # those `lab run FILE` would find in the file
+    if problems:
+        raise LabInputError(source, problems)
+    return replace(lab, fleet=fleet)
 
 
 def lab_of_file(path: Path, name: str | None = None, wan: WanOptions = NO_OPTIONS) -> Lab:
