@@ -31,7 +31,7 @@ from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.engines.vm import run_vm
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 LABS = (("labs/example.clab.yml", 13.0), ("examples/hub", 30.0))
 

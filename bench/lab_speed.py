@@ -13,15 +13,11 @@ import argparse
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from l2tpgen.lab.engines.guest import GuestLab, guest_script
 from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.engines.vm import run_vm
-from l2tpgen.lab.inputs import load_lab
-
-if TYPE_CHECKING:
-    from l2tpgen.lab.objects import Lab
+from l2tpgen.lab.inputs import Lab, load_lab
 
 CLOCK = "cut -d' ' -f1 /proc/uptime"
 

@@ -34,7 +34,7 @@ from l2tpgen.lab.topology import build_topology
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 LABS = ROOT / "labs"
 SCHEMA = json.loads((TESTS / "schemas" / "clab.schema.json").read_text())

@@ -30,8 +30,7 @@ from conftest_lab import requires_protection, requires_vm
 from l2tpgen import load_fleet
 from l2tpgen.errors import FleetValidationError
 from l2tpgen.lab.engines.hubpairs import BOUND, OPEN, HubAim, judge_apart, judge_rerun, run_hub
-from l2tpgen.lab.inputs import parse_lab
-from l2tpgen.lab.objects import Ce
+from l2tpgen.lab.inputs import Ce, parse_lab
 from l2tpgen.lab.pairs import Pair
 from l2tpgen.lab.security import reveal_secrets, security_plan
 from l2tpgen.lab.topology import build_topology, protection_files

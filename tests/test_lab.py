@@ -34,7 +34,7 @@ from l2tpgen.model import Fleet
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 runner = CliRunner()
 

@@ -40,7 +40,7 @@ from l2tpgen.lab.topology import build_topology, protection_files
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 
 def _lab(tmp_path: Path) -> Lab:

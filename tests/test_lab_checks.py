@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 SNMP = "Ip: Forwarding FragOKs FragCreates\nIp: 1 {oks} {creates}\n"
 

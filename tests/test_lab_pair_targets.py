@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from typer.testing import Result
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 runner = CliRunner()
 

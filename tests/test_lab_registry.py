@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from conftest import Golden
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 PACKAGE = ROOT / "l2tpgen" / "lab" / "checks"
 SHIPPED = [

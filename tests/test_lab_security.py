@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 PROTECTED = ROOT / "examples" / "protected"
 LAB = ROOT / "labs" / "protected" / "example-protected.clab.yml"

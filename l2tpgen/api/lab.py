@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from l2tpgen.lab.engines.vm import LabReport
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
 
 Shaping = tuple[float | None, float | None, float | None]  # delay ms, loss %, rate Mbit/s

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
     from l2tpgen.lab.build import WanOptions
     from l2tpgen.lab.engines.vm import LabReport
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
 
 lab_app = typer.Typer(

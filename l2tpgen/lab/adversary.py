@@ -42,7 +42,7 @@ from l2tpgen.lab.security import protection
 from l2tpgen.lab.strongswan import PWPROBE
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 SENT = 5  # frames per destination and variant
 SLOTS = 4  # destinations of one kind the attacker tries at most

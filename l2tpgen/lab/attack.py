@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.objects import INBOUND_FILTER
+from l2tpgen.lab.inputs import INBOUND_FILTER
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.strongswan import PWPROBE
 from l2tpgen.platforms.render import kernel_plane
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.objects import Lab, Node
+    from l2tpgen.lab.inputs import Lab, Node
     from l2tpgen.lab.pairs import Pair
 
 L2TP_IP = 115  # IP protocol number of L2TPv3 over IP (RFC 3931)

@@ -38,13 +38,16 @@ from l2tpgen.lab.fields import (
 )
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.objects import (
+    INBOUND_FILTER,
     INDEX,
     MAX_INDEX,
     MTU,
     MTUS,
     PE,
+    PROTECTION,
     ROLE,
     SITE,
+    SWANCTL_TARGET,
     WORKLOADS_LABEL,
     Ce,
     Endpoint,
@@ -60,6 +63,29 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
+
+# The lab's objects and labels live in objects.py; named here too, where the lab's modules have
+# always imported them from.
+__all__ = [
+    "INBOUND_FILTER",
+    "INDEX",
+    "MAX_INDEX",
+    "MTU",
+    "MTUS",
+    "PE",
+    "PROTECTION",
+    "ROLE",
+    "SITE",
+    "SWANCTL_TARGET",
+    "WORKLOADS_LABEL",
+    "Ce",
+    "Endpoint",
+    "Lab",
+    "Link",
+    "Node",
+    "load_lab",
+    "parse_lab",
+]
 
 LINUX_INTERFACE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 OTHER_INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:-]{0,39}$")

@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.lab.fields import KEPT_PORT, WHY
-from l2tpgen.lab.objects import SITE
+from l2tpgen.lab.inputs import SITE
 from l2tpgen.lab.probes import CheckResult
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
 
 CHECK = "port-mode"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.hosts import HostAdvice
-    from l2tpgen.lab.objects import Ce
+    from l2tpgen.lab.inputs import Ce
 
 IPERF_PORT = 5201
 BURST_PORT = 5405

@@ -15,7 +15,7 @@ from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import Probe, counters, listener, marker, markers_in
 
 if TYPE_CHECKING:
-    from l2tpgen.lab.objects import Ce, Lab
+    from l2tpgen.lab.inputs import Ce, Lab
 
 ICMP_IP_HEADERS = 28
 # IPv4's counters, then IPv6's (absent when the kernel has no IPv6: nothing to count there).

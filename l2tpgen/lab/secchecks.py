@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from l2tpgen.lab.checks.base import Runner, Stage
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.pairs import Pair
     from l2tpgen.lab.probes import Probe
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.attack import Attacked, target
-from l2tpgen.lab.objects import PROTECTION, SWANCTL_TARGET
+from l2tpgen.lab.inputs import PROTECTION, SWANCTL_TARGET
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe
 from l2tpgen.lab.strongswan import CHARON, PLUGINS, SWANCTL
@@ -46,7 +46,7 @@ from l2tpgen.render.swanctl import psk_text
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from l2tpgen.lab.objects import Lab, Node
+    from l2tpgen.lab.inputs import Lab, Node
 
 _PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
 _CHILDREN = re.compile(r"children\s*\{\s*([A-Za-z0-9_.-]+)\s*\{")

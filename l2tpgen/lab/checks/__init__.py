@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from l2tpgen.lab.engines.qemu import Extras
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import CheckResult, Probe
 
 NOT_CHECKS = ("base",)  # the modules of this package that hold no check

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from l2tpgen.lab.attack import Attacked
     from l2tpgen.lab.engines.qemu import Extras
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.pairs import Pair
     from l2tpgen.lab.probes import CheckResult, Probe
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from l2tpgen.lab.checks.base import Runner
     from l2tpgen.lab.frames import InnerFrame
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet, Pseudowire
 
 _IP = "/sbin/ip"

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from l2tpgen.lab.attack import Attacked
     from l2tpgen.lab.checks.base import Stage
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import Probe
 
 

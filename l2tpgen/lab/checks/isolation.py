@@ -12,7 +12,7 @@ from l2tpgen.lab.probes import CheckResult
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.lab.objects import Ce, Lab
+    from l2tpgen.lab.inputs import Ce, Lab
     from l2tpgen.lab.pairs import Pair
     from l2tpgen.lab.probes import Probe
 

@@ -12,7 +12,7 @@ from l2tpgen.lab.probes import CheckResult, Probe, answered, retry
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.pairs import Pair
 
 

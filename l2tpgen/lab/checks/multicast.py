@@ -18,7 +18,7 @@ from l2tpgen.lab.probes import CheckResult, Probe, marker
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.pairs import Pair
 
 

@@ -45,7 +45,7 @@ from l2tpgen.lab.strongswan import protection_extras
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 CONTROL, PROTECTED = "control", "protected"
 _BLOCK = re.compile(r"^(?:ip (?:-6 )?xfrm policy (?:add|update) .*\baction block\b|nft )")

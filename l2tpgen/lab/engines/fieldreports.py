@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from l2tpgen.hosts import Workload
+    from l2tpgen.lab.inputs import Ce, Lab
     from l2tpgen.lab.measure import Experiment
-    from l2tpgen.lab.objects import Ce, Lab
     from l2tpgen.lab.topology import Variant
     from l2tpgen.model import Fleet
 

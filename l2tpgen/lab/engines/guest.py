@@ -26,7 +26,7 @@ from l2tpgen.platforms.render import kernel_plane
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import Probe
 
 WORK = "/tmp/l2tpgen"  # noqa: S108 - inside the throwaway guest

@@ -47,7 +47,7 @@ from l2tpgen.platforms.render import kernel_plane
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.model import Fleet
 
 SENT = 5  # frames per session and phase

@@ -52,7 +52,7 @@ from l2tpgen.lab.security import is_protected, reveal_secrets, security_plan
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import Probe
 
     Progress = Callable[[str], None]

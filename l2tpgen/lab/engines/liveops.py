@@ -20,7 +20,7 @@ from l2tpgen.lab.engines.vm import LabReport
 
 if TYPE_CHECKING:
     from l2tpgen.lab.engines.livestate import LiveLab
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
 
 JOBS = "/tmp/l2tpgen-jobs"  # noqa: S108 - in the guest: background commands' output and status
 

@@ -30,7 +30,7 @@ NFT_MODULES = ("crc32c_generic", "nfnetlink", "libcrc32c", "nf_tables")
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from l2tpgen.lab.objects import Lab
+    from l2tpgen.lab.inputs import Lab
     from l2tpgen.lab.probes import CheckResult, Probe
 
     Progress = Callable[[str], None]
