@@ -16,6 +16,8 @@ PEs carry the frames checks as labels, the fleet's lab carries the fleet instead
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,7 +31,7 @@ from l2tpgen.api import lab_of
 from l2tpgen.cli import app
 from l2tpgen.lab.build import LabDesign, lab_of_file, lab_of_fleet
 from l2tpgen.lab.checks import plan_checks
-from l2tpgen.lab.checks.frames import FRAMES
+from l2tpgen.lab.checks.frames import FRAMES, frames_checks
 from l2tpgen.lab.fields import LabInputError
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.objects import INDEX, MAX_INDEX, lab_problems
@@ -198,3 +200,18 @@ def test_a_lab_from_the_fleet_is_refused_where_its_file_would_be() -> None:
         parse_lab(topology_document(bad), "lab")
     assert lab_problems(bad) == list(from_file.value.problems)
     assert len(lab_problems(bad)) == 1
+
+
+def test_the_lab_route_loads_no_linter_until_a_frames_check_is_made() -> None:
+    # The frames check reads a Cisco end as lint rule L2T108 does; the linter (22 modules) is
+    # loaded then, not with every lab built (lab/topology -> checks/frames -> lint.*).
+    code = (
+        "import sys, l2tpgen.lab.build, l2tpgen.lab.checks\n"
+        "print(sorted(m for m in sys.modules if m.startswith('l2tpgen.lint')))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert found.stdout.strip() == "[]"
+    (check,) = frames_checks(load_fleet(ROOT / "examples" / "hub"))
+    assert check.cisco.mode == "vlan"  # the linter's reading, loaded when needed
