@@ -29,13 +29,14 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.api import lab_of
 from l2tpgen.cli import app
-from l2tpgen.lab.build import LabDesign, lab_of_file, lab_of_fleet
+from l2tpgen.lab.build import LabDesign, fleet_topology, lab_of_file, lab_of_fleet
 from l2tpgen.lab.checks import plan_checks
 from l2tpgen.lab.checks.frames import FRAMES, frames_checks
 from l2tpgen.lab.fields import LabInputError
 from l2tpgen.lab.inputs import parse_lab
-from l2tpgen.lab.objects import INDEX, MAX_INDEX, lab_problems
+from l2tpgen.lab.objects import INDEX, MAX_INDEX, ROLE, lab_problems
 from l2tpgen.lab.pairs import pairs
+from l2tpgen.lab.shaping import Shaping
 from l2tpgen.lab.topology import topology_document
 
 if TYPE_CHECKING:
@@ -215,3 +216,17 @@ def test_the_lab_route_loads_no_linter_until_a_frames_check_is_made() -> None:
     assert found.stdout.strip() == "[]"
     (check,) = frames_checks(load_fleet(ROOT / "examples" / "hub"))
     assert check.cisco.mode == "vlan"  # the linter's reading, loaded when needed
+
+
+def test_a_design_s_whole_shaping_wins_over_the_model_s_link_and_reaches_the_wan_labels() -> None:
+    # The field reports' labs: unshaped, or the field's path, whatever the model's link says.
+    field = ROOT / "examples" / "field"
+    fleet = load_fleet(field)
+    from_model = lab_of_fleet(fleet, str(field))
+    assert from_model.shaping.delay_ms > 0  # the model states a link
+    unshaped = lab_of_fleet(fleet, str(field), LabDesign(shaping=Shaping()))
+    assert unshaped.shaping == Shaping()
+    assert [k for k, _ in unshaped.node("wan").labels] == [ROLE]
+    wide = Shaping(27.5, 1.0, 500)
+    document, _ = fleet_topology(fleet, LabDesign(shaping=wide, wan=(1.0, None, None)))
+    assert parse_lab(document).shaping == wide
