@@ -17,13 +17,12 @@ import argparse
 from pathlib import Path
 
 from l2tpgen import load_fleet
+from l2tpgen.lab.build import LabDesign, lab_of_fleet
 from l2tpgen.lab.engines.guest import GuestLab
 from l2tpgen.lab.engines.vm import run_guest
-from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.measure import Measurement, TcpTransfer
 from l2tpgen.lab.security import protect_probes, reveal_secrets, without_protection
 from l2tpgen.lab.strongswan import protection_extras
-from l2tpgen.lab.topology import build_topology, protection_files
 
 
 def main() -> None:
@@ -33,9 +32,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="clear/ESP pairs of transfers")
     args = parser.parse_args()
     clear_fleet, esp_fleet = load_fleet(Path("sites")), load_fleet(Path("examples/protected"))
-    clear = parse_lab(build_topology(clear_fleet, name="clear"), "clear")
-    files = protection_files(esp_fleet)
-    esp = reveal_secrets(parse_lab(build_topology(esp_fleet, name="esp"), "esp", files))
+    clear = lab_of_fleet(clear_fleet, "clear", LabDesign("clear"))
+    esp = reveal_secrets(lab_of_fleet(esp_fleet, "esp", LabDesign("esp")))
     setup = without_protection(esp)
     protect = protect_probes(esp)
     (c_near, c_far), (e_near, e_far) = clear.ces[:2], esp.ces[:2]

@@ -4,7 +4,7 @@ Usage: python bench/lab_frames.py [--sites examples/hub] [--repeat 3] [--whole]
 
 One VM boot runs each frames check's probe ``--repeat`` times one after the other (each removes
 its namespaces at the end), timed by ``/proc/uptime``. ``--whole`` also runs the whole lab twice,
-without and with the frames checks (its PEs' frames labels left out, then kept), and prints
+without and with the frames checks (the lab without its fleet, then with it), and prints
 both wall times (noisy on a shared machine: the probe's own time is the figure to trust).
 """
 
@@ -16,12 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from l2tpgen import load_fleet
-from l2tpgen.lab.checks.frames import FRAMES, frames_checks
+from l2tpgen.lab.build import LabDesign, lab_of_fleet
+from l2tpgen.lab.checks.frames import frames_checks
 from l2tpgen.lab.engines.qemu import run_script
 from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.frames import tcpdump_extras
-from l2tpgen.lab.inputs import parse_lab
-from l2tpgen.lab.topology import build_topology, protection_files
 
 CLOCK = "cut -d' ' -f1 /proc/uptime"
 
@@ -53,12 +52,8 @@ def main() -> None:
         print(f"{key} run {number}: {float(end) - starts[number, key]:.2f} s in the guest")
     print(f"VM boot and all probes: {run.seconds:.1f} s wall")
     if args.whole:
-        lab = parse_lab(build_topology(fleet, name="bench"), "bench", protection_files(fleet))
-        bare = tuple(
-            replace(n, labels=tuple(kv for kv in n.labels if not kv[0].startswith(FRAMES)))
-            for n in lab.nodes
-        )
-        without = run_vm(replace(lab, nodes=bare))
+        lab = lab_of_fleet(fleet, "bench", LabDesign("bench"))
+        without = run_vm(replace(lab, fleet=None))  # no fleet, no frames label: no frames check
         with_frames = run_vm(lab)
         print(f"lab run without frames: {without.seconds:.1f} s, with: {with_frames.seconds:.1f} s")
 

@@ -43,27 +43,16 @@ def lab_build(
     Raises:
         L2tpgenError: a bad lab name, shaping or workload.
     """
-    from l2tpgen.lab.fields import check_lab_name  # noqa: PLC0415 - startup: the lab
-    from l2tpgen.lab.fromsites import lab_shaping, model_workloads  # noqa: PLC0415 - startup: the lab
-    from l2tpgen.lab.iol import startup_configs  # noqa: PLC0415 - startup: the lab
-    from l2tpgen.lab.kinds import IOL_KIND  # noqa: PLC0415 - startup: the lab
-    from l2tpgen.lab.topology import build_topology, protection_files  # noqa: PLC0415 - startup: the lab
+    from l2tpgen.lab.build import LabDesign, fleet_topology  # noqa: PLC0415 - startup: the lab
 
-    check_lab_name(name)
-    topology = build_topology(
-        fleet,
-        name=name,
-        flavor=flavor,  # type: ignore[arg-type]  # checked by build_topology
-        variant=variant,  # type: ignore[arg-type]
-        shaping=lab_shaping(fleet, *shaping),
-        workloads=workloads,
-        site_workloads=model_workloads(fleet),
+    design = LabDesign(
+        name,
+        flavor,  # type: ignore[arg-type]  # the command line offers the flavors only
+        variant,  # type: ignore[arg-type]  # and the variants
+        shaping,
+        workloads or {},
     )
-    files: dict[str, str] = {}
-    if flavor == IOL_KIND:
-        files.update(startup_configs(fleet))
-    if variant == "per-vlan":  # the swanctl.conf each IPsec PE binds (masked)
-        files.update(protection_files(fleet, flavor))  # type: ignore[arg-type]
+    topology, files = fleet_topology(fleet, design)
     return LabBuild(topology, files)
 
 
@@ -75,11 +64,12 @@ def lab_of(source: Path, name: str | None = None, shaping: Shaping = (None, None
     Raises:
         L2tpgenError: the topology or the site files are wrong (located).
     """
-    from l2tpgen.lab.build import lab_of_file, lab_of_fleet  # noqa: PLC0415 - startup: the lab
+    from l2tpgen.lab.build import LabDesign, lab_of_file, lab_of_fleet  # noqa: PLC0415 - startup: the lab
 
     if not source.is_dir():
         return lab_of_file(source, name, shaping)
-    return lab_of_fleet(load(source), str(source), name, shaping)
+    design = LabDesign("l2tpgen" if name is None else name, wan=shaping)
+    return lab_of_fleet(load(source), str(source), design)
 
 
 def lab_run(source: Path, *, progress: Callable[[str], None] | None = None) -> LabReport:

@@ -1,8 +1,9 @@
 """Lab inputs, validated before anything runs: the topology file, its labels, output paths.
 
-A topology becomes a ``Lab``: frozen values with every name checked against a pattern (node names
-reach the QEMU guest's shell and Docker's container names), every endpoint split into node and
-interface, every label l2tpgen reads parsed. All problems are reported at once.
+A topology becomes a ``Lab`` (``objects.py``): frozen values with every name checked against a
+pattern (node names reach the QEMU guest's shell and Docker's container names), every endpoint
+split into node and interface, every label l2tpgen reads parsed. All problems are reported at
+once. A lab built from the fleet is made of the same objects directly (``topology.fleet_lab``).
 
 Labels l2tpgen reads (``lab build`` writes them, from the model or its options: ``fromsites.py``):
 
@@ -19,8 +20,7 @@ Labels l2tpgen reads (``lab build`` writes them, from the model or its options: 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -28,130 +28,68 @@ from ruamel.yaml.error import YAMLError
 from l2tpgen.files import UserFileError, not_text, read_limited
 from l2tpgen.lab.binds import bound_files, parse_binds
 from l2tpgen.lab.fields import (
-    KEPT_PORT,
     LAB_NAME_RULE,
     NAME,
     VLANS,
-    WHY,
     LabInputError,
     parse_int,
     parse_shaping,
     parse_workloads,
 )
 from l2tpgen.lab.kinds import LINUX_KIND
+from l2tpgen.lab.objects import (
+    INBOUND_FILTER,
+    INDEX,
+    MAX_INDEX,
+    MTU,
+    MTUS,
+    PE,
+    PROTECTION,
+    ROLE,
+    SITE,
+    SWANCTL_TARGET,
+    WORKLOADS_LABEL,
+    Ce,
+    Endpoint,
+    Lab,
+    Link,
+    Node,
+    Role,
+    cross_problems,
+)
 from l2tpgen.lab.shaping import Shaping
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
     from pathlib import Path
 
-    from l2tpgen.hosts import Workload
-    from l2tpgen.model import Fleet
 
-Role = Literal["wan", "pe", "ce"]
-ROLE, SITE, INDEX, PE, MTU = (
-    "l2tpgen.role",
-    "l2tpgen.site",
-    "l2tpgen.index",
-    "l2tpgen.pe",
-    "l2tpgen.mtu",
-)
-WORKLOADS_LABEL = "l2tpgen.workloads"
-MTUS = "l2tpgen.mtus"  # ce, optional: VLAN=MTU where a VLAN's differs from l2tpgen.mtu
-PROTECTION = "l2tpgen.protection"  # pe, optional: ipsec (the protection checks, security.py)
-# pe, optional: none when its platform renders no inbound filter (VyOS): injection's own-address
-# half is then N/A by design, not a failure (checks/injection.py).
-INBOUND_FILTER = "l2tpgen.inbound-filter"
-SWANCTL_TARGET = "/etc/swanctl/conf.d/l2tpgen.conf"  # where a PE binds its swanctl.conf
+# The lab's objects and labels live in objects.py; named here too, where the lab's modules have
+# always imported them from.
+__all__ = [
+    "INBOUND_FILTER",
+    "INDEX",
+    "MAX_INDEX",
+    "MTU",
+    "MTUS",
+    "PE",
+    "PROTECTION",
+    "ROLE",
+    "SITE",
+    "SWANCTL_TARGET",
+    "WORKLOADS_LABEL",
+    "Ce",
+    "Endpoint",
+    "Lab",
+    "Link",
+    "Node",
+    "load_lab",
+    "parse_lab",
+]
+
 LINUX_INTERFACE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 OTHER_INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:-]{0,39}$")
-MAX_INDEX = 98  # CE addresses end in index + 1; markers carry two digits
 MAX_EXEC = 4096
-
-
-@dataclass(frozen=True)
-class Node:
-    """A node: its name, kind, role, exec commands and labels."""
-
-    name: str
-    kind: str
-    role: Role
-    exec: tuple[str, ...]
-    labels: tuple[tuple[str, str], ...]
-    startup_config: str | None = None
-    binds: tuple[str, ...] = ()
-    files: tuple[tuple[str, str], ...] = ()  # (path in the node, text) of the binds read
-
-    def label(self, key: str) -> str | None:
-        """A label's value."""
-        return dict(self.labels).get(key)
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One end of a link."""
-
-    node: str
-    interface: str
-
-
-@dataclass(frozen=True)
-class Link:
-    """A point-to-point link and its MTU."""
-
-    a: Endpoint
-    b: Endpoint
-    mtu: int | None = None
-
-
-@dataclass(frozen=True)
-class Ce:
-    """A CE node as the checks see it."""
-
-    node: str
-    site: str
-    index: int
-    pe: str
-    vlans: tuple[int, ...]
-    mtu: int
-    workloads: tuple[tuple[int, Workload], ...] = ()
-    mtus: tuple[tuple[int, int], ...] = ()
-
-    def mtu_for(self, vlan: int) -> int:
-        """The inner MTU ``mtu.py`` predicts in ``vlan`` (``l2tpgen.mtus``, else ``mtu``)."""
-        return dict(self.mtus).get(vlan, self.mtu)
-
-    def workload(self, vlan: int) -> Workload:
-        """What ``vlan`` carries (``general`` unless a label says otherwise)."""
-        return dict(self.workloads).get(vlan, "general")
-
-
-@dataclass(frozen=True)
-class Lab:
-    """A validated topology."""
-
-    name: str
-    nodes: tuple[Node, ...]
-    links: tuple[Link, ...]
-    ces: tuple[Ce, ...]
-    wan: str | None = None
-    shaping: Shaping = field(default_factory=Shaping)
-    # The fleet the lab was built from (`lab_of_fleet`), None for a topology file: the checks
-    # that need the model (the frames checks) take their pairs from it, as objects.
-    fleet: Fleet | None = field(default=None, compare=False, repr=False)
-
-    def node(self, name: str) -> Node:
-        """A node by name."""
-        return next(n for n in self.nodes if n.name == name)
-
-    def interfaces(self, node: str) -> tuple[str, ...]:
-        """The node's link interfaces, in link order."""
-        ends = (end for link in self.links for end in (link.a, link.b))
-        return tuple(end.interface for end in ends if end.node == node)
-
-    def with_shaping(self, shaping: Shaping) -> Lab:
-        """The same lab with another WAN shaping (command-line options win over labels)."""
-        return replace(self, shaping=shaping)
 
 
 def _labels(raw: object, where: str, problems: list[str]) -> dict[str, str]:
@@ -220,9 +158,12 @@ def _node(
         problems.append(f"{where}: startup-config must be a file name")
         config = None
     binds, texts = parse_binds(raw.get("binds"), where, files, problems)
-    return Node(
-        name, kind, cast("Role", role), exec_, tuple(sorted(labels.items())), config, binds, texts
-    )
+    image = raw.get("image")
+    # The labels in the file's order (``lab build`` writes them as ``fleet_lab`` makes them).
+    labels_ = tuple(labels.items())
+    role_ = cast("Role", role)
+    image_ = image if isinstance(image, str) else None
+    return Node(name, kind, role_, exec_, labels_, config, binds, texts, image_)
 
 
 def _ce(node: Node, problems: list[str]) -> Ce | None:
@@ -295,26 +236,6 @@ def _links(raw: object, kinds: Mapping[str, str], problems: list[str]) -> tuple[
     return tuple(links)
 
 
-def _cross_checks(nodes: Sequence[Node], ces: Sequence[Ce], problems: list[str]) -> None:
-    roles = {n.name: n.role for n in nodes}
-    problems.extend(
-        f"node {ce.node!r}: {PE} names {ce.pe!r}, which is not a pe node"
-        for ce in ces
-        if roles.get(ce.pe) != "pe"
-    )
-    indexes = [ce.index for ce in ces]
-    if len(set(indexes)) != len(indexes):
-        problems.append(f"two CE nodes share an {INDEX}")
-    shared = {v for ce in ces for v in ce.vlans if sum(v in o.vlans for o in ces) > 1}
-    whole = len(ces) == [n.role for n in nodes].count("ce")  # else a CE's own problem explains
-    if ces and whole and not shared:
-        problems.append(
-            "no VLAN is shared by two CE nodes: there is nothing to check" + _kept_ports(nodes)
-        )
-    if [n.role for n in nodes].count("wan") > 1:
-        problems.append("more than one node has the wan role")
-
-
 def _nodes(
     raw: Mapping[object, object],
     defaults: object,
@@ -357,7 +278,7 @@ def parse_lab(
     kinds = {n.name: n.kind for n in nodes}
     links = _links(topology.get("links"), kinds, problems)
     ces = [c for c in (_ce(n, problems) for n in nodes if n.role == "ce") if c is not None]
-    _cross_checks(nodes, ces, problems)
+    problems.extend(cross_problems(nodes, ces))
     wan = next((n for n in nodes if n.role == "wan"), None)
     shaping = _shaping(wan, problems)
     if problems:
@@ -377,11 +298,3 @@ def load_lab(path: Path) -> Lab:
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path), bound_files(data, path.parent))
-
-
-def _kept_ports(nodes: Sequence[Node]) -> str:
-    """Why a lab of kept port-mode pseudowires has nothing to check (empty: it has none)."""
-    kept = sorted(n.name for n in nodes if n.label(KEPT_PORT) is not None)
-    if not kept:
-        return ""
-    return f" ({', '.join(kept)} keep a port-mode xconnect; {WHY.removeprefix('N/A: ')})"

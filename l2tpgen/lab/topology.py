@@ -1,4 +1,8 @@
-"""containerlab topologies built from the fleet: PEs, a WAN router, a CE per site.
+"""The lab of the fleet: PEs, a WAN router, a CE per site, and its containerlab topology.
+
+``fleet_lab`` makes the lab's objects (``objects.py``) from the model; ``topology_document``
+writes them as the topology ``lab build`` writes, which ``inputs.parse_lab`` reads back into the
+same objects (``tests/test_lab_one_route.py``). ``lab/build.py`` is the route every caller takes.
 
 Linux flavor: every node is a Linux container configured with ``exec``: the WAN router holds each
 site's gateway address (WAN MTU from the models) and routes loopbacks; each Linux or VyOS PE runs
@@ -34,10 +38,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.checks.frames import frames_labels
+from l2tpgen.lab.checks.frames import FRAMES, frames_labels
 from l2tpgen.lab.faithful import LAB_LAN, LAB_WAN, lab_names, map_names, pe_commands
 from l2tpgen.lab.fields import VLANS, check_lab_name
-from l2tpgen.lab.inputs import (
+from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
+from l2tpgen.lab.kept_ports import kept_port_labels
+from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
+from l2tpgen.lab.objects import (
     INBOUND_FILTER,
     INDEX,
     MTU,
@@ -48,10 +55,12 @@ from l2tpgen.lab.inputs import (
     SITE,
     SWANCTL_TARGET,
     WORKLOADS_LABEL,
+    Ce,
+    Endpoint,
+    Lab,
+    Link,
+    Node,
 )
-from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
-from l2tpgen.lab.kept_ports import kept_port_labels
-from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
 from l2tpgen.lab.pairs import ce_address
 from l2tpgen.lab.shaping import Shaping
 from l2tpgen.platforms.render import kernel_plane
@@ -107,7 +116,7 @@ def ipv6_commands(interfaces: tuple[str, ...]) -> list[str]:
     return [f"sysctl -w net.ipv6.conf.{name}.disable_ipv6=0" for name in interfaces]
 
 
-def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> dict[str, Any]:
+def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> Node:
     commands = ["sysctl -w net.ipv4.ip_forward=1"]
     if any(fleet.site(name).wan.ipv6 for name in names):
         commands += ipv6_commands(("all",))
@@ -121,12 +130,8 @@ def _wan_router(fleet: Fleet, names: list[str], shaping: Shaping) -> dict[str, A
         ]
         if site.wan.loopback is not None:
             commands.append(f"ip route add {site.wan.loopback.address} via {site.wan.address.ip}")
-    return {
-        "kind": LINUX_KIND,
-        "image": LINUX_IMAGE,
-        "exec": commands,
-        "labels": {ROLE: "wan", **shaping.labels()},
-    }
+    labels = {ROLE: "wan", **shaping.labels()}
+    return Node("wan", LINUX_KIND, "wan", tuple(commands), tuple(labels.items()), image=LINUX_IMAGE)
 
 
 def _ce(
@@ -137,7 +142,7 @@ def _ce(
     *,
     workloads: Mapping[int, Workload],
     stated: Mapping[int, Workload],
-) -> dict[str, Any]:
+) -> tuple[Node, Ce]:
     site = fleet.site(name)
     vlans = sorted(pw.vlan.id for pw in fleet.pseudowires(name))
     commands = ["ip link set dev eth1 up"]
@@ -164,13 +169,18 @@ def _ce(
         VLANS: ",".join(map(str, vlans)),
         MTU: str(budget),
     }
+    mtus = tuple((v, m) for v, m in sorted(per_vlan.items()) if m != budget)
     if len(set(per_vlan.values())) > 1:
-        labels[MTUS] = ",".join(f"{v}={m}" for v, m in sorted(per_vlan.items()) if m != budget)
+        labels[MTUS] = ",".join(f"{v}={m}" for v, m in mtus)
     kinds = {**stated, **workloads}  # ``workloads`` (the options) win over the model's
-    chosen = ",".join(f"{v}={kinds[v]}" for v in vlans if v in kinds)
+    chosen = tuple((v, kinds[v]) for v in vlans if v in kinds)
     if chosen:
-        labels[WORKLOADS_LABEL] = chosen
-    return {"kind": LINUX_KIND, "image": LINUX_IMAGE, "exec": commands, "labels": labels}
+        labels[WORKLOADS_LABEL] = ",".join(f"{v}={kind}" for v, kind in chosen)
+    node = Node(
+        f"ce-{name}", LINUX_KIND, "ce", tuple(commands), tuple(labels.items()), image=LINUX_IMAGE
+    )
+    ce = Ce(node.name, name, index, f"pe-{name}", tuple(vlans), budget, chosen, mtus)
+    return node, ce
 
 
 def swanctl_name(site: str) -> str:
@@ -198,6 +208,114 @@ def protection_files(fleet: Fleet, flavor: Flavor = LINUX_KIND) -> dict[str, str
     return found
 
 
+def _pe(
+    fleet: Fleet, site_name: str, flavor: Flavor, variant: Variant, extra: Mapping[str, str]
+) -> Node:
+    """A site's PE: an IOL node (cisco_iol flavor, a Cisco site), else Linux running its commands.
+
+    ``extra``: its kept port's labels, then its frames checks' (a Linux PE only).
+    """
+    site = fleet.site(site_name)
+    name = f"pe-{site_name}"
+    kept = {k: v for k, v in extra.items() if not k.startswith(FRAMES)}
+    labels = {ROLE: "pe", SITE: site_name, **kept}
+    if flavor == IOL_KIND and site.driver.lab_kind == IOL_KIND:
+        config = partial_config_name(site_name)
+        return Node(name, IOL_KIND, "pe", (), tuple(labels.items()), config, image=IOL_IMAGE)
+    if variant == "single-trunk":
+        commands = _trunk_commands(fleet, site_name)
+    else:
+        commands = pe_commands(fleet, site_name)
+    if site.wan.ipv6:
+        commands = [*ipv6_commands(("lo", LAB_WAN)), *commands]
+    labels.update(extra)  # the frames checks' labels after the kept port's
+    if not site.driver.ios_config and not site.driver.inbound_filter:
+        labels[INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
+    swanctl = swanctl_file(fleet, site_name) if variant == "per-vlan" else None
+    binds: tuple[str, ...] = ()
+    if swanctl is not None:
+        labels[PROTECTION] = "ipsec"
+        binds = (f"{swanctl_name(site_name)}:{SWANCTL_TARGET}:ro",)
+    files = () if swanctl is None else ((SWANCTL_TARGET, swanctl),)
+    exec_ = tuple(commands)
+    return Node(
+        name, LINUX_KIND, "pe", exec_, tuple(labels.items()), None, binds, files, LINUX_IMAGE
+    )
+
+
+def fleet_lab(
+    fleet: Fleet,
+    *,
+    name: str = "l2tpgen",
+    flavor: Flavor = LINUX_KIND,
+    variant: Variant = "per-vlan",
+    shaping: Shaping | None = None,
+    workloads: Mapping[int, Workload] | None = None,
+    site_workloads: Mapping[str, Mapping[int, Workload]] | None = None,
+    frames: bool = True,
+) -> Lab:
+    """The lab of the fleet, its objects made from the model (no topology read back).
+
+    ``frames``: the frames checks in the PEs' labels (``l2tpgen.frames.PEER``), for the file
+    ``lab run FILE`` reads; a lab built in memory (``lab.build``) carries its fleet instead.
+
+    ``shaping`` and the workloads become labels of the wan and CE nodes: ``site_workloads`` by
+    site and VLAN (what the model states, ``fromsites.model_workloads``), ``workloads`` by VLAN
+    (the options), which win. Nothing is read from the model here: ``lab build`` passes what
+    ``fromsites`` finds. A Linux site is a Linux PE in every flavor; in the cisco_iol flavor the
+    Cisco sites are IOL nodes. ``objects.lab_problems`` checks it as ``parse_lab`` checks a file.
+
+    Raises:
+        LabInputError: the name is unusable.
+    """
+    check_lab_name(name)  # what `lab run` checks, refused before anything is written
+    shaping = shaping or Shaping()
+    names = sorted(fleet.sites)
+    frame_labels = frames_labels(fleet) if frames and variant == "per-vlan" else {}
+    kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
+    nodes = [_wan_router(fleet, names, shaping)]
+    links: list[Link] = []
+    ces: list[Ce] = []
+    for index, site_name in enumerate(names):
+        site = fleet.site(site_name)
+        extra = {**kept.get(site_name, {}), **frame_labels.get(site_name, {})}
+        pe = _pe(fleet, site_name, flavor, variant, extra)
+        wan_port, lan_port = (IOL_WAN, IOL_LAN) if pe.kind == IOL_KIND else ("eth1", "eth2")
+        stated = (site_workloads or {}).get(site_name, {})
+        ce_node, ce = _ce(
+            fleet, site_name, index, variant, workloads=workloads or {}, stated=stated
+        )
+        nodes += [pe, ce_node]
+        ces.append(ce)
+        links.append(
+            Link(Endpoint(pe.name, wan_port), Endpoint("wan", f"eth{index + 1}"), site.wan.mtu)
+        )
+        links.append(Link(Endpoint(pe.name, lan_port), Endpoint(ce.node, "eth1")))
+    return Lab(name, tuple(nodes), tuple(links), tuple(ces), "wan", shaping)
+
+
+def topology_document(lab: Lab) -> dict[str, Any]:
+    """The containerlab topology of a lab (a dict ready for YAML): what ``lab build`` writes."""
+    nodes: dict[str, Any] = {}
+    for node in lab.nodes:
+        document: dict[str, Any] = {"kind": node.kind, "image": node.image}
+        if node.startup_config is not None:
+            document["startup-config"] = node.startup_config
+        if node.exec:
+            document["exec"] = list(node.exec)
+        document["labels"] = dict(node.labels)
+        if node.binds:
+            document["binds"] = list(node.binds)
+        nodes[node.name] = document
+    links: list[dict[str, Any]] = []
+    for link in lab.links:
+        ends = [f"{end.node}:{end.interface}" for end in (link.a, link.b)]
+        links.append(
+            {"endpoints": ends} if link.mtu is None else {"endpoints": ends, "mtu": link.mtu}
+        )
+    return {"name": lab.name, "topology": {"nodes": nodes, "links": links}}
+
+
 def build_topology(
     fleet: Fleet,
     *,
@@ -209,69 +327,15 @@ def build_topology(
     site_workloads: Mapping[str, Mapping[int, Workload]] | None = None,
     frames: bool = True,
 ) -> dict[str, Any]:
-    """The containerlab topology of the fleet (a dict ready for YAML).
-
-    ``frames``: the frames checks in the PEs' labels (``l2tpgen.frames.PEER``), for the file
-    ``lab run FILE`` reads; a lab built in memory (``lab.build``) carries its fleet instead.
-
-    ``shaping`` and the workloads become labels of the wan and CE nodes: ``site_workloads`` by
-    site and VLAN (what the model states, ``fromsites.model_workloads``), ``workloads`` by VLAN
-    (the options), which win. Nothing is read from the model here: ``lab build`` passes what
-    ``fromsites`` finds. A Linux site is a Linux PE in every flavor; in the cisco_iol flavor the
-    Cisco sites are IOL nodes.
-    """
-    check_lab_name(name)  # what `lab run` checks, refused before anything is written
-
-    frame_labels = frames_labels(fleet) if frames and variant == "per-vlan" else {}
-    kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
-    names = sorted(fleet.sites)
-    nodes: dict[str, Any] = {"wan": _wan_router(fleet, names, shaping or Shaping())}
-    links: list[dict[str, Any]] = []
-    for index, site_name in enumerate(names):
-        site = fleet.site(site_name)
-        wan_port, lan_port = "eth1", "eth2"
-        if flavor == IOL_KIND and site.driver.lab_kind == IOL_KIND:
-            wan_port, lan_port = IOL_WAN, IOL_LAN
-            pe: dict[str, Any] = {
-                "kind": IOL_KIND,
-                "image": IOL_IMAGE,
-                "startup-config": partial_config_name(site_name),
-                "labels": {ROLE: "pe", SITE: site_name, **kept.get(site_name, {})},
-            }
-        else:
-            commands = (
-                _trunk_commands(fleet, site_name)
-                if variant == "single-trunk"
-                else pe_commands(fleet, site_name)
-            )
-            if site.wan.ipv6:
-                commands = [*ipv6_commands(("lo", LAB_WAN)), *commands]
-            pe = {
-                "kind": LINUX_KIND,
-                "image": LINUX_IMAGE,
-                "exec": commands,
-                "labels": {ROLE: "pe", SITE: site_name, **kept.get(site_name, {})},
-            }
-            pe["labels"].update(frame_labels.get(site_name, {}))
-            if not site.driver.ios_config and not site.driver.inbound_filter:
-                pe["labels"][INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
-            if variant == "per-vlan" and swanctl_file(fleet, site_name) is not None:
-                pe["labels"][PROTECTION] = "ipsec"
-                pe["binds"] = [f"{swanctl_name(site_name)}:{SWANCTL_TARGET}:ro"]
-        nodes[f"pe-{site_name}"] = pe
-        nodes[f"ce-{site_name}"] = _ce(
-            fleet,
-            site_name,
-            index,
-            variant,
-            workloads=workloads or {},
-            stated=(site_workloads or {}).get(site_name, {}),
-        )
-        links.append(
-            {
-                "endpoints": [f"pe-{site_name}:{wan_port}", f"wan:eth{index + 1}"],
-                "mtu": site.wan.mtu,
-            }
-        )
-        links.append({"endpoints": [f"pe-{site_name}:{lan_port}", f"ce-{site_name}:eth1"]})
-    return {"name": name, "topology": {"nodes": nodes, "links": links}}
+    """The containerlab topology of the fleet (a dict ready for YAML): ``fleet_lab``'s document."""
+    lab = fleet_lab(
+        fleet,
+        name=name,
+        flavor=flavor,
+        variant=variant,
+        shaping=shaping,
+        workloads=workloads,
+        site_workloads=site_workloads,
+        frames=frames,
+    )
+    return topology_document(lab)

@@ -28,8 +28,6 @@ from l2tpgen.lab.checks.base import LabCheck
 from l2tpgen.lab.frames import BATCH_EOF, DOT1Q, frame_script, inner_frames, tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import CheckResult, Probe
-from l2tpgen.lint.pairing import End
-from l2tpgen.lint.rules.frames import _interworking, frame_mode
 from l2tpgen.model.protection import COOKIE_PLACEHOLDER
 from l2tpgen.platforms.render import kernel_plane, render_site
 from l2tpgen.traits import lab_platform
@@ -78,13 +76,20 @@ class CiscoEnd:
 
 def cisco_end(fleet: Fleet, pw: Pseudowire) -> CiscoEnd:
     """The frame format ``pw``'s Cisco peer's rendered configuration implies."""
+    # The linter (22 modules) loads when a frames check is made, not with every lab built.
+    from l2tpgen.lint.pairing import End  # noqa: PLC0415 - startup: the linter
+    from l2tpgen.lint.rules import frames as rule  # noqa: PLC0415 - startup: the linter
+
     peer, local = pw.peer.name, str(pw.site.tunnel_address)
     facts = extract(peer, parse_rendered(render_site(fleet, peer), peer))
     for interface, xconnect in facts.xconnects():
         if xconnect.vc_id == pw.vc_id and str(xconnect.peer) == local:
             end = End(facts, interface, xconnect)
             return CiscoEnd(
-                interface.name, frame_mode(end), interface.dot1q, _interworking(end) is not None
+                interface.name,
+                rule.frame_mode(end),
+                interface.dot1q,
+                rule._interworking(end) is not None,  # noqa: SLF001 - L2T108's own reading
             )
     return CiscoEnd(None, None, None, interworking=False)
 

@@ -21,13 +21,12 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.hosts import NetworkPath, recommend
 from l2tpgen.hosts.heartbeat import SOCKET_REQUEST
+from l2tpgen.lab.build import LabDesign, lab_of_fleet
 from l2tpgen.lab.engines.guest import GuestLab
 from l2tpgen.lab.engines.vm import run_guest
-from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.measure import Measurement, TcpTransfer, UdpBurst
 from l2tpgen.lab.probes import Probe
 from l2tpgen.lab.shaping import Shaping
-from l2tpgen.lab.topology import Variant, build_topology
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from l2tpgen.hosts import Workload
     from l2tpgen.lab.inputs import Ce, Lab
     from l2tpgen.lab.measure import Experiment
+    from l2tpgen.lab.topology import Variant
     from l2tpgen.model import Fleet
 
 # The field report's path: 10 Gb/s, 55 ms RTT, 1 % loss. The lab's WAN delays each direction by
@@ -111,10 +111,11 @@ def _lab(
     variant: Variant = "per-vlan",
     shaping: Shaping | None = None,
 ) -> Lab:
-    topology = build_topology(
-        fleet, name=name, variant=variant, shaping=shaping, workloads=options.workloads
+    # The WAN is unshaped or the field's path, whatever the model's link says.
+    design = LabDesign(
+        name, variant=variant, workloads=options.workloads, shaping=shaping or Shaping()
     )
-    return parse_lab(topology, name)
+    return lab_of_fleet(fleet, name, design)
 
 
 def _vlan(ce: Ce, wanted: tuple[Workload, ...], fallback: int) -> int:

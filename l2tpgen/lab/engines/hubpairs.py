@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.lab.adversary import charon_pid
 from l2tpgen.lab.attack import watch_counts, watch_start, watch_stop
+from l2tpgen.lab.build import LabDesign, lab_of_fleet
 from l2tpgen.lab.engines.guest import PRELUDE, GuestLab
 from l2tpgen.lab.engines.vm import guest_extras, nft_extras, run_guest, xfrm_extras
-from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.pairs import Pair, pairs, vlan_address
 from l2tpgen.lab.probes import CheckResult, Probe, pattern_hex, retry
 from l2tpgen.lab.security import (
@@ -42,7 +42,6 @@ from l2tpgen.lab.security import (
     swanctl_text,
 )
 from l2tpgen.lab.strongswan import PWPROBE, protection_extras
-from l2tpgen.lab.topology import build_topology, protection_files
 from l2tpgen.platforms.render import kernel_plane
 
 if TYPE_CHECKING:
@@ -266,8 +265,7 @@ class HubReport:
 
 def run_hub(fleet: Fleet, hub: str, spoke: str, victim: str, *, timeout: float = 600) -> HubReport:
     """Build the fleet's lab, run both parts in one VM, judge them."""
-    data = build_topology(fleet, name="hub")
-    lab = reveal_secrets(parse_lab(data, "hub", protection_files(fleet)))
+    lab = reveal_secrets(lab_of_fleet(fleet, "hub", LabDesign("hub")))
     a = aim(fleet, lab, hub, spoke, victim)
     probes = (*apart_probes(lab, a), *rerun_probes(lab, a))
     extras = guest_extras(xfrm_extras, nft_extras, protection_extras)
