@@ -23,6 +23,7 @@ from builders import (
     both_ends,
     cookie_fleet,
     copy_example,
+    edit_file,
     hub_fleet,
     import_reference,
     mixed_fleet,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from l2tpgen.model import Fleet
+    from l2tpgen.model.needs import SecretNeed
 
 # The environments each fleet is compared under: nothing set; every variable set to a value each
 # purpose accepts; to one every purpose refuses (too short); to one type 7 cannot carry.
@@ -148,6 +150,22 @@ def _static_no_hello(tmp: Path) -> Path:
     )
 
 
+def _kept_port_own_class(tmp: Path) -> Path:
+    """The kept port-mode pair, its peers' class their own: the port's class is rendered."""
+    sites = import_reference(tmp)
+    for site, peer in (
+        ("before-router-a", "before-router-b"),
+        ("before-router-b", "before-router-a"),
+    ):
+        edit_file(
+            sites / f"{site}.yaml",
+            f"peers: [{peer}]",
+            f"peers:\n  - name: {peer}\n    l2tp_class: "
+            "{name: port, authentication: digest, secret_env: L2TPGEN_SECRET_DC}",
+        )
+    return sites
+
+
 def _generated(tmp: Path) -> Path:
     write_fleet(tmp / "generated", 6, 3)
     return tmp / "generated"
@@ -160,6 +178,7 @@ BUILT: dict[str, Callable[[Path], Path]] = {
     "vyos-ipsec": vyos_ipsec_fleet,
     "vyos-edge": lambda tmp: hub_fleet(tmp, *VYOS_EDGE),
     "kept-port": import_reference,
+    "kept-port-own-class": _kept_port_own_class,
     "per-peer-key": _protected_per_peer_key,
     "static-hello": _static_hello,
     "static-no-hello": _static_no_hello,
@@ -276,3 +295,20 @@ def test_the_hub_example_is_compared_as_it_stands() -> None:
 
 def test_every_platform_says_what_its_rendering_reads() -> None:
     assert set(NEEDS) == set(DRIVERS)
+
+
+@pytest.mark.parametrize("secret", ["two words", "x" * 26, "pässword"])
+def test_validate_says_an_l2tp_secret_type_7_cannot_carry_is_refused_never_showing_it(
+    secret: str,
+) -> None:
+    fleet = load_fleet(SITES)
+    (need,) = unset_secrets_in(fleet, {"L2TPGEN_L2TP_SECRET": secret})
+    assert (need.variable, need.state) == ("L2TPGEN_L2TP_SECRET", "refused")
+    assert need.problem is not None
+    assert "holds a secret type 7 cannot carry" in need.problem
+    assert secret not in need.problem
+
+
+def unset_secrets_in(fleet: Fleet, environ: Mapping[str, str]) -> list[SecretNeed]:
+    """What validate warns of, under ``environ``."""
+    return [n for n in model_secret_needs(fleet, environ=environ) if n.state != "set"]
