@@ -2,8 +2,9 @@
 
 The linter (every rule) is a tenth of a cold `validate`'s modules; it is needed only to check the
 rule names a site's ``lint.ignore`` gives. Nor does validate render a site to find the unset
-secrets (``l2tpgen.platforms.needs``): no Jinja, no renderer, no netutils (type 7). ``mtu
---site`` loads no importer. Counted, not timed (bench/cost_bench.py times it).
+secrets (``l2tpgen.platforms.needs``): no Jinja, no renderer, no netutils (type 7); nor load rich
+to print a fleet that validates with no warning (``app.print_plain``, byte for byte what rich
+prints). ``mtu --site`` loads no importer. Counted, not timed (bench/cost_bench.py times it).
 """
 
 from __future__ import annotations
@@ -82,3 +83,20 @@ def test_mtu_of_a_site_loads_no_importer(tmp_path: Path) -> None:
     assert code == "0"
     assert "l2tpgen.model.vlan_list" in loaded
     assert sorted(m for m in loaded if m.startswith("l2tpgen.importer")) == []
+
+
+def test_validate_of_a_fleet_without_warnings_prints_without_rich(tmp_path: Path) -> None:
+    write_fleet(tmp_path, 2, 2)
+    code, loaded = _modules("validate", "--sites", str(tmp_path))
+    assert code == "0"
+    assert sorted(m for m in loaded if m.split(".")[0] == "rich") == []
+
+
+def test_validate_loads_rich_to_print_its_warnings(tmp_path: Path) -> None:
+    write_fleet(tmp_path, 2, 2)
+    env = {k: v for k, v in os.environ.items() if k != "L2TPGEN_L2TP_SECRET"}
+    argv = [sys.executable, "-c", MODULES, "validate", "--sites", str(tmp_path)]
+    env["L2TPGEN_L2TP_SECRET"] = ""  # unset: a warning on stderr, in yellow on a terminal
+    result = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert "warning: environment variable L2TPGEN_L2TP_SECRET is not set" in result.stderr
+    assert "rich.console" in result.stdout.split()
