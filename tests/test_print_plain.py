@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from l2tpgen.cli import app
 from l2tpgen.cli.app import print_plain
+from l2tpgen.cli.consoles import LazyConsole
 
 runner = CliRunner()
 
@@ -113,3 +114,15 @@ def app_out_print(line: str) -> None:
     from l2tpgen.cli.app import out  # noqa: PLC0415 - the console under test, made on first use
 
     out.print(line, markup=False)
+
+
+def test_a_console_made_late_reads_the_start_up_environment_then_the_live_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "77")
+    console = LazyConsole()  # at start-up: COLUMNS=77
+    monkeypatch.setenv("COLUMNS", "500")  # a test's runner.invoke(env=...) before the first print
+    assert console.console.width == 77  # made now, as it would have been at start-up
+    monkeypatch.delenv("COLUMNS")
+    monkeypatch.setenv("LINES", "33")
+    assert console.console.height == 33  # afterwards, what rich reads live is live
