@@ -1,7 +1,7 @@
 """The secret variables the sites' renderings read, from the model (``validate``, issue 35).
 
 Each platform folder's ``needs.py`` lists its ``NEEDS`` (platform name -> what one site's
-rendering reads, ``l2tpgen.render.needs``), found here as ``l2tpgen.platforms.render`` finds the
+rendering reads, ``l2tpgen.model.reads``), found here as ``l2tpgen.platforms.render`` finds the
 renderers, without importing them (nor Jinja). ``l2tpgen.platforms.render.secret_needs`` renders
 the sites and reads the placeholders: the reference ``tests/test_secret_needs_model.py`` holds
 this equal to.
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from l2tpgen.model import Fleet
-    from l2tpgen.render.needs import Reads, SiteReads
+    from l2tpgen.model.reads import Reads, SiteReads
 
 
 def _discover() -> dict[str, SiteReads]:

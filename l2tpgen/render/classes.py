@@ -14,10 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.errors import SecretError
 from l2tpgen.model.keys import check_literal, reveal_psks
 from l2tpgen.model.needs import require_all
 from l2tpgen.model.protection import reveal_cookies
+from l2tpgen.model.reads import classes_used, secret_variable
 from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
@@ -74,28 +75,11 @@ def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     return encoded
 
 
-def secret_variable(site: Site, l2tp: L2tpClass) -> str:
-    """The variable an l2tp-class with authentication reads its secret from.
-
-    Raises:
-        RenderError: the class has no ``secret_env`` (validation refuses such a site).
-    """
-    variable = l2tp.secret_env
-    if variable is None:  # validation requires secret_env whenever authentication is on
-        raise RenderError(f"{site.name}: l2tp-class {l2tp.name} has authentication, no secret_env")
-    return variable
-
-
 def _secret_text(
     site: Site, l2tp: L2tpClass, *, reveal: bool, environ: Mapping[str, str] | None
 ) -> str:
     variable = secret_variable(site, l2tp)
     return _encrypted(variable, environ) if reveal else masked(variable)
-
-
-def authenticated(l2tp: L2tpClass) -> bool:
-    """Whether the l2tp-class renders a secret (``password`` or ``digest secret``)."""
-    return l2tp.authentication in ("password", "digest")
 
 
 _PLACEHOLDER = re.compile(
@@ -148,25 +132,6 @@ def pw_view(site: Site, pw: PseudowireClass, l2tp: L2tpClass) -> PseudowireClass
         tos_reflect=pw.tos_reflect,
         sequencing=None if pw.sequencing == "none" else pw.sequencing,
     )
-
-
-def classes_used(
-    site: Site, pseudowires: Sequence[Pseudowire], port_peer: str | None = None
-) -> list[tuple[PseudowireClass, L2tpClass, bool]]:
-    """The classes the site renders: (pseudowire-class, its l2tp-class, whether that is rendered).
-
-    An l2tp-class is rendered for the signalled pseudowires and for static sessions that run
-    `l2tp hello`. A site without pseudowires renders its own default classes. ``port_peer``: the
-    peer of a kept port-mode xconnect (dynamic: its classes are the peer's). The classes that
-    render a secret say which variables the site reads (``l2tpgen.platforms.ios.needs``).
-    """
-    uses = [(pw.settings, pw.l2tp_class, not pw.static or pw.hello) for pw in pseudowires]
-    if port_peer is not None:
-        uses.append((site.pseudowire_for(port_peer), site.l2tp_for(port_peer), True))
-    if not uses:
-        default = site.pseudowire_class
-        uses = [(default, site.l2tp_class, default.signaling == "dynamic")]
-    return uses
 
 
 def class_views(

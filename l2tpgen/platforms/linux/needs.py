@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.model.reads import cookie_reads, ipsec_reads
 from l2tpgen.platforms.linux.traits import LINUX
-from l2tpgen.render.needs import cookie_reads, ipsec_reads
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
-    from l2tpgen.render.needs import Reads, SiteReads
+    from l2tpgen.model.reads import Reads, SiteReads
 
 
 def linux_reads(fleet: Fleet, name: str) -> Reads:

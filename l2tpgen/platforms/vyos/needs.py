@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from l2tpgen.model.reads import ipsec_reads
 from l2tpgen.platforms.vyos.sessions import check_session
 from l2tpgen.platforms.vyos.traits import VYOS
-from l2tpgen.render.needs import ipsec_reads
 
 if TYPE_CHECKING:
     from l2tpgen.model import Fleet
-    from l2tpgen.render.needs import Reads, SiteReads
+    from l2tpgen.model.reads import Reads, SiteReads
 
 
 def vyos_reads(fleet: Fleet, name: str) -> Reads:
