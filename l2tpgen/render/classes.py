@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import SecretError
+from l2tpgen.ios import type7
 from l2tpgen.model.keys import check_literal, reveal_psks
 from l2tpgen.model.needs import require_all
 from l2tpgen.model.protection import reveal_cookies
@@ -60,8 +61,6 @@ class PseudowireClassView:
 
 def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     """The secret in ``variable`` as type 7 (errors name the variable, never the value)."""
-    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: netutils
-
     value = read_secret(variable, environ)
     try:
         encoded = type7.encode(value, RENDER_SALT)
