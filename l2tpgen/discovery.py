@@ -34,15 +34,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.sim.lifecycle import STATUS_FILE, SimStatus, alive
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from l2tpgen.sim.lifecycle import SimStatus
 
 SITES_ENV = "L2TPGEN_SITES"
 SIM_NAME_ENV = "L2TPGEN_SIM_NAME"
@@ -66,6 +62,10 @@ class Found:
 
 def _pyproject_sites(start: Path) -> Found | None:
     """``[tool.l2tpgen] sites`` of the nearest pyproject.toml that has the table."""
+    if sys.version_info >= (3, 11):
+        import tomllib  # noqa: PLC0415 - startup: tomllib, when no --sites names the sites
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # noqa: PLC0415 - startup: tomli, when no --sites names the sites
     for directory in (start, *start.parents):
         candidate = directory / "pyproject.toml"
         if not candidate.is_file():
@@ -152,6 +152,9 @@ class Simulator:
 
 def running_simulators(state: Path) -> list[Simulator]:
     """The simulators alive under ``state``, in name order."""
+    # startup: the simulators' status files, read by the commands that talk to routers only
+    from l2tpgen.sim.lifecycle import STATUS_FILE, SimStatus, alive  # noqa: PLC0415
+
     found = []
     for path in sorted((state / "sim").glob(f"*/{STATUS_FILE}")):
         status = SimStatus.read(path)

@@ -55,7 +55,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("model", ("l2tpgen.model", "l2tpgen.model.*")),
     ("render", ("l2tpgen.render", "l2tpgen.render.*")),
     ("platform drivers", ("l2tpgen.platforms.*.*",)),
-    ("rendering", ("l2tpgen.platforms.render",)),
+    ("rendering", ("l2tpgen.platforms.render", "l2tpgen.platforms.needs")),
     ("lint", ("l2tpgen.lint", "l2tpgen.lint.*")),
     ("importer", ("l2tpgen.importer", "l2tpgen.importer.*")),
     ("device", ("l2tpgen.device", "l2tpgen.device.*", "l2tpgen.nornir")),
@@ -200,10 +200,11 @@ def test_every_module_is_in_a_layer() -> None:
 def test_each_platform_is_one_folder_with_its_traits_and_driver() -> None:
     entries = sorted(p.name for p in PLATFORMS.iterdir() if p.name != "__pycache__")
     folders = [name for name in entries if (PLATFORMS / name).is_dir()]
-    assert set(entries) - set(folders) == {"__init__.py", "render.py", "traits.py"}
+    assert set(entries) - set(folders) == {"__init__.py", "needs.py", "render.py", "traits.py"}
     for name in folders:
         assert (PLATFORMS / name / "traits.py").is_file(), name
         assert (PLATFORMS / name / "driver.py").is_file(), name
+        assert (PLATFORMS / name / "needs.py").is_file(), name
 
 
 def circle_of(module: str, edges: set[tuple[str, str]]) -> set[str]:

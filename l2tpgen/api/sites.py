@@ -19,6 +19,7 @@ from l2tpgen.model.protection import unconfirmed
 from l2tpgen.model.protection_checks import hub_hints
 from l2tpgen.model.salvage import restore
 from l2tpgen.model.underlay import check_underlay, reaches
+from l2tpgen.platforms.needs import model_secret_needs
 from l2tpgen.traits import driver
 
 if TYPE_CHECKING:
@@ -174,11 +175,13 @@ def pair_keys(fleet: Fleet) -> tuple[list[KeyComparison], list[Problem]]:
 
 
 def unset_secrets(fleet: Fleet) -> list[SecretNeed]:
-    """The variables the fleet's secrets come from that are missing or refused."""
-    from l2tpgen.platforms.render import secret_needs  # noqa: PLC0415 - startup: jinja2 (the renderers)
+    """The variables the fleet's secrets come from that are missing or refused.
 
+    Told by the model (``platforms.needs``), not by rendering every site: the same variables
+    (``tests/test_secret_needs_model.py``), without loading Jinja and the renderers (issue 35).
+    """
     try:
-        return [need for need in secret_needs(fleet) if need.state != "set"]
+        return [need for need in model_secret_needs(fleet) if need.state != "set"]
     except L2tpgenError:  # a site render refuses: render and push say why
         return []
 

@@ -10,18 +10,16 @@ imports what the command uses, so ``--version`` and ``--help`` import none of it
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from l2tpgen import __version__
+from l2tpgen.cli.consoles import COLOR_SYSTEM, LazyConsole
 from l2tpgen.cli.groups import LazyGroup
 from l2tpgen.discovery import DiscoveryError, find_sites
 from l2tpgen.errors import L2tpgenError, SitesDirectoryError
@@ -29,6 +27,9 @@ from l2tpgen.files import is_stdout, names_a_file, several_files_refusal, write_
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+
+    from rich.console import Console
+    from rich.text import Text
 
     from l2tpgen.model import Problem
 
@@ -49,44 +50,32 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 LazyGroup.source = app  # the commands' modules register on it
-# No markup: user strings (paths, site names, config text) may hold `[/]` and such. NO_COLOR
-# (no-color.org: set and not empty) means no escape sequence at all: rich's own NO_COLOR handling
-# drops colours but keeps dim and bold.
-_COLOR_SYSTEM: Literal["auto"] | None = None if os.environ.get("NO_COLOR") else "auto"
-if _COLOR_SYSTEM is None:
+if COLOR_SYSTEM is None:
     # typer draws help and usage errors with a console of its own: the same rule for it (its
     # module is imported here only then: it loads a Markdown parser, 120 modules, at start-up).
     import typer.rich_utils
 
     typer.rich_utils.COLOR_SYSTEM = None
 
+# Made when first used (``consoles.py``): a fleet that validates prints with ``print_plain``.
+out = LazyConsole()
+err = LazyConsole(stderr=True)
 
-class _Console(Console):
-    r"""rich's console, its JSON written with every non-ASCII character as a ``\uNNNN`` escape.
 
-    rich writes JSON with ``ensure_ascii=False``: a site-file key holding U+202E (right-to-left
-    override) or U+0085 (next line) reached the terminal raw in ``validate --format json``.
+def print_plain(line: str) -> None:
+    """``out.print(line)``, without loading rich for a line it would print unchanged.
+
+    ``out`` adds nothing to plain text (no highlighting, markup, emoji, style or wrapping), and a
+    line of printable ASCII is written byte for byte as rich writes it, then flushed as rich
+    flushes; rich drops some control characters and expands tabs, so any other line is printed
+    by rich itself.
     """
+    if line.isascii() and line.isprintable():
+        sys.stdout.write(f"{line}\n")
+        sys.stdout.flush()
+    else:
+        out.print(line)
 
-    def print_json(self, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401 - rich's own
-        """``Console.print_json``, ASCII only unless asked otherwise."""
-        kwargs.setdefault("ensure_ascii", True)
-        super().print_json(*args, **kwargs)
-
-
-# No emoji codes either: an IPv6 address such as 2001:db8:0:a::2 holds `:a:`, which rich would
-# print as an emoji.
-out = _Console(
-    highlight=False, soft_wrap=True, markup=False, emoji=False, color_system=_COLOR_SYSTEM
-)
-err = _Console(
-    stderr=True,
-    highlight=False,
-    soft_wrap=True,
-    markup=False,
-    emoji=False,
-    color_system=_COLOR_SYSTEM,
-)
 
 LATIN1 = 0xFF
 # Every control character but the tab, the bidirectional overrides, and the line and paragraph
@@ -141,6 +130,8 @@ class OutputFormat(str, Enum):
 
 def fail(message: str, code: int = EXIT_FINDINGS) -> NoReturn:
     """Print an error and exit 1 (or ``code``)."""
+    from rich.text import Text  # noqa: PLC0415 - startup: rich, for what validate prints when all is well
+
     err.print(Text.assemble(("error:", "bold red"), " ", safe_lines(message)))
     raise typer.Exit(code)
 
@@ -152,6 +143,8 @@ def exit_code(exc: L2tpgenError) -> int:
 
 def problem_lines(problem: Problem) -> Iterator[Text]:
     """``file:line:column: error: message [code]`` and, under it, its hint (if any)."""
+    from rich.text import Text  # noqa: PLC0415 - startup: rich, for what validate prints when all is well
+
     level = problem.level
     yield Text.assemble(
         (f"{safe(problem.where)}:", "bold"),
@@ -170,16 +163,22 @@ def problem_lines(problem: Problem) -> Iterator[Text]:
 BATCH = 512
 
 
-def print_lines(console: Console, lines: Iterable[Text], batch: int = BATCH) -> None:
+def print_lines(console: Console | LazyConsole, lines: Iterable[Text], batch: int = BATCH) -> None:
     """Print ``lines`` as ``console.print`` of each would, ``batch`` lines a call."""
     chunk: list[Text] = []
     for line in lines:
         chunk.append(line)
         if len(chunk) >= batch:
-            console.print(Text("\n").join(chunk))
+            _print_chunk(console, chunk)
             chunk = []
     if chunk:
-        console.print(Text("\n").join(chunk))
+        _print_chunk(console, chunk)
+
+
+def _print_chunk(console: Console | LazyConsole, chunk: list[Text]) -> None:
+    from rich.text import Text  # noqa: PLC0415 - startup: rich, for what validate prints when all is well
+
+    console.print(Text("\n").join(chunk))
 
 
 def coded(problem: Problem) -> tuple[tuple[str, str], ...]:

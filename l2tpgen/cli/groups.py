@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import typer
 import typer.main
-from rich.markup import escape
 from typer._click.exceptions import UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
@@ -85,6 +84,8 @@ def plain_help(text: str) -> str:
 
 def _tidy(command: Command, ctx: Context) -> None:
     """Give a command's parameters the help display above (typer creates them itself)."""
+    from rich.markup import escape  # noqa: PLC0415 - startup: rich, for help (typer's own loads it)
+
     if command.help and not getattr(command, "_l2tpgen_tidy", False):
         command.help = escape(plain_help(command.help))
         command._l2tpgen_tidy = True  # type: ignore[attr-defined]  # noqa: SLF001 - once only

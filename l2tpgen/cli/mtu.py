@@ -15,8 +15,8 @@ from l2tpgen.cli.app import OutputFormat, SitesOption, app, fail, out
 from l2tpgen.cli.complete import complete_site
 from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.importer.vlans import vlan_ranges
 from l2tpgen.model.load import resolve_site
+from l2tpgen.model.vlan_list import vlan_ranges
 from l2tpgen.mtu import COOKIE_SIZES, Encapsulation, Esp, budget_matrix, overhead_budget
 
 if TYPE_CHECKING:

@@ -116,7 +116,7 @@ class Progress:
             bars.SpinnerColumn(),
             bars.TextColumn("{task.description}"),
             bars.TimeElapsedColumn(),
-            console=err,
+            console=err.console,
             transient=True,
         )
         if self.live:

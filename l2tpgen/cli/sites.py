@@ -19,6 +19,7 @@ from l2tpgen.cli.app import (
     fail,
     out,
     print_lines,
+    print_plain,
     problem_lines,
     safe,
 )
@@ -87,17 +88,16 @@ def validate(
     warn_uncompared(comparisons)
     noted = f" ({plural(len(warnings), 'warning')})" if warnings else ""
     count = found.pseudowires or 0
-    out.print(
+    print_plain(
         f"ok: {plural(len(found.sites), 'site')}, {plural(count, 'pseudowire')}, no problems{noted}"
     )
     for pair in found.pairs:
         a, b = pair.sites
-        out.print(
-            f"{a} <-> {b}: {plural(pair.pseudowires, 'pseudowire')}, {pair.protection.describe()}",
-            markup=False,
+        print_plain(
+            f"{a} <-> {b}: {plural(pair.pseudowires, 'pseudowire')}, {pair.protection.describe()}"
         )
         for note in pair.notes:
-            out.print(f"  note: {note}", markup=False)
+            print_plain(f"  note: {note}")
     _print_kept_ports(found.fleet)
 
 
@@ -106,10 +106,9 @@ def _print_kept_ports(fleet: Fleet) -> None:
     for name, site in fleet.sites.items():
         port = site.kept_port
         if port is not None and name < port.peer:
-            out.print(
+            print_plain(
                 f"{name} <-> {port.peer}: a port-mode pseudowire kept as it stands (VC ID "
-                f"{port.vc_id}, every VLAN of {site.lan.interface})",
-                markup=False,
+                f"{port.vc_id}, every VLAN of {site.lan.interface})"
             )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import L2tpgenError
+from l2tpgen.model.vlan_list import vlan_ranges
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -66,15 +67,4 @@ def parse_vlans(values: Iterable[str]) -> VlanChoice:
     return VlanChoice(every, per_site)
 
 
-def vlan_ranges(ids: Iterable[int]) -> str:
-    """VLAN IDs as a person writes them: ``2996-2999``, ``10, 20``, ``100-102, 200``."""
-    ordered = sorted(set(ids))
-    parts: list[str] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
-            j += 1
-        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
-        i = j + 1
-    return ", ".join(parts)
+__all__ = ["MAX_VLAN", "VlanChoice", "VlanListError", "parse_vlans", "vlan_ranges"]

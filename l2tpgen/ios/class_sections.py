@@ -10,7 +10,7 @@ import hashlib
 import re
 from typing import TYPE_CHECKING
 
-from l2tpgen.ios import keywords
+from l2tpgen.ios import keywords, type7
 from l2tpgen.ios.facts import At, L2tpClass, PseudowireClass, SecretLine
 from l2tpgen.ios.names import canonical_or_same
 from l2tpgen.ios.words import number, position, word
@@ -65,8 +65,6 @@ def pw_class(node: Node) -> PseudowireClass:
 def fingerprint(secret: str, encryption: int) -> str | None:
     """A short SHA-256 of a secret's plain text, to compare two ends without keeping it."""
     if encryption == 7:  # noqa: PLR2004 - type 7
-        from l2tpgen.ios import type7  # noqa: PLC0415 - heavy: netutils, only for a type 7 secret
-
         try:
             secret = type7.decode(secret)
         except type7.Type7Error:

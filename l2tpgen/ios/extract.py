@@ -16,7 +16,6 @@ from l2tpgen.ios import keywords
 from l2tpgen.ios.class_sections import l2tp_class, pw_class
 from l2tpgen.ios.crypto import read_crypto
 from l2tpgen.ios.facts import (
-    XE,
     At,
     Cookie,
     DeviceFacts,
@@ -28,6 +27,7 @@ from l2tpgen.ios.facts import (
     make,
 )
 from l2tpgen.ios.names import canonical_or_same
+from l2tpgen.ios.software import XE
 from l2tpgen.ios.typos import misspelt_header
 from l2tpgen.ios.words import number, position, word
 

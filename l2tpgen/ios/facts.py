@@ -13,6 +13,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from l2tpgen.ios.names import is_loopback, is_serial, parent_interface
+from l2tpgen.ios.software import CLASSIC, IOS_XE_FIRST_MAJOR
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Address, IPv4Interface, IPv4Network
@@ -22,11 +23,6 @@ if TYPE_CHECKING:
 _Fact = TypeVar("_Fact")
 
 ENCAPSULATIONS = ("l2tpv3", "mpls", "l2tpv2")
-IOS_XE_FIRST_MAJOR = 16  # `version 16.x` and later is IOS-XE; 12.x and 15.x are classic IOS
-# The IOS software families this reader tells apart (``DeviceFacts.software``); a platform's
-# traits say which one it runs (``l2tpgen.traits.Traits.ios_software``).
-CLASSIC = "classic"  # 12.x/15.x: fragments reassembled in process switching
-XE = "xe"  # IOS-XE: a forwarding plane that does not use the hold-queues
 
 
 @cache

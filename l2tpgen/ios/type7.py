@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from netutils.password import decrypt_cisco_type7, encrypt_cisco_type7
-
 MAX_SALT = 15
 # netutils refuses longer input: IOS's own limit for type 7 passwords.
 MAX_LENGTH = 25
@@ -27,6 +25,18 @@ def printable_ascii(secret: str) -> bool:
     return bool(secret) and all(33 <= ord(char) <= 126 for char in secret)  # noqa: PLR2004
 
 
+def check_carried(plaintext: str) -> None:
+    """Refuse a secret type 7 cannot carry: ``encode`` takes any other, whatever the salt.
+
+    Raises:
+        Type7Error: the secret is not printable ASCII without spaces, or too long.
+    """
+    if not printable_ascii(plaintext):
+        raise Type7Error("type 7 carries printable ASCII without spaces only")
+    if len(plaintext) > MAX_LENGTH:
+        raise Type7Error(f"type 7 carries at most {MAX_LENGTH} characters")
+
+
 def encode(plaintext: str, salt: int) -> str:
     """``plaintext`` as type 7 with the given salt (0-15).
 
@@ -35,10 +45,10 @@ def encode(plaintext: str, salt: int) -> str:
     """
     if not 0 <= salt <= MAX_SALT:
         raise Type7Error("a type 7 salt is 0-15")
-    if not printable_ascii(plaintext):
-        raise Type7Error("type 7 carries printable ASCII without spaces only")
-    if len(plaintext) > MAX_LENGTH:
-        raise Type7Error(f"type 7 carries at most {MAX_LENGTH} characters")
+    check_carried(plaintext)
+    # heavy: netutils (and its crypt); validate checks a secret (check_carried), encodes none
+    from netutils.password import encrypt_cisco_type7  # noqa: PLC0415
+
     return str(encrypt_cisco_type7(plaintext, salt))
 
 
@@ -55,4 +65,6 @@ def decode(encoded: str) -> str:
     """
     if not is_type7(encoded):
         raise Type7Error("not a type 7 string")
+    from netutils.password import decrypt_cisco_type7  # noqa: PLC0415 - heavy: netutils, decoding only
+
     return str(decrypt_cisco_type7(encoded.strip()))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from l2tpgen.errors import SecretError
+from l2tpgen.ios import type7
 from l2tpgen.model.keys import PSK_PLACEHOLDER, check_literal, check_master
 from l2tpgen.model.protection import COOKIE_PLACEHOLDER
 from l2tpgen.model.secret_names import in_namespace
@@ -70,10 +71,8 @@ def _placeholders(text: str) -> Iterable[tuple[str, Purpose]]:
 
 
 def _literal(variable: str, value: str) -> None:
-    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: netutils
-
     try:
-        type7.encode(value, 0)
+        type7.check_carried(value)  # what encode refuses, without loading its cipher
     except type7.Type7Error as exc:
         raise SecretError(
             f"environment variable {variable} holds a secret type 7 cannot carry ({exc})"
@@ -124,14 +123,28 @@ def secret_needs_in(
 
     ``l2tpgen.platforms.render.secret_needs`` renders the sites and asks this.
     """
-    env = os.environ if environ is None else environ
-    found: dict[str, tuple[set[Purpose], set[str]]] = {}
+    found: dict[str, dict[str, set[Purpose]]] = {}
     for name in sorted(rendered):
         for text in rendered[name]:
             for variable, purpose in _placeholders(text):
-                purposes, sites = found.setdefault(variable, (set(), set()))
-                purposes.add(purpose)
-                sites.add(name)
+                found.setdefault(name, {}).setdefault(variable, set()).add(purpose)
+    return needs_of(found, environ)
+
+
+def needs_of(
+    reads: Mapping[str, Mapping[str, Iterable[Purpose]]], environ: Mapping[str, str] | None = None
+) -> list[SecretNeed]:
+    """Every variable the sites read (site -> variable -> what for), sorted by name, with its state.
+
+    ``l2tpgen.platforms.needs`` asks this with what the model says each rendering reads.
+    """
+    env = os.environ if environ is None else environ
+    found: dict[str, tuple[set[Purpose], set[str]]] = {}
+    for name, variables in reads.items():
+        for variable, uses in variables.items():
+            purposes, sites = found.setdefault(variable, (set(), set()))
+            purposes.update(uses)
+            sites.add(name)
     needs = []
     for variable in sorted(found):
         purposes, sites = found[variable]

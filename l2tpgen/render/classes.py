@@ -14,10 +14,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import RenderError, SecretError
+from l2tpgen.errors import SecretError
+from l2tpgen.ios import type7
 from l2tpgen.model.keys import check_literal, reveal_psks
 from l2tpgen.model.needs import require_all
 from l2tpgen.model.protection import reveal_cookies
+from l2tpgen.model.reads import classes_used, secret_variable
 from l2tpgen.secrets import masked, read_secret
 
 if TYPE_CHECKING:
@@ -59,8 +61,6 @@ class PseudowireClassView:
 
 def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
     """The secret in ``variable`` as type 7 (errors name the variable, never the value)."""
-    from l2tpgen.ios import type7  # noqa: PLC0415 - startup: netutils
-
     value = read_secret(variable, environ)
     try:
         encoded = type7.encode(value, RENDER_SALT)
@@ -77,9 +77,7 @@ def _encrypted(variable: str, environ: Mapping[str, str] | None) -> str:
 def _secret_text(
     site: Site, l2tp: L2tpClass, *, reveal: bool, environ: Mapping[str, str] | None
 ) -> str:
-    variable = l2tp.secret_env
-    if variable is None:  # validation requires secret_env whenever authentication is on
-        raise RenderError(f"{site.name}: l2tp-class {l2tp.name} has authentication, no secret_env")
+    variable = secret_variable(site, l2tp)
     return _encrypted(variable, environ) if reveal else masked(variable)
 
 
@@ -145,19 +143,11 @@ def class_views(
 ) -> tuple[tuple[L2tpClassView, ...], tuple[PseudowireClassView, ...]]:
     """Every l2tp-class and pseudowire-class the site's pseudowires use, each once, by name.
 
-    An l2tp-class is rendered for the signalled pseudowires and for static sessions that run
-    `l2tp hello`. A site without pseudowires renders its own default classes. ``port_peer``: the
-    peer of a kept port-mode xconnect (dynamic: its classes are the peer's).
+    Which: ``classes_used``.
     """
-    uses = [(pw.settings, pw.l2tp_class, not pw.static or pw.hello) for pw in pseudowires]
-    if port_peer is not None:
-        uses.append((site.pseudowire_for(port_peer), site.l2tp_for(port_peer), True))
-    if not uses:
-        default = site.pseudowire_class
-        uses = [(default, site.l2tp_class, default.signaling == "dynamic")]
     l2tp: dict[str, L2tpClassView] = {}
     pws: dict[str, PseudowireClassView] = {}
-    for settings, control, needs_class in uses:
+    for settings, control, needs_class in classes_used(site, pseudowires, port_peer):
         if needs_class and control.name not in l2tp:
             l2tp[control.name] = l2tp_view(site, control, reveal=reveal, environ=environ)
         pws.setdefault(settings.name, pw_view(site, settings, control))

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from l2tpgen.model.keys import pair_psk_text
 from l2tpgen.model.protection import TRANSFORM_NAMES
+from l2tpgen.model.reads import ipsec_peers
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -48,15 +49,6 @@ def psk_text(value: str) -> str:
 def connection_name(peer: str) -> str:
     """The connection (and CHILD SA) to one peer: ``l2tpgen-PEER``."""
     return f"l2tpgen-{peer}"
-
-
-def ipsec_peers(pseudowires: Sequence[Pseudowire]) -> list[Pseudowire]:
-    """One pseudowire per peer whose pseudowires get IPsec, in order."""
-    found: dict[str, Pseudowire] = {}
-    for pw in pseudowires:
-        if pw.protection.ipsec:
-            found.setdefault(pw.peer.name, pw)
-    return list(found.values())
 
 
 def _connection(site: Site, pw: Pseudowire) -> list[str]:

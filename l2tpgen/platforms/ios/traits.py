@@ -9,7 +9,7 @@ forwarding plane does not use (L2T004 applies to classic IOS only).
 
 from __future__ import annotations
 
-from l2tpgen.ios.facts import CLASSIC, XE
+from l2tpgen.ios.software import CLASSIC, XE
 from l2tpgen.platforms.traits import Traits
 
 # Cisco documents xconnect pseudowires to IPv4 peers only: the L2TPv3 guides (IOS 15M&T,

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from l2tpgen.errors import RenderError
 from l2tpgen.model.keys import pair_psk_text
 from l2tpgen.model.protection import TRANSFORM_NAMES
+from l2tpgen.platforms.vyos.sessions import check_session
 from l2tpgen.platforms.vyos.traits import wan_path
 from l2tpgen.render.env import environment
 from l2tpgen.render.marks import VlanDescription
@@ -47,39 +47,11 @@ _PACKAGE = __name__.rpartition(".")[0]  # its templates/ are this folder's
 
 BRIDGE = "br0"
 L2TP_PROTOCOL = 115  # IANA's number for L2TP; vyos-1x's ip-protocol validator takes 0-255
-# interfaces_l2tpv3.xml.in: tunnel-id, peer-tunnel-id, session-id and peer-session-id take
-# `u32:1-429496729` (sic).
-MAX_ID = 429_496_729
-
-
-def _refusal(pw: Pseudowire) -> str | None:
-    """What VyOS cannot express of this pseudowire (a site validated as VyOS has none of it).
-
-    ``render --platform vyos`` of another platform's site reaches here unvalidated for VyOS.
-    """
-    if not pw.static:
-        return "VyOS speaks only static sessions; set `signaling: static` at both ends"
-    if pw.cookie_size:
-        return f"VyOS has no L2TPv3 cookies ({pw.cookie_size}-byte here); set `cookie: 0`"
-    if pw.protection.inbound_filter:
-        return "l2tpgen renders no inbound WAN filter for VyOS; set `inbound_filter: false`"
-    if pw.protection.ipsec and pw.protection.ipsec_mode != "transport":
-        return "l2tpgen renders VyOS IPsec in transport mode only; set `ipsec_mode: transport`"
-    if not pw.budget.sublayer:
-        return "VyOS's sessions carry the L2-specific sublayer; set `sequencing: transmit`"
-    return None
 
 
 def _session(pw: Pseudowire) -> dict[str, object]:
-    refusal = _refusal(pw)
-    if refusal is not None:
-        raise RenderError(f"{pw.site.name}, VLAN {pw.vlan.id} to {pw.peer.name}: {refusal}")
+    check_session(pw)
     local, remote = pw.session_ids
-    if max(local, remote) > MAX_ID:
-        raise RenderError(
-            f"{pw.site.name}: VyOS takes session IDs up to {MAX_ID}, not {max(local, remote)} "
-            f"(VLAN {pw.vlan.id}); set a smaller `vc_id` at both ends"
-        )
     return {
         "name": f"l2tpeth{pw.vlan.id}",
         "vlan": pw.vlan.id,
