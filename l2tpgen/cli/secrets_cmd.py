@@ -137,4 +137,3 @@ def _print(
         ok = "" if any(c.outcome == "differ" for c in comparisons) else "ok: "
         pairs = _pairs_summary(comparisons)
         out.print(f"{ok}all {len(needs)} variables set{pairs}", markup=False)
-
