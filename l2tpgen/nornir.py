@@ -184,14 +184,17 @@ def l2tpgen_push(
     router's config changed. ``options``, when given, wins over ``dry_run`` and ``save``.
     """
     chosen = options or PushOptions(dry_run=dry_run, save=save)
-    outcome = push_site(
-        fleet,
-        site_of(task.host),
-        target_of(task),
-        credentials or credentials_of(task),
-        chosen,
-        connector=connector_of(task),
-    )
+    try:
+        outcome = push_site(
+            fleet,
+            site_of(task.host),
+            target_of(task),
+            credentials or credentials_of(task),
+            chosen,
+            connector=connector_of(task),
+        )
+    except Exception as exc:  # noqa: BLE001 - a bug: kept as the result's exception, see _unexpected
+        return _unexpected(task, exc)
     return Result(
         host=task.host,
         result=outcome,
@@ -200,8 +203,26 @@ def l2tpgen_push(
     )
 
 
+def _unexpected(task: Task, exc: Exception) -> Result:
+    """A failed result holding an exception l2tpgen did not expect (a bug), its trace unformatted.
+
+    Left to Nornir, the task's exception is formatted with ``traceback.format_exc()`` in the
+    worker thread; on Python 3.11 two threads formatting at once can make ``ast.parse`` (which
+    3.11's tracebacks call to place their ``^^^`` marks) raise ``SystemError: AST constructor
+    recursion depth mismatch`` (CPython gh-106905), which then replaces the real exception.
+    """
+    return Result(host=task.host, result=None, failed=True, exception=exc)
+
+
 def l2tpgen_verify(task: Task, fleet: Fleet, *, credentials: Credentials | None = None) -> Result:
     """Read the host's pseudowire states; ``failed`` unless all are UP."""
+    try:
+        return _verified(task, fleet, credentials)
+    except Exception as exc:  # noqa: BLE001 - a bug: kept as the result's exception, see _unexpected
+        return _unexpected(task, exc)
+
+
+def _verified(task: Task, fleet: Fleet, credentials: Credentials | None) -> Result:
     target = target_of(task)
     try:
         connection = connector_of(task)(target, credentials or credentials_of(task))

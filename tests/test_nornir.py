@@ -179,3 +179,29 @@ def test_accept_new_host_keys_in_the_host_data_learns_unknown_keys_and_refuses_c
     changed = nr.run(task=l2tpgen_push, fleet=fleet, dry_run=True)
     assert "host key CHANGED" in changed["router-0"][0].result.message
     assert sorted(known.read_text().splitlines()) != sorted(sim.servers.known_hosts().splitlines())
+
+
+@pytest.mark.parametrize("task", [l2tpgen_push, l2tpgen_verify], ids=["push", "verify"])
+def test_an_unexpected_exception_is_the_results_own_and_nornir_formats_no_traceback(
+    pair: tuple[SimFleet, Fleet, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    task: Any,  # noqa: ANN401
+) -> None:
+    """Python 3.11: two threads formatting tracebacks at once can raise SystemError from
+    ast.parse (CPython gh-106905), which Nornir would report instead of the real exception."""
+    sim, fleet, known = pair
+
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug")
+
+    def no_traceback() -> str:
+        raise AssertionError("Nornir formatted a traceback in a worker thread")
+
+    monkeypatch.setattr(tasks, "push_site", broken)
+    monkeypatch.setattr(tasks, "verify_site", broken)
+    monkeypatch.setattr("nornir.core.task.traceback.format_exc", no_traceback)
+    results = _nornir(sim, known).filter(filter_func=in_fleet(fleet)).run(task=task, fleet=fleet)
+    assert results.failed
+    for multi in results.values():
+        assert isinstance(multi[0].exception, RuntimeError)
+        assert multi[0].failed
