@@ -235,3 +235,19 @@ def test_an_answer_that_trickles_for_ever_is_refused_after_its_deadline(
     with pytest.raises(NetBoxError) as caught:
         Client(url, TOKEN, timeout=0.5).devices(Selection())
     assert "still coming after 4 s" in str(caught.value)
+
+
+def test_a_netbox_error_body_loses_every_kind_of_credential_the_page_names() -> None:
+    """docs/netbox.md: the token, anything shaped like one and the value after Authorization,
+    Token, Bearer, password or secret become ``***``. Before this test, `Authorization: Bearer X`
+    kept X (the scheme was taken for the value) and `password=a secret: b` kept b."""
+    echoed = (
+        "Proxy error. Forwarded: Authorization: Bearer Zq9bearer0001; password=Zq9password02 "
+        'secret: Zq9secret00003 {"client_secret": "Zq9json4"} another token nbt_Zq9o.Zq9key5'
+    )
+    client = _answering(("GET", "/api/dcim/devices/", 502, echoed))
+    with pytest.raises(NetBoxError) as caught:
+        client.devices(Selection(tag="l2tpgen"))
+    message = str(caught.value)
+    assert "HTTP 502" in message
+    assert "Zq9" not in message
