@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import shutil
@@ -106,6 +107,10 @@ def test_the_page_holds_no_date_so_it_changes_only_when_the_fleet_does(tmp_path:
     page = first.read_text(encoding="utf-8")
     assert again.read_text(encoding="utf-8") == page
     assert not re.search(r"\b20\d\d\b|\d{1,2}:\d{2}:\d{2}|generated (on|at)", page, re.IGNORECASE)
+    assert not re.search(r"\b(19|20)\d\d-\d\d-\d\d\b", page)
+    today = dt.datetime.now(tz=dt.UTC).date()
+    assert today.strftime("%B") not in page
+    assert str(today.year) not in page
     for name in ("site-a.yaml", "site-b.yaml"):
         path = sites / name
         path.write_text(
