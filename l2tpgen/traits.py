@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from l2tpgen.platforms.traits import InterfaceNames, Traits
 
@@ -32,6 +32,20 @@ def platform_modules(name: str) -> list[ModuleType]:
     """
     folders = sorted(p.name for p in PLATFORMS.iterdir() if (p / f"{name}.py").is_file())
     return [importlib.import_module(f"l2tpgen.platforms.{folder}.{name}") for folder in folders]
+
+
+def platform_tables(name: str, table: str, *, optional: bool = False) -> dict[str, Any]:
+    """The dicts named ``table`` of every platform folder's module ``name``, in folder order.
+
+    ``RENDERERS`` and ``STARTS`` of ``driver.py``, ``NEEDS`` of ``needs.py``, merged.
+
+    Raises:
+        AttributeError: a module lacks the table (unless ``optional``: it then adds nothing).
+    """
+    found: dict[str, Any] = {}
+    for module in platform_modules(name):
+        found.update(getattr(module, table, {}) if optional else getattr(module, table))
+    return found
 
 
 def _discover() -> dict[str, Traits]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from l2tpgen.model.needs import SecretNeed, needs_of
-from l2tpgen.traits import platform_modules
+from l2tpgen.traits import platform_tables
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -21,15 +21,8 @@ if TYPE_CHECKING:
     from l2tpgen.model.reads import Reads, SiteReads
 
 
-def _discover() -> dict[str, SiteReads]:
-    found: dict[str, SiteReads] = {}
-    for module in platform_modules("needs"):
-        listed: dict[str, SiteReads] = module.NEEDS
-        found.update(listed)
-    return found
-
-
-NEEDS: dict[str, SiteReads] = _discover()
+# Every platform folder's ``needs.py`` lists what its rendering reads (``NEEDS``), by platform.
+NEEDS: dict[str, SiteReads] = platform_tables("needs", "NEEDS")
 
 
 def site_reads(fleet: Fleet, name: str) -> Reads:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from l2tpgen.errors import RenderError
 from l2tpgen.model.interfaces import is_ios_style
 from l2tpgen.model.needs import SecretNeed, secret_needs_in
-from l2tpgen.traits import DRIVERS, platform_modules
+from l2tpgen.traits import DRIVERS, platform_modules, platform_tables
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -21,24 +21,14 @@ if TYPE_CHECKING:
     from l2tpgen.render import KernelPlane, Renderer, StartRenderer
 
 
-def _discover() -> dict[str, Renderer]:
-    """Every platform folder's ``driver.py`` (each lists its ``RENDERERS``), in folder order."""
-    found: dict[str, Renderer] = {}
-    for module in platform_modules("driver"):
-        listed: dict[str, Renderer] = module.RENDERERS
-        found.update(listed)
-    return found
-
-
-RENDERERS: dict[str, Renderer] = _discover()
+# Every platform folder's ``driver.py`` lists its ``RENDERERS`` (and the start configs it offers,
+# ``STARTS``), by platform name, in folder order.
+RENDERERS: dict[str, Renderer] = platform_tables("driver", "RENDERERS")
 
 
 def _starts() -> dict[str, StartRenderer]:
     """The start configs the drivers offer (``STARTS``), by platform name."""
-    found: dict[str, StartRenderer] = {}
-    for module in platform_modules("driver"):
-        found.update(getattr(module, "STARTS", {}))
-    return found
+    return platform_tables("driver", "STARTS", optional=True)
 
 
 def _kernel() -> KernelPlane:
