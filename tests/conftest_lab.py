@@ -21,20 +21,23 @@ from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
+from l2tpgen.lab.checks.frames import frames_specs
 from l2tpgen.lab.engines.qemu import (
     APT_PACKAGES,
     LabEnvironmentError,
     find_kernel,
     missing_programs,
 )
+from l2tpgen.lab.framefile import frames_files
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.strongswan import missing_prerequisites
-from l2tpgen.lab.topology import build_topology
+from l2tpgen.lab.topology import build_topology, protection_files
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from l2tpgen.lab.inputs import Lab
+    from l2tpgen.model import Fleet
 
 LABS = ROOT / "labs"
 SCHEMA = json.loads((TESTS / "schemas" / "clab.schema.json").read_text())
@@ -62,6 +65,15 @@ requires_protection = pytest.mark.skipif(
     bool(missing_prerequisites()) and not _LAB_REQUIRED,
     reason=f"protection lab prerequisites missing: {', '.join(missing_prerequisites())}",
 )
+
+
+def beside(fleet: Fleet) -> dict[str, str]:
+    """The files ``lab build`` writes beside the topology of ``fleet`` (linux flavor, per VLAN).
+
+    Each IPsec PE's swanctl.conf and each Linux or VyOS PE's frames checks, by name: what
+    ``parse_lab(build_topology(fleet), NAME, beside(fleet))`` reads as ``load_lab`` would.
+    """
+    return {**protection_files(fleet), **frames_files(frames_specs(fleet))}
 
 
 def example_lab(**kwargs: Any) -> Lab:  # noqa: ANN401 - passed through to build_topology

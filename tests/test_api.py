@@ -146,10 +146,12 @@ def test_lab_build_gives_the_topology_and_the_files_lab_build_writes_beside_it(
     fleet = api.load(HUB)
     built = api.lab_build(fleet)
     ipsec = [f"pe-{name}.swanctl.conf" for name in ("branch", "hub", "linux-edge")]
-    assert sorted(built.files) == ipsec  # every PE's pseudowires get IPsec in examples/hub
+    # every PE's pseudowires get IPsec in examples/hub; linux-edge has a Cisco peer: its frames
+    frames = "pe-linux-edge.frames.yaml"
+    assert sorted(built.files) == sorted([*ipsec, frames])
     for name, text in built.files.items():
         assert (tmp_path / name).read_text(encoding="utf-8") == text
     assert YAML(typ="safe").load(out) == built.topology
     iol = api.lab_build(fleet, flavor="cisco_iol")
     cisco = {partial_config_name(name) for name in ("branch", "hub")}
-    assert set(iol.files) == cisco | {"pe-linux-edge.swanctl.conf"}
+    assert set(iol.files) == cisco | {"pe-linux-edge.swanctl.conf", frames}

@@ -139,14 +139,22 @@ def test_mtu_text_lists_vlans_as_ranges_and_never_cuts_a_site_name() -> None:
 
 
 def test_lab_build_says_every_file_it_writes_beside_the_topology(tmp_path: Path) -> None:
+    # examples/hub: a swanctl.conf per PE (bound) and linux-edge's frames checks (named).
     out = tmp_path / "lab.yml"
-    protected = ROOT / "examples" / "protected"
-    result = runner.invoke(app, ["lab", "build", "--sites", str(protected), "-o", str(out)])
+    hub = ROOT / "examples" / "hub"
+    result = runner.invoke(app, ["lab", "build", "--sites", str(hub), "-o", str(out)])
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == ["lab.yml", "pe-site-a.swanctl.conf", "pe-site-b.swanctl.conf"]
+    assert written == [
+        "lab.yml",
+        "pe-branch.swanctl.conf",
+        "pe-hub.swanctl.conf",
+        "pe-linux-edge.frames.yaml",
+        "pe-linux-edge.swanctl.conf",
+    ]
+    stderr = " ".join(result.stderr.split())
     for name in written[1:]:
-        assert f"wrote {tmp_path / name} (the topology binds it)" in result.stderr
+        assert f"wrote {tmp_path / name} (the topology names it)" in stderr
 
 
 def test_import_echoes_a_vlan_list_as_written_not_as_one_range(tmp_path: Path) -> None:

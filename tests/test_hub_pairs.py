@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest_lab import requires_protection, requires_vm
+from conftest_lab import beside, requires_protection, requires_vm
 
 from l2tpgen import load_fleet
 from l2tpgen.errors import FleetValidationError
@@ -33,7 +33,7 @@ from l2tpgen.lab.engines.hubpairs import BOUND, OPEN, HubAim, judge_apart, judge
 from l2tpgen.lab.inputs import Ce, parse_lab
 from l2tpgen.lab.pairs import Pair
 from l2tpgen.lab.security import reveal_secrets, security_plan
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 from l2tpgen.model.protection_checks import hub_hints
 from l2tpgen.platforms.linux.binding import binding_rules
 from l2tpgen.platforms.linux.render import bare, linux_commands
@@ -226,7 +226,7 @@ def test_the_protection_checks_control_holds_the_binding_back_with_the_xfrm_poli
     # `lab run`'s control attacks the hub before protection: the binding would stop the WAN
     # attacker's own-address forgeries there and make the control show 0 (security.py).
     fleet = _fleet(tmp_path)
-    lab = parse_lab(build_topology(fleet, name="h"), "h", protection_files(fleet))
+    lab = parse_lab(build_topology(fleet, name="h"), "h", beside(fleet))
     plan = security_plan(reveal_secrets(lab))
     assert not any(c.startswith("nft ") for c in plan.lab.node("pe-hub").exec)
     deferred = next(p for p in plan.protect if p.key == "protect.xfrm.pe-hub").command

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import ROOT, SITES, TESTS, Golden
-from conftest_lab import LABS, VALIDATOR, example_lab, requires_vm
+from conftest_lab import LABS, VALIDATOR, beside, example_lab, requires_vm
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
@@ -27,7 +27,7 @@ from l2tpgen.lab.engines.vm import LabReport, run_vm
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.shaping import Shaping
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 from l2tpgen.lint import ConfigText, lint_configs
 from l2tpgen.model import Fleet
 
@@ -357,7 +357,7 @@ def test_the_hub_fleet_with_a_linux_spoke_forwards_every_vlan_of_both_spokes() -
     # and the protection checks run on both pairs.
     fleet = load_fleet(ROOT / "examples" / "hub")
     topology = build_topology(fleet, name="hub")
-    report = run_vm(parse_lab(topology, "hub", protection_files(fleet)))
+    report = run_vm(parse_lab(topology, "hub", beside(fleet)))
     assert _failed(report) == []
     vlans = {r.vlan for r in report.results if r.check == "reach"}
     assert vlans == {100, 101, 102, 103, 104, 105, 200, 201, 202}

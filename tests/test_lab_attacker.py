@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from builders import mixed_fleet
-from conftest_lab import requires_protection, requires_vm
+from conftest_lab import beside, requires_protection, requires_vm
 from typer.testing import CliRunner
 
 import l2tpgen.lab.engines.attacker
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 def _lab(tmp_path: Path) -> Lab:
     fleet = load_fleet(mixed_fleet(tmp_path))
-    lab = parse_lab(build_topology(fleet, name="mx"), "mx", protection_files(fleet))
+    lab = parse_lab(build_topology(fleet, name="mx"), "mx", beside(fleet))
     return reveal_secrets(lab)
 
 

@@ -30,10 +30,11 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.lab.attack import FORGED, PINGS, REPLAYED, Attacked, target
-from l2tpgen.lab.checks.frames import CiscoEnd, Frames
+from l2tpgen.lab.checks.frames import Frames
 from l2tpgen.lab.checks.injection import Injection
 from l2tpgen.lab.checks.replay import Replay
 from l2tpgen.lab.engines.qemu import Kernel, qemu_command
+from l2tpgen.lab.framefile import CiscoEnd
 from l2tpgen.lab.inputs import load_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets

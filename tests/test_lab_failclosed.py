@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from builders import mixed_fleet
-from conftest_lab import requires_vm
+from conftest_lab import beside, requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -39,7 +39,7 @@ from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.probes import Probe, pattern_hex
 from l2tpgen.lab.security import reveal_secrets
 from l2tpgen.lab.strongswan import PWPROBE, build_pwprobe
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -178,7 +178,7 @@ def test_with_no_ike_daemon_the_rendered_script_sends_no_clear_l2tpv3_and_admits
     tmp_path: Path,
 ) -> None:
     fleet = load_fleet(mixed_fleet(tmp_path))
-    lab = reveal_secrets(parse_lab(build_topology(fleet, name="fc"), "fc", protection_files(fleet)))
+    lab = reveal_secrets(parse_lab(build_topology(fleet, name="fc"), "fc", beside(fleet)))
     hub = lab.node("pe-hub").exec
     blocks = [n for n, c in enumerate(hub) if " dir out action block " in c]
     tunnels = [n for n, c in enumerate(hub) if c.startswith("ip l2tp add tunnel")]
@@ -245,7 +245,7 @@ def test_the_kernel_refuses_an_ip_encapsulated_tunnel_under_the_outbound_block(
     # socket whose route lookup meets the `dir out` block (EPERM), so the rendered script puts
     # the outbound blocks after the tunnels. The same scripts with the blocks first: refused.
     fleet = load_fleet(mixed_fleet(tmp_path))
-    lab = reveal_secrets(parse_lab(build_topology(fleet, name="fe"), "fe", protection_files(fleet)))
+    lab = reveal_secrets(parse_lab(build_topology(fleet, name="fe"), "fe", beside(fleet)))
     early = _outbound_blocks_first(lab)
     assert early.node("pe-branch").exec != lab.node("pe-branch").exec
     extras = merge_extras(Extras((), (), XFRM_MODULES), nft_extras())  # the hub binds its peers

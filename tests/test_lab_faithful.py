@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 from builders import VYOS_EDGE, hub_fleet
 from conftest import ROOT
+from conftest_lab import beside
 
 from l2tpgen import load_fleet
 from l2tpgen.lab.attack import Target, target
@@ -25,7 +26,7 @@ from l2tpgen.lab.faithful import map_names
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 from l2tpgen.lab.vyosrun import VyosLabError, vyos_commands
 from l2tpgen.platforms.linux.render import bare
 from l2tpgen.platforms.render import render_files
@@ -159,7 +160,7 @@ def test_interface_names_are_mapped_as_whole_words_and_vlan_subinterfaces() -> N
 
 
 def _targets(fleet: Fleet) -> dict[tuple[str, int], Target]:
-    lab = parse_lab(build_topology(fleet), "fleet", protection_files(fleet))
+    lab = parse_lab(build_topology(fleet), "fleet", beside(fleet))
     lab = reveal_secrets(lab)
     return {(p.far.pe, p.vlan): target(lab, p) for p in pairs(lab)}
 

@@ -24,16 +24,10 @@ from typer.testing import CliRunner
 from l2tpgen import load_fleet
 from l2tpgen.cli import app
 from l2tpgen.lab.build import lab_of_fleet
-from l2tpgen.lab.checks.frames import (
-    FRAMES,
-    CiscoEnd,
-    Frames,
-    cisco_end,
-    frame_pairs,
-    frames_checks,
-    lab_frames,
-)
+from l2tpgen.lab.checks.frames import Frames, cisco_end, frame_pairs, frames_checks
 from l2tpgen.lab.engines.qemu import run_script
+from l2tpgen.lab.fields import FRAMES_FILE
+from l2tpgen.lab.framefile import CiscoEnd
 from l2tpgen.lab.frames import tcpdump_extras
 from l2tpgen.lab.inputs import load_lab
 from l2tpgen.model import Pseudowire
@@ -113,17 +107,17 @@ def test_a_topology_from_lab_build_carries_the_frames_check_as_run_from_sites(
         ("linux-edge", "hub", 200, HUB_200)
     ]
     assert from_file == from_sites  # the same check, script and all
-    assert lab_frames(load_lab(LABS / "example.clab.yml")) == ()  # two Cisco ends: no pair
+    assert load_lab(LABS / "example.clab.yml").frames == ()  # two Cisco ends: no pair
 
 
 def test_a_lab_from_sites_gives_the_frames_check_its_pair_as_objects_not_json_labels() -> None:
     # Issue 35: the lab from a sites directory is built from the fleet, not read back from
-    # labels; only the topology file `lab build` writes carries the check as JSON.
+    # files; only the topology `lab build` writes names its frames files (framefile.py).
     fleet = load_fleet(HUB)
     lab = lab_of_fleet(fleet, str(HUB))
     assert lab.fleet is fleet
-    assert not [key for node in lab.nodes for key, _ in node.labels if key.startswith(FRAMES)]
-    assert lab_frames(lab) == ()  # nothing in the labels to read back
+    assert not [key for node in lab.nodes for key, _ in node.labels if key == FRAMES_FILE]
+    assert lab.frames == ()  # nothing read from a file
     assert Frames.applies(lab, "vm") is None
     (check,) = Frames.plan(lab)
     assert check == frames_checks(fleet)[0]
@@ -159,6 +153,25 @@ def test_lab_run_of_the_hub_sites_checks_that_linux_edge_sends_the_hubs_tag(
     pattern = f"{re.escape(before)}sent [1-9][0-9]* frame\\(s\\){re.escape(after)}"
     assert re.fullmatch(pattern, row["detail"]), row["detail"]
     assert "frames" in result.output  # the table shows it too
+
+
+@pytest.mark.lab
+@requires_vm
+def test_the_frames_check_read_from_a_built_topology_file_passes_on_the_kernel(
+    tmp_path: Path,
+) -> None:
+    # `lab build` then `lab run FILE`'s frames check, its probe run in the VM as the lab runs
+    # it: the check read back from pe-linux-edge.frames.yaml, no fleet.
+    topology = tmp_path / "hub.clab.yml"
+    built = runner.invoke(app, ["lab", "build", "--sites", str(HUB), "-o", str(topology)])
+    assert built.exit_code == 0, built.output
+    lab = load_lab(topology)
+    assert lab.fleet is None
+    (check,) = Frames.plan(lab)
+    run = run_script(check.probes[0].command, extras=tcpdump_extras())
+    result = check.judge({check.key: run.output})
+    assert result.ok, (result.detail, run.output)
+    assert result.detail.startswith(PASSED.split("sent 1", maxsplit=1)[0])
 
 
 @pytest.mark.lab

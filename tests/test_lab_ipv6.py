@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pytest
 import yaml
 from conftest import ROOT
-from conftest_lab import requires_vm
+from conftest_lab import beside, requires_vm
 from typer.testing import CliRunner
 
 from l2tpgen import load_fleet
@@ -30,7 +30,7 @@ from l2tpgen.lab.engines.guest import GuestLab, parse_console
 from l2tpgen.lab.engines.vm import run_vm
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.pairs import fragments_created, pairs
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -98,7 +98,7 @@ def test_a_protected_ipv6_lab_is_refused_in_words_not_run_half_blind(tmp_path: P
         text = (IPV6_FLEET / f"{name}.yaml").read_text()
         (tmp_path / f"{name}.yaml").write_text(text.replace("  trusted: true\n", ""))
     fleet = load_fleet(tmp_path)
-    lab = parse_lab(build_topology(fleet, name="v6"), "v6", protection_files(fleet))
+    lab = parse_lab(build_topology(fleet, name="v6"), "v6", beside(fleet))
     with pytest.raises(
         L2tpgenError, match=r"pe-site-b's tunnel runs over IPv6 \(2001:db8:0:b::2\)"
     ):

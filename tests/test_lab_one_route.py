@@ -10,7 +10,8 @@ tests) and none reads one back (``parse_lab``): only ``inputs.load_lab`` parses,
 
 And the two routes make the same lab: ``lab build --sites X -o FILE`` then ``lab run FILE``
 reads the nodes, links, CEs, pairs and checks ``lab run X`` builds from the fleet (the file's
-PEs carry the frames checks as labels, the fleet's lab carries the fleet instead).
+PEs name their frames checks' files, read back as the objects the fleet's lab builds from its
+fleet).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from l2tpgen.api import lab_of
 from l2tpgen.cli import app
 from l2tpgen.lab.build import LabDesign, fleet_topology, lab_of_file, lab_of_fleet
 from l2tpgen.lab.checks import plan_checks
-from l2tpgen.lab.checks.frames import FRAMES, frames_checks
-from l2tpgen.lab.fields import LabInputError
+from l2tpgen.lab.checks.frames import frames_checks, frames_specs
+from l2tpgen.lab.fields import FRAMES_FILE, LabInputError
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.objects import INDEX, MAX_INDEX, ROLE, lab_problems
 from l2tpgen.lab.pairs import pairs
@@ -104,15 +105,20 @@ def test_the_scan_finds_a_topology_built_and_read_back_anywhere(tmp_path: Path) 
 
 def _without_frames_labels(lab: Lab) -> Lab:
     nodes = tuple(
-        replace(n, labels=tuple(kv for kv in n.labels if not kv[0].startswith(FRAMES)))
-        for n in lab.nodes
+        replace(n, labels=tuple(kv for kv in n.labels if kv[0] != FRAMES_FILE)) for n in lab.nodes
     )
-    return replace(lab, nodes=nodes)
+    return replace(lab, nodes=nodes, frames=())
 
 
 def _assert_same_lab(from_file: Lab, from_fleet: Lab) -> None:
     assert from_file.fleet is None
     assert from_fleet.fleet is not None
+    # The frames checks read from the files beside the topology are the fleet's, field by
+    # field (keyed cookies masked on both sides), and each PE that has some names its file.
+    assert from_fleet.frames == ()
+    assert from_file.frames == frames_specs(from_fleet.fleet)
+    named = {n.label(FRAMES_FILE) for n in from_file.nodes} - {None}
+    assert named == {f"pe-{spec.site}.frames.yaml" for spec in from_file.frames}
     assert from_file.links == from_fleet.links
     assert from_file.ces == from_fleet.ces
     assert (from_file.name, from_file.wan, from_file.shaping) == (

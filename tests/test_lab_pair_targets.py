@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from builders import edit_file, three_sites
-from conftest_lab import requires_protection, requires_vm
+from conftest_lab import beside, requires_protection, requires_vm
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
@@ -33,7 +33,7 @@ from l2tpgen.lab.attack import pair_tunnel, target
 from l2tpgen.lab.inputs import parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import attacked_pairs
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,7 +53,7 @@ ADDRESSES = {
 
 def _lab(sites: Path) -> Lab:
     fleet = load_fleet(sites)
-    return parse_lab(build_topology(fleet, name="three"), "three", protection_files(fleet))
+    return parse_lab(build_topology(fleet, name="three"), "three", beside(fleet))
 
 
 def _aims(lab: Lab) -> dict[tuple[str, str], tuple[str, str, int]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ROOT, SITES
+from conftest_lab import beside
 
 import l2tpgen.lab.checks as registry
 from l2tpgen import load_fleet
@@ -35,7 +36,7 @@ from l2tpgen.lab.inputs import load_lab, parse_lab
 from l2tpgen.lab.pairs import pairs
 from l2tpgen.lab.security import reveal_secrets
 from l2tpgen.lab.strongswan import protection_extras
-from l2tpgen.lab.topology import build_topology, protection_files
+from l2tpgen.lab.topology import build_topology
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -115,7 +116,7 @@ def test_check_names_are_unique_and_each_is_the_report_rows_name() -> None:
 
 def _hub() -> Lab:
     fleet = load_fleet(ROOT / "examples" / "hub")
-    return parse_lab(build_topology(fleet, name="hub"), "hub", protection_files(fleet))
+    return parse_lab(build_topology(fleet, name="hub"), "hub", beside(fleet))
 
 
 def test_a_plain_lab_runs_the_pair_checks_and_says_why_not_the_others() -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 from builders import cookie_fleet
 from conftest import ROOT
-from conftest_lab import requires_protection, requires_vm
+from conftest_lab import beside, requires_protection, requires_vm
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
@@ -185,7 +185,7 @@ def test_a_hub_tries_each_of_its_ike_children_even_when_its_peer_initiated_first
     # refusal used to end the hub's `&&` chain before l2tpgen-linux-edge (`lab up examples/hub`:
     # "protect.initiate.pe-hub failed"). A child already INSTALLED now counts as initiated.
     fleet = load_fleet(ROOT / "examples" / "hub")
-    lab = parse_lab(build_topology(fleet, name="hub"), "hub", protection_files(fleet))
+    lab = parse_lab(build_topology(fleet, name="hub"), "hub", beside(fleet))
     plan = security_plan(reveal_secrets(lab))
     (hub,) = [p.command for p in plan.protect if p.key == "protect.initiate.pe-hub"]
     assert re.findall(r"--initiate --child (\S+)", hub) == ["l2tpgen-branch", "l2tpgen-linux-edge"]
@@ -384,7 +384,7 @@ def test_keyed_cookies_get_throwaway_values_each_end_sending_what_the_other_expe
     tmp_path: Path,
 ) -> None:
     fleet = load_fleet(cookie_fleet(tmp_path))
-    lab = parse_lab(build_topology(fleet, name="cookies"), "cookies", protection_files(fleet))
+    lab = parse_lab(build_topology(fleet, name="cookies"), "cookies", beside(fleet))
     edge = next(c for c in lab.node("pe-linux-edge").exec if "name l2tp200 " in c)
     assert "<L2TPGEN_COOKIE_KEY/cookie/hub/linux-edge/200/" in edge  # masked in the topology
     revealed = reveal_secrets(lab)
@@ -412,9 +412,7 @@ def test_keyed_cookies_forward_on_the_real_kernel_beside_an_ipsec_pair(tmp_path:
     # cookie pseudowires forward only if each end sends what the other expects (the kernel
     # drops a wrong cookie), next to the IPsec pair's protection checks in the same lab.
     fleet = load_fleet(cookie_fleet(tmp_path))
-    report = run_vm(
-        parse_lab(build_topology(fleet, name="cookies"), "cookies", protection_files(fleet))
-    )
+    report = run_vm(parse_lab(build_topology(fleet, name="cookies"), "cookies", beside(fleet)))
     failed = [(r.check, r.vlan, r.detail) for r in report.results if not r.ok]
     assert failed == []
     assert report.setup_errors == ()

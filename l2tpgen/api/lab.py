@@ -20,7 +20,11 @@ Shaping = tuple[float | None, float | None, float | None]  # delay ms, loss %, r
 
 @dataclass(frozen=True)
 class LabBuild:
-    """A containerlab topology of the fleet, and the files it binds (written beside it)."""
+    """A containerlab topology of the fleet, and the files it binds or names (beside it).
+
+    ``files``: each IPsec PE's swanctl.conf, the cisco_iol flavor's startup configs, each Linux
+    or VyOS PE's frames checks (``pe-SITE.frames.yaml``), by name; secrets masked.
+    """
 
     topology: Mapping[str, Any]
     files: Mapping[str, str]

@@ -8,8 +8,9 @@ it is the file's (``inputs.py``). Either way the WAN options given win over the 
 
 This module is the one route from a fleet to a lab (issue 35): ``lab_of_fleet`` for the lab in
 memory (the commands, the engines' own labs, the benches), ``fleet_topology`` for the file
-``lab build`` writes (``topology_document`` of the same lab, with the frames checks in its
-PEs' labels); both take a ``LabDesign`` (``lab build``'s options).
+``lab build`` writes (``topology_document`` of the same lab, with the frames checks in files
+beside it that its PEs' labels name, ``framefile.py``); both take a ``LabDesign`` (``lab
+build``'s options).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from l2tpgen.lab.fields import LabInputError, check_lab_name
+from l2tpgen.lab.framefile import frames_files
 from l2tpgen.lab.fromsites import lab_shaping, model_workloads
 from l2tpgen.lab.inputs import load_lab
 from l2tpgen.lab.iol import startup_configs
@@ -91,20 +93,21 @@ def fleet_topology(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The topology ``lab build`` writes (a dict ready for YAML) and the files it binds, by name.
 
-    The file carries what a lab run from it needs without the fleet: the frames checks in the
-    PEs' labels (``checks/frames.py``).
+    The file carries what a lab run from it needs without the fleet: the frames checks, in a
+    file per PE beside it that the PE's ``l2tpgen.frames`` label names (``framefile.py``).
 
     Raises:
         LabInputError: the name, an option or the model's links make no lab.
     """
-    return topology_document(_lab(fleet, design, frames=True)), lab_files(fleet, design)
+    lab = _lab(fleet, design, frames=True)
+    return topology_document(lab), {**lab_files(fleet, design), **frames_files(lab.frames)}
 
 
 def lab_of_fleet(fleet: Fleet, source: str, design: LabDesign = LabDesign()) -> Lab:
     """The lab ``lab build`` writes for ``fleet`` with ``design``, in memory.
 
     The lab carries the fleet: the checks that need the model take their pairs from it as
-    objects, not from the JSON a topology file's labels hold (no such label here).
+    objects, not from the files a topology's labels name (no such label here).
 
     Raises:
         LabInputError: the name, an option or the model's links make no lab.

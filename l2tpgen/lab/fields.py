@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 VLANS = "l2tpgen.vlans"  # a CE's VLANs, ``2996,2997`` (a workload's VLAN must be one)
+# A Linux or VyOS PE's frames checks: the file beside the topology that holds them (framefile.py).
+FRAMES_FILE = "l2tpgen.frames"
 # A PE's kept port-mode xconnect (kept_ports.py): its label and why the lab does not run it.
 KEPT_PORT = "l2tpgen.port_xconnect"  # a PE's label: "PEER:VC ID" of its kept port-mode xconnect
 WHY = (

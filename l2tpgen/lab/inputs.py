@@ -8,7 +8,9 @@ once. A lab built from the fleet is made of the same objects directly (``topolog
 Labels l2tpgen reads (``lab build`` writes them, from the model or its options: ``fromsites.py``):
 
 * every node: ``l2tpgen.role`` (``wan``, ``pe`` or ``ce``);
-* ``pe``: ``l2tpgen.site``;
+* ``pe``: ``l2tpgen.site`` and, on a Linux or VyOS PE with a Cisco peer, ``l2tpgen.frames``
+  (the file beside the topology that holds its frames checks, ``framefile.py``; the old
+  ``l2tpgen.frames.PEER`` labels, JSON, are refused);
 * ``ce``: ``l2tpgen.site``, ``l2tpgen.index`` (0-98), ``l2tpgen.pe`` (a pe node),
   ``l2tpgen.vlans`` (``2996,2997``), ``l2tpgen.mtu`` (the inner MTU ``mtu.py`` predicts) and,
   optionally, ``l2tpgen.workloads`` (``2997=cluster-heartbeat,2998=live-migration``);
@@ -26,7 +28,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from l2tpgen.files import UserFileError, not_text, read_limited
-from l2tpgen.lab.binds import bound_files, parse_binds
+from l2tpgen.lab.binds import parse_binds, side_files
 from l2tpgen.lab.fields import (
     LAB_NAME_RULE,
     NAME,
@@ -36,6 +38,7 @@ from l2tpgen.lab.fields import (
     parse_shaping,
     parse_workloads,
 )
+from l2tpgen.lab.framefile import node_frames
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.objects import (
     INBOUND_FILTER,
@@ -60,8 +63,11 @@ from l2tpgen.lab.objects import (
 from l2tpgen.lab.shaping import Shaping
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
     from pathlib import Path
+
+    from l2tpgen.lab.binds import Unreadable
+    from l2tpgen.lab.framefile import FramesSpec
 
 
 # The lab's objects and labels live in objects.py; named here too, where the lab's modules have
@@ -124,7 +130,7 @@ def _node(
     raw: object,
     default_kind: str | None,
     problems: list[str],
-    files: Mapping[str, str] | None = None,
+    files: Mapping[str, str | Unreadable] | None = None,
 ) -> Node | None:
     where = f"node {name!r}"
     if not NAME.fullmatch(name):
@@ -240,12 +246,31 @@ def _nodes(
     raw: Mapping[object, object],
     defaults: object,
     problems: list[str],
-    files: Mapping[str, str] | None,
+    files: Mapping[str, str | Unreadable] | None,
 ) -> list[Node]:
     """The valid nodes of ``topology.nodes``, with ``topology.defaults.kind`` where one has none."""
     default_kind = defaults.get("kind") if isinstance(defaults, dict) else None
     found = (_node(str(k), v, default_kind, problems, files) for k, v in raw.items())
     return [n for n in found if n is not None]
+
+
+def _frames(
+    nodes: Sequence[Node], files: Mapping[str, str | Unreadable] | None, problems: list[str]
+) -> tuple[FramesSpec, ...]:
+    """The frames checks the nodes' ``l2tpgen.frames`` labels name, each probe's prefix once."""
+    found = tuple(
+        spec
+        for n in nodes
+        for spec in node_frames(
+            (n.name, n.role, n.label(SITE) or ""), dict(n.labels), files, problems
+        )
+    )
+    prefixes = [spec.prefix for spec in found]
+    problems.extend(
+        f"two frames checks share the prefix {p!r}: run `l2tpgen lab build` again"
+        for p in sorted({p for p in prefixes if prefixes.count(p) > 1})
+    )
+    return found
 
 
 def _shaping(wan: Node | None, problems: list[str]) -> Shaping:
@@ -254,12 +279,14 @@ def _shaping(wan: Node | None, problems: list[str]) -> Shaping:
 
 
 def parse_lab(
-    data: object, source: str = "topology", files: Mapping[str, str] | None = None
+    data: object,
+    source: str = "topology",
+    files: Mapping[str, str | Unreadable] | None = None,
 ) -> Lab:
     """Validate a loaded topology document and return it as a ``Lab``.
 
-    ``files``: the files beside the topology its nodes bind, by name (``load_lab`` reads them);
-    None: binds are checked for form only.
+    ``files``: the files beside the topology its nodes name (binds, frames files), by name
+    (``load_lab`` reads them); None: binds and frames labels are checked for form only.
 
     Raises:
         LabInputError: with every problem found.
@@ -281,13 +308,15 @@ def parse_lab(
     problems.extend(cross_problems(nodes, ces))
     wan = next((n for n in nodes if n.role == "wan"), None)
     shaping = _shaping(wan, problems)
+    frames = _frames(nodes, files, problems)
     if problems:
         raise LabInputError(source, problems)
-    return Lab(str(name), tuple(nodes), links, tuple(ces), wan.name if wan else None, shaping)
+    wan_name = wan.name if wan else None
+    return Lab(str(name), tuple(nodes), links, tuple(ces), wan_name, shaping, frames=frames)
 
 
 def load_lab(path: Path) -> Lab:
-    """Read and validate a topology file."""
+    """Read and validate a topology file and the files beside it that its nodes name."""
     try:
         data = YAML(typ="safe").load(read_limited(path).decode("utf-8"))
     except UserFileError as exc:
@@ -297,4 +326,4 @@ def load_lab(path: Path) -> Lab:
         raise LabInputError(str(path), [f"cannot read it: {reason}"]) from None
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
-    return parse_lab(data, str(path), bound_files(data, path.parent))
+    return parse_lab(data, str(path), side_files(data, path.parent))

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from l2tpgen.hosts import Workload
+    from l2tpgen.lab.framefile import FramesSpec
     from l2tpgen.model import Fleet
 
 Role = Literal["wan", "pe", "ce"]
@@ -108,6 +109,9 @@ class Lab:
     # The fleet the lab was built from (`lab_of_fleet`), None for a topology file: the checks
     # that need the model (the frames checks) take their pairs from it, as objects.
     fleet: Fleet | None = field(default=None, compare=False, repr=False)
+    # The frames checks a topology file carries (the files its PEs' ``l2tpgen.frames`` labels
+    # name, ``framefile.py``), as ``lab build`` wrote them from the fleet: keyed cookies masked.
+    frames: tuple[FramesSpec, ...] = ()
 
     def node(self, name: str) -> Node:
         """A node by name."""

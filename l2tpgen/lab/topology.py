@@ -38,9 +38,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from l2tpgen.errors import L2tpgenError
-from l2tpgen.lab.checks.frames import FRAMES, frames_labels
+from l2tpgen.lab.checks.frames import frames_specs
 from l2tpgen.lab.faithful import LAB_LAN, LAB_WAN, lab_names, map_names, pe_commands
-from l2tpgen.lab.fields import VLANS, check_lab_name
+from l2tpgen.lab.fields import FRAMES_FILE, VLANS, check_lab_name
+from l2tpgen.lab.framefile import frames_file_name
 from l2tpgen.lab.iol import IOL_LAN, IOL_WAN, partial_config_name
 from l2tpgen.lab.kept_ports import kept_port_labels
 from l2tpgen.lab.kinds import IOL_KIND, LINUX_KIND, Flavor
@@ -209,15 +210,20 @@ def protection_files(fleet: Fleet, flavor: Flavor = LINUX_KIND) -> dict[str, str
 
 
 def _pe(
-    fleet: Fleet, site_name: str, flavor: Flavor, variant: Variant, extra: Mapping[str, str]
+    fleet: Fleet,
+    site_name: str,
+    flavor: Flavor,
+    variant: Variant,
+    kept: Mapping[str, str],
+    *,
+    frames: bool,
 ) -> Node:
     """A site's PE: an IOL node (cisco_iol flavor, a Cisco site), else Linux running its commands.
 
-    ``extra``: its kept port's labels, then its frames checks' (a Linux PE only).
+    ``kept``: its kept port's labels; ``frames``: it names its frames checks' file (Linux only).
     """
     site = fleet.site(site_name)
     name = f"pe-{site_name}"
-    kept = {k: v for k, v in extra.items() if not k.startswith(FRAMES)}
     labels = {ROLE: "pe", SITE: site_name, **kept}
     if flavor == IOL_KIND and site.driver.lab_kind == IOL_KIND:
         config = partial_config_name(site_name)
@@ -228,7 +234,8 @@ def _pe(
         commands = pe_commands(fleet, site_name)
     if site.wan.ipv6:
         commands = [*ipv6_commands(("lo", LAB_WAN)), *commands]
-    labels.update(extra)  # the frames checks' labels after the kept port's
+    if frames:  # after the kept port's labels
+        labels[FRAMES_FILE] = frames_file_name(site_name)
     if not site.driver.ios_config and not site.driver.inbound_filter:
         labels[INBOUND_FILTER] = "none"  # its platform renders none (VyOS)
     swanctl = swanctl_file(fleet, site_name) if variant == "per-vlan" else None
@@ -256,8 +263,10 @@ def fleet_lab(
 ) -> Lab:
     """The lab of the fleet, its objects made from the model (no topology read back).
 
-    ``frames``: the frames checks in the PEs' labels (``l2tpgen.frames.PEER``), for the file
-    ``lab run FILE`` reads; a lab built in memory (``lab.build``) carries its fleet instead.
+    ``frames``: the lab carries the frames checks (``Lab.frames``, keyed cookies masked) and
+    each PE that has some names their file in its label ``l2tpgen.frames``, for the topology
+    ``lab run FILE`` reads (``framefile.py``); a lab built in memory (``lab.build``) carries its
+    fleet instead.
 
     ``shaping`` and the workloads become labels of the wan and CE nodes: ``site_workloads`` by
     site and VLAN (what the model states, ``fromsites.model_workloads``), ``workloads`` by VLAN
@@ -271,15 +280,17 @@ def fleet_lab(
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
     shaping = shaping or Shaping()
     names = sorted(fleet.sites)
-    frame_labels = frames_labels(fleet) if frames and variant == "per-vlan" else {}
+    specs = frames_specs(fleet) if frames and variant == "per-vlan" else ()
+    framed = {spec.site for spec in specs}
     kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
     nodes = [_wan_router(fleet, names, shaping)]
     links: list[Link] = []
     ces: list[Ce] = []
     for index, site_name in enumerate(names):
         site = fleet.site(site_name)
-        extra = {**kept.get(site_name, {}), **frame_labels.get(site_name, {})}
-        pe = _pe(fleet, site_name, flavor, variant, extra)
+        pe = _pe(
+            fleet, site_name, flavor, variant, kept.get(site_name, {}), frames=site_name in framed
+        )
         wan_port, lan_port = (IOL_WAN, IOL_LAN) if pe.kind == IOL_KIND else ("eth1", "eth2")
         stated = (site_workloads or {}).get(site_name, {})
         ce_node, ce = _ce(
@@ -291,7 +302,7 @@ def fleet_lab(
             Link(Endpoint(pe.name, wan_port), Endpoint("wan", f"eth{index + 1}"), site.wan.mtu)
         )
         links.append(Link(Endpoint(pe.name, lan_port), Endpoint(ce.node, "eth1")))
-    return Lab(name, tuple(nodes), tuple(links), tuple(ces), "wan", shaping)
+    return Lab(name, tuple(nodes), tuple(links), tuple(ces), "wan", shaping, frames=specs)
 
 
 def topology_document(lab: Lab) -> dict[str, Any]:

@@ -17,14 +17,14 @@ subinterface's VLAN ID; ``interworking ethernet`` means plain Ethernet, no tag [
 
 from __future__ import annotations
 
-import json
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, ClassVar
 
 from l2tpgen.ios.extract import extract
 from l2tpgen.ios.tree import parse_rendered
 from l2tpgen.lab.checks.base import LabCheck
+from l2tpgen.lab.framefile import CiscoEnd, FramesSpec
 from l2tpgen.lab.frames import BATCH_EOF, DOT1Q, frame_script, inner_frames, tcpdump_extras
 from l2tpgen.lab.kinds import LINUX_KIND
 from l2tpgen.lab.probes import CheckResult, Probe
@@ -41,37 +41,6 @@ if TYPE_CHECKING:
     from l2tpgen.model import Fleet, Pseudowire
 
 _IP = "/sbin/ip"
-
-
-@dataclass(frozen=True)
-class CiscoEnd:
-    """What the Cisco end's configuration says about the frame inside one pseudowire.
-
-    ``mode``: ``vlan`` (802.1Q-tagged, ``vlan`` its ID), ``ethernet`` (untagged), ``ip``, or
-    None when the config has no such attachment circuit or cannot tell.
-    """
-
-    interface: str | None
-    mode: str | None
-    vlan: int | None
-    interworking: bool
-
-    def describe(self, peer: str) -> str:
-        """``hub's GigabitEthernet0/0/0.200 (dot1Q 200, no interworking)``."""
-        if self.interface is None:
-            return f"{peer}'s rendered config (no xconnect for this pseudowire)"
-        dot1q = f"dot1Q {self.vlan}" if self.vlan is not None else "no dot1Q"
-        how = f"interworking {self.mode}" if self.interworking else "no interworking"
-        return f"{peer}'s {self.interface} ({dot1q}, {how})"
-
-    @property
-    def expected(self) -> str:
-        """The frame this implies inside the session, in words."""
-        if self.mode == "vlan":
-            return f"802.1Q tag {self.vlan} carried"
-        if self.mode == "ethernet":
-            return "untagged Ethernet"
-        return "nothing l2tpgen's Linux PE can send" if self.mode else "nothing it can tell"
 
 
 def cisco_end(fleet: Fleet, pw: Pseudowire) -> CiscoEnd:
@@ -123,7 +92,7 @@ def _kind(frame: InnerFrame) -> str:
 
 
 @dataclass(frozen=True)
-class Frames(LabCheck):
+class Frames(FramesSpec, LabCheck):
     """The Linux end of a Cisco pair puts on the WAN the frame the Cisco end's config implies.
 
     One per pair of a PE on the Linux data plane (Linux; VyOS, which forwards with the kernel's
@@ -132,8 +101,9 @@ class Frames(LabCheck):
     LAN trunk and a next hop on its WAN; the CE sends and tcpdump captures the L2TPv3 packets on
     the WAN. Every frame from the CE must be what the Cisco end's rendered configuration implies
     (a dot1Q subinterface without ``interworking``: the 802.1Q tag carried). A lab run from the
-    sites directory builds the checks from the fleet; ``lab build`` writes each into its PE's
-    labels (``l2tpgen.frames.PEER``), so a run from the topology file makes the same checks.
+    sites directory builds the checks from the fleet; ``lab build`` writes each PE's to a YAML
+    file beside the topology, named in its label ``l2tpgen.frames``, so a run from the topology
+    file makes the same checks.
     """
 
     name = "frames"
@@ -143,31 +113,29 @@ class Frames(LabCheck):
         "containerlab": "its probe builds namespaces on the VM itself"
     }
 
-    site: str
-    peer: str
-    vlan: int
-    cookie: int
-    sublayer: bool
-    cisco: CiscoEnd
-    script: str
-    prefix: str
-
     @classmethod
     def applies(cls, lab: Lab, runner: Runner) -> str | None:
-        """Where the fleet (or a topology file's labels) has a Linux or VyOS PE with a Cisco end."""
+        """Where the fleet (a file: its frames files) has a Linux or VyOS PE with a Cisco end."""
         never = super().applies(lab, runner)
         if never is not None:
             return never
         if lab.fleet is not None:
             return None if frame_pairs(lab.fleet) else "no Linux or VyOS PE with a Cisco peer"
-        if not any(key.startswith(FRAMES) for node in lab.nodes for key, _ in node.labels):
+        if not lab.frames:
             return "no Linux or VyOS PE with a Cisco peer (no l2tpgen.frames label)"
         return None
 
     @classmethod
     def plan(cls, lab: Lab) -> tuple[Frames, ...]:
-        """The frames checks of the lab's fleet; of a topology file, those its PE labels carry."""
-        return frames_checks(lab.fleet) if lab.fleet is not None else lab_frames(lab)
+        """The frames checks of the lab's fleet; of a topology file, those its frames files hold."""
+        specs = frames_specs(lab.fleet) if lab.fleet is not None else lab.frames
+        return tuple(cls.of(spec) for spec in specs)
+
+    @classmethod
+    def of(cls, spec: FramesSpec) -> Frames:
+        """The check of ``spec``, its keyed cookies given throwaway values."""
+        values = {f.name: getattr(spec, f.name) for f in fields(spec)}
+        return cls(**{**values, "script": _revealed(spec.script)})
 
     @property
     def key(self) -> str:
@@ -210,37 +178,13 @@ class Frames(LabCheck):
         return CheckResult("frames", self.vlan, f"{self.site}->{self.peer}", ok, detail)
 
 
-FRAMES = "l2tpgen.frames."  # a PE's label per Cisco peer: its frames check, as JSON
-
-
-def frames_labels(fleet: Fleet) -> dict[str, dict[str, str]]:
-    """Each Linux or VyOS PE's frames checks as labels (``lab build`` writes them), by site.
-
-    Keyed cookies stay placeholders in the label's script; ``lab_frames`` fills in throwaway
-    values when the lab runs.
-    """
-    found: dict[str, dict[str, str]] = {}
-    for check in frames_checks(fleet, reveal=False):
-        document = asdict(check)
-        found.setdefault(check.site, {})[FRAMES + check.peer] = json.dumps(document)
-    return found
-
-
-def lab_frames(lab: Lab) -> tuple[Frames, ...]:
-    """The frames checks the lab's PE labels carry, keyed cookies given throwaway values."""
-    checks = []
-    for node in lab.nodes:
-        for key, value in node.labels:
-            if key.startswith(FRAMES):
-                document = json.loads(value)
-                document["cisco"] = CiscoEnd(**document["cisco"])
-                document["script"] = _revealed(document["script"])
-                checks.append(Frames(**document))
-    return tuple(checks)
-
-
-def frames_checks(fleet: Fleet, *, reveal: bool = True) -> tuple[Frames, ...]:
+def frames_checks(fleet: Fleet) -> tuple[Frames, ...]:
     """A frames check per (Linux-data-plane site, Cisco peer) pair of the fleet as modelled."""
+    return tuple(Frames.of(spec) for spec in frames_specs(fleet))
+
+
+def frames_specs(fleet: Fleet) -> tuple[FramesSpec, ...]:
+    """What ``frames_checks`` checks, keyed cookies masked: what ``lab build`` writes to files."""
     checks = []
     for index, pw in enumerate(frame_pairs(fleet)):
         name = pw.site.name
@@ -250,14 +194,14 @@ def frames_checks(fleet: Fleet, *, reveal: bool = True) -> tuple[Frames, ...]:
         prefix = f"fr{index}"
         script = frame_script(plane, name, prefix, pw=stand_in, pings=1)
         checks.append(
-            Frames(
+            FramesSpec(
                 name,
                 pw.peer.name,
                 pw.vlan.id,
                 stand_in.cookie_size,
                 stand_in.budget.sublayer,
                 cisco_end(fleet, pw),
-                _revealed(script) if reveal else script,
+                script,
                 prefix,
             )
         )

@@ -181,8 +181,8 @@ def check(live: LiveLab, lab: Lab) -> LabReport:
 
     Every check the registry plans for ``live``: a protected lab's attacks are not replayed
     (they need the lab as it was before protection; ``lab run`` does them); its usual checks run
-    over ESP. The frames checks its PEs' labels carry too, in namespaces of their own, removed
-    afterwards (``lab up`` put tcpdump in the guest).
+    over ESP. The frames checks (the fleet's, or those its topology's frames files hold) too,
+    in namespaces of their own, removed afterwards (``lab up`` put tcpdump in the guest).
     """
     plan = plan_checks(lab, "live")
     guest = GuestLab(lab, plan.probes("usual"))
