@@ -9,8 +9,9 @@ site's gateway address (WAN MTU from the models) and routes loopbacks; each Linu
 exactly what ``render`` writes for it, for the fleet as modelled, only its interface names mapped
 to the lab's, and each Cisco PE is emulated on Linux framing as Cisco documents (the tag carried,
 the rendered MTU: ``faithful.py``); each CE has one VLAN subinterface with a test address per
-stretched VLAN. The checks ``lab run`` makes are read from the CE nodes' labels,
-so the topology file is all it needs.
+stretched VLAN. The checks ``lab run`` makes are read from the CE nodes' labels and, for the
+frames checks, from the files beside the topology its Linux or VyOS PEs name in their
+``l2tpgen.frames`` label (``framefile.py``), so the topology and those files are all it needs.
 
 cisco_iol flavor: each PE is a Cisco IOL node with its rendered IOS config as a partial startup
 config (``iol.py``).

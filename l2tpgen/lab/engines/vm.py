@@ -167,9 +167,10 @@ def run_vm(lab: Lab, *, timeout: float = 300, progress: Progress | None = None) 
     The secrets its commands and files name (keyed cookies, the IKE pre-shared key) get
     throwaway values first. A lab whose PEs run IPsec also gets the protection checks
     (``security.py``): the attacks before protection (the control), strongSwan started, the
-    usual checks over ESP, the attacks again. The frames checks its PEs' labels carry (``lab
-    build`` writes one per Linux or VyOS PE and Cisco peer) run too (``checks/frames.py``), from
-    a topology file as from a sites directory: every check the registry plans for ``vm``.
+    usual checks over ESP, the attacks again. The frames checks (one per Linux or VyOS PE and
+    Cisco peer: from the fleet, or from the files ``lab build`` writes beside the topology) run
+    too (``checks/frames.py``), from a topology file as from a sites directory: every check the
+    registry plans for ``vm``.
     ``progress`` hears each step (boot, each node's set-up, each probe). A set-up command that
     fails stops the run: no check is judged, and the report names that command.
     """
