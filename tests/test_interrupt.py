@@ -2,16 +2,18 @@
 
 A real SIGINT, sent by the process to itself at a chosen moment: an import hook sends it when a
 heavy module (typer, rich, pydantic) is first imported, so the test knows where it lands without
-timing anything. The process then runs what the console script runs (``from l2tpgen.cli import
-main; main()``), or ``python -m l2tpgen``.
+timing anything. The process then runs what the console script runs (its entry point, read from
+pyproject.toml), or ``python -m l2tpgen``.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 
 import pytest
+from conftest import ROOT
 
 # Sends SIGINT to this process when MODULE is first imported (find_spec runs before it loads).
 # A shell starts a background job (`cmd &`, as a CI script may run the suite) with SIGINT
@@ -29,7 +31,10 @@ class Interrupt:
 sys.meta_path.insert(0, Interrupt())
 sys.argv = ["l2tpgen", *{args!r}]
 """
-_SCRIPT = "from l2tpgen.cli import main\nmain()\n"
+_MODULE_NAME, _FUNCTION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+    "project"
+]["scripts"]["l2tpgen"].split(":")
+_SCRIPT = f"from {_MODULE_NAME} import {_FUNCTION}\n{_FUNCTION}()\n"
 _MODULE = "import runpy\nrunpy.run_module('l2tpgen', run_name='__main__')\n"
 
 

@@ -62,7 +62,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("netbox", ("l2tpgen.netbox", "l2tpgen.netbox.*")),
     ("lab", ("l2tpgen.lab", "l2tpgen.lab.*")),
     ("api", ("l2tpgen.api", "l2tpgen.api.*")),
-    ("cli", ("l2tpgen.cli", "l2tpgen.cli.*", "l2tpgen.__main__", "l2tpgen")),
+    ("cli", ("l2tpgen.cli", "l2tpgen.cli.*", "l2tpgen.__main__", "l2tpgen.startup", "l2tpgen")),
 ]
 
 # (importing module, imported module): why it may point up. Only shrinks.

@@ -20,6 +20,8 @@ import typer.main
 from typer._click.exceptions import UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from l2tpgen.startup import resume
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -269,16 +271,19 @@ class LazyGroup(HelpGroup):
     ) -> tuple[str | None, Command | None, list[str]]:
         """The command; a misspelt one's error says "Did you mean", from every command's name.
 
-        (typer suggests from the commands built only, which are none here.)
+        (typer suggests from the commands built only, which are none here.) The start-up ends
+        with the command found: the collector the entry point paused runs again (``startup``).
         """
         try:
-            return super().resolve_command(ctx, args)
+            found = super().resolve_command(ctx, args)
         except UsageError as exc:
             matches = difflib.get_close_matches(args[0], self.list_commands(ctx)) if args else []
             if matches and "Did you mean" not in exc.message:
                 suggestions = ", ".join(f"{m!r}" for m in matches)
                 exc.message = f"{exc.message.rstrip('.')}. Did you mean {suggestions}?"
             raise
+        resume()
+        return found
 
     @contextmanager
     def _listed(self) -> Iterator[None]:
