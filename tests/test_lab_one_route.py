@@ -171,6 +171,23 @@ def test_lab_build_options_make_the_lab_their_design_builds(
     _assert_same_lab(lab_of_file(topology), from_fleet)
 
 
+def test_a_single_trunk_lab_file_carries_the_frames_checks_its_sites_lab_runs(
+    tmp_path: Path,
+) -> None:
+    # The frames check builds its own PE on the VM, rendered per VLAN for the fleet as modelled,
+    # whatever the lab's variant: a single-trunk lab of a VyOS-Cisco pair runs it, and so must
+    # one from the file `lab build --variant single-trunk` writes.
+    sites = SITES.parent / "examples" / "vyos"
+    topology = tmp_path / "lab.clab.yml"
+    args = ["lab", "build", "--sites", str(sites), "--variant", "single-trunk", "-o", str(topology)]
+    built = runner.invoke(app, args)
+    assert built.exit_code == 0, built.output
+    design = LabDesign(variant="single-trunk")
+    from_file, from_fleet = lab_of_file(topology), lab_of_fleet(load_fleet(sites), "", design)
+    assert from_file.frames != ()
+    _assert_same_lab(from_file, from_fleet)
+
+
 def test_lab_run_sites_refuses_what_lab_run_file_refuses_with_the_same_problems(
     tmp_path: Path,
 ) -> None:

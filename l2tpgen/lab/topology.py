@@ -281,7 +281,7 @@ def fleet_lab(
     check_lab_name(name)  # what `lab run` checks, refused before anything is written
     shaping = shaping or Shaping()
     names = sorted(fleet.sites)
-    specs = frames_specs(fleet) if frames and variant == "per-vlan" else ()
+    specs = frames_specs(fleet) if frames else ()  # its own PE on the VM, whatever the variant
     framed = {spec.site for spec in specs}
     kept = kept_port_labels(fleet)  # named, reported N/A by `lab run` (``kept_ports.py``)
     nodes = [_wan_router(fleet, names, shaping)]
