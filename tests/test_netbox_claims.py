@@ -215,6 +215,20 @@ def _without_primary_ip(name: str) -> Recording:
     raise AssertionError(name)
 
 
+def test_pull_reports_a_device_without_a_primary_ip_once_not_again_as_a_missing_field(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The mapping names the device and what to set in NetBox; the site model's "management:
+    # Field required" for the same gap would say it a second time, less usefully.
+    _replay(monkeypatch, _without_primary_ip("pull-pair"))
+    result = runner.invoke(
+        app, ["netbox", "pull", "--tag", "l2tpgen", "-o", str(tmp_path / "out"), "--format", "json"]
+    )
+    assert result.exit_code == 1
+    unmapped = json.loads(result.stdout)["unmapped"]
+    assert [u["message"] for u in unmapped] == ["device r1 has no primary IPv4 address (SSH)"]
+
+
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_pull_prints_each_object_it_cannot_map_with_its_netbox_url_and_why(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fmt: str

@@ -37,6 +37,9 @@ class Draft:
     device: Device
     data: dict[str, object]
     vlans: list[dict[str, object]] = field(default_factory=list)
+    # The site's fields the mapping could not fill and reported as unmapped (the model's own
+    # "Field required" for them would say it twice).
+    unfilled: frozenset[str] = frozenset()
 
 
 def _dot1q(sub: Interface) -> int | None:
@@ -96,6 +99,7 @@ class _Mapper:
     def device(self, device: Device) -> None:
         """The site of one device, without its VLANs."""
         data: dict[str, object] = {"name": self.site_name(device), "hostname": device.name}
+        unfilled: set[str] = set()
         if device.platform in NAMES:  # NetBox platform slugs are l2tpgen platform names
             data["platform"] = device.platform
         if device.primary_ip4:
@@ -105,6 +109,7 @@ class _Mapper:
             data["management"] = management
         else:
             self.unmapped(device.url, f"device {device.name} has no primary IPv4 address (SSH)")
+            unfilled.add("management")
         wan = self._tagged(device, WAN_TAG)
         if wan is None:
             self.unmapped(
@@ -134,7 +139,7 @@ class _Mapper:
                 return
             wan_data["loopback"] = {"interface": loopback.name, "address": loop_address}
         data["wan"] = wan_data
-        self.sites[device.id] = Draft(device, data)
+        self.sites[device.id] = Draft(device, data, unfilled=frozenset(unfilled))
 
     def pseudowire(self, l2vpn: L2vpn, ends: list[Termination]) -> None:
         """One VPWS L2VPN: a VLAN at each of its two sites."""

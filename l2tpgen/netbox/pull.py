@@ -110,6 +110,8 @@ def build_sites(inventory: Inventory, overlay: Overlay, netbox_url: str) -> Pull
             Site.model_validate(data)
         except ValidationError as exc:
             for error in exc.errors():
+                if error["type"] == "missing" and error["loc"] in {(f,) for f in draft.unfilled}:
+                    continue  # reported by the mapping, with the NetBox object to fix
                 where = ".".join(str(p) for p in error["loc"])
                 problems.append(
                     Unmapped(
