@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 
 _paused = False  # the collector was on and ``pause`` turned it off
+_froze = False  # ``resume`` froze start-up's objects
 
 
 def pause() -> None:
@@ -32,8 +33,18 @@ def resume() -> None:
 
     Only if ``pause`` turned it off; again or without a pause, nothing.
     """
-    global _paused  # noqa: PLW0603 - one switch for the process, as gc's own
+    global _paused, _froze  # noqa: PLW0603 - one switch for the process, as gc's own
     if _paused:
         _paused = False
+        _froze = True
         gc.freeze()
         gc.enable()
+
+
+def froze() -> bool:
+    """Whether the start-up's objects were frozen (``gc.get_freeze_count`` without its walk).
+
+    The linter asks before its own freeze and unfreeze (``lint/engine.py``), which would
+    unfreeze them: counting the frozen objects walks all of them, a few milliseconds a config.
+    """
+    return _froze

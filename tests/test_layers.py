@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "ground",
         (
             "l2tpgen.files",
+            "l2tpgen.startup",
             "l2tpgen.mtu",
             "l2tpgen.public",
             "l2tpgen.sim",
@@ -62,7 +63,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("netbox", ("l2tpgen.netbox", "l2tpgen.netbox.*")),
     ("lab", ("l2tpgen.lab", "l2tpgen.lab.*")),
     ("api", ("l2tpgen.api", "l2tpgen.api.*")),
-    ("cli", ("l2tpgen.cli", "l2tpgen.cli.*", "l2tpgen.__main__", "l2tpgen.startup", "l2tpgen")),
+    ("cli", ("l2tpgen.cli", "l2tpgen.cli.*", "l2tpgen.__main__", "l2tpgen")),
 ]
 
 # (importing module, imported module): why it may point up. Only shrinks.
