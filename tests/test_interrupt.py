@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 
 import pytest
 from conftest import ROOT
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 # Sends SIGINT to this process when MODULE is first imported (find_spec runs before it loads).
 # A shell starts a background job (`cmd &`, as a CI script may run the suite) with SIGINT

@@ -6,8 +6,9 @@ a plain file name, read from the topology's directory, as containerlab reads a n
 ``startup-config`` and ``binds`` (https://containerlab.dev/manual/nodes/, ``startup-config``
 and ``binds``: a relative path is taken from the topology file's directory). ``lab run FILE``
 reads it back (``inputs.load_lab``) into the objects ``lab run SITES`` builds from the fleet
-(``FramesSpec``, on ``Lab.frames``), checking every field, every problem at once. Keyed cookies stay placeholders in the file (no secret is
-written); the check fills in throwaway values when the lab runs.
+(``FramesSpec``, on ``Lab.frames``), checking every field, every problem at once. Keyed cookies
+stay placeholders in the file (no secret is written); the check fills in throwaway values when
+the lab runs.
 
 One mapping per check (``FIELDS``), the script as a YAML block scalar::
 
