@@ -11,8 +11,9 @@ on the line, else ``./sites``), so that finding the sites directory another way 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-import typer  # noqa: TC002 - typer reads the callbacks' annotations at run time
+import typer
 
 from l2tpgen.discovery import DiscoveryError, find_sites, site_names
 from l2tpgen.traits import DRIVERS
@@ -40,3 +41,12 @@ def complete_site(ctx: typer.Context, incomplete: str) -> list[str]:
 def complete_platform(incomplete: str) -> list[tuple[str, str]]:
     """The platforms of the registry (``l2tpgen.traits``), each with its title."""
     return [(d.name, d.title) for d in DRIVERS.values() if d.name.startswith(incomplete)]
+
+
+# A command's SITE argument (render, hosts): a site's name or its file, completed from the sites.
+SiteArgument = Annotated[
+    str,
+    typer.Argument(
+        help="Site name (site-a) or path to its site file.", autocompletion=complete_site
+    ),
+]

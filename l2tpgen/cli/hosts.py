@@ -12,7 +12,7 @@ import typer
 from rich.text import Text
 
 from l2tpgen.cli.app import SitesOption, app, fail, out, safe
-from l2tpgen.cli.complete import complete_site
+from l2tpgen.cli.complete import SiteArgument  # noqa: TC001 - typer reads the annotations at run time
 from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError
 from l2tpgen.hosts import merged_sysctls, port_advice, site_advice, site_sysctl
@@ -151,12 +151,7 @@ def _as_json(name: str, advice: Sequence[VlanHosts], port: PortHosts | None) -> 
 
 @app.command()
 def hosts(
-    site: Annotated[
-        str,
-        typer.Argument(
-            help="Site name (site-a) or path to its site file.", autocompletion=complete_site
-        ),
-    ],
+    site: SiteArgument,
     sites: SitesOption = Path("sites"),
     fmt: Annotated[
         HostsFormat,

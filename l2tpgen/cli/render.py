@@ -10,7 +10,7 @@ import typer
 
 from l2tpgen.api import render as rendered
 from l2tpgen.cli.app import SitesOption, app, check_output_path, err, fail
-from l2tpgen.cli.complete import complete_platform, complete_site
+from l2tpgen.cli.complete import SiteArgument, complete_platform
 from l2tpgen.cli.loading import load
 from l2tpgen.errors import L2tpgenError, SecretError
 from l2tpgen.files import is_stdout
@@ -26,12 +26,7 @@ if TYPE_CHECKING:
 
 @app.command()
 def render(
-    site: Annotated[
-        str,
-        typer.Argument(
-            help="Site name (site-a) or path to its site file.", autocompletion=complete_site
-        ),
-    ],
+    site: SiteArgument,
     sites: SitesOption = Path("sites"),
     platform: Annotated[
         str | None,
