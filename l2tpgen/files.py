@@ -60,6 +60,10 @@ class UserFileError(L2tpgenError):
         self.reason = reason or message
 
 
+class NotTextError(UserFileError):
+    """A file the user named holds bytes that are not UTF-8 text (``reason``: ``not_text``'s)."""
+
+
 def is_stdout(path: str | os.PathLike[str] | None) -> bool:
     """``-o -``: the output goes to standard output."""
     return path is not None and os.fspath(path) == STDIO
@@ -133,6 +137,21 @@ def read_limited(
     if len(data) > limit:
         raise UserFileError(f"cannot read {shown}: {too_large(limit)}", too_large(limit))
     return data
+
+
+def read_text(path: str | os.PathLike[str], what: str) -> str:
+    """The UTF-8 text of ``path`` (``read_limited``); ``what`` names it in the refusal.
+
+    Raises:
+        UserFileError: the file cannot be read or is too large (``read_limited``); ``NotTextError``
+            (a subclass) when its bytes are not UTF-8 (``not_text``: the offset, never the bytes).
+    """
+    data = read_limited(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = not_text(exc, what)
+        raise NotTextError(f"cannot read {os.fspath(path)}: {reason}", reason) from None
 
 
 def write_output(path: Path, text: str, *, mode: int = 0o644) -> None:

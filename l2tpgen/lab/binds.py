@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from l2tpgen.files import UserFileError, not_text, read_limited
+from l2tpgen.files import UserFileError, read_text
 from l2tpgen.lab.fields import FRAMES_FILE
 
 if TYPE_CHECKING:
@@ -70,11 +70,9 @@ def _named(node: object) -> list[str]:
 
 def _read(path: Path) -> str | Unreadable:
     try:
-        return read_limited(path).decode("utf-8")
+        return read_text(path, "it")
     except UserFileError as exc:
         return Unreadable(exc.reason)
-    except UnicodeDecodeError as exc:
-        return Unreadable(not_text(exc, "it"))
 
 
 def side_files(data: object, directory: Path) -> dict[str, str | Unreadable]:

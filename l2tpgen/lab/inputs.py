@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from l2tpgen.files import UserFileError, not_text, read_limited
+from l2tpgen.files import UserFileError, read_text
 from l2tpgen.lab.binds import parse_binds, side_files
 from l2tpgen.lab.fields import (
     LAB_NAME_RULE,
@@ -318,12 +318,9 @@ def parse_lab(
 def load_lab(path: Path) -> Lab:
     """Read and validate a topology file and the files beside it that its nodes name."""
     try:
-        data = YAML(typ="safe").load(read_limited(path).decode("utf-8"))
+        data = YAML(typ="safe").load(read_text(path, "a topology"))
     except UserFileError as exc:
         raise LabInputError(str(path), [f"cannot read it: {exc.reason}"]) from exc
-    except UnicodeDecodeError as exc:
-        reason = not_text(exc, "a topology")
-        raise LabInputError(str(path), [f"cannot read it: {reason}"]) from None
     except YAMLError as exc:
         raise LabInputError(str(path), [f"not valid YAML: {exc}"]) from exc
     return parse_lab(data, str(path), side_files(data, path.parent))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from l2tpgen.files import UserFileError, not_text, read_limited
+from l2tpgen.files import NotTextError, UserFileError, read_text
 from l2tpgen.model.problems import Location, PathItem, Problem
 from l2tpgen.model.yamlparse import YamlProblem, parse
 
@@ -76,19 +76,15 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
     """Parse a YAML file, or return the problem that stops it from being parsed."""
     stem = path.stem
     try:
-        text = read_limited(path).decode("utf-8")
+        text = read_text(path, "a site file")
     except UserFileError as exc:
+        code = "V004" if isinstance(exc, NotTextError) else "V003"
         return Problem(
             stem,
             (),
             f"cannot read file: {exc.reason}",
             location=Location(display, 1, 1),
-            code="V003",
-        )
-    except UnicodeDecodeError as exc:
-        why = not_text(exc, "a site file")
-        return Problem(
-            stem, (), f"cannot read file: {why}", location=Location(display, 1, 1), code="V004"
+            code=code,
         )
     try:
         parsed = parse(text)
