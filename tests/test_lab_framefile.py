@@ -145,7 +145,13 @@ AT = f"node '{EDGE}' label {FRAMES_FILE}: "  # the problems of the file as a who
 # What is done to the file, what `lab run FILE` says: the file and line, the field, its rule.
 FILE_PROBLEMS: dict[str, tuple[object, str]] = {
     "missing": (None, f"{AT}{FILE} not found beside the topology; run `l2tpgen lab build` again"),
-    "not-utf8": (b"\xff\xfe", f"{AT}cannot read {FILE}: not UTF-8 text (byte 0xff at offset 0)"),
+    "not-utf8": (
+        b"\xff\xfe",
+        (
+            f"{AT}cannot read {FILE}: not UTF-8 text (byte 0xff at offset 0): it is text; check "
+            "that the path names the right file"
+        ),
+    ),
     "not-yaml": ("checks: [\n", f"{FILE}:2: not valid YAML (expected the node content"),
     "no-checks": ("peer: hub\n", f"{FILE}: not a frames file (no `checks:` list); run `l2tpgen"),
     "field-dropped": (("  vlan: 200\n", ""), f"{FILE}:4: check 1 lacks the field(s) vlan"),
