@@ -61,6 +61,20 @@ def test_importing_the_api_loads_neither_the_router_libraries_nor_the_linter_nor
     assert {"l2tpgen.api", "l2tpgen.model", "pydantic"} <= loaded
 
 
+def test_a_notebook_completes_every_public_name_before_any_is_loaded() -> None:
+    # dir() is what a REPL or a notebook completes from: the names a package imports on first
+    # use (l2tpgen/lazy.py) are listed before any of their modules is loaded.
+    probe = (
+        "import sys, l2tpgen, l2tpgen.api as api\n"
+        "print(sorted(set(api.__all__) - set(dir(api))), sorted(set(l2tpgen.__all__) - "
+        "set(dir(l2tpgen))), 'l2tpgen.model' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["[]", "[]", "False"]
+
+
 @pytest.mark.parametrize("sites", [HUB, BROKEN], ids=["hub", "broken"])
 def test_validate_gives_the_document_validate_format_json_prints(
     sites: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
