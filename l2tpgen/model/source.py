@@ -77,14 +77,21 @@ def read_source(path: Path, display: str) -> SourceDoc | Problem:
     stem = path.stem
     try:
         text = read_text(path, "a site file")
-    except UserFileError as exc:
-        code = "V004" if isinstance(exc, NotTextError) else "V003"
+    except NotTextError as exc:
         return Problem(
             stem,
             (),
             f"cannot read file: {exc.reason}",
             location=Location(display, 1, 1),
-            code=code,
+            code="V004",
+        )
+    except UserFileError as exc:
+        return Problem(
+            stem,
+            (),
+            f"cannot read file: {exc.reason}",
+            location=Location(display, 1, 1),
+            code="V003",
         )
     try:
         parsed = parse(text)
