@@ -8,6 +8,7 @@ does not pay for pydantic and jinja2.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from l2tpgen.errors import (
@@ -17,7 +18,6 @@ from l2tpgen.errors import (
     RenderError,
     SecretError,
 )
-from l2tpgen.lazy import lazy_names
 from l2tpgen.mtu import Encapsulation, OverheadBudget, overhead_budget
 
 if TYPE_CHECKING:
@@ -53,4 +53,16 @@ __all__ = [
     "render_site",
 ]
 
-__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
+
+def __getattr__(name: str) -> object:
+    """Import the model or the renderer when one of their names is first used."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'l2tpgen' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -32,7 +32,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "ground",
         (
             "l2tpgen.files",
-            "l2tpgen.lazy",
             "l2tpgen.startup",
             "l2tpgen.mtu",
             "l2tpgen.public",

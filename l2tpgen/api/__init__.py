@@ -15,9 +15,8 @@ script that only loads a fleet never pays for them (nor ``l2tpgen validate``).
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
-
-from l2tpgen.lazy import lazy_names
 
 if TYPE_CHECKING:
     from l2tpgen.api.lab import LabBuild, lab_build, lab_of, lab_run
@@ -45,7 +44,7 @@ if TYPE_CHECKING:
 
 # Each public name's module, imported when the name is first used.
 _MODULES = {
-    **dict.fromkeys(("LabBuild", "lab_build", "lab_of", "lab_run"), "l2tpgen.api.lab"),
+    **dict.fromkeys(("LabBuild", "lab_build", "lab_of", "lab_run"), "lab"),
     **dict.fromkeys(
         (
             "PlanResult",
@@ -57,7 +56,7 @@ _MODULES = {
             "targets",
             "verify",
         ),
-        "l2tpgen.api.routers",
+        "routers",
     ),
     **dict.fromkeys(
         (
@@ -71,7 +70,7 @@ _MODULES = {
             "render",
             "validate",
         ),
-        "l2tpgen.api.sites",
+        "sites",
     ),
 }
 
@@ -99,4 +98,16 @@ __all__ = [
     "verify",
 ]
 
-__getattr__, __dir__ = lazy_names(__name__, _MODULES, globals())
+
+def __getattr__(name: str) -> object:
+    """A public name, its module imported on first use."""
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'l2tpgen.api' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"l2tpgen.api.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULES})
